@@ -1,0 +1,32 @@
+"""magi_passes: Inductor post-grad passes for conv-heavy and dynamic-shape graphs.
+
+`torch.compile(model, backend="magi")` runs them; `inductor_options()` installs them for
+`backend="inductor"`; `PassManager` is the `post_grad_custom_post_pass` itself.
+"""
+
+from __future__ import annotations
+
+from .backend import MagiBackend, inductor_options, magi_backend, magi_compile
+from .base import MagiPass, PassResult
+from .channels_last import ConvChannelsLastPass
+from .config import PassConfig
+from .dynamic_reshape import DynamicReshapePass
+from .manager import PassManager
+from .nd_tiling import NdTilingPass
+from .predicates import is_conv_heavy, is_dynamic
+
+__all__ = [
+    "ConvChannelsLastPass",
+    "DynamicReshapePass",
+    "MagiBackend",
+    "MagiPass",
+    "NdTilingPass",
+    "PassConfig",
+    "PassManager",
+    "PassResult",
+    "inductor_options",
+    "is_conv_heavy",
+    "is_dynamic",
+    "magi_backend",
+    "magi_compile",
+]

@@ -1,0 +1,275 @@
+"""The `"magi"` dynamo backend, `inductor_options()` and `magi_compile()`.
+
+`torch.compile(model, backend="magi")` runs Inductor with a `PassManager` installed as
+`post_grad_custom_post_pass`. Every Inductor config key a pass declares in
+`mutates_inductor_config` is snapshotted into the compile's own `config_patches`; `compile_fx`
+applies those patches around the forward compilation *and* wraps its inner compiler with them, so
+a backward graph that AOTAutograd compiles lazily at the first `.backward()` is patched and
+restored the same way. No pass leaks config into the process, and two compiles with different
+`PassConfig`s do not influence each other (each gets its own `PassManager`, whose `uuid()` keys
+Inductor's FX graph cache).
+
+Options (`torch.compile(m, backend="magi", options={...})`): `PassConfig` field names
+(`{"enable_nd_tiling": False}`), `"pass_config": PassConfig(...)`, and any Inductor config key,
+which is passed to Inductor as a patch. Without options the config comes from
+`PassConfig.from_env()`.
+
+Weights converted once: in inference (grad disabled while dynamo traced, or weights that do not
+require grad) conv2d/conv3d weights that reach the graph as inputs are converted to channels-last
+outside the compiled graph, once per weight version (`tensor._version`, storage pointer), and the
+compiled graph receives the converted copy, so no per-call weight re-layout kernel exists. The
+cost is one extra copy of those weights in memory. In training the weight clone stays in the graph
+(autograd must see it).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import torch
+from torch._inductor import config as inductor_config
+
+from .base import get_inductor_config_value
+from .channels_last import channels_last_format
+from .config import PassConfig
+from .manager import PassManager
+
+_CONV_FUNCTIONS = {
+    torch.conv2d: 1,
+    torch.conv3d: 1,
+    torch.nn.functional.conv2d: 1,
+    torch.nn.functional.conv3d: 1,
+}
+
+
+def _split_options(
+    options: dict[str, Any] | None, config: PassConfig | None
+) -> tuple[PassConfig, dict[str, Any]]:
+    options = dict(options or {})
+    base = options.pop("pass_config", None)
+    if base is not None and not isinstance(base, PassConfig):
+        raise TypeError(
+            f"magi backend option 'pass_config' must be a magi_passes.PassConfig, got {base!r}"
+        )
+    if base is not None and config is not None:
+        raise ValueError("give the PassConfig once: either config=... or options['pass_config']")
+    base = base or config or PassConfig.from_env()
+    field_names = set(PassConfig.field_names())
+    pass_fields = {k: options.pop(k) for k in list(options) if k in field_names}
+    known = inductor_config.get_config_copy()
+    for key in options:
+        if key.replace("-", "_") not in known:
+            import difflib
+
+            close = difflib.get_close_matches(key, list(known) + sorted(field_names), n=3)
+            raise ValueError(
+                f"unknown magi backend option {key!r}: neither a PassConfig field "
+                f"({', '.join(sorted(field_names))}) nor a torch._inductor.config key"
+                + (f"; did you mean {', '.join(close)}?" if close else "")
+            )
+    return (base.replace(**pass_fields) if pass_fields else base), options
+
+
+def config_snapshot(manager: PassManager) -> dict[str, Any]:
+    """Current values of every key the manager's passes may change, for `config.patch`."""
+    return {key: get_inductor_config_value(key) for key in manager.mutates_inductor_config}
+
+
+def inductor_options(
+    config: PassConfig | None = None, **inductor_patches: Any
+) -> dict[str, Any]:
+    """Options for users who keep `backend="inductor"`: `torch.compile(m, options=inductor_options())`.
+
+    The dict installs a fresh `PassManager` (chaining an already-installed user pass) and pins the
+    passes' declared config keys to their current values, so Inductor restores them after each
+    compilation. The values are those at the time of this call.
+    """
+    manager = PassManager.chained_with_current(config if config is not None else PassConfig.from_env())
+    return {
+        **config_snapshot(manager),
+        **inductor_patches,
+        "post_grad_custom_post_pass": manager,
+    }
+
+
+class MagiBackend:
+    """A dynamo backend bound to one `PassConfig`; keeps the `PassManager` of each compiled graph.
+
+    `torch.compile(m, backend=MagiBackend(PassConfig(enable_nd_tiling=False)))`; afterwards
+    `backend.managers[-1].results` says what each pass did.
+    """
+
+    def __init__(
+        self, config: PassConfig | None = None, inductor_config_patches: dict[str, Any] | None = None
+    ) -> None:
+        self.config = config
+        self.inductor_config_patches = dict(inductor_config_patches or {})
+        self.managers: list[PassManager] = []
+        self.hoisted_weights: list[int] = []
+
+    @property
+    def results(self) -> list[Any]:
+        return self.managers[-1].results if self.managers else []
+
+    def fired(self, name: str) -> bool:
+        return any(m.fired(name) for m in self.managers)
+
+    def __call__(
+        self,
+        gm: torch.fx.GraphModule,
+        example_inputs: Sequence[Any],
+        *,
+        options: dict[str, Any] | None = None,
+        mode: str | None = None,
+    ) -> Callable[..., Any]:
+        from torch._inductor.compile_fx import compile_fx
+
+        if mode not in (None, "default"):
+            raise ValueError(
+                f"the magi backend takes no mode (got mode={mode!r}); pass Inductor settings "
+                f"through options={{...}} instead"
+            )
+        pass_config, extra = _split_options(
+            {**self.inductor_config_patches, **(options or {})}, self.config
+        )
+        manager = PassManager.chained_with_current(pass_config)
+        self.managers.append(manager)
+        patches = {**config_snapshot(manager), **extra, "post_grad_custom_post_pass": manager}
+        inputs = list(example_inputs)
+        hoisted: dict[int, torch.memory_format] = {}
+        if pass_config.enable_conv_channels_last and pass_config.channels_last_weights_once:
+            hoisted = _hoistable_conv_weights(gm, inputs)
+            _convert_example_weights(gm, inputs, hoisted)
+        self.hoisted_weights.append(len(hoisted))
+        compiled = compile_fx(gm, inputs, config_patches=patches)
+        if not hoisted:
+            return compiled
+        return _with_converted_weights(compiled, hoisted)
+
+
+def magi_backend(
+    gm: torch.fx.GraphModule,
+    example_inputs: Sequence[Any],
+    *,
+    options: dict[str, Any] | None = None,
+    mode: str | None = None,
+) -> Callable[..., Any]:
+    """The backend registered as `"magi"` (entry point `torch_dynamo_backends`)."""
+    return MagiBackend()(gm, example_inputs, options=options, mode=mode)
+
+
+def magi_compile(
+    model: Any,
+    *,
+    config: PassConfig | None = None,
+    dynamic: bool | None = None,
+    **torch_compile_kwargs: Any,
+) -> Any:
+    """`torch.compile(model, backend=MagiBackend(config), dynamic=dynamic, **kwargs)`.
+
+    The returned object carries the backend as `.magi_backend` (its managers, results).
+    """
+    if "backend" in torch_compile_kwargs:
+        raise TypeError(
+            "magi_compile() chooses the backend itself; call torch.compile(..., backend=...) "
+            "directly to use another one"
+        )
+    options = torch_compile_kwargs.pop("options", None)
+    backend = MagiBackend(config, options)
+    compiled = torch.compile(model, backend=backend, dynamic=dynamic, **torch_compile_kwargs)
+    try:
+        compiled.magi_backend = backend
+    except AttributeError:  # pragma: no cover - objects that refuse attributes
+        pass
+    return compiled
+
+
+def _hoistable_conv_weights(
+    gm: torch.fx.GraphModule, example_inputs: list[Any]
+) -> dict[int, torch.memory_format]:
+    """Graph inputs used only as conv2d/conv3d weights, in inference, not yet channels-last."""
+    placeholders = list(gm.graph.find_nodes(op="placeholder"))
+    if len(placeholders) != len(example_inputs):
+        return {}
+    grad = torch.is_grad_enabled()
+    found: dict[int, torch.memory_format] = {}
+    for i, (node, value) in enumerate(zip(placeholders, example_inputs, strict=True)):
+        if not isinstance(value, torch.Tensor) or not value.is_floating_point():
+            continue
+        if isinstance(value, torch._subclasses.FakeTensor) or type(value) not in (
+            torch.Tensor,
+            torch.nn.Parameter,
+        ):
+            continue
+        if grad and value.requires_grad:
+            continue
+        fmt = channels_last_format(value.dim())
+        if fmt is None or value.is_contiguous(memory_format=fmt) or not node.users:
+            continue
+        if all(
+            user.op == "call_function"
+            and user.target in _CONV_FUNCTIONS
+            and (
+                (len(user.args) > 1 and user.args[1] is node) or user.kwargs.get("weight") is node
+            )
+            and user.args[0] is not node
+            for user in node.users
+        ):
+            found[i] = fmt
+    return found
+
+
+def _convert_example_weights(
+    gm: torch.fx.GraphModule, inputs: list[Any], hoisted: dict[int, torch.memory_format]
+) -> None:
+    """Give the compiler channels-last example weights, keeping dynamo's (static) fake values.
+
+    A fresh real tensor would be fakified anew, and under `dynamic=True` its kernel sizes would
+    become symbols; converting dynamo's own fake value keeps its static shape and its fake mode.
+    """
+    placeholders = list(gm.graph.find_nodes(op="placeholder"))
+    for i, fmt in hoisted.items():
+        node = placeholders[i]
+        fake = node.meta.get("example_value")
+        if isinstance(fake, torch._subclasses.FakeTensor):
+            with fake.fake_mode:
+                converted = fake.contiguous(memory_format=fmt)
+            node.meta["example_value"] = converted
+            inputs[i] = converted
+        else:
+            inputs[i] = inputs[i].contiguous(memory_format=fmt)
+
+
+def _with_converted_weights(
+    compiled: Callable[..., Any], hoisted: dict[int, torch.memory_format]
+) -> Callable[..., Any]:
+    """Wrap a compiled graph so weight args are replaced by cached channels-last copies."""
+    cache: dict[int, tuple[Any, int, int, torch.Tensor]] = {}
+
+    def convert(args: list[Any]) -> None:
+        for i, fmt in hoisted.items():
+            w = args[i]
+            hit = cache.get(i)
+            if (
+                hit is not None
+                and hit[0]() is w
+                and hit[1] == w._version
+                and hit[2] == w.data_ptr()
+            ):
+                args[i] = hit[3]
+                continue
+            with torch.no_grad():
+                converted = w.contiguous(memory_format=fmt)
+            cache[i] = (weakref.ref(w), w._version, w.data_ptr(), converted)
+            args[i] = converted
+
+    # dynamo calls a backend's result with positional args; no functools.wraps here, it would
+    # copy a `_boxed_call` marker that aot_module_simplified's wrapper carries without honouring
+    def run(*args: Any) -> Any:
+        arg_list = list(args)
+        convert(arg_list)
+        return compiled(*arg_list)
+
+    return run

@@ -1,0 +1,160 @@
+"""`MagiPass` and `PassResult`: the base every magi pass builds on.
+
+A pass is an Inductor `CustomGraphPass` that runs on the post-grad FX graph. Subclasses implement
+`apply(graph) -> PassResult`. The base class
+
+- records the result of the last call (`last_result`),
+- gives `uuid()` from the source of the pass's module and its `PassConfig` (Inductor's FX graph
+  cache key), never `None`,
+- enforces the config contract: a pass that changes `torch._inductor.config` lists the keys in
+  `mutates_inductor_config`; changing any other key raises and is undone. Restoring the declared
+  keys after the compilation is the job of whoever installs the pass (`magi_backend`,
+  `inductor_options`), which snapshots exactly these keys into the compile's `config.patch`.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import inspect
+import sys
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import torch
+from torch._inductor import config as inductor_config
+from torch._inductor.custom_graph_pass import CustomGraphPass
+
+from .config import PassConfig
+
+
+@dataclass
+class PassResult:
+    """What one pass did to one graph."""
+
+    name: str
+    applied: bool
+    reason: str
+    counts: dict[str, int] = field(default_factory=dict)
+    config_changes: dict[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        state = "applied" if self.applied else "skipped"
+        counts = ", ".join(f"{k}={v}" for k, v in sorted(self.counts.items()))
+        return f"{self.name}: {state} ({self.reason}){' [' + counts + ']' if counts else ''}"
+
+
+def _source_hash(obj: Any) -> str:
+    """sha256 of the source of the module defining `obj` (its class for instances)."""
+    cls = obj if isinstance(obj, type) else type(obj)
+    module = sys.modules.get(cls.__module__)
+    try:
+        text = inspect.getsource(module) if module is not None else inspect.getsource(cls)
+    except (OSError, TypeError):
+        text = f"{cls.__module__}.{cls.__qualname__}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@functools.cache
+def inductor_config_keys() -> tuple[str, ...]:
+    """Every (non-alias) key of `torch._inductor.config`, in dotted form."""
+    return tuple(inductor_config.get_config_copy())
+
+
+def inductor_config_values() -> dict[str, Any]:
+    """The current value of every Inductor config key, read without copying (identity kept)."""
+    return {key: get_inductor_config_value(key) for key in inductor_config_keys()}
+
+
+def config_differences(before: dict[str, Any], after: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
+    """`{key: (before, after)}` for the keys whose values differ."""
+    return {
+        k: (before.get(k), after.get(k))
+        for k in before.keys() | after.keys()
+        if _differs(before.get(k), after.get(k))
+    }
+
+
+def get_inductor_config_value(key: str) -> Any:
+    obj: Any = inductor_config
+    for part in key.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def set_inductor_config_value(key: str, value: Any) -> None:
+    *parents, last = key.split(".")
+    obj: Any = inductor_config
+    for part in parents:
+        obj = getattr(obj, part)
+    setattr(obj, last, value)
+
+
+class MagiPass(CustomGraphPass):
+    """Base class of the magi passes. Subclasses set `name` and implement `apply`."""
+
+    name: ClassVar[str] = "magi_pass"
+    mutates_inductor_config: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, config: PassConfig | None = None) -> None:
+        self.config = config if config is not None else PassConfig()
+        self.last_result: PassResult | None = None
+
+    def apply(self, graph: torch.fx.Graph) -> PassResult:
+        raise NotImplementedError(f"{type(self).__name__} must implement apply(graph)")
+
+    def enabled(self) -> bool:
+        """Whether the config switches this pass on at all (checked by the PassManager)."""
+        return True
+
+    def set_config(self, key: str, value: Any, result: PassResult) -> None:
+        """Set one declared Inductor config key and record it in `result.config_changes`."""
+        if key not in self.mutates_inductor_config:
+            raise RuntimeError(
+                f"{type(self).__name__} tried to set torch._inductor.config.{key}, which it does "
+                f"not declare in mutates_inductor_config={self.mutates_inductor_config!r}; add the "
+                f"key there so magi_backend can restore it"
+            )
+        set_inductor_config_value(key, value)
+        result.config_changes[key] = value
+
+    def __call__(self, graph: torch.fx.Graph) -> None:  # type: ignore[override]
+        before = inductor_config_values()
+        try:
+            result = self.apply(graph)
+        finally:
+            undeclared = {
+                k: v
+                for k, v in config_differences(before, inductor_config_values()).items()
+                if k not in self.mutates_inductor_config
+            }
+            if undeclared:
+                for k, (old, _new) in undeclared.items():
+                    set_inductor_config_value(k, old)
+        if undeclared:
+            changes = ", ".join(f"{k}: {old!r} -> {new!r}" for k, (old, new) in undeclared.items())
+            raise RuntimeError(
+                f"{type(self).__name__} changed torch._inductor.config keys it does not declare "
+                f"({changes}); they were restored. Declare them in mutates_inductor_config."
+            )
+        self.last_result = result
+
+    def uuid(self) -> str:
+        h = hashlib.sha256()
+        h.update(type(self).__qualname__.encode())
+        h.update(_source_hash(type(self)).encode())
+        h.update(_source_hash(MagiPass).encode())
+        h.update(self.config.key().encode())
+        return h.hexdigest()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.config!r})"
+
+
+def _differs(a: Any, b: Any) -> bool:
+    if a is b:
+        return False
+    try:
+        return bool(a != b)
+    except Exception:  # objects without a usable __eq__
+        return a is not b

@@ -1,0 +1,180 @@
+"""`ConvChannelsLastPass`: conv2d/conv3d in channels-last by graph rewriting only.
+
+Matches: every `aten.convolution.default` in the post-grad graph whose weight is 4-D (conv2d) or
+5-D (conv3d) and which is not transposed.
+
+Emits: `aten.clone(x, memory_format=channels_last | channels_last_3d)` in front of the conv's input
+and weight, with the clone's `meta["val"]` made channels-last. Inductor's convolution lowering
+constrains its inputs to the strides of their FX `meta["val"]` (`constrain_to_fx_strides`, active
+while `layout_optimization` is off), so the clone pins its producer's layout: the clone lowers to a
+flexible-layout pointwise that is inlined into the producer, and the producer writes channels-last
+directly. No kernel is added unless the producer cannot take a layout (a graph input, an extern
+kernel output of another layout): then the clone is the one copy. Weights are normally already
+channels-last when the graph reaches this pass (`magi_backend` converts them once per weight
+version outside the graph in inference), and then no weight clone is emitted at all.
+
+- One clone per (tensor, memory format), shared by every conv that reads the tensor.
+- Single-user `constant_pad_nd` chains (the causal padding of video VAEs: `F.pad` then
+  `conv3d(padding=0)`) are hoisted over: the clone goes in front of the pad and the pads' fake
+  values are recomputed, so the pad itself reads and writes channels-last (coalesced) and fuses.
+  A pad with more than one user is never hoisted over (other users would see a new layout of a
+  value they did not ask for; they would still be correct, but the pad would be computed twice).
+- Tensors already channels-last (by `torch._prims_common.suggest_memory_format`) are untouched.
+
+Why it is safe: `clone` is a value-preserving copy, so numerics are unchanged; the clone is a
+fresh tensor (no new aliasing) and its fake value is exactly what eager `clone(memory_format=...)`
+returns (`meta["val"]` stays true). Convolution outputs keep their recorded fake values: Inductor
+derives the real output layout from the inputs, and graph outputs keep their user-visible strides.
+
+Sets `layout_optimization=False` (declared): Inductor's own layout optimisation would otherwise skip
+the stride constraint above and apply its own 2-D-only, static-only heuristic.
+
+Skipped, with the reason in `PassResult`: conv1d (no channels-last format for 3-D tensors),
+transposed convolutions (their weight layout is (C_in, C_out/groups, ...) and cuDNN's
+channels-last support for them is uneven), graphs without convolutions.
+
+When it fires is measured, not habitual: on VAEDecoderLike (540p, bf16, H200) channels-last paid
+statically (1.25x) and even more under dynamic H/W (1.68x), so it runs on every graph with a
+conv2d/conv3d; the measurements are in docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import torch
+from torch._prims_common import suggest_memory_format
+
+from .base import MagiPass, PassResult
+from .nd_tiling import CHANNELS_LAST_MARK
+
+aten = torch.ops.aten
+
+
+def channels_last_format(ndim: int) -> torch.memory_format | None:
+    return {4: torch.channels_last, 5: torch.channels_last_3d}.get(ndim)
+
+
+def _fake_mode_of(val: torch.Tensor):  # type: ignore[no-untyped-def]
+    from torch._guards import detect_fake_mode
+
+    return detect_fake_mode([val])
+
+
+class ConvChannelsLastPass(MagiPass):
+    name: ClassVar[str] = "conv_channels_last"
+    mutates_inductor_config: ClassVar[tuple[str, ...]] = ("layout_optimization",)
+
+    def enabled(self) -> bool:
+        return self.config.enable_conv_channels_last
+
+    def apply(self, graph: torch.fx.Graph) -> PassResult:
+        result = PassResult(self.name, applied=False, reason="")
+        counts = {
+            "convs_converted": 0,
+            "clones_inserted": 0,
+            "clones_shared": 0,
+            "pads_hoisted": 0,
+            "already_channels_last": 0,
+            "skipped_conv1d": 0,
+            "skipped_transposed": 0,
+        }
+        result.counts = counts
+        convs = list(graph.find_nodes(op="call_function", target=aten.convolution.default))
+        if not convs:
+            result.reason = "no convolutions"
+            return result
+        clones: dict[tuple[torch.fx.Node, torch.memory_format], torch.fx.Node] = {}
+        for conv in convs:
+            inp, weight = conv.args[0], conv.args[1]
+            transposed = conv.args[6]
+            assert isinstance(inp, torch.fx.Node) and isinstance(weight, torch.fx.Node)
+            fmt = channels_last_format(weight.meta["val"].dim())
+            if fmt is None:
+                counts["skipped_conv1d"] += 1
+                continue
+            if transposed:
+                counts["skipped_transposed"] += 1
+                continue
+            for arg in (inp, weight):
+                self._convert(graph, conv, arg, fmt, clones, counts)
+            counts["convs_converted"] += 1
+        if counts["convs_converted"] == 0:
+            skipped = {k: v for k, v in counts.items() if k.startswith("skipped") and v}
+            result.reason = f"no conv2d/conv3d to convert ({skipped})"
+            return result
+        self.set_config("layout_optimization", False, result)
+        graph.find_nodes(op="output")[0].meta[CHANNELS_LAST_MARK] = counts["convs_converted"]
+        graph.lint()
+        result.applied = True
+        result.reason = (
+            f"{counts['convs_converted']} of {len(convs)} convolutions channels-last "
+            f"({counts['clones_inserted']} clones)"
+        )
+        return result
+
+    def _convert(
+        self,
+        graph: torch.fx.Graph,
+        conv: torch.fx.Node,
+        arg: torch.fx.Node,
+        fmt: torch.memory_format,
+        clones: dict[tuple[torch.fx.Node, torch.memory_format], torch.fx.Node],
+        counts: dict[str, int],
+    ) -> None:
+        if arg.target is aten.clone.default and arg.kwargs.get("memory_format") == fmt:
+            counts["already_channels_last"] += 1  # an earlier conv's clone, or our own
+            return
+        if suggest_memory_format(arg.meta["val"]) == fmt:
+            counts["already_channels_last"] += 1
+            return
+        # walk up single-user constant_pad_nd chains: the clone goes in front of the first pad
+        pads: list[torch.fx.Node] = []
+        source = arg
+        while (
+            source.target is aten.constant_pad_nd.default
+            and len(source.users) == 1
+            and isinstance(source.args[0], torch.fx.Node)
+            and source.args[0].meta["val"].dim() == source.meta["val"].dim()
+        ):
+            pads.append(source)
+            source = source.args[0]
+        if pads and suggest_memory_format(source.meta["val"]) == fmt:
+            pads_only = True  # the pad input is already channels-last: only refresh the pads
+        else:
+            pads_only = False
+        if not pads_only:
+            key = (source, fmt)
+            clone = clones.get(key)
+            if clone is None:
+                with graph.inserting_after(source):
+                    clone = graph.call_function(
+                        aten.clone.default, (source,), {"memory_format": fmt}
+                    )
+                clone.meta.update({k: v for k, v in source.meta.items() if k != "val"})
+                clone.meta["val"] = _on_fake(source.meta["val"], lambda t: t.clone(memory_format=fmt))
+                clones[key] = clone
+                counts["clones_inserted"] += 1
+            else:
+                counts["clones_shared"] += 1
+            user = pads[-1] if pads else conv
+            user.replace_input_with(source, clone)
+        # refresh the fake values of the hoisted-over pads, innermost first
+        for pad in reversed(pads):
+            src = pad.args[0]
+            assert isinstance(src, torch.fx.Node)
+            pad_args = pad.args[1:]
+            pad.meta["val"] = _on_fake(
+                src.meta["val"],
+                lambda t, a=pad_args: aten.constant_pad_nd.default(t, *a),  # type: ignore[misc]
+            )
+            counts["pads_hoisted"] += 1
+
+
+def _on_fake(val: torch.Tensor, fn):  # type: ignore[no-untyped-def]
+    """Run `fn(val)` under the fake mode that produced `val` (plain tensors run as they are)."""
+    mode = _fake_mode_of(val)
+    if mode is None:
+        return fn(val)
+    with mode:
+        return fn(val)

@@ -1,0 +1,133 @@
+"""`PassConfig`: which magi passes run, and their knobs.
+
+Configuration is kept apart from the passes (the vLLM way): a frozen dataclass that can be hashed
+into a pass's `uuid()`, compared, and read from the environment with `PassConfig.from_env()`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+ENV_PREFIX = "MAGI_PASSES__"
+
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off")
+
+
+@dataclass(frozen=True)
+class PassConfig:
+    """What the magi passes do. Every field can be set with `MAGI_PASSES__<FIELD>`.
+
+    - `enable_conv_channels_last`: rewrite conv2d/conv3d to channels-last (`ConvChannelsLastPass`).
+    - `enable_nd_tiling`: let `NdTilingPass` turn on Triton ND tiling for dynamic conv-heavy graphs.
+    - `enable_dynamic_reshape`: let `DynamicReshapePass` rewrite merging reshapes under dynamic shapes.
+    - `conv_heavy_ratio`: a graph is conv-heavy when `len(nodes) < ratio * n_convolutions`
+      (Inductor's own layout-optimisation heuristic uses 300).
+    - `nd_tiling_with_channels_last`: also tile when the channels-last rewrite already fired on the
+      graph. Off by default: measured on the GPU, ND tiling on top of channels-last bought nothing on
+      VAEDecoderLike while multiplying compile time ~5x (docs/benchmarks.md).
+    - `channels_last_weights_once`: in inference (no grad), convert conv weights to channels-last
+      once per weight version outside the compiled graph instead of on every call.
+    """
+
+    enable_conv_channels_last: bool = True
+    enable_nd_tiling: bool = True
+    enable_dynamic_reshape: bool = True
+    conv_heavy_ratio: int = 300
+    nd_tiling_with_channels_last: bool = False
+    channels_last_weights_once: bool = True
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.type == "bool" and not isinstance(value, bool):
+                raise ValueError(
+                    f"PassConfig.{f.name} must be a bool, got {value!r} ({type(value).__name__}); "
+                    f"pass True or False"
+                )
+            if f.type == "int" and (isinstance(value, bool) or not isinstance(value, int)):
+                raise ValueError(
+                    f"PassConfig.{f.name} must be an int, got {value!r} ({type(value).__name__})"
+                )
+        if self.conv_heavy_ratio <= 0:
+            raise ValueError(
+                f"PassConfig.conv_heavy_ratio must be a positive int, got {self.conv_heavy_ratio!r}"
+            )
+
+    @classmethod
+    def field_names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(cls))
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> PassConfig:
+        """Read `MAGI_PASSES__<FIELD>` variables (case-insensitive field names) over the defaults.
+
+        Booleans accept 1/0, true/false, yes/no, on/off; ints accept decimal integers. An unknown
+        `MAGI_PASSES__*` name or a bad value raises `ValueError` naming the variable, the value and
+        what is accepted. Keyword `overrides` win over the environment.
+        """
+        env = os.environ if environ is None else environ
+        by_name = {f.name: f for f in fields(cls)}
+        values: dict[str, Any] = {}
+        for var, raw in env.items():
+            if not var.startswith(ENV_PREFIX):
+                continue
+            name = var[len(ENV_PREFIX) :].lower()
+            if name not in by_name:
+                close = difflib.get_close_matches(name, list(by_name), n=3)
+                hint = (
+                    f"; did you mean {', '.join(ENV_PREFIX + c.upper() for c in close)}?"
+                    if close
+                    else ""
+                )
+                raise ValueError(
+                    f"unknown environment variable {var}={raw!r}: PassConfig has no field {name!r}. "
+                    f"Known: {', '.join(ENV_PREFIX + n.upper() for n in by_name)}{hint}"
+                )
+            values[name] = _parse_env_value(var, raw, by_name[name].type)
+        unknown = sorted(set(overrides) - set(by_name))
+        if unknown:
+            raise ValueError(
+                f"unknown PassConfig field(s) {unknown}; known fields: {', '.join(by_name)}"
+            )
+        values.update(overrides)
+        return cls(**values)
+
+    def replace(self, **changes: Any) -> PassConfig:
+        unknown = sorted(set(changes) - set(self.field_names()))
+        if unknown:
+            raise ValueError(
+                f"unknown PassConfig field(s) {unknown}; known fields: {', '.join(self.field_names())}"
+            )
+        return dataclasses.replace(self, **changes)
+
+    def key(self) -> str:
+        """A stable text form of every field, used in `uuid()`s."""
+        return ",".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self))
+
+
+def _parse_env_value(var: str, raw: str, type_name: Any) -> Any:
+    text = raw.strip().lower()
+    if type_name == "bool":
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+        raise ValueError(
+            f"bad value for {var}: {raw!r}; expected a boolean, one of "
+            f"{'/'.join(_TRUE)} or {'/'.join(_FALSE)}"
+        )
+    if type_name == "int":
+        try:
+            value = int(text, 10)
+        except ValueError:
+            raise ValueError(f"bad value for {var}: {raw!r}; expected a positive integer") from None
+        if value <= 0:
+            raise ValueError(f"bad value for {var}: {raw!r}; expected a positive integer")
+        return value
+    raise AssertionError(f"PassConfig field type {type_name!r} has no env parser")  # pragma: no cover

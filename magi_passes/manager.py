@@ -1,0 +1,133 @@
+"""`PassManager`: the ordered magi passes, installed as Inductor's `post_grad_custom_post_pass`.
+
+Order, and why:
+
+1. `DynamicReshapePass`: fixes view/reshape size expressions first, so later passes see the
+   reinterpretable views the graph will really have.
+2. `ConvChannelsLastPass`: decides conv layouts.
+3. `NdTilingPass`: last, because whether ND tiling pays depends on whether the layout pass already
+   converted the graph's convolutions (it reads the mark `ConvChannelsLastPass` leaves).
+4. The user's own post-grad pass, if one was installed before (it is chained, never replaced).
+
+The manager is itself a `CustomGraphPass`: its `uuid()` aggregates the config, every pass's uuid
+and the chained user pass's uuid, so Inductor's FX graph cache never mixes compilations made with
+different passes or configs. `results` holds the `PassResult`s of the last compilation (forward
+and backward graphs are separate compilations); `history` keeps every compilation's results and
+`graphs` the post-pass graph text of each, for tests and reports.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import uuid as uuid_module
+from typing import Any
+
+import torch
+from torch._inductor.custom_graph_pass import CustomGraphPass
+
+from .base import MagiPass, PassResult, get_inductor_config_value
+from .channels_last import ConvChannelsLastPass
+from .config import PassConfig
+from .dynamic_reshape import DynamicReshapePass
+from .nd_tiling import NdTilingPass
+
+log = logging.getLogger(__name__)
+
+PASS_ORDER: tuple[type[MagiPass], ...] = (DynamicReshapePass, ConvChannelsLastPass, NdTilingPass)
+
+
+class PassManager(CustomGraphPass):
+    """Runs the enabled magi passes in order on each post-grad graph, then the user's pass."""
+
+    def __init__(
+        self,
+        config: PassConfig | None = None,
+        *,
+        user_pass: Any = None,
+        record_graphs: bool = True,
+    ) -> None:
+        self.config = config if config is not None else PassConfig()
+        if user_pass is not None and not callable(user_pass):
+            raise TypeError(
+                f"PassManager(user_pass=...) must be a callable taking a torch.fx.Graph "
+                f"(ideally a CustomGraphPass with uuid()), got {user_pass!r}"
+            )
+        if isinstance(user_pass, PassManager):
+            raise ValueError(
+                "PassManager(user_pass=...) got another PassManager: the magi passes would run "
+                "twice. Install one PassManager only."
+            )
+        self.user_pass = user_pass
+        self._opaque_token = f"opaque-user-pass:{uuid_module.uuid4().hex}"
+        self.record_graphs = record_graphs
+        self.passes: list[MagiPass] = [cls(self.config) for cls in PASS_ORDER]
+        self.results: list[PassResult] = []
+        self.history: list[list[PassResult]] = []
+        self.graphs: list[str] = []
+
+    @classmethod
+    def chained_with_current(cls, config: PassConfig | None = None) -> PassManager:
+        """A manager that chains whatever `post_grad_custom_post_pass` is installed right now."""
+        current = get_inductor_config_value("post_grad_custom_post_pass")
+        if isinstance(current, PassManager):
+            current = current.user_pass
+        return cls(config, user_pass=current)
+
+    @property
+    def mutates_inductor_config(self) -> tuple[str, ...]:
+        keys: list[str] = []
+        for p in self.passes:
+            keys.extend(k for k in p.mutates_inductor_config if k not in keys)
+        return tuple(keys)
+
+    def __call__(self, graph: torch.fx.Graph) -> None:  # type: ignore[override]
+        results: list[PassResult] = []
+        for p in self.passes:
+            if not p.enabled():
+                results.append(PassResult(p.name, applied=False, reason="disabled by PassConfig"))
+                continue
+            p(graph)
+            assert p.last_result is not None
+            results.append(p.last_result)
+            log.debug("%s", p.last_result)
+        if self.user_pass is not None:
+            self.user_pass(graph)
+        self.results = results
+        self.history.append(results)
+        if self.record_graphs:
+            self.graphs.append(str(graph))
+
+    def uuid(self) -> str:
+        h = hashlib.sha256(b"magi-pass-manager")
+        h.update(self.config.key().encode())
+        for p in self.passes:
+            h.update(p.uuid().encode())
+        if self.user_pass is not None:
+            user_uuid = getattr(self.user_pass, "uuid", None)
+            value = user_uuid() if callable(user_uuid) else None
+            if value is None:
+                # an opaque user pass: a token unique to this manager, so a cached graph is
+                # never reused for it (a miss, never a wrong hit)
+                value = self._opaque_token
+            h.update(repr(value).encode())
+        return h.hexdigest()
+
+    def result(self, name: str) -> PassResult | None:
+        """The last compilation's result of the pass called `name` (e.g. "conv_channels_last")."""
+        return next((r for r in self.results if r.name == name), None)
+
+    def fired(self, name: str) -> bool:
+        """Whether the pass `name` applied in any compilation this manager has seen."""
+        return any(r.name == name and r.applied for rs in self.history for r in rs)
+
+    def summary(self) -> str:
+        return "\n".join(str(r) for r in self.results) or "(no compilation yet)"
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> PassManager:
+        # Inductor deep-copies config values when it snapshots its config; a copy of the manager
+        # would record results nobody reads. The installed manager is an identity, not a value.
+        return self
+
+    def __repr__(self) -> str:
+        return f"PassManager({self.config!r}, passes={[p.name for p in self.passes]})"

@@ -1,0 +1,454 @@
+"""Fake CUDA: make Inductor generate CUDA Triton code on a machine without a GPU.
+
+Inductor's code generation needs a CUDA *device description*, never a CUDA device:
+the sizes of the SMs, the compute capability, the Triton target.  :func:`fake_cuda`
+answers those questions for one H100-like GPU (sm 9.0, 132 SMs) while the block
+runs and restores every patched object afterwards, even when the block raises.
+Tensors themselves must be fake (``FakeTensorMode``) ``device="cuda"`` tensors;
+the context yields a :class:`FakeCudaEnv` whose ``fake_mode`` makes them::
+
+    with fake_cuda() as env, env.fake_mode:
+        x = torch.empty(8, 16, device="cuda")  # a FakeTensor on "cuda:0"
+
+What is patched (the recipe measured in DESIGN.md, "Facts the design rests on"):
+
+* ``torch.cuda.device_count / current_device / get_device_properties /
+  get_device_capability / get_device_name / is_bf16_supported`` and the same
+  on ``torch._dynamo.device_interface.CudaInterface`` and its ``Worker``;
+  ``CudaInterface.is_available`` answers True (``torch.utils._triton.has_triton``
+  asks the device *interface*, and without it Inductor raises ``TritonMissing``).
+  ``torch.cuda.is_available`` itself is deliberately left alone: answering True
+  there makes Inductor emit (and assert on) CUDA RNG-state code.
+* Triton's active driver: an object whose ``get_current_target()`` is
+  ``GPUTarget("cuda", 90, 32)``.
+* ``torch._inductor.fx_passes.misc_patterns._misc_patterns_init`` traces its
+  patterns on cpu (tracing them on cuda would need a real CUDA runtime).
+* ``torch._inductor.config.force_disable_caches = True``: nothing generated for a
+  fake device is stored in, or read from, Inductor's caches.
+* Fake convolution strides follow cuDNN's memory-format rule (see
+  :func:`_cudnn_memory_format`). On a CPU-only build ``_select_conv_backend``
+  answers a slow native backend for fake cuda tensors (cuDNN is not compiled
+  in) whose output is always contiguous, whereas a real GPU returns
+  channels-last output for channels-last inputs or weights. Without this patch
+  Inductor's conv lowering would ask for copies that a real GPU never makes.
+  ``fake_cuda(emulate_cudnn=False)`` turns this off (the raw recipe).
+* The ``functools`` caches that remember device answers (``has_triton``,
+  ``DeviceProperties.create``, ``is_big_gpu`` and friends) are cleared on entry
+  and on exit, so neither side sees the other's answers.
+
+When a real CUDA GPU is available nothing is patched: the context yields the real
+device's name and Inductor sees the real GPU.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import importlib
+import unittest.mock as mock
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import torch
+
+#: The ``device`` string of code generated under fake CUDA.
+FAKE_DEVICE_NAME = "fake-cuda"
+
+
+@dataclasses.dataclass(frozen=True)
+class FakeDeviceProperties:
+    """What ``torch.cuda.get_device_properties`` answers under :func:`fake_cuda`.
+
+    The defaults describe an NVIDIA H100 SXM (sm 9.0). Every attribute Inductor
+    and Triton read from ``torch._C._CudaDeviceProperties`` is present.
+    """
+
+    name: str = "NVIDIA H100 80GB HBM3 (fake)"
+    major: int = 9
+    minor: int = 0
+    multi_processor_count: int = 132
+    regs_per_multiprocessor: int = 65536
+    max_threads_per_multi_processor: int = 2048
+    max_threads_per_block: int = 1024
+    warp_size: int = 32
+    total_memory: int = 85_520_809_984
+    L2_cache_size: int = 52_428_800
+    shared_memory_per_block: int = 49_152
+    shared_memory_per_block_optin: int = 232_448
+    shared_memory_per_multiprocessor: int = 233_472
+    clock_rate: int = 1_980_000
+    memory_clock_rate: int = 2_619_000
+    memory_bus_width: int = 5120
+    is_integrated: bool = False
+    is_multi_gpu_board: bool = False
+    gcnArchName: str = "NVIDIA H100 80GB HBM3"  # noqa: N815 (torch's own attribute name)
+    uuid: str = "00000000-0000-0000-0000-000000000000"
+    pci_bus_id: int = 0
+    pci_device_id: int = 0
+    pci_domain_id: int = 0
+
+    @property
+    def capability(self) -> tuple[int, int]:
+        return (self.major, self.minor)
+
+
+@dataclasses.dataclass(frozen=True)
+class FakeCudaEnv:
+    """What :func:`fake_cuda` yields.
+
+    ``device`` is ``"fake-cuda"`` or the real GPU's name; ``fake`` tells which;
+    ``fake_mode`` is a fresh ``FakeTensorMode`` for making ``device="cuda"``
+    fake tensors (it works on a real GPU too).
+    """
+
+    device: str
+    fake: bool
+    properties: Any
+    fake_mode: Any
+
+
+class FakeCudaUnavailable(RuntimeError):
+    """Fake-CUDA code generation cannot work with this torch/triton.
+
+    The message names the versions, the step that failed and the way out.
+    """
+
+    def __init__(self, failed: str) -> None:
+        self.failed = failed
+        super().__init__(
+            f"fake-CUDA code generation is unavailable with torch {torch.__version__} "
+            f"and triton {_triton_version()}: {failed}. "
+            "Fix: install the triton release that this torch pins "
+            "(pip install 'torch==<version>' pulls it in; a CPU-only torch needs "
+            "`pip install triton` separately), or run on a machine with a CUDA GPU "
+            "(the real GPU is then used instead). If both are installed and this "
+            "still fails, the fake-CUDA recipe in pytest_magi/fake_cuda.py needs "
+            "updating for this torch version."
+        )
+
+
+def _triton_version() -> str:
+    try:
+        import triton
+    except ImportError:
+        return "(not installed)"
+    return str(getattr(triton, "__version__", "(unknown)"))
+
+
+def real_cuda_available() -> bool:
+    """True when a real CUDA (not ROCm) GPU can be used."""
+    return bool(torch.cuda.is_available()) and torch.version.hip is None
+
+
+def _probe() -> None:
+    """Raise ``FakeCudaUnavailable`` naming the first missing piece of the recipe."""
+    try:
+        import triton  # noqa: F401
+    except ImportError as exc:
+        raise FakeCudaUnavailable(f"triton cannot be imported ({exc})") from exc
+    try:
+        import triton.backends
+        from triton.backends.compiler import GPUTarget  # noqa: F401
+        from triton.runtime import driver
+    except ImportError as exc:
+        raise FakeCudaUnavailable(f"triton lacks an expected module ({exc})") from exc
+    if "nvidia" not in triton.backends.backends:
+        raise FakeCudaUnavailable(
+            "triton was built without its 'nvidia' backend "
+            f"(backends: {sorted(triton.backends.backends)})"
+        )
+    if not hasattr(driver, "_active"):
+        raise FakeCudaUnavailable("triton.runtime.driver has no '_active' slot to patch")
+    required: list[tuple[str, str]] = [
+        ("torch._dynamo.device_interface", "CudaInterface"),
+        ("torch._inductor.fx_passes.misc_patterns", "_misc_patterns_init"),
+        ("torch._inductor.runtime.hints", "DeviceProperties"),
+        ("torch._inductor.utils", "is_big_gpu"),
+        ("torch.utils._triton", "has_triton"),
+        ("torch._subclasses.fake_tensor", "FakeTensorMode"),
+    ]
+    for module_name, attr in required:
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise FakeCudaUnavailable(f"cannot import {module_name} ({exc})") from exc
+        if not hasattr(module, attr):
+            raise FakeCudaUnavailable(f"{module_name}.{attr} does not exist")
+    from torch._dynamo.device_interface import CudaInterface
+
+    if not hasattr(CudaInterface, "Worker"):
+        raise FakeCudaUnavailable("CudaInterface.Worker does not exist")
+    if not hasattr(torch._inductor.config, "force_disable_caches"):
+        raise FakeCudaUnavailable("torch._inductor.config.force_disable_caches does not exist")
+
+
+def fake_cuda_status() -> tuple[bool, str]:
+    """Can this process generate CUDA Triton code, and how (or why not)?
+
+    Returns ``(True, "real CUDA GPU: <name>")`` on a GPU machine,
+    ``(True, "fake CUDA: ...")`` when the fake-CUDA recipe's pieces are all
+    present, and ``(False, <FakeCudaUnavailable message>)`` otherwise. Cheap:
+    it imports and inspects, it generates nothing (the test suite's canary does).
+    """
+    if real_cuda_available():
+        return True, f"real CUDA GPU: {torch.cuda.get_device_name()}"
+    try:
+        _probe()
+    except FakeCudaUnavailable as exc:
+        return False, str(exc)
+    return True, (
+        f"fake CUDA: torch {torch.__version__}, triton {_triton_version()}, "
+        f"generating for {FakeDeviceProperties().name} (sm 9.0)"
+    )
+
+
+class _FakeTritonUtils:
+    """``driver.active.utils`` of the fake driver (read for shared-memory sizes)."""
+
+    def __init__(self, props: FakeDeviceProperties) -> None:
+        self._props = props
+
+    def get_device_properties(self, device: int = 0) -> dict[str, int]:
+        return {
+            "max_shared_mem": self._props.shared_memory_per_block_optin,
+            "max_num_regs": self._props.regs_per_multiprocessor,
+            "multiprocessor_count": self._props.multi_processor_count,
+            "warpSize": self._props.warp_size,
+            "sm_clock_rate": self._props.clock_rate,
+            "mem_clock_rate": self._props.memory_clock_rate,
+            "mem_bus_width": self._props.memory_bus_width,
+        }
+
+
+class _FakeTritonDriver:
+    """The active Triton driver under fake CUDA: answers the target, launches nothing."""
+
+    def __init__(self, props: FakeDeviceProperties) -> None:
+        from triton.backends.compiler import GPUTarget
+
+        self._target = GPUTarget("cuda", props.major * 10 + props.minor, props.warp_size)
+        self.utils = _FakeTritonUtils(props)
+
+    @staticmethod
+    def is_active() -> bool:
+        return True
+
+    def get_current_target(self) -> Any:
+        return self._target
+
+    @staticmethod
+    def get_current_device() -> int:
+        return 0
+
+    @staticmethod
+    def get_current_stream(device: int | None = None) -> int:
+        return 0
+
+    @staticmethod
+    def get_device_interface() -> Any:
+        return torch.cuda
+
+    @staticmethod
+    def get_active_torch_device() -> torch.device:
+        return torch.device("cuda", 0)
+
+
+def _device_index(device: Any) -> int:
+    if device is None:
+        return 0
+    if isinstance(device, str):
+        device = torch.device(device)
+    if isinstance(device, torch.device):
+        if device.type != "cuda":
+            raise ValueError(f"Expected a cuda device, got {device!r}")
+        return 0 if device.index is None else int(device.index)
+    return int(device)
+
+
+def _cudnn_memory_format(input_: torch.Tensor, weight: torch.Tensor) -> torch.memory_format:
+    """cuDNN's output memory format for a convolution (``cudnn_conv_suggest_memory_format``).
+
+    Channels-last (2-D, weight of rank 4) or channels-last-3d (weight of rank 5)
+    when the input or the weight suggests it; contiguous otherwise and for float64.
+    """
+    from torch._prims_common import suggest_memory_format
+
+    if input_.dtype == torch.float64 or weight.dtype == torch.float64:
+        return torch.contiguous_format
+    input_fmt = suggest_memory_format(input_)
+    weight_fmt = suggest_memory_format(weight)
+    if weight.dim() == 4 and torch.channels_last in (input_fmt, weight_fmt):
+        return torch.channels_last
+    if weight.dim() == 5 and torch.channels_last_3d in (input_fmt, weight_fmt):
+        return torch.channels_last_3d
+    return torch.contiguous_format
+
+
+def _make_conv_format_patch(
+    original: Callable[..., torch.memory_format],
+) -> Callable[..., torch.memory_format]:
+    @functools.wraps(original)
+    def determine(input_: torch.Tensor, weight: torch.Tensor, backend: Any) -> torch.memory_format:
+        if input_.device.type == "cuda" and backend != torch._C._ConvBackend.Empty:
+            return _cudnn_memory_format(input_, weight)
+        return original(input_, weight, backend)
+
+    return determine
+
+
+def _device_caches() -> list[Any]:
+    """The ``functools`` caches that remember answers about the CUDA device."""
+    names = {
+        "torch.utils._triton": [
+            "has_triton",
+            "triton_backend",
+            "triton_hash_with_backend",
+            "_device_supports_tma",
+            "has_triton_experimental_host_tma",
+            "has_triton_tensor_descriptor_host_tma",
+            "has_triton_tma",
+            "has_triton_tma_device",
+            "has_datacenter_blackwell_tma_device",
+        ],
+        "torch._inductor.utils": [
+            "is_big_gpu",
+            "get_max_num_sms",
+            "using_b200",
+            "get_backend_num_stages",
+            "get_device_tflops",
+            "get_gpu_type",
+        ],
+        "torch._inductor.kernel.mm": ["_is_sm7x_or_older_gpu"],
+    }
+    caches: list[Any] = []
+    for module_name, attrs in names.items():
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        for attr in attrs:
+            fn = getattr(module, attr, None)
+            if fn is not None and hasattr(fn, "cache_clear"):
+                caches.append(fn)
+    from torch._inductor.runtime.hints import DeviceProperties
+
+    caches.append(DeviceProperties.create)
+    return caches
+
+
+def _clear_device_caches() -> None:
+    for fn in _device_caches():
+        fn.cache_clear()
+
+
+def _patch_environment(stack: contextlib.ExitStack, props: FakeDeviceProperties) -> None:
+    import torch._dynamo.device_interface as device_interface
+    import torch._inductor.fx_passes.misc_patterns as misc_patterns
+    from triton.runtime import driver
+
+    def device_count() -> int:
+        return 1
+
+    def current_device() -> int:
+        return 0
+
+    def get_device_properties(device: Any = None) -> FakeDeviceProperties:
+        if _device_index(device) != 0:
+            raise AssertionError("Invalid device id")
+        return props
+
+    def get_device_capability(device: Any = None) -> tuple[int, int]:
+        get_device_properties(device)
+        return props.capability
+
+    def get_device_name(device: Any = None) -> str:
+        return get_device_properties(device).name
+
+    def is_bf16_supported(including_emulation: bool = True) -> bool:
+        return True
+
+    def is_available() -> bool:
+        return True
+
+    patch = stack.enter_context
+    module_functions: dict[str, Callable[..., Any]] = {
+        "device_count": device_count,
+        "current_device": current_device,
+        "get_device_properties": get_device_properties,
+        "get_device_capability": get_device_capability,
+        "get_device_name": get_device_name,
+        "is_bf16_supported": is_bf16_supported,
+    }
+    for name, fn in module_functions.items():
+        patch(mock.patch.object(torch.cuda, name, fn))
+    # The interface's attributes are staticmethods; keep them so (instance access works).
+    interface = device_interface.CudaInterface
+    for name in ("device_count", "current_device", "get_device_properties", "is_bf16_supported"):
+        patch(mock.patch.object(interface, name, staticmethod(module_functions[name])))
+    patch(mock.patch.object(interface, "is_available", staticmethod(is_available)))
+    patch(mock.patch.object(interface.Worker, "current_device", staticmethod(current_device)))
+    patch(
+        mock.patch.object(
+            interface.Worker, "get_device_properties", staticmethod(get_device_properties)
+        )
+    )
+    for cache_name in ("caching_worker_device_properties", "caching_worker_current_devices"):
+        cache = getattr(device_interface, cache_name, None)
+        if isinstance(cache, dict):
+            patch(mock.patch.dict(cache))
+            cache.pop("cuda", None)
+    patch(mock.patch.object(driver, "_active", _FakeTritonDriver(props)))
+
+    original_init = misc_patterns._misc_patterns_init
+
+    def misc_patterns_init_on_cpu(input_device: Any = None) -> Any:
+        return original_init(torch.device("cpu"))
+
+    patch(mock.patch.object(misc_patterns, "_misc_patterns_init", misc_patterns_init_on_cpu))
+
+
+@contextlib.contextmanager
+def fake_cuda(
+    *, properties: FakeDeviceProperties | None = None, emulate_cudnn: bool = True
+) -> Iterator[FakeCudaEnv]:
+    """Generate CUDA Triton code without a GPU inside the block (see the module docstring).
+
+    On a machine with a real CUDA GPU this patches nothing and yields the real device.
+    Raises :class:`FakeCudaUnavailable` when this torch/triton cannot do it.
+    Everything is restored on exit, exceptions included.
+    """
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    if real_cuda_available():
+        yield FakeCudaEnv(
+            device=torch.cuda.get_device_name(),
+            fake=False,
+            properties=torch.cuda.get_device_properties(torch.cuda.current_device()),
+            fake_mode=FakeTensorMode(),
+        )
+        return
+    _probe()
+    props = properties if properties is not None else FakeDeviceProperties()
+    with contextlib.ExitStack() as stack:
+        stack.callback(_clear_device_caches)  # runs last, after every patch is undone
+        stack.enter_context(torch._inductor.config.patch(force_disable_caches=True))
+        try:
+            _patch_environment(stack, props)
+            if emulate_cudnn:
+                stack.enter_context(
+                    mock.patch.object(
+                        torch._C,
+                        "_conv_determine_backend_memory_format",
+                        _make_conv_format_patch(torch._C._conv_determine_backend_memory_format),
+                    )
+                )
+        except (AttributeError, ImportError) as exc:
+            raise FakeCudaUnavailable(f"patching failed ({type(exc).__name__}: {exc})") from exc
+        _clear_device_caches()
+        yield FakeCudaEnv(
+            device=FAKE_DEVICE_NAME,
+            fake=True,
+            properties=props,
+            fake_mode=FakeTensorMode(allow_non_fake_inputs=False),
+        )
