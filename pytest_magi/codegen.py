@@ -38,7 +38,6 @@ How (and why this way):
 from __future__ import annotations
 
 import contextlib
-import copy
 import dataclasses
 import functools
 import hashlib
@@ -127,8 +126,8 @@ class KernelInfo:
         """One line: graph, kind, fused ops, size hints, tiles, loads/stores/reductions."""
         hints = ",".join(f"{k}:{v}" for k, v in self.size_hints.items())
         ops = "+".join(self.fused_ops) or "-"
-        tiles = "x".join(self.tile_dims) or "-"
-        red = "x".join(self.reduction_dims)
+        tiles = ",".join(self.tile_dims) or "-"
+        red = ",".join(self.reduction_dims)
         return (
             f"{self.graph} {self.kind} {ops} size_hints={{{hints}}} tiles={tiles}"
             + (f" reduce={red}" if red else "")
@@ -246,7 +245,8 @@ class GeneratedCode:
 
     def __repr__(self) -> str:
         per_graph = ", ".join(
-            f"{g.kind}={len(g.kernels)}" + (f"+{len(g.extern_calls)} extern" if g.extern_calls else "")
+            f"{g.kind}={len(g.kernels)}"
+            + (f"+{len(g.extern_calls)} extern" if g.extern_calls else "")
             for g in self.captured
         )
         return f"<GeneratedCode on {self.device}: {self.kernel_count} kernels ({per_graph})>"
@@ -258,7 +258,9 @@ def _header(g: CapturedGraph, index: int) -> str:
 
 def _elide_kernel_bodies(text: str) -> str:
     return _KERNEL_DEF_RE.sub(
-        lambda m: f"{m.group('var')} = async_compile.triton('{m.group('name')}', '''<kernel body>'''",
+        lambda m: (
+            f"{m.group('var')} = async_compile.triton('{m.group('name')}', '''<kernel body>'''"
+        ),
         text,
     )
 
@@ -394,7 +396,9 @@ def _call_section(code: str) -> str:
 
 def parse_wrapper(code: str, graph: str, fx_graph: str | None = None) -> CapturedGraph:
     """Parse one graph's generated wrapper (kernels inline, Python wrapper)."""
-    kernels = tuple(parse_kernel(m.group("name"), m.group("src"), graph) for m in _KERNEL_DEF_RE.finditer(code))
+    kernels = tuple(
+        parse_kernel(m.group("name"), m.group("src"), graph) for m in _KERNEL_DEF_RE.finditer(code)
+    )
     calls: list[str] = []
     externs: list[str] = []
     known = {k.name for k in kernels}
@@ -453,7 +457,11 @@ def _validate_dynamic_dims(
                 f"{type(tensor).__name__}, not a tensor; only tensor dims can be dynamic"
             )
         dim_list = [dims] if isinstance(dims, int) else dims
-        if isinstance(dims, bool) or not isinstance(dim_list, Sequence) or isinstance(dim_list, str):
+        if (
+            isinstance(dims, bool)
+            or not isinstance(dim_list, Sequence)
+            or isinstance(dim_list, str)
+        ):
             raise ValueError(
                 f"dynamic_dims[{index}] = {dims!r}: expected a dim (int) or a sequence of "
                 f"dims; e.g. {example}"
@@ -631,7 +639,9 @@ def _make_inner_compile(
     move_to_cuda: bool,
     manager: Any,
 ) -> Callable[..., Any]:
-    def inner_compile(gm: torch.fx.GraphModule, example_inputs: Sequence[Any], **kwargs: Any) -> Any:
+    def inner_compile(
+        gm: torch.fx.GraphModule, example_inputs: Sequence[Any], **kwargs: Any
+    ) -> Any:
         from torch._inductor import compile_fx as compile_fx_module
 
         kind = _graph_kind(kwargs)
@@ -657,7 +667,9 @@ def _fresh_entry(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 # --------------------------------------------------------------------------- inputs
-def _copy_to_device(t: torch.Tensor, fake_mode: Any, device: str, requires_grad: bool) -> torch.Tensor:
+def _copy_to_device(
+    t: torch.Tensor, fake_mode: Any, device: str, requires_grad: bool
+) -> torch.Tensor:
     """Same shape/dtype/strides on ``device``: fake when ``fake_mode`` is given, else a real copy."""
     if fake_mode is not None:
         with fake_mode:
@@ -720,7 +732,9 @@ def _inductor_config_unchanged() -> Iterator[None]:
         yield
     finally:
         after = torch._inductor.config.get_config_copy()
-        changed = {k: v for k, v in before.items() if after.get(k, v) is not v and after.get(k) != v}
+        changed = {
+            k: v for k, v in before.items() if after.get(k, v) is not v and after.get(k) != v
+        }
         if changed:
             torch._inductor.config.load_config(changed)
 
@@ -881,12 +895,10 @@ def kernel_counts(
     config: Any = None,
 ) -> KernelCounts:
     """Triton kernel counts of ``fn(*inputs)`` (see :func:`inductor_codegen` for arguments)."""
-    code = inductor_codegen(fn, *inputs, dynamic_dims=dynamic_dims, backward=backward, config=config)
+    code = inductor_codegen(
+        fn, *inputs, dynamic_dims=dynamic_dims, backward=backward, config=config
+    )
     return KernelCounts(
         forward=len(code.forward),
         backward=len(code.backward) if backward else None,
     )
-
-
-def _unused() -> None:  # keep imports used by type checkers honest
-    copy.copy(None)

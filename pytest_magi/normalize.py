@@ -50,7 +50,9 @@ def normalize_kernel_paths(text: str) -> str:
 
 def normalize_backend_hash(text: str) -> str:
     """``'backend_hash': 'A79746...'`` -> ``'backend_hash': '<backend-hash>'``."""
-    return _BACKEND_HASH_RE.sub(lambda m: f"{m.group(1)}{m.group(2)}{BACKEND_HASH}{m.group(2)}", text)
+    return _BACKEND_HASH_RE.sub(
+        lambda m: f"{m.group(1)}{m.group(2)}{BACKEND_HASH}{m.group(2)}", text
+    )
 
 
 def normalize_aot_ids(text: str) -> str:
