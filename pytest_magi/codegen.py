@@ -49,6 +49,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import torch
+from torch.fx.experimental.symbolic_shapes import ConstraintViolationError
 
 from .fake_cuda import fake_cuda, real_cuda_available
 from .normalize import normalize_code, normalize_fx_graph
@@ -876,7 +877,18 @@ def inductor_codegen(
         stack.enter_context(_generate_only(recorder))
 
         compiled = torch.compile(_fresh_entry(fn), backend=backend, fullgraph=False)
-        compiled(*call_inputs)
+        try:
+            compiled(*call_inputs)
+        except ConstraintViolationError as exc:
+            raise ValueError(
+                f"inductor_codegen: dynamic_dims={dynamic_dims!r} cannot stay dynamic: while "
+                f"compiling, torch {torch.__version__} specialised a marked dim to its example "
+                "size (torch.compile with torch._dynamo.mark_dynamic fails the same way; "
+                "convolution_backward specialises its input's spatial sizes, for example). "
+                "Remove that dim from dynamic_dims (the batch dim often stays dynamic) or "
+                "generate the inference graph (backward=False). torch said: "
+                + str(exc).strip().splitlines()[-1].strip()
+            ) from exc
 
     if not recorder.captured:
         raise RuntimeError(

@@ -32,6 +32,10 @@ What is patched (the recipe measured in DESIGN.md, "Facts the design rests on"):
   channels-last output for channels-last inputs or weights. Without this patch
   Inductor's conv lowering would ask for copies that a real GPU never makes.
   ``fake_cuda(emulate_cudnn=False)`` turns this off (the raw recipe).
+* ``torch._inductor.fx_passes.pad_mm._should_pad``: padding a matmul is decided
+  by timing it on the device; without one, matmuls are padded only when
+  ``force_shape_pad`` asks for it. (On a real GPU that decision depends on the
+  timing, so it is not reproducible there either.)
 * The ``functools`` caches that remember device answers (``has_triton``,
   ``DeviceProperties.create``, ``is_big_gpu`` and friends) are cleared on entry
   and on exit, so neither side sees the other's answers.
@@ -406,6 +410,19 @@ def _patch_environment(stack: contextlib.ExitStack, props: FakeDeviceProperties)
         return original_init(torch.device("cpu"))
 
     patch(mock.patch.object(misc_patterns, "_misc_patterns_init", misc_patterns_init_on_cpu))
+
+    # pad_mm decides by *timing* the padded and unpadded matmul on the device, which
+    # needs real tensors. Without a device: pad only when forced (force_shape_pad).
+    try:
+        import torch._inductor.fx_passes.pad_mm as pad_mm
+    except ImportError:
+        return
+    if hasattr(pad_mm, "_should_pad"):
+
+        def should_pad_without_benchmark(*args: Any, **kwargs: Any) -> bool:
+            return bool(torch._inductor.config.force_shape_pad)
+
+        patch(mock.patch.object(pad_mm, "_should_pad", should_pad_without_benchmark))
 
 
 @contextlib.contextmanager

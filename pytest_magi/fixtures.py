@@ -1,0 +1,127 @@
+"""The magi fixtures. Thin: the logic lives in `config_guard`, `pair`, `codegen` and `models`.
+
+- `config_patch`: patch `torch._inductor.config` until the test ends (or for a `with` block).
+- `compiled_pair`: build a `CompiledPair` (baseline vs candidate compilation); `min_speedup`
+  tests time the pairs built here.
+- `VAEDecoderLike`: the conv3d-heavy reference model class.
+- `inductor_codegen` / `kernel_counts`: generated code and Triton kernel counts of a function;
+  every count is recorded for the session's kernel-count table and `--magi-report`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from .config_guard import ConfigPatchStack
+from .plugin_state import CONFIG_PATCHES_KEY, PAIRS_KEY, record_kernel_counts
+from .report import KernelCountRecord
+
+if TYPE_CHECKING:
+    from .codegen import GeneratedCode, KernelCounts
+    from .models import VAEDecoderLike as VAEDecoderLikeClass
+    from .pair import CompiledPair
+
+
+def _label_of(fn: Any) -> str:
+    for attr in ("__qualname__", "__name__"):
+        name = getattr(fn, attr, None)
+        if isinstance(name, str):
+            return name.replace("<locals>.", "")
+    return type(fn).__name__
+
+
+@pytest.fixture
+def config_patch(request: pytest.FixtureRequest) -> Iterator[ConfigPatchStack]:
+    """Patch `torch._inductor.config`: `config_patch({"triton.max_tiles": 2})` or
+    `config_patch(triton__max_tiles=2)`; restored when the test ends, or at the end of
+    `with config_patch(...):`. Unknown keys fail with close matches."""
+    stack = ConfigPatchStack()
+    request.node.stash[CONFIG_PATCHES_KEY] = stack
+    try:
+        yield stack
+    finally:
+        stack.restore_all()
+        del request.node.stash[CONFIG_PATCHES_KEY]
+
+
+@pytest.fixture
+def compiled_pair(request: pytest.FixtureRequest) -> Iterator[Callable[..., CompiledPair]]:
+    """Factory: `compiled_pair(model, *example_inputs, dynamic_dims=None, baseline=None,
+    candidate=None, label=None) -> CompiledPair`; `min_speedup` tests time every pair built."""
+    pairs: list[Any] = request.node.stash.setdefault(PAIRS_KEY, [])
+
+    def build(
+        model: Any,
+        *example_inputs: Any,
+        dynamic_dims: Mapping[int, int | Sequence[int]] | None = None,
+        baseline: Any = None,
+        candidate: Any = None,
+        label: str | None = None,
+    ) -> CompiledPair:
+        from .pair import CompiledPair
+
+        pair = CompiledPair.build(
+            model,
+            *example_inputs,
+            dynamic_dims=dynamic_dims,
+            baseline=baseline,
+            candidate=candidate,
+            label=label,
+        )
+        pairs.append(pair)
+        return pair
+
+    yield build
+    pairs.clear()  # the compiled models are not kept alive past the test
+
+
+@pytest.fixture
+def VAEDecoderLike() -> type[VAEDecoderLikeClass]:  # noqa: N802 - named after the class
+    """The conv3d-heavy VAE-decoder-like model class (`VAEDecoderLike("tiny")`, `"540p"`)."""
+    from .models import VAEDecoderLike as cls
+
+    return cls
+
+
+@pytest.fixture
+def inductor_codegen(request: pytest.FixtureRequest) -> Callable[..., GeneratedCode]:
+    """`inductor_codegen(fn, *inputs, dynamic_dims=None, backward=False, config=None,
+    label=None) -> GeneratedCode` (see `pytest_magi.codegen.inductor_codegen`)."""
+
+    def generate(fn: Any, *inputs: Any, label: str | None = None, **kwargs: Any) -> GeneratedCode:
+        from .codegen import inductor_codegen as _inductor_codegen
+
+        code = _inductor_codegen(fn, *inputs, **kwargs)
+        backward = len(code.backward) if "backward" in code.graph_kinds else None
+        record_kernel_counts(
+            request.node,
+            KernelCountRecord(
+                request.node.nodeid, label or _label_of(fn), len(code.forward), backward
+            ),
+        )
+        return code
+
+    return generate
+
+
+@pytest.fixture
+def kernel_counts(request: pytest.FixtureRequest) -> Callable[..., KernelCounts]:
+    """`kernel_counts(fn, *inputs, dynamic_dims=None, backward=False, label=None)` ->
+    `KernelCounts(forward, backward)` (see `pytest_magi.codegen.kernel_counts`)."""
+
+    def count(fn: Any, *inputs: Any, label: str | None = None, **kwargs: Any) -> KernelCounts:
+        from .codegen import kernel_counts as _kernel_counts
+
+        counts = _kernel_counts(fn, *inputs, **kwargs)
+        record_kernel_counts(
+            request.node,
+            KernelCountRecord(
+                request.node.nodeid, label or _label_of(fn), counts.forward, counts.backward
+            ),
+        )
+        return counts
+
+    return count

@@ -1,0 +1,275 @@
+"""pytest-magi's hooks (the `pytest11` entry point `magi`). Hooks only: the logic lives in
+`markers`, `config_guard`, `report`, `plugin_state` and the fixtures in `fixtures`.
+
+Per test: markers parsed at collection (`item.stash`); `requires_cuda` skips at collection; the
+Inductor config is compared before/after the call (body) and before setup/after teardown, a leak
+fails the test and is restored; `min_speedup` tests are timed after their body passed.
+Per session: options, per-xdist-worker cache folders, records (from report `user_properties`, so
+the controller sees every worker's), terminal summary, `--magi-report` / `--magi-report-png`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from pathlib import Path
+from typing import Any, NoReturn
+
+import pytest
+
+from . import markers, report
+from .config_guard import ConfigLeakGuard, snapshot_inductor_config
+from .plugin_state import (
+    CONFIG_BEFORE_KEY,
+    CONFIG_PATCHES_KEY,
+    DEFAULT_PERF_ROUNDS,
+    MARKER_ERROR_KEY,
+    MIN_SPEEDUP_KEY,
+    PAIRS_KEY,
+    REQUIRES_CUDA_KEY,
+    SESSION_KEY,
+    MagiSession,
+    record_pair,
+)
+
+pytest_plugins = ["pytest_magi.fixtures"]
+RECORD_COLLECTOR = "magi-record-collector"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("magi", "magi: Inductor pass regression testing")
+    group.addoption(
+        "--magi-perf",
+        action="store_true",
+        default=None,
+        dest="magi_perf",
+        help="time the compiled pairs of min_speedup tests and enforce their ratios",
+    )
+    group.addoption(
+        "--magi-perf-rounds",
+        action="store",
+        default=None,
+        dest="magi_perf_rounds",
+        metavar="N",
+        help=f"interleaved timing rounds per pair (default {DEFAULT_PERF_ROUNDS})",
+    )
+    group.addoption(
+        "--magi-report",
+        action="store",
+        default=None,
+        dest="magi_report",
+        metavar="PATH",
+        help="write every measured pair and kernel count as JSON to PATH",
+    )
+    group.addoption(
+        "--magi-report-png",
+        action="store",
+        default=None,
+        dest="magi_report_png",
+        metavar="PATH",
+        help="write a bar chart of speedups vs required ratios to PATH (needs matplotlib)",
+    )
+    parser.addini("magi_perf", "default of --magi-perf", type="bool", default=False)
+    parser.addini(
+        "magi_perf_rounds", "default of --magi-perf-rounds", default=str(DEFAULT_PERF_ROUNDS)
+    )
+    parser.addini("magi_report", "default of --magi-report (relative to the rootdir)", default="")
+    parser.addini(
+        "magi_report_png", "default of --magi-report-png (relative to the rootdir)", default=""
+    )
+
+
+def _option_or_ini(config: pytest.Config, name: str) -> tuple[object, str]:
+    value = config.getoption(name)
+    if value is not None:
+        return value, f"--{name.replace('_', '-')}"
+    return config.getini(name), f"ini {name}"
+
+
+def _rounds(config: pytest.Config) -> int:
+    from .timing import MIN_ROUNDS
+
+    value, source = _option_or_ini(config, "magi_perf_rounds")
+    try:
+        rounds = int(str(value).strip())
+    except ValueError:
+        rounds = 0
+    if rounds < MIN_ROUNDS:
+        raise pytest.UsageError(
+            f"{source}={value!r}: expected a whole number of timing rounds >= {MIN_ROUNDS} (one "
+            f"round is never a verdict), e.g. --magi-perf-rounds {DEFAULT_PERF_ROUNDS}"
+        )
+    return rounds
+
+
+def _path(config: pytest.Config, name: str) -> Path | None:
+    value, source = _option_or_ini(config, name)
+    if not value:
+        return None
+    base = config.invocation_params.dir if source.startswith("--") else config.rootpath
+    return base / Path(str(value))
+
+
+def _xdist_workers(config: pytest.Config) -> int:
+    """How many xdist workers this (controller) run starts; 0 without distribution."""
+    if config.getoption("dist", "no") == "no":
+        return 0
+    return len(config.getoption("tx", None) or [])
+
+
+def _is_xdist_worker(config: pytest.Config) -> bool:
+    return hasattr(config, "workerinput")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    for line in markers.MARKERS.values():
+        config.addinivalue_line("markers", line)
+    session = MagiSession(
+        perf=bool(_option_or_ini(config, "magi_perf")[0]),
+        rounds=_rounds(config),
+        report_path=_path(config, "magi_report"),
+        report_png=_path(config, "magi_report_png"),
+    )
+    worker = _is_xdist_worker(config)
+    if not worker:
+        updating = config.getoption("update_snapshots", False) or config.getoption(
+            "update_new_snapshots_only", False
+        )
+        workers = _xdist_workers(config)
+        if updating and workers > 1:
+            raise pytest.UsageError(
+                f"--snapshot-update with {workers} xdist workers: each worker rewrites whole "
+                f"multi-entry snapshot files (.ambr) with only the entries of the tests it ran, "
+                f"so concurrent writers corrupt them and drop other tests' snapshots. Update "
+                f"snapshots in one process: pytest -n 0 --snapshot-update"
+            )
+        if session.report_png is not None and not report.matplotlib_available():
+            raise pytest.UsageError(
+                f"--magi-report-png {str(session.report_png)!r} needs matplotlib, which is not "
+                f"installed: {report.PLOT_INSTALL_HINT}"
+            )
+    else:
+        session.isolate_worker_caches(str(config.workerinput["workerid"]))  # type: ignore[attr-defined]
+    config.stash[SESSION_KEY] = session
+    config.pluginmanager.register(RecordCollector(session), RECORD_COLLECTOR)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    session = config.stash.get(SESSION_KEY, None)
+    collector = config.pluginmanager.get_plugin(RECORD_COLLECTOR)
+    if collector is not None:
+        config.pluginmanager.unregister(collector)
+    if session is not None:
+        session.close()
+        del config.stash[SESSION_KEY]
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    session = config.stash[SESSION_KEY]
+    perf = f"on, {session.rounds} rounds" if session.perf else "off (--magi-perf)"
+    return f"magi: perf timing {perf}" + (
+        f", report {session.report_path}" if session.report_path else ""
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        try:
+            parsed = markers.parse_item_markers(item)
+        except pytest.UsageError as exc:
+            if not _is_xdist_worker(config):
+                raise
+            # a UsageError would crash an xdist worker: the test errors at setup instead
+            item.stash[MARKER_ERROR_KEY] = str(exc)
+            continue
+        if "min_speedup" in parsed:
+            item.stash[MIN_SPEEDUP_KEY] = parsed["min_speedup"]
+        if "requires_cuda" in parsed:
+            spec = parsed["requires_cuda"]
+            item.stash[REQUIRES_CUDA_KEY] = spec
+            reason = markers.requires_cuda_skip_reason(spec)
+            if reason is not None:
+                item.add_marker(pytest.mark.skip(reason=reason))
+
+
+def _fail(message: str) -> NoReturn:
+    pytest.fail(message, pytrace=False)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
+    item.stash[CONFIG_BEFORE_KEY] = snapshot_inductor_config()
+    if MARKER_ERROR_KEY in item.stash:
+        pytest.fail(f"UsageError: {item.stash[MARKER_ERROR_KEY]}", pytrace=False)
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    session = item.config.stash[SESSION_KEY]
+    spec = item.stash.get(MIN_SPEEDUP_KEY, None)
+    pairs: list[Any] = item.stash.setdefault(PAIRS_KEY, [])
+    with ConfigLeakGuard(
+        patches=item.stash.get(CONFIG_PATCHES_KEY, None), what="the test", on_leak=_fail
+    ):
+        result = yield
+        if spec is not None:
+            markers.check_min_speedup(
+                item.nodeid,
+                spec,
+                pairs,
+                perf=session.perf,
+                rounds=session.rounds,
+                record=lambda rec: record_pair(item, rec),
+            )
+    return result
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
+    before = item.stash.get(CONFIG_BEFORE_KEY, None)
+    if before is None:
+        return (yield)
+    with ConfigLeakGuard(before=before, what="the test's fixtures", on_leak=_fail):
+        result = yield
+    return result
+
+
+class RecordCollector:
+    """Registered per run: rebuilds each test's records from its teardown report's
+    `user_properties` (in the xdist controller these are the workers' reports)."""
+
+    def __init__(self, session: MagiSession) -> None:
+        self.session = session
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when == "teardown":
+            self.session.collect(report.user_properties)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config
+) -> None:
+    session = config.stash.get(SESSION_KEY, None)
+    if session is None or _is_xdist_worker(config):
+        return
+    tr = terminalreporter
+    if session.pairs:
+        tr.write_sep("=", "magi: compiled pairs")
+        for line in report.format_pairs_table(session.pairs):
+            tr.write_line(line)
+        if any(r.verdict == report.VERDICT_NOT_MEASURED for r in session.pairs):
+            tr.write_line(f"(not measured: {markers.PERF_SKIP_REASON})")
+    if session.kernel_counts:
+        tr.write_sep("=", "magi: kernel counts")
+        for line in report.format_kernel_counts_table(session.kernel_counts):
+            tr.write_line(line)
+    written: list[str] = []
+    if session.report_path is not None:
+        data = report.build_report(session.pairs, session.kernel_counts, options=session.options())
+        written.append(f"JSON {report.write_json_report(session.report_path, data)}")
+    if session.report_png is not None:
+        written.append(f"PNG {report.write_png_report(session.report_png, session.pairs)}")
+    if written:
+        tr.write_sep("-", "magi: wrote " + ", ".join(written))

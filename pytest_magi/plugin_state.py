@@ -1,0 +1,110 @@
+"""The plugin's state: the stash keys and the session object (`MagiSession`).
+
+Session state lives in one `MagiSession` in `config.stash[SESSION_KEY]`; per-test state in
+`item.stash` under the keys below. Records of a test (pairs, kernel counts) are put in the test's
+`user_properties`, so that under pytest-xdist they reach the controller inside the test reports;
+`MagiSession.collect(report)` rebuilds them there (and in a run without xdist alike).
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .config_guard import ConfigPatchStack
+from .markers import MinSpeedup, RequiresCuda
+from .report import (
+    KERNEL_COUNTS_PROPERTY,
+    PAIR_PROPERTY,
+    KernelCountRecord,
+    PairRecord,
+)
+
+DEFAULT_PERF_ROUNDS = 8
+# cache env vars each xdist worker gets its own folder for (unless the user set them)
+WORKER_CACHE_VARS = {"TORCHINDUCTOR_CACHE_DIR": "inductor", "TRITON_CACHE_DIR": "triton"}
+
+
+@dataclass
+class MagiSession:
+    """Options of this run and every record of it (in the controller: of all workers)."""
+
+    perf: bool = False
+    rounds: int = DEFAULT_PERF_ROUNDS
+    report_path: Path | None = None
+    report_png: Path | None = None
+    pairs: list[PairRecord] = field(default_factory=list)
+    kernel_counts: list[KernelCountRecord] = field(default_factory=list)
+    env_patch: pytest.MonkeyPatch = field(default_factory=pytest.MonkeyPatch, repr=False)
+
+    def collect(self, user_properties: Iterable[tuple[str, object]]) -> None:
+        """Add the records found in one test report's `user_properties`."""
+        for name, value in user_properties:
+            if name == PAIR_PROPERTY and isinstance(value, dict):
+                self.pairs.append(PairRecord.from_dict(value))
+            elif name == KERNEL_COUNTS_PROPERTY and isinstance(value, dict):
+                self.kernel_counts.append(KernelCountRecord.from_dict(value))
+
+    def isolate_worker_caches(self, worker_id: str) -> dict[str, str]:
+        """Give this xdist worker its own Inductor and Triton cache folders.
+
+        Variables the user set are left alone. Returns what was set; `close()` restores.
+        """
+        base = Path(tempfile.gettempdir()) / f"pytest-magi-{_user()}" / worker_id
+        chosen: dict[str, str] = {}
+        for var, sub in WORKER_CACHE_VARS.items():
+            if os.environ.get(var):
+                continue
+            folder = base / sub
+            folder.mkdir(parents=True, exist_ok=True)
+            self.env_patch.setenv(var, str(folder))
+            chosen[var] = str(folder)
+        return chosen
+
+    def options(self) -> dict[str, Any]:
+        return {"perf": self.perf, "rounds": self.rounds}
+
+    def close(self) -> None:
+        """Undo the environment changes (pytest_unconfigure)."""
+        self.env_patch.undo()
+
+
+def _user() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # no user name in containers without passwd entries
+        return str(os.getuid()) if hasattr(os, "getuid") else "user"
+
+
+def record(item: pytest.Item, name: str, data: dict[str, Any]) -> None:
+    """Put a record in the test's `user_properties` (it reaches the controller with the report)."""
+    item.user_properties.append((name, data))
+
+
+def record_pair(item: pytest.Item, rec: PairRecord) -> None:
+    record(item, PAIR_PROPERTY, rec.to_dict())
+
+
+def record_kernel_counts(item: pytest.Item, rec: KernelCountRecord) -> None:
+    record(item, KERNEL_COUNTS_PROPERTY, rec.to_dict())
+
+
+SESSION_KEY = pytest.StashKey[MagiSession]()
+# item.stash: the parsed markers (present only when the test has the marker)
+REQUIRES_CUDA_KEY = pytest.StashKey[RequiresCuda]()
+MIN_SPEEDUP_KEY = pytest.StashKey[MinSpeedup]()
+# item.stash: a marker's UsageError text, in an xdist worker (raised at setup there)
+MARKER_ERROR_KEY = pytest.StashKey[str]()
+# item.stash: the CompiledPairs the test built with the compiled_pair fixture, in order
+PAIRS_KEY = pytest.StashKey[list[Any]]()
+# item.stash: the config_patch fixture's patches (present while the fixture is active)
+CONFIG_PATCHES_KEY = pytest.StashKey[ConfigPatchStack]()
+# item.stash: Inductor config at the start of setup, compared after teardown
+CONFIG_BEFORE_KEY = pytest.StashKey[dict[str, Any]]()

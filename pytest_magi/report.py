@@ -1,0 +1,264 @@
+"""Records of measured pairs and kernel counts, and the reports made of them.
+
+Usable without pytest: `PairRecord` / `KernelCountRecord` are plain frozen dataclasses that turn
+into JSON-able dicts (that is also how xdist workers ship them to the controller, through a test
+report's `user_properties`); `format_pairs_table`, `format_kernel_counts_table`,
+`write_json_report` and `write_png_report` make the terminal summary, `--magi-report` and
+`--magi-report-png`. The PNG needs matplotlib (`pip install pytest-magi[plot]`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import importlib.metadata
+import importlib.util
+import json
+import platform
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+# user_properties names under which a test's records travel (also visible in junit xml)
+PAIR_PROPERTY = "magi_pair"
+KERNEL_COUNTS_PROPERTY = "magi_kernel_counts"
+
+REPORT_SCHEMA = "pytest-magi-report/1"
+PLOT_INSTALL_HINT = "pip install pytest-magi[plot]"
+
+VERDICT_PASS = "pass"
+VERDICT_FAIL = "FAIL"
+VERDICT_NOT_MEASURED = "not measured"
+
+
+@dataclass(frozen=True)
+class PairRecord:
+    """One `compiled_pair` of a `min_speedup` test: its timing and verdict (None when not timed)."""
+
+    test: str
+    label: str
+    required: float
+    verdict: str
+    baseline_ms: float | None = None
+    candidate_ms: float | None = None
+    speedup: float | None = None
+    spread: float | None = None
+    rounds: int | None = None
+    device: str | None = None
+    torch_version: str | None = None
+
+    @classmethod
+    def not_measured(cls, test: str, label: str, required: float) -> PairRecord:
+        return cls(test=test, label=label, required=required, verdict=VERDICT_NOT_MEASURED)
+
+    @classmethod
+    def from_speedup(cls, test: str, label: str, required: float, speedup: Any) -> PairRecord:
+        """From a `pytest_magi.timing.Speedup` (`baseline_ms, candidate_ms, ratio, spread, ...`)."""
+        ratio = float(speedup.ratio)
+        return cls(
+            test=test,
+            label=label,
+            required=required,
+            verdict=VERDICT_PASS if ratio >= required else VERDICT_FAIL,
+            baseline_ms=float(speedup.baseline_ms),
+            candidate_ms=float(speedup.candidate_ms),
+            speedup=ratio,
+            spread=float(speedup.spread),
+            rounds=int(speedup.rounds),
+            device=str(speedup.device),
+            torch_version=str(speedup.torch_version),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PairRecord:
+        names = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+
+@dataclass(frozen=True)
+class KernelCountRecord:
+    """Triton kernel counts one test asked for (`kernel_counts` / `inductor_codegen` fixtures)."""
+
+    test: str
+    label: str
+    forward: int
+    backward: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> KernelCountRecord:
+        names = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+
+def sorted_by_test(records: Iterable[Any]) -> list[Any]:
+    """Stable sort by test id (xdist delivers tests in any order; a test's own order stays)."""
+    return sorted(records, key=lambda r: r.test)
+
+
+# --------------------------------------------------------------------------- environment
+def _version(distribution: str) -> str | None:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def environment() -> dict[str, Any]:
+    """Device, torch/triton/python versions and the platform, for the JSON report."""
+    import torch
+
+    try:
+        from .timing import device_name
+
+        device = device_name()
+    except Exception:  # timing unavailable or the device cannot be queried
+        if torch.cuda.is_available():
+            device = torch.cuda.get_device_name(torch.cuda.current_device())
+        else:
+            device = f"cpu ({platform.processor() or platform.machine()})"
+    return {
+        "device": device,
+        "torch": torch.__version__,
+        "torch_cuda": torch.version.cuda,
+        "triton": _version("triton"),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "pytest_magi": _version("pytest-magi"),
+    }
+
+
+# --------------------------------------------------------------------------- terminal
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]], right: set[int]) -> list[str]:
+    widths = [max(len(str(c)) for c in col) for col in zip(header, *rows, strict=True)]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(
+            c.rjust(w) if i in right else c.ljust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ).rstrip()
+
+    return [line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)]
+
+
+def _num(value: float | None, fmt: str) -> str:
+    return "-" if value is None else format(value, fmt)
+
+
+def format_pairs_table(records: Sequence[PairRecord]) -> list[str]:
+    """Lines of the table of pairs: test, baseline ms, candidate ms, speedup, required, verdict."""
+    header = ["test", "pair", "baseline ms", "candidate ms", "speedup", "required", "verdict"]
+    rows = [
+        [
+            r.test,
+            r.label,
+            _num(r.baseline_ms, ".4f"),
+            _num(r.candidate_ms, ".4f"),
+            "-" if r.speedup is None else f"{r.speedup:.3f}x",
+            f"{r.required:.3f}x",
+            r.verdict,
+        ]
+        for r in sorted_by_test(records)
+    ]
+    return _table(header, rows, right={2, 3, 4, 5})
+
+
+def format_kernel_counts_table(records: Sequence[KernelCountRecord]) -> list[str]:
+    """Lines of the table of kernel counts: test, label, forward, backward."""
+    header = ["test", "label", "forward", "backward"]
+    rows = [
+        [r.test, r.label, str(r.forward), "-" if r.backward is None else str(r.backward)]
+        for r in sorted_by_test(records)
+    ]
+    return _table(header, rows, right={2, 3})
+
+
+# --------------------------------------------------------------------------- files
+def build_report(
+    pairs: Sequence[PairRecord],
+    kernel_counts: Sequence[KernelCountRecord],
+    *,
+    options: dict[str, Any] | None = None,
+    env: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The JSON-able report: schema, timestamp, environment, options and every record."""
+    return {
+        "schema": REPORT_SCHEMA,
+        "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "environment": env if env is not None else environment(),
+        "options": dict(options or {}),
+        "pairs": [r.to_dict() for r in sorted_by_test(pairs)],
+        "kernel_counts": [r.to_dict() for r in sorted_by_test(kernel_counts)],
+    }
+
+
+def write_json_report(path: str | Path, report: dict[str, Any]) -> Path:
+    """Write `report` (from `build_report`) as indented JSON; parent folders are created."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(report, indent=2, sort_keys=False) + "\n", encoding="utf-8")
+    return path
+
+
+def matplotlib_available() -> bool:
+    return importlib.util.find_spec("matplotlib") is not None
+
+
+class PlotUnavailableError(RuntimeError):
+    """A PNG report was asked for but matplotlib is not installed."""
+
+
+def write_png_report(path: str | Path, pairs: Sequence[PairRecord]) -> Path:
+    """Bar chart of each measured pair's speedup against its required ratio.
+
+    Bars are green when the pair passed and red when it failed; the required ratio is a black tick
+    on each bar and 1.0x a dashed line. Pairs that were not measured are left out.
+    """
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError as exc:
+        raise PlotUnavailableError(
+            f"writing the PNG report {str(path)!r} needs matplotlib, which is not installed: "
+            f"{PLOT_INSTALL_HINT}"
+        ) from exc
+
+    measured = [r for r in sorted_by_test(pairs) if r.speedup is not None]
+    height = max(2.5, 0.45 * len(measured) + 1.5)
+    fig = Figure(figsize=(9, height), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    if measured:
+        names = [f"{r.test} [{r.label}]" for r in measured]
+        ys = list(range(len(measured)))
+        colors = ["#2e7d32" if r.verdict == VERDICT_PASS else "#c62828" for r in measured]
+        bars = ax.barh(ys, [r.speedup for r in measured], color=colors, height=0.6)
+        ax.bar_label(bars, labels=[f"{r.speedup:.2f}x" for r in measured], padding=3, fontsize=8)
+        ax.scatter(
+            [r.required for r in measured],
+            ys,
+            marker="|",
+            s=400,
+            color="black",
+            zorder=3,
+            label="required",
+        )
+        ax.set_yticks(ys, labels=names, fontsize=8)
+        ax.invert_yaxis()
+        ax.axvline(1.0, color="grey", linestyle="--", linewidth=1)
+        ax.legend(loc="lower right", fontsize=8)
+    else:
+        ax.text(0.5, 0.5, "no measured pairs", ha="center", va="center", transform=ax.transAxes)
+        ax.set_yticks([])
+    ax.set_xlabel("speedup (baseline ms / candidate ms)")
+    ax.set_title("pytest-magi: candidate speedup vs required")
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=100)
+    return path

@@ -1,0 +1,522 @@
+"""The timing engine: interleaved, repeated, median-based speedup measurement of two callables.
+
+Usable without pytest: ``measure_pair((baseline_fn, candidate_fn))`` or ``measure_pair(pair)`` for a
+``pytest_magi.pair.CompiledPair`` (anything with ``timing_callables()`` and ``device``).
+
+Protocol (one call of ``measure_pair``):
+
+1. Warm-up, excluded from every statistic: each side is called ``warmup`` times (a first call that
+   compiles is absorbed here), then both are timed briefly to calibrate the repetitions.
+2. ``rounds`` rounds, interleaved: even rounds time baseline then candidate, odd rounds candidate
+   then baseline, so a drift of the machine (clocks, thermals, a neighbour process) hits both
+   sides alike. Within a round each side runs ``repetitions`` times (calibrated so the slower side
+   takes about ``target_ms`` per round, both sides get the same count) and the round keeps the
+   median repetition of each side.
+3. Per repetition, on CUDA: a write of zeros to a 256 MiB buffer flushes the L2 cache *outside*
+   the timed region, then a pair of ``torch.cuda.Event(enable_timing=True)`` brackets the call; the
+   events are read after one synchronisation per round. On CPU: ``time.perf_counter_ns`` brackets
+   each call (no flush), so ``--magi-perf`` works everywhere.
+
+Statistics (``Speedup``):
+
+- ``round_ratios``: per round, baseline median / candidate median.
+- ``ratio``: the **median of the round ratios**. A median, never a mean: an A/A pair on an H200
+  gave 0.998-1.004 in 6 of 8 rounds and 1.17 and 1.42 in the other two (DESIGN.md, Facts); the
+  median of the 8 was 1.002, the mean would have been 1.07.
+- ``baseline_ms`` / ``candidate_ms``: the median over rounds of each side's round medians. They are
+  reported for reading; ``ratio`` is computed per round (both sides of a round saw the same machine
+  state), so ``baseline_ms / candidate_ms`` can differ slightly from ``ratio``.
+- ``spread``: the interquartile range of the round ratios divided by their median (quartiles by
+  ``statistics.quantiles(method="inclusive")``). Robust like the median: the two outlier rounds
+  above do not blow it up, a machine that is noisy in most rounds does.
+
+Adaptive rounds: with ``threshold`` (the ratio a verdict compares against), when the measured
+ratio lies within its spread of the threshold (``|ratio - threshold| <= spread * ratio``), the
+verdict is not yet clear and the number of rounds is doubled, up to ``max_rounds``. At least
+``MIN_ROUNDS`` (3) rounds are always measured: one round is never a verdict.
+
+``PerfLock`` serialises measurements across processes (``pytest -n 2`` workers) with ``flock`` on a
+shared lock file, so two timings never overlap on one machine. ``measure_pair`` takes it itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import platform
+import statistics
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+import torch
+
+DEFAULT_ROUNDS = 8
+MIN_ROUNDS = 3
+L2_FLUSH_BYTES = 256 * 1024 * 1024
+DEFAULT_TARGET_MS = {"cuda": 100.0, "cpu": 50.0}
+MIN_REPETITIONS = 5
+MAX_REPETITIONS = 10_000
+LOCK_ENV = "MAGI_PERF_LOCK"
+
+
+@runtime_checkable
+class TimedPair(Protocol):
+    """What ``measure_pair`` accepts besides two callables (``CompiledPair`` is one)."""
+
+    device: str
+
+    def timing_callables(self) -> tuple[Callable[[], Any], Callable[[], Any]]: ...
+
+
+@dataclass(frozen=True)
+class Speedup:
+    """The result of ``measure_pair``: candidate speedup over baseline (``ratio`` > 1: faster).
+
+    ``spread`` is the IQR of ``round_ratios`` over their median (see the module docstring).
+    """
+
+    baseline_ms: float
+    candidate_ms: float
+    ratio: float
+    spread: float
+    rounds: int
+    round_ratios: tuple[float, ...]
+    device: str
+    torch_version: str
+    repetitions: int = 0
+    baseline_round_ms: tuple[float, ...] = field(default=())
+    candidate_round_ms: tuple[float, ...] = field(default=())
+    threshold: float | None = None
+
+    def meets(self, threshold: float) -> bool:
+        """Whether the measured ratio is at least ``threshold``."""
+        return self.ratio >= threshold
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        for key in ("round_ratios", "baseline_round_ms", "candidate_round_ms"):
+            data[key] = list(data[key])
+        return data
+
+    def __str__(self) -> str:
+        return (
+            f"speedup {self.ratio:.3f}x (baseline {self.baseline_ms:.4f} ms, candidate "
+            f"{self.candidate_ms:.4f} ms; spread {self.spread:.1%} over {self.rounds} rounds of "
+            f"{self.repetitions} repetitions; {self.device}, torch {self.torch_version})"
+        )
+
+
+# --------------------------------------------------------------------------- statistics
+def relative_spread(values: Sequence[float]) -> float:
+    """IQR / median of ``values`` (inclusive quartiles); 0.0 for fewer than two values."""
+    if len(values) < 2:
+        return 0.0
+    q1, _q2, q3 = statistics.quantiles(values, n=4, method="inclusive")
+    med = statistics.median(values)
+    return (q3 - q1) / med if med else math.inf
+
+
+def summarize(
+    baseline_round_ms: Sequence[float],
+    candidate_round_ms: Sequence[float],
+    *,
+    device: str,
+    repetitions: int = 0,
+    threshold: float | None = None,
+) -> Speedup:
+    """A ``Speedup`` from per-round medians of each side (the statistics of the module docstring)."""
+    if len(baseline_round_ms) != len(candidate_round_ms) or not baseline_round_ms:
+        raise ValueError(
+            f"need the same, non-zero number of rounds for both sides, got "
+            f"{len(baseline_round_ms)} baseline and {len(candidate_round_ms)} candidate rounds"
+        )
+    ratios = tuple(
+        (b / c) if c > 0 else math.inf
+        for b, c in zip(baseline_round_ms, candidate_round_ms, strict=True)
+    )
+    return Speedup(
+        baseline_ms=statistics.median(baseline_round_ms),
+        candidate_ms=statistics.median(candidate_round_ms),
+        ratio=statistics.median(ratios),
+        spread=relative_spread(ratios),
+        rounds=len(ratios),
+        round_ratios=ratios,
+        device=device,
+        torch_version=torch.__version__,
+        repetitions=repetitions,
+        baseline_round_ms=tuple(baseline_round_ms),
+        candidate_round_ms=tuple(candidate_round_ms),
+        threshold=threshold,
+    )
+
+
+def is_ambiguous(ratio: float, spread: float, threshold: float) -> bool:
+    """Whether ``threshold`` lies within the measured spread of ``ratio`` (more rounds needed)."""
+    return abs(ratio - threshold) <= spread * ratio
+
+
+# --------------------------------------------------------------------------- devices
+def resolve_device(device: str | torch.device | None) -> torch.device:
+    """``device`` as a ``torch.device``; None means CUDA when available, else CPU."""
+    if device is None:
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    dev = torch.device(device)
+    if dev.type not in ("cuda", "cpu"):
+        raise ValueError(
+            f"measure_pair times on 'cuda' or 'cpu' devices, got device={device!r}; "
+            f"pass device='cuda' or device='cpu'"
+        )
+    if dev.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError(
+            f"device={device!r} but torch.cuda.is_available() is False; pass device='cpu' to "
+            f"time on the CPU"
+        )
+    return dev
+
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.lower().startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "unknown CPU"
+
+
+def device_name(device: str | torch.device | None = None) -> str:
+    """The GPU's name (``torch.cuda.get_device_name``) or the CPU model, for reports."""
+    dev = resolve_device(device)
+    if dev.type == "cuda":
+        index = dev.index if dev.index is not None else torch.cuda.current_device()
+        return torch.cuda.get_device_name(index)
+    return f"{_cpu_model()} ({os.cpu_count()} CPUs)"
+
+
+# --------------------------------------------------------------------------- timers
+class BlockTimer(Protocol):
+    """Times ``repetitions`` calls of ``fn``; returns one duration in ms per call."""
+
+    def __call__(self, fn: Callable[[], Any], repetitions: int) -> list[float]: ...
+
+
+class CpuTimer:
+    """``time.perf_counter_ns`` around each call."""
+
+    def __call__(self, fn: Callable[[], Any], repetitions: int) -> list[float]:
+        out: list[float] = []
+        clock = time.perf_counter_ns
+        for _ in range(repetitions):
+            start = clock()
+            fn()
+            out.append((clock() - start) / 1e6)
+        return out
+
+
+class CudaTimer:
+    """CUDA events around each call, with an L2 flush (256 MiB ``zero_()``) before each, untimed."""
+
+    def __init__(self, device: torch.device, flush_l2: bool = True) -> None:
+        self.device = device
+        self.flush = (
+            torch.empty(L2_FLUSH_BYTES // 4, dtype=torch.int32, device=device) if flush_l2 else None
+        )
+
+    def __call__(self, fn: Callable[[], Any], repetitions: int) -> list[float]:
+        starts = [torch.cuda.Event(enable_timing=True) for _ in range(repetitions)]
+        ends = [torch.cuda.Event(enable_timing=True) for _ in range(repetitions)]
+        torch.cuda.synchronize(self.device)
+        for start, end in zip(starts, ends, strict=True):
+            if self.flush is not None:
+                self.flush.zero_()
+            start.record()
+            fn()
+            end.record()
+        torch.cuda.synchronize(self.device)
+        return [s.elapsed_time(e) for s, e in zip(starts, ends, strict=True)]
+
+
+# --------------------------------------------------------------------------- measurement
+def _validate_rounds(rounds: Any, min_rounds: Any, max_rounds: Any) -> int:
+    if isinstance(min_rounds, bool) or not isinstance(min_rounds, int) or min_rounds < MIN_ROUNDS:
+        raise ValueError(
+            f"min_rounds={min_rounds!r}: at least {MIN_ROUNDS} rounds are measured, one round is "
+            f"never a verdict; pass min_rounds >= {MIN_ROUNDS}"
+        )
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < min_rounds:
+        raise ValueError(
+            f"rounds={rounds!r}: need an int >= {min_rounds} interleaved rounds (one round is "
+            f"never a verdict: single rounds of an A/A pair measured 1.17x and 1.42x); "
+            f"pass rounds={max(min_rounds, DEFAULT_ROUNDS)}"
+        )
+    cap = 4 * rounds if max_rounds is None else max_rounds
+    if isinstance(cap, bool) or not isinstance(cap, int) or cap < rounds:
+        raise ValueError(f"max_rounds={max_rounds!r}: need an int >= rounds ({rounds}) or None")
+    return cap
+
+
+def _resolve_callables(
+    pair: Any,
+) -> tuple[Callable[[], Any], Callable[[], Any], str | None]:
+    if isinstance(pair, TimedPair):
+        baseline, candidate = pair.timing_callables()
+        return baseline, candidate, pair.device
+    if isinstance(pair, (tuple, list)) and len(pair) == 2 and all(callable(f) for f in pair):
+        return pair[0], pair[1], None
+    raise TypeError(
+        f"measure_pair takes a CompiledPair (anything with timing_callables() and device) or a "
+        f"(baseline, candidate) tuple of zero-argument callables, got {type(pair).__name__} "
+        f"{pair!r}; wrap calls that need inputs in lambdas: (lambda: f(x), lambda: g(x))"
+    )
+
+
+def calibrate_repetitions(
+    baseline: Callable[[], Any],
+    candidate: Callable[[], Any],
+    timer: BlockTimer,
+    target_ms: float,
+) -> int:
+    """Repetitions per side per round so that the slower side takes about ``target_ms``."""
+    per_call = max(
+        statistics.median(timer(baseline, 3)), statistics.median(timer(candidate, 3)), 1e-6
+    )
+    return max(MIN_REPETITIONS, min(MAX_REPETITIONS, math.ceil(target_ms / per_call)))
+
+
+def run_rounds(
+    baseline: Callable[[], Any],
+    candidate: Callable[[], Any],
+    timer: BlockTimer,
+    *,
+    rounds: int,
+    repetitions: int,
+    device: str,
+    threshold: float | None = None,
+    max_rounds: int | None = None,
+) -> Speedup:
+    """The interleaved rounds (and the adaptive extension) of ``measure_pair``, after warm-up."""
+    cap = rounds if max_rounds is None else max_rounds
+    base_ms: list[float] = []
+    cand_ms: list[float] = []
+    goal = rounds
+    while True:
+        while len(base_ms) < goal:
+            order = ("b", "c") if len(base_ms) % 2 == 0 else ("c", "b")
+            medians: dict[str, float] = {}
+            for side in order:
+                fn = baseline if side == "b" else candidate
+                medians[side] = statistics.median(timer(fn, repetitions))
+            base_ms.append(medians["b"])
+            cand_ms.append(medians["c"])
+        result = summarize(
+            base_ms, cand_ms, device=device, repetitions=repetitions, threshold=threshold
+        )
+        if (
+            threshold is None
+            or goal >= cap
+            or not is_ambiguous(result.ratio, result.spread, threshold)
+        ):
+            return result
+        goal = min(cap, 2 * goal)
+
+
+def measure_pair(
+    pair_or_two_callables: Any,
+    *,
+    rounds: int = DEFAULT_ROUNDS,
+    min_rounds: int = MIN_ROUNDS,
+    max_rounds: int | None = None,
+    threshold: float | None = None,
+    device: str | torch.device | None = None,
+    warmup: int = 3,
+    target_ms: float | None = None,
+    repetitions: int | None = None,
+    flush_l2: bool = True,
+    lock: PerfLock | bool = True,
+) -> Speedup:
+    """Time baseline against candidate; see the module docstring for the protocol.
+
+    ``pair_or_two_callables``: a ``CompiledPair`` (times ``pair.baseline`` / ``pair.candidate`` on
+    its example inputs) or ``(baseline_fn, candidate_fn)``, two zero-argument callables.
+    ``rounds``: interleaved rounds (>= ``min_rounds`` >= 3). ``threshold``: the ratio a verdict
+    will compare against; enables adaptive rounds (doubling up to ``max_rounds``, default
+    ``4 * rounds``). ``device``: 'cuda' or 'cpu'; default the pair's device, else CUDA when
+    available. ``target_ms``: time per side per round (default 100 ms on CUDA, 50 ms on CPU);
+    ``repetitions`` fixes the count instead. ``lock``: take ``PerfLock()`` (True), a given lock,
+    or none (False).
+    """
+    cap = _validate_rounds(rounds, min_rounds, max_rounds)
+    if threshold is not None and not (isinstance(threshold, (int, float)) and threshold > 0):
+        raise ValueError(f"threshold={threshold!r}: expected a positive ratio such as 1.2, or None")
+    if isinstance(warmup, bool) or not isinstance(warmup, int) or warmup < 1:
+        raise ValueError(f"warmup={warmup!r}: expected an int >= 1 (the first call may compile)")
+    if repetitions is not None and (
+        isinstance(repetitions, bool) or not isinstance(repetitions, int) or repetitions < 1
+    ):
+        raise ValueError(f"repetitions={repetitions!r}: expected an int >= 1, or None to calibrate")
+    baseline, candidate, pair_device = _resolve_callables(pair_or_two_callables)
+    dev = resolve_device(device if device is not None else pair_device)
+    target = DEFAULT_TARGET_MS[dev.type] if target_ms is None else float(target_ms)
+    if target <= 0:
+        raise ValueError(f"target_ms={target_ms!r}: expected a positive number of milliseconds")
+
+    if lock is True:
+        held: contextlib.AbstractContextManager[Any] = PerfLock()
+    elif lock is False:
+        held = contextlib.nullcontext()
+    elif isinstance(lock, PerfLock):
+        held = lock
+    else:
+        raise TypeError(f"lock={lock!r}: expected True, False or a PerfLock")
+
+    with held:
+        timer: BlockTimer = CudaTimer(dev, flush_l2) if dev.type == "cuda" else CpuTimer()
+        for _ in range(warmup):
+            baseline()
+            candidate()
+        if dev.type == "cuda":
+            torch.cuda.synchronize(dev)
+        reps = repetitions or calibrate_repetitions(baseline, candidate, timer, target)
+        return run_rounds(
+            baseline,
+            candidate,
+            timer,
+            rounds=rounds,
+            repetitions=reps,
+            device=device_name(dev),
+            threshold=float(threshold) if threshold is not None else None,
+            max_rounds=cap,
+        )
+
+
+# --------------------------------------------------------------------------- lock
+def default_lock_path() -> str:
+    """``$MAGI_PERF_LOCK``, else ``<tempdir>/pytest-magi-perf-<uid>.lock`` (shared by xdist workers)."""
+    env = os.environ.get(LOCK_ENV)
+    if env:
+        return env
+    uid: Any = os.getuid() if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
+    return os.path.join(tempfile.gettempdir(), f"pytest-magi-perf-{uid}.lock")
+
+
+class _PathState:
+    """Per lock file, per process: a thread lock (re-entrant) and the flock-holding descriptor."""
+
+    def __init__(self) -> None:
+        self.rlock = threading.RLock()
+        self.depth = 0
+        self.fd: int | None = None
+
+
+_PATH_STATES: dict[str, _PathState] = {}
+_PATH_STATES_GUARD = threading.Lock()
+
+
+def _path_state(path: str) -> _PathState:
+    with _PATH_STATES_GUARD:
+        return _PATH_STATES.setdefault(path, _PathState())
+
+
+class PerfLock:
+    """An inter-process lock (``fcntl.flock``) so perf measurements never overlap.
+
+    ``with PerfLock(): ...``. All processes using the same lock file (the default path is shared by
+    every xdist worker of a run) take turns. Re-entrant within a process (and thread): a nested
+    ``PerfLock()`` on the same file does not deadlock. ``timeout`` (seconds, None waits forever)
+    raises ``TimeoutError`` naming the lock file and the pid that holds it.
+    """
+
+    def __init__(
+        self, path: str | os.PathLike[str] | None = None, *, timeout: float | None = None
+    ) -> None:
+        self.path = os.path.abspath(os.fspath(path) if path is not None else default_lock_path())
+        self.timeout = timeout
+        self._depth = 0
+
+    @property
+    def held(self) -> bool:
+        return self._depth > 0
+
+    def acquire(self) -> None:
+        state = _path_state(self.path)
+        deadline = None if self.timeout is None else time.monotonic() + self.timeout
+        if not state.rlock.acquire(timeout=-1 if self.timeout is None else self.timeout):
+            raise TimeoutError(
+                f"PerfLock: another thread of this process held {self.path} for more than "
+                f"{self.timeout} s"
+            )
+        try:
+            if state.depth == 0:
+                state.fd = self._lock_file(deadline)
+            state.depth += 1
+            self._depth += 1
+        except BaseException:
+            state.rlock.release()
+            raise
+
+    def _lock_file(self, deadline: float | None) -> int | None:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - no flock (Windows): in-process exclusion only
+            return None
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
+        try:
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | (fcntl.LOCK_NB if deadline is not None else 0))
+                    break
+                except BlockingIOError:
+                    if deadline is not None and time.monotonic() >= deadline:
+                        raise TimeoutError(
+                            f"PerfLock: {self.path} is held by pid {self._holder(fd)} for more "
+                            f"than {self.timeout} s; wait for that measurement, or point "
+                            f"${LOCK_ENV} at another file if it belongs to another machine"
+                        ) from None
+                    time.sleep(0.02)
+            os.ftruncate(fd, 0)
+            os.write(fd, f"{os.getpid()}\n".encode())
+            return fd
+        except BaseException:
+            os.close(fd)
+            raise
+
+    @staticmethod
+    def _holder(fd: int) -> str:
+        try:
+            return os.pread(fd, 32, 0).decode().strip() or "?"
+        except OSError:
+            return "?"
+
+    def release(self) -> None:
+        if self._depth == 0:
+            raise RuntimeError(f"PerfLock.release() on {self.path} without acquire()")
+        state = _path_state(self.path)
+        self._depth -= 1
+        state.depth -= 1
+        try:
+            if state.depth == 0 and state.fd is not None:
+                import fcntl
+
+                fd, state.fd = state.fd, None
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_UN)
+                finally:
+                    os.close(fd)
+        finally:
+            state.rlock.release()
+
+    def __enter__(self) -> PerfLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+    def __repr__(self) -> str:
+        return f"PerfLock({self.path!r}, held={self.held})"

@@ -1,0 +1,98 @@
+"""Hand-built post-grad FX graphs under FakeTensorMode, for graph-level pass tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+from torch._subclasses.fake_tensor import FakeTensorMode
+from torch.fx.experimental.symbolic_shapes import ShapeEnv, StatelessSymbolicContext, DimDynamic
+
+aten = torch.ops.aten
+
+
+class GraphBuilder:
+    """Builds an aten-level FX graph whose nodes carry fake `meta["val"]`s, as post-grad graphs do."""
+
+    def __init__(self, dynamic: bool = False) -> None:
+        self.shape_env = ShapeEnv() if dynamic else None
+        self.mode = FakeTensorMode(shape_env=self.shape_env, allow_non_fake_inputs=True)
+        self.graph = torch.fx.Graph()
+        self._n = 0
+
+    def input(
+        self,
+        shape: tuple[int, ...],
+        *,
+        dynamic_dims: tuple[int, ...] = (),
+        memory_format: torch.memory_format | None = None,
+        dtype: torch.dtype = torch.float32,
+        name: str | None = None,
+    ) -> torch.fx.Node:
+        real = torch.empty(shape, dtype=dtype)
+        if memory_format is not None:
+            real = real.contiguous(memory_format=memory_format)
+        if dynamic_dims:
+            assert self.shape_env is not None, "GraphBuilder(dynamic=True) for symbolic inputs"
+        if self.shape_env is not None:
+            ctx = StatelessSymbolicContext(
+                dynamic_sizes=[
+                    DimDynamic.DYNAMIC if i in dynamic_dims else DimDynamic.STATIC
+                    for i in range(len(shape))
+                ]
+            )
+            val = self.mode.from_tensor(real, symbolic_context=ctx)
+        else:
+            val = self.mode.from_tensor(real)
+        self._n += 1
+        node = self.graph.placeholder(name or f"arg{self._n}")
+        node.meta["val"] = val
+        return node
+
+    def call(self, target: Any, *args: Any, **kwargs: Any) -> torch.fx.Node:
+        node = self.graph.call_function(target, args, kwargs)
+
+        def val(a: Any) -> Any:
+            return a.meta["val"] if isinstance(a, torch.fx.Node) else a
+
+        fargs = torch.fx.node.map_aggregate(args, val)
+        fkwargs = torch.fx.node.map_aggregate(kwargs, val)
+        with self.mode:
+            node.meta["val"] = target(*fargs, **fkwargs)
+        return node
+
+    def conv(
+        self,
+        x: torch.fx.Node,
+        w: torch.fx.Node,
+        *,
+        padding: int = 0,
+        transposed: bool = False,
+        bias: torch.fx.Node | None = None,
+    ) -> torch.fx.Node:
+        nd = w.meta["val"].dim() - 2
+        return self.call(
+            aten.convolution.default,
+            x,
+            w,
+            bias,
+            [1] * nd,
+            [padding] * nd,
+            [1] * nd,
+            transposed,
+            [0] * nd,
+            1,
+        )
+
+    def output(self, *nodes: torch.fx.Node) -> torch.fx.Graph:
+        self.graph.output(tuple(nodes))
+        self.graph.lint()
+        return self.graph
+
+
+def targets(graph: torch.fx.Graph) -> list[Any]:
+    return [n.target for n in graph.nodes if n.op == "call_function"]
+
+
+def clones(graph: torch.fx.Graph) -> list[torch.fx.Node]:
+    return list(graph.find_nodes(op="call_function", target=aten.clone.default))

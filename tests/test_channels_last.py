@@ -1,0 +1,234 @@
+"""ConvChannelsLastPass on hand-built post-grad graphs, and end to end."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.nn.functional as F
+from graphs import GraphBuilder, clones
+from torch._inductor import config as inductor_config
+from torch._prims_common import suggest_memory_format
+
+from magi_passes import ConvChannelsLastPass, PassConfig
+
+aten = torch.ops.aten
+CL = {4: torch.channels_last, 5: torch.channels_last_3d}
+
+
+def run_pass(graph: torch.fx.Graph, config: PassConfig | None = None):
+    p = ConvChannelsLastPass(config)
+    with inductor_config.patch(layout_optimization=True):
+        p(graph)
+        assert inductor_config.layout_optimization is False
+    assert p.last_result is not None
+    return p.last_result
+
+
+def conv_graph(ndim: int, dynamic: bool):
+    spatial = (5, 6, 7)[: ndim - 2]
+    b = GraphBuilder(dynamic=dynamic)
+    x = b.input((2, 4, *spatial), dynamic_dims=tuple(range(2, ndim)) if dynamic else ())
+    w = b.input((8, 4, *([3] * (ndim - 2))))
+    act = b.call(aten.silu.default, x)
+    y = b.conv(act, w, padding=1)
+    return b, b.output(y), act, w, y
+
+
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+@pytest.mark.parametrize("ndim", [4, 5], ids=["conv2d", "conv3d"])
+def test_input_and_weight_get_channels_last_clones(ndim: int, dynamic: bool) -> None:
+    _, graph, act, w, conv = conv_graph(ndim, dynamic)
+    result = run_pass(graph)
+    assert result.applied
+    assert result.counts["convs_converted"] == 1
+    assert result.counts["clones_inserted"] == 2
+    assert result.config_changes == {"layout_optimization": False}
+    x_clone, w_clone = conv.args[0], conv.args[1]
+    for clone, source in ((x_clone, act), (w_clone, w)):
+        assert clone.target is aten.clone.default
+        assert clone.args == (source,)
+        assert clone.kwargs == {"memory_format": CL[ndim]}
+        val = clone.meta["val"]
+        # the fake value is exactly eager clone(memory_format=...): channels-last strides
+        assert val.is_contiguous(memory_format=CL[ndim])
+        assert not val.is_contiguous()
+        assert val.shape == source.meta["val"].shape
+    graph.lint()
+
+
+def test_dynamic_clone_strides_are_symbolic_channels_last() -> None:
+    _, graph, _, _, conv = conv_graph(5, dynamic=True)
+    run_pass(graph)
+    stride = conv.args[0].meta["val"].stride()
+    assert stride[1] == 1
+    assert any(isinstance(s, torch.SymInt) for s in stride)
+
+
+def test_shared_tensor_gets_one_clone_per_format() -> None:
+    b = GraphBuilder()
+    x = b.input((1, 4, 6, 6))
+    w = b.input((4, 4, 3, 3))
+    act = b.call(aten.relu.default, x)
+    y1 = b.conv(act, w, padding=1)
+    y2 = b.conv(act, w, padding=1)  # same activation and the same weight twice
+    graph = b.output(b.call(aten.add.Tensor, y1, y2))
+    result = run_pass(graph)
+    assert result.counts["convs_converted"] == 2
+    assert result.counts["clones_inserted"] == 2
+    assert result.counts["clones_shared"] == 2
+    assert len(clones(graph)) == 2
+    assert y1.args[0] is y2.args[0] and y1.args[1] is y2.args[1]
+
+
+def test_weight_shared_by_conv2d_and_conv3d_gets_two_formats() -> None:
+    b = GraphBuilder()
+    x4 = b.input((1, 4, 6, 6))
+    x5 = b.input((1, 4, 3, 6, 6))
+    w4 = b.input((4, 4, 3, 3))
+    w5 = b.call(aten.unsqueeze.default, w4, 2)  # (4, 4, 1, 3, 3)
+    y4 = b.conv(x4, w4, padding=1)
+    y5 = b.conv(x5, w5, padding=0)
+    graph = b.output(y4, y5)
+    run_pass(graph)
+    formats = sorted(str(c.kwargs["memory_format"]) for c in clones(graph))
+    assert formats == sorted([str(torch.channels_last)] * 2 + [str(torch.channels_last_3d)] * 2)
+
+
+def test_already_channels_last_tensors_are_untouched() -> None:
+    b = GraphBuilder()
+    x = b.input((1, 4, 3, 6, 6), memory_format=torch.channels_last_3d)
+    w = b.input((8, 4, 3, 3, 3), memory_format=torch.channels_last_3d)
+    y = b.conv(x, w)
+    graph = b.output(y)
+    result = run_pass(graph)
+    assert result.applied
+    assert result.counts["already_channels_last"] == 2
+    assert result.counts["clones_inserted"] == 0
+    assert clones(graph) == []
+    assert y.args[0] is x and y.args[1] is w
+
+
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+def test_causal_pad_chain_is_hoisted_over(dynamic: bool) -> None:
+    """F.pad (two single-user pads) then conv3d(padding=0): the clone goes before the pads."""
+    b = GraphBuilder(dynamic=dynamic)
+    x = b.input((1, 4, 3, 6, 6), dynamic_dims=(3, 4) if dynamic else ())
+    w = b.input((4, 4, 3, 3, 3))
+    act = b.call(aten.silu.default, x)
+    pad1 = b.call(aten.constant_pad_nd.default, act, [1, 1, 1, 1, 0, 0], 0.0)
+    pad2 = b.call(aten.constant_pad_nd.default, pad1, [0, 0, 0, 0, 2, 0], 0.0)
+    y = b.conv(pad2, w)
+    graph = b.output(y)
+    result = run_pass(graph)
+    assert result.counts["pads_hoisted"] == 2
+    assert y.args[0] is pad2  # the conv still reads the pad
+    clone = pad1.args[0]
+    assert clone.target is aten.clone.default and clone.args == (act,)
+    for pad in (pad1, pad2):
+        assert pad.meta["val"].is_contiguous(memory_format=torch.channels_last_3d)
+        assert not pad.meta["val"].is_contiguous()
+    assert pad2.meta["val"].shape == y.args[0].meta["val"].shape
+
+
+def test_pad_with_two_users_is_not_hoisted_over() -> None:
+    b = GraphBuilder()
+    x = b.input((1, 4, 3, 6, 6))
+    w = b.input((4, 4, 3, 3, 3))
+    pad = b.call(aten.constant_pad_nd.default, x, [1, 1, 1, 1, 2, 0], 0.0)
+    y = b.conv(pad, w)
+    other = b.call(aten.mul.Tensor, pad, 2.0)  # a second user of the pad
+    graph = b.output(y, other)
+    result = run_pass(graph)
+    assert result.counts["pads_hoisted"] == 0
+    clone = y.args[0]
+    assert clone.target is aten.clone.default and clone.args == (pad,)
+    assert pad.args[0] is x
+    assert pad.meta["val"].is_contiguous()  # the pad's layout is untouched for its other user
+
+
+def test_conv1d_and_transposed_are_skipped_with_reasons() -> None:
+    b = GraphBuilder()
+    x1 = b.input((1, 4, 9))
+    w1 = b.input((4, 4, 3))
+    x2 = b.input((1, 4, 6, 6))
+    w2 = b.input((4, 2, 3, 3))
+    y1 = b.conv(x1, w1)
+    y2 = b.conv(x2, w2, transposed=True)
+    graph = b.output(y1, y2)
+    result = run_pass_no_config_check(graph)
+    assert not result.applied
+    assert result.counts["skipped_conv1d"] == 1
+    assert result.counts["skipped_transposed"] == 1
+    assert "skipped_conv1d" in result.reason and "skipped_transposed" in result.reason
+    assert clones(graph) == []
+    assert result.config_changes == {}
+
+
+def test_no_convolutions_leaves_graph_and_config_alone() -> None:
+    b = GraphBuilder()
+    x = b.input((2, 3))
+    graph = b.output(b.call(aten.relu.default, x))
+    before = str(graph)
+    result = run_pass_no_config_check(graph)
+    assert not result.applied and result.reason == "no convolutions"
+    assert str(graph) == before
+
+
+def run_pass_no_config_check(graph: torch.fx.Graph):
+    p = ConvChannelsLastPass()
+    with inductor_config.patch(layout_optimization=True):
+        p(graph)
+        assert inductor_config.layout_optimization is True
+    return p.last_result
+
+
+def test_disabled_by_config() -> None:
+    assert not ConvChannelsLastPass(PassConfig(enable_conv_channels_last=False)).enabled()
+    assert ConvChannelsLastPass().enabled()
+
+
+class ConvNet(torch.nn.Module):
+    def __init__(self, ndim: int = 3) -> None:
+        super().__init__()
+        conv = torch.nn.Conv3d if ndim == 3 else torch.nn.Conv2d
+        self.c1 = conv(4, 8, 3, padding=1)
+        self.c2 = conv(8, 8, 3)
+        self.norm = torch.nn.GroupNorm(2, 8)
+        self.ndim = ndim
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = F.silu(self.norm(self.c1(x)))
+        pad = (1, 1, 1, 1, 2, 0) if self.ndim == 3 else (1, 1, 1, 1)
+        return self.c2(F.pad(h, pad)) + 1
+
+
+def _count_cpp_kernels(code: str) -> int:
+    return code.count("cpp_fused_")
+
+
+@pytest.mark.parametrize("ndim", [2, 3])
+def test_end_to_end_inference_layout_and_numerics(ndim: int) -> None:
+    """Compiled with the pass, the conv inputs are channels-last buffers and results match."""
+    from torch._inductor.utils import run_and_get_code
+
+    from magi_passes import MagiBackend
+
+    torch.manual_seed(0)
+    model = ConvNet(ndim).eval()
+    x = torch.randn(1, 4, *((3, 6, 7) if ndim == 3 else (6, 7)))
+    torch._dynamo.reset()
+    backend = MagiBackend()
+    with torch.no_grad(), inductor_config.patch(fx_graph_cache=False):
+        out, (code, *_) = run_and_get_code(torch.compile(model, backend=backend), x)
+        ref = model(x)
+    torch.testing.assert_close(out, ref, rtol=1e-4, atol=1e-4)
+    result = next(r for r in backend.results if r.name == "conv_channels_last")
+    assert result.applied and result.counts["convs_converted"] == 2
+    # weights were converted once outside the graph: no weight clones in the graph
+    assert backend.hoisted_weights == [2]
+    # 2 convs x (input, weight): the weights arrive channels-last; at most the activations clone
+    assert result.counts["already_channels_last"] + result.counts["clones_inserted"] == 4
+    assert result.counts["already_channels_last"] >= 2
+    # every convolution in the generated code reads a channels-last activation
+    assert code.count("extern_kernels.convolution(") == 2
+    assert suggest_memory_format(x) == torch.contiguous_format

@@ -1,0 +1,605 @@
+"""The magi pytest plugin, run in-process with `pytester` (and with `-n 2` where it matters).
+
+Most runs use a conftest that fakes `pytest_magi.pair`, `pytest_magi.timing` and
+`pytest_magi.codegen` (`FAKES`), so the plugin's own logic is tested fast and exactly: a fake
+pair's medians are the numbers given to `compiled_pair`. `test_real_pairs_on_cpu` and
+`test_real_kernel_counts` run the real modules end to end.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import pytest
+import torch._inductor.config as inductor_config
+
+from pytest_magi import report
+from pytest_magi.markers import MARKERS
+
+FAKES = '''
+import contextlib
+import sys
+import types
+from dataclasses import dataclass
+
+import pytest
+
+MEASURED = []
+
+
+@dataclass(frozen=True)
+class Speedup:
+    baseline_ms: float
+    candidate_ms: float
+    ratio: float
+    spread: float
+    rounds: int
+    device: str
+    torch_version: str
+
+
+class FakePair:
+    """compiled_pair(model, x, baseline=<ms>, candidate=<ms>): the medians measure_pair gives."""
+
+    def __init__(self, label, baseline_ms, candidate_ms):
+        self.label = label
+        self.baseline_ms = baseline_ms
+        self.candidate_ms = candidate_ms
+
+    @classmethod
+    def build(cls, model, *inputs, dynamic_dims=None, baseline=None, candidate=None, label=None):
+        assert inputs, "example inputs are passed through"
+        return cls(label or "fake-pair", baseline or 1.0, candidate or 1.0)
+
+
+def measure_pair(pair, *, rounds, device=None, threshold=None):
+    MEASURED.append((pair.label, rounds, threshold))
+    return Speedup(pair.baseline_ms, pair.candidate_ms, pair.baseline_ms / pair.candidate_ms,
+                   0.025, rounds, "FakeGPU 9000", "9.9.9")
+
+
+@dataclass(frozen=True)
+class KernelCounts:
+    forward: int
+    backward: int | None
+
+
+class GeneratedCode:
+    def __init__(self, forward, backward):
+        self.forward = ["k"] * forward
+        self.backward = ["k"] * (backward or 0)
+        self.graph_kinds = ["forward", "backward"] if backward is not None else ["inference"]
+
+
+def kernel_counts(fn, *inputs, dynamic_dims=None, backward=False, config=None):
+    return KernelCounts(len(inputs), 2 * len(inputs) if backward else None)
+
+
+def inductor_codegen(fn, *inputs, dynamic_dims=None, backward=False, config=None):
+    return GeneratedCode(3, 4 if backward else None)
+
+
+@pytest.fixture(autouse=True)
+def _fake_magi_modules(monkeypatch):
+    fakes = {
+        "pytest_magi.pair": {"CompiledPair": FakePair},
+        "pytest_magi.timing": {
+            "measure_pair": measure_pair, "PerfLock": contextlib.nullcontext, "MIN_ROUNDS": 3,
+        },
+        "pytest_magi.codegen": {
+            "kernel_counts": kernel_counts, "inductor_codegen": inductor_codegen,
+        },
+    }
+    for name, attrs in fakes.items():
+        module = types.ModuleType(name)
+        module.__dict__.update(attrs)
+        monkeypatch.setitem(sys.modules, name, module)
+'''
+
+PERF_TESTS = """
+import pytest
+
+@pytest.mark.min_speedup(1.5)
+def test_fast(compiled_pair):
+    compiled_pair(object(), 1, baseline=3.0, candidate=1.0, label="fast")
+
+@pytest.mark.min_speedup(ratio=1.5)
+def test_slow(compiled_pair):
+    compiled_pair(object(), 1, baseline=1.0, candidate=2.0, label="slow")
+
+@pytest.mark.min_speedup(1.2)
+def test_two_pairs(compiled_pair):
+    compiled_pair(object(), 1, baseline=2.0, candidate=1.0, label="first")
+    compiled_pair(object(), 1, baseline=2.0, candidate=1.0, label="second")
+
+def test_counts(kernel_counts, inductor_codegen):
+    assert kernel_counts(len, 1, 2, label="two").forward == 2
+    assert kernel_counts(len, 1, backward=True).backward == 2
+    inductor_codegen(len, 1, backward=True, label="code")
+"""
+
+XDIST = pytest.param(["-n", "2"], id="xdist", marks=pytest.mark.slow)
+NO_XDIST = pytest.param([], id="inprocess")
+
+
+@pytest.fixture
+def fakes(pytester: pytest.Pytester) -> pytest.Pytester:
+    pytester.makeconftest(FAKES)
+    return pytester
+
+
+def _run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    return pytester.runpytest("-p", "no:cacheprovider", *args)
+
+
+# --------------------------------------------------------------------------- options, markers
+def test_help_lists_the_magi_group_options_and_ini_twins(pytester: pytest.Pytester) -> None:
+    result = _run(pytester, "--help")
+    out = result.stdout.str()
+    assert "magi:" in out
+    for option in ("--magi-perf ", "--magi-perf-rounds=N", "--magi-report=PATH", "--magi-report-png=PATH"):
+        assert option in out
+    for ini in ("magi_perf ", "magi_perf_rounds ", "magi_report ", "magi_report_png "):
+        assert ini in out
+
+
+def test_markers_are_registered_signature_first(pytester: pytest.Pytester) -> None:
+    result = _run(pytester, "--markers")
+    for line in MARKERS.values():
+        result.stdout.fnmatch_lines([f"@pytest.mark.{line}"])
+    pytester.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.requires_cuda(min_capability=(8, 0))
+        def test_gpu():
+            pass
+
+        @pytest.mark.min_speedup(1.1)
+        def test_perf(compiled_pair):
+            compiled_pair(object(), 1)
+        """
+    )
+    pytester.makeconftest(FAKES)
+    _run(pytester, "--strict-markers").assert_outcomes(skipped=2)
+
+
+@pytest.mark.parametrize(
+    ("args", "ini", "shown"),
+    [
+        (["--magi-perf-rounds", "0"], None, "--magi-perf-rounds='0'"),
+        (["--magi-perf-rounds", "two"], None, "--magi-perf-rounds='two'"),
+        (["--magi-perf-rounds", "2"], None, "--magi-perf-rounds='2'"),
+        ([], "magi_perf_rounds = -1", "ini magi_perf_rounds='-1'"),
+    ],
+)
+def test_bad_perf_rounds_is_a_usage_error(
+    pytester: pytest.Pytester, args: list[str], ini: str | None, shown: str
+) -> None:
+    if ini:
+        pytester.makeini(f"[pytest]\n{ini}\n")
+    result = _run(pytester, *args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [f"ERROR: {shown}: expected a whole number of timing rounds >= 3 (one round is never a verdict)*"]
+    )
+
+
+def test_snapshot_update_with_several_xdist_workers_is_a_usage_error(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile("def test_x():\n    pass\n")
+    result = _run(pytester, "--snapshot-update", "-n", "2")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    err = result.stderr.str()
+    assert "--snapshot-update with 2 xdist workers" in err
+    assert "concurrent writers corrupt them" in err
+    assert "pytest -n 0 --snapshot-update" in err
+    # one process is fine
+    _run(pytester, "--snapshot-update", "-n", "0").assert_outcomes(passed=1)
+
+
+# --------------------------------------------------------------------------- min_speedup
+def test_min_speedup_without_perf_runs_the_body_then_skips(fakes: pytest.Pytester) -> None:
+    fakes.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.min_speedup(1.5)
+        def test_numerics_ok(compiled_pair):
+            compiled_pair(object(), 1, baseline=1.0, candidate=5.0, label="slow-but-unmeasured")
+
+        @pytest.mark.min_speedup(1.5)
+        def test_numerics_broken(compiled_pair):
+            compiled_pair(object(), 1)
+            assert 1 == 2, "numerics differ"
+
+        @pytest.mark.min_speedup(1.5)
+        def test_no_pair():
+            pass
+        """
+    )
+    result = _run(fakes, "-rs")
+    result.assert_outcomes(skipped=1, failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "*numerics differ*",
+            "*test_no_pair*",
+            "min_speedup test built no compiled_pair: @pytest.mark.min_speedup(1.5) times the pairs*",
+            "SKIPPED * timing skipped: run with --magi-perf",
+            "*magi: compiled pairs*",
+            "*test_numerics_ok*slow-but-unmeasured*-*-*-*1.500x*not measured",
+            "(not measured: timing skipped: run with --magi-perf)",
+        ]
+    )
+
+
+@pytest.mark.parametrize("xdist", [NO_XDIST, XDIST])
+def test_min_speedup_with_perf_times_pairs_and_reports_everything(
+    fakes: pytest.Pytester, xdist: list[str]
+) -> None:
+    fakes.makepyfile(PERF_TESTS)
+    result = _run(
+        fakes, "--magi-perf", "--magi-perf-rounds", "3", "--magi-report", "out/report.json", *xdist
+    )
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*min_speedup(1.5) not met by pair 'slow': speedup 0.500x < required 1.500x",
+            "  baseline  median 1.0000 ms",
+            "  candidate median 2.0000 ms",
+            "  spread 2.5% (IQR/median of the round ratios) over 3 rounds",
+            "  device FakeGPU 9000, torch 9.9.9",
+        ]
+    )
+    out = result.stdout.str()
+    assert "magi: compiled pairs" in out and "magi: kernel counts" in out
+    result.stdout.fnmatch_lines(["*test_fast.py::test_fast*fast*3.0000*1.0000*3.000x*1.500x*pass"])
+
+    data = json.loads((fakes.path / "out" / "report.json").read_text())
+    assert data["schema"] == report.REPORT_SCHEMA
+    assert data["options"] == {"perf": True, "rounds": 3}
+    assert set(data["environment"]) >= {"device", "torch", "triton", "python", "platform"}
+    assert data["created"]
+    pairs = {(p["test"].split("::")[1], p["label"]): p for p in data["pairs"]}
+    assert set(pairs) == {
+        ("test_fast", "fast"),
+        ("test_slow", "slow"),
+        ("test_two_pairs", "first"),
+        ("test_two_pairs", "second"),
+    }
+    slow = pairs[("test_slow", "slow")]
+    assert slow == {
+        "test": slow["test"],
+        "label": "slow",
+        "required": 1.5,
+        "verdict": "FAIL",
+        "baseline_ms": 1.0,
+        "candidate_ms": 2.0,
+        "speedup": 0.5,
+        "spread": 0.025,
+        "rounds": 3,
+        "device": "FakeGPU 9000",
+        "torch_version": "9.9.9",
+    }
+    assert pairs[("test_fast", "fast")]["verdict"] == "pass"
+    counts = {(c["label"], c["forward"], c["backward"]) for c in data["kernel_counts"]}
+    assert counts == {("two", 2, None), ("len", 1, 2), ("code", 3, 4)}
+
+
+def test_measure_pair_gets_the_rounds_from_ini_or_cli(fakes: pytest.Pytester) -> None:
+    fakes.makeini("[pytest]\nmagi_perf = true\nmagi_perf_rounds = 5\nmagi_report = r/ini.json\n")
+    fakes.makepyfile(
+        """
+        import pytest
+        import conftest
+
+        @pytest.mark.min_speedup(1.5)
+        def test_fast(compiled_pair):
+            compiled_pair(object(), 1, baseline=3.0, candidate=1.0, label="fast")
+
+        def test_z_check(request):
+            expected = int(request.config.getoption("magi_perf_rounds") or 5)
+            assert conftest.MEASURED == [("fast", expected, 1.5)]
+        """
+    )
+    _run(fakes).assert_outcomes(passed=2)  # ini: perf on, 5 rounds
+    assert (fakes.path / "r" / "ini.json").is_file()
+    data = json.loads((fakes.path / "r" / "ini.json").read_text())
+    assert data["options"] == {"perf": True, "rounds": 5}
+    _run(fakes, "--magi-perf-rounds", "4").assert_outcomes(passed=2)  # the option wins
+
+
+def test_png_report(fakes: pytest.Pytester) -> None:
+    pytest.importorskip("matplotlib")
+    fakes.makepyfile(PERF_TESTS)
+    result = _run(fakes, "--magi-perf", "--magi-report-png", "chart.png")
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.fnmatch_lines(["*magi: wrote PNG *chart.png*"])
+    assert (fakes.path / "chart.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_png_report_without_matplotlib_is_a_usage_error(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(report, "matplotlib_available", lambda: False)
+    pytester.makepyfile("def test_x():\n    pass\n")
+    result = _run(pytester, "--magi-report-png", "chart.png")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["ERROR: --magi-report-png '*chart.png' needs matplotlib, which is not installed: "
+         "pip install pytest-magi[plot]"]
+    )
+
+
+# --------------------------------------------------------------------------- requires_cuda
+def test_requires_cuda_skips_on_this_cpu_machine(pytester: pytest.Pytester) -> None:
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("this test describes a machine without CUDA")
+    pytester.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.requires_cuda
+        def test_any_gpu():
+            raise AssertionError("must not run")
+
+        @pytest.mark.requires_cuda(min_capability=(9, 0))
+        def test_hopper():
+            raise AssertionError("must not run")
+        """
+    )
+    result = _run(pytester, "-rs")
+    result.assert_outcomes(skipped=2)
+    result.stdout.fnmatch_lines(
+        [
+            "SKIPPED [[]1[]] test_requires_cuda_skips_on_this_cpu_machine.py:3: requires a CUDA GPU: "
+            "torch.cuda.is_available() is False (torch *)",
+            "SKIPPED [[]1[]] *.py:7: requires CUDA capability >= 9.0: torch.cuda.is_available() is False*",
+        ]
+    )
+
+
+# --------------------------------------------------------------------------- config leaks
+LEAK_TESTS = """
+import pytest
+import torch._inductor.config as config
+
+@pytest.fixture
+def leaky_fixture():
+    config.coordinate_descent_tuning = True
+    yield
+
+def test_a_leaks():
+    config.triton.max_tiles = 3
+    config.max_autotune = True
+
+def test_b_sees_a_clean_config():
+    assert config.triton.max_tiles is None
+    assert config.max_autotune is False
+
+def test_c_patches_with_the_fixture(config_patch):
+    config_patch({"triton.max_tiles": 2}, triton__prefer_nd_tiling=True)
+    with config_patch(max_autotune=True):
+        assert config.max_autotune is True
+    assert config.max_autotune is False
+    assert config.triton.max_tiles == 2 and config.triton.prefer_nd_tiling is True
+
+def test_d_sees_a_clean_config_again():
+    assert config.triton.max_tiles is None and config.triton.prefer_nd_tiling is False
+
+def test_e_unknown_key(config_patch):
+    config_patch({"triton.max_tile": 2})
+
+def test_f_fixture_leak(leaky_fixture):
+    pass
+
+def test_g_fails_and_leaks():
+    config.triton.max_tiles = 4
+    assert False, "the body failed"
+
+def test_h_clean():
+    assert config.coordinate_descent_tuning is False and config.triton.max_tiles is None
+"""
+
+
+@pytest.mark.parametrize("xdist", [NO_XDIST, pytest.param(["-n", "2", "--dist", "loadfile"], id="xdist", marks=pytest.mark.slow)])
+def test_config_leaks_fail_the_test_and_are_restored(
+    pytester: pytest.Pytester, xdist: list[str]
+) -> None:
+    before = (inductor_config.triton.max_tiles, inductor_config.max_autotune)
+    pytester.makepyfile(LEAK_TESTS)
+    result = _run(pytester, *xdist)
+    result.assert_outcomes(passed=5, failed=3, errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ test_a_leaks _*",
+            "the test changed torch._inductor.config and did not restore it (2 keys; restored now):",
+            "  torch._inductor.config.max_autotune: False -> True",
+            "  torch._inductor.config.triton.max_tiles: None -> 3",
+            "Patch Inductor config in tests with the config_patch fixture*",
+        ]
+    )
+    result.stdout.fnmatch_lines(
+        ["*unknown torch._inductor.config key 'triton.max_tile': did you mean 'triton.max_tiles'*"]
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "*ERROR at teardown of test_f_fixture_leak*",
+            "the test's fixtures changed torch._inductor.config and did not restore it (1 key;*",
+            "  torch._inductor.config.coordinate_descent_tuning: False -> True",
+        ]
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "*the body failed*",
+            "the test changed torch._inductor.config and did not restore it (1 key; restored now):",
+            "  torch._inductor.config.triton.max_tiles: None -> 4",
+        ]
+    )
+    assert (inductor_config.triton.max_tiles, inductor_config.max_autotune) == before
+
+
+# --------------------------------------------------------------------------- xdist workers
+def test_each_xdist_worker_gets_its_own_inductor_and_triton_cache(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("TORCHINDUCTOR_CACHE_DIR", raising=False)
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(pytester.path / "my-triton-cache"))
+    pytester.makepyfile(
+        """
+        import os
+        import pytest
+
+        @pytest.mark.parametrize("i", range(4))
+        def test_env(i, worker_id):
+            inductor = os.environ["TORCHINDUCTOR_CACHE_DIR"]
+            assert inductor.endswith(os.path.join(worker_id, "inductor")), inductor
+            assert os.path.isdir(inductor)
+            # set by the user: kept
+            assert os.environ["TRITON_CACHE_DIR"].endswith("my-triton-cache")
+        """
+    )
+    _run(pytester, "-n", "2").assert_outcomes(passed=4)
+
+
+def test_worker_cache_env_is_restored_at_unconfigure(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In-process 'worker' (an xdist workerinput set before configure): env set, then restored."""
+    monkeypatch.delenv("TORCHINDUCTOR_CACHE_DIR", raising=False)
+    monkeypatch.delenv("TRITON_CACHE_DIR", raising=False)
+
+    class PretendWorker:
+        @pytest.hookimpl(tryfirst=True)
+        def pytest_cmdline_main(self, config: pytest.Config) -> None:
+            config.workerinput = {"workerid": "gw7"}  # type: ignore[attr-defined]
+
+    pytester.makepyfile(
+        """
+        import os
+
+        def test_env():
+            assert os.environ["TORCHINDUCTOR_CACHE_DIR"].endswith(os.path.join("gw7", "inductor"))
+            assert os.environ["TRITON_CACHE_DIR"].endswith(os.path.join("gw7", "triton"))
+        """
+    )
+    result = pytester.runpytest("-p", "no:cacheprovider", plugins=[PretendWorker()])
+    result.assert_outcomes(passed=1)
+    assert "TORCHINDUCTOR_CACHE_DIR" not in os.environ
+    assert "TRITON_CACHE_DIR" not in os.environ
+
+
+@pytest.mark.slow
+def test_bad_marker_under_xdist_errors_the_test(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.min_speedup("fast")
+        def test_bad():
+            pass
+
+        def test_good():
+            pass
+        """
+    )
+    result = _run(pytester, "-n", "2")
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines(
+        ["UsageError: test_bad_marker_under_xdist_errors_the_test.py::test_bad: "
+         "@pytest.mark.min_speedup(ratio): ratio='fast'; expected a finite number > 0*"]
+    )
+
+
+# --------------------------------------------------------------------------- real modules
+REAL_PAIRS = """
+import pytest
+import torch
+
+
+def eager(gm, example_inputs):
+    return gm.forward
+
+
+def twenty_times(gm, example_inputs):
+    def run(*args):
+        for _ in range(20):
+            out = gm(*args)
+        return out
+    return run
+
+
+@pytest.mark.min_speedup(1.5)
+def test_fast_candidate(compiled_pair):
+    pair = compiled_pair(torch.nn.Linear(16, 16), torch.randn(4, 16),
+                         baseline=twenty_times, candidate=eager, label="fast")
+    pair.assert_close()
+
+
+@pytest.mark.min_speedup(1.5)
+def test_slow_candidate(compiled_pair):
+    compiled_pair(torch.nn.Linear(16, 16), torch.randn(4, 16),
+                  baseline=eager, candidate=twenty_times, label="slow")
+"""
+
+
+def test_real_pairs_on_cpu(pytester: pytest.Pytester) -> None:
+    """The real CompiledPair and measure_pair: a candidate doing 20x the work fails, 1/20 passes."""
+    pytester.makepyfile(REAL_PAIRS)
+    result = _run(pytester, "--magi-perf", "--magi-perf-rounds", "3", "--magi-report", "r.json")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*min_speedup(1.5) not met by pair 'slow': speedup 0.*x < required 1.500x",
+            "  baseline  median * ms",
+            "  candidate median * ms",
+            "  spread *% (IQR/median of the round ratios) over * rounds",
+            f"  device *, torch {torch_version()}",
+        ]
+    )
+    data = json.loads((pytester.path / "r.json").read_text())
+    verdicts = {p["label"]: p["verdict"] for p in data["pairs"]}
+    assert verdicts == {"fast": "pass", "slow": "FAIL"}
+
+
+def test_real_kernel_counts(pytester: pytest.Pytester) -> None:
+    """The real codegen through the fixture: a fused pointwise is one kernel, recorded."""
+    pytester.makepyfile(
+        """
+        import torch
+
+        def test_counts(kernel_counts):
+            assert kernel_counts(lambda x: x.sin() + 1, torch.randn(8, 8), label="sin").forward == 1
+        """
+    )
+    result = _run(pytester, "--magi-report", "r.json")
+    result.assert_outcomes(passed=1)
+    data = json.loads((pytester.path / "r.json").read_text())
+    assert [(c["label"], c["forward"], c["backward"]) for c in data["kernel_counts"]] == [
+        ("sin", 1, None)
+    ]
+
+
+def torch_version() -> str:
+    import torch
+
+    return torch.__version__
+
+
+def test_plugin_module_is_hooks_only() -> None:
+    import inspect
+
+    import pytest_magi.plugin as plugin
+
+    public = [
+        name
+        for name, obj in vars(plugin).items()
+        if inspect.isfunction(obj) and obj.__module__ == plugin.__name__ and not name.startswith("_")
+    ]
+    assert public and all(name.startswith("pytest_") for name in public), public
+    assert sys.modules["pytest_magi.plugin"] is plugin
