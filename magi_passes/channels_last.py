@@ -1,11 +1,13 @@
 """`ConvChannelsLastPass`: conv2d/conv3d in channels-last by graph rewriting only.
 
 Matches: every `aten.convolution.default` in the post-grad graph whose weight is 4-D (conv2d) or
-5-D (conv3d) and which is not transposed.
+5-D (conv3d) and which is not transposed, and every such `aten.convolution_backward.default` in
+backward graphs (its grad_output, input and weight; the latter two are usually the forward's
+channels-last clones, saved for backward, and need nothing).
 
 Emits: `aten.clone(x, memory_format=channels_last | channels_last_3d)` in front of the conv's input
-and weight, with the clone's `meta["val"]` made channels-last. Inductor's convolution lowering
-constrains its inputs to the strides of their FX `meta["val"]` (`constrain_to_fx_strides`, active
+and weight, with the clone's `meta["val"]` made channels-last. Inductor's convolution lowerings (forward and backward)
+constrain their inputs to the strides of their FX `meta["val"]` (`constrain_to_fx_strides`, active
 while `layout_optimization` is off), so the clone pins its producer's layout: the clone lowers to a
 flexible-layout pointwise that is inlined into the producer, and the producer writes channels-last
 directly. No kernel is added unless the producer cannot take a layout (a graph input, an extern
@@ -49,6 +51,8 @@ from .base import MagiPass, PassResult
 from .nd_tiling import CHANNELS_LAST_MARK
 
 aten = torch.ops.aten
+CONV = aten.convolution.default
+CONV_BACKWARD = aten.convolution_backward.default
 
 
 def channels_last_format(ndim: int) -> torch.memory_format | None:
@@ -72,6 +76,7 @@ class ConvChannelsLastPass(MagiPass):
         result = PassResult(self.name, applied=False, reason="")
         counts = {
             "convs_converted": 0,
+            "conv_backwards_converted": 0,
             "clones_inserted": 0,
             "clones_shared": 0,
             "pads_hoisted": 0,
@@ -80,15 +85,25 @@ class ConvChannelsLastPass(MagiPass):
             "skipped_transposed": 0,
         }
         result.counts = counts
-        convs = list(graph.find_nodes(op="call_function", target=aten.convolution.default))
+        convs = [
+            n
+            for n in graph.nodes
+            if n.op == "call_function" and n.target in (CONV, CONV_BACKWARD)
+        ]
         if not convs:
             result.reason = "no convolutions"
             return result
         clones: dict[tuple[torch.fx.Node, torch.memory_format], torch.fx.Node] = {}
         for conv in convs:
-            inp, weight = conv.args[0], conv.args[1]
-            transposed = conv.args[6]
-            assert isinstance(inp, torch.fx.Node) and isinstance(weight, torch.fx.Node)
+            # convolution(input, weight, bias, stride, padding, dilation, transposed, ...)
+            # convolution_backward(grad_output, input, weight, bias_sizes, stride, padding,
+            #                      dilation, transposed, ...)
+            backward = conv.target is CONV_BACKWARD
+            tensors = conv.args[:3] if backward else conv.args[:2]
+            transposed = conv.args[7] if backward else conv.args[6]
+            weight = tensors[-1]
+            assert all(isinstance(t, torch.fx.Node) for t in tensors)
+            assert isinstance(weight, torch.fx.Node)
             fmt = channels_last_format(weight.meta["val"].dim())
             if fmt is None:
                 counts["skipped_conv1d"] += 1
@@ -96,19 +111,21 @@ class ConvChannelsLastPass(MagiPass):
             if transposed:
                 counts["skipped_transposed"] += 1
                 continue
-            for arg in (inp, weight):
+            for arg in tensors:
+                assert isinstance(arg, torch.fx.Node)
                 self._convert(graph, conv, arg, fmt, clones, counts)
-            counts["convs_converted"] += 1
-        if counts["convs_converted"] == 0:
+            counts["conv_backwards_converted" if backward else "convs_converted"] += 1
+        converted = counts["convs_converted"] + counts["conv_backwards_converted"]
+        if converted == 0:
             skipped = {k: v for k, v in counts.items() if k.startswith("skipped") and v}
             result.reason = f"no conv2d/conv3d to convert ({skipped})"
             return result
         self.set_config("layout_optimization", False, result)
-        graph.find_nodes(op="output")[0].meta[CHANNELS_LAST_MARK] = counts["convs_converted"]
+        graph.find_nodes(op="output")[0].meta[CHANNELS_LAST_MARK] = converted
         graph.lint()
         result.applied = True
         result.reason = (
-            f"{counts['convs_converted']} of {len(convs)} convolutions channels-last "
+            f"{converted} of {len(convs)} convolutions channels-last "
             f"({counts['clones_inserted']} clones)"
         )
         return result

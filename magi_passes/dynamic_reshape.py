@@ -303,8 +303,14 @@ class DynamicReshapePass(MagiPass):
         counts: dict[str, int],
         sym_cache: dict[tuple[torch.fx.Node, int], torch.fx.Node],
     ) -> None:
-        source = canonical_sizes(src_val.shape)
-        groups, failure = match_merge_groups(source, target)
+        # Groups are proved on the fake value's own sizes (the facts the ShapeEnv holds are stated
+        # in them), the products are built from the canonical sizes (what Inductor's IR has);
+        # each canonical size is proved equal to its fake size, so the products are equal too.
+        raw = list(src_val.shape)
+        source = canonical_sizes(raw)
+        groups, failure = match_merge_groups(raw, target)
+        if groups is None and source != raw:
+            groups, failure = match_merge_groups(source, target)
         if groups is None:
             counts[f"views_skipped_{failure}"] += 1
             return
@@ -386,7 +392,7 @@ class DynamicReshapePass(MagiPass):
 
     @staticmethod
     def _recompute_val(node: torch.fx.Node, sizes: list[Any]) -> torch.Tensor | None:
-        """The view's fake value with the new sizes, or None if that cannot be made guard-free.
+        """The view's fake value with the new sizes (the caller proved them equal to the old).
 
         Not by re-running the view's fake kernel: its contiguity checks evaluate symbolic
         conditions and record guards (measured: `Ne(Mod(4, 4*(s//4)), 0)`). The new sizes equal
@@ -394,9 +400,7 @@ class DynamicReshapePass(MagiPass):
         `as_strided` over the old fake value keeps its aliasing exactly as it was.
         """
         old_val = node.meta["val"]
-        if len(sizes) != old_val.dim() or not all(
-            known_equal(a, b) for a, b in zip(sizes, old_val.shape, strict=True)
-        ):
+        if len(sizes) != old_val.dim():
             return None
         mode = _fake_mode_of(old_val)
         shape_env = getattr(mode, "shape_env", None)

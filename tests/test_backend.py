@@ -1,0 +1,208 @@
+"""The "magi" backend end to end on CPU: numerics, scoped config, options, weights converted once."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.nn.functional as F
+from torch._inductor import config as inductor_config
+
+from magi_passes import MagiBackend, PassConfig, inductor_options, magi_compile
+from magi_passes.base import config_differences, inductor_config_values
+from pytest_magi.models import VAEDecoderLike
+
+# The FX graph cache would skip the post-grad passes on a hit; these tests look at what the
+# passes did, so every compile here runs them.
+pytestmark = pytest.mark.usefixtures("no_fx_graph_cache")
+
+
+@pytest.fixture
+def no_fx_graph_cache():
+    torch._dynamo.reset()
+    with inductor_config.patch(fx_graph_cache=False):
+        yield
+    torch._dynamo.reset()
+
+
+class TinyConv(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.c1 = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.c2 = torch.nn.Conv2d(8, 8, 3, padding=1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.c2(F.silu(self.c1(x))).sum(1)
+
+
+def assert_config_unchanged(before: dict) -> None:
+    diff = config_differences(before, inductor_config_values())
+    assert diff == {}, f"Inductor config leaked: {diff}"
+
+
+def test_backend_registered_and_no_config_leak_forward_and_lazy_backward() -> None:
+    assert "magi" in torch._dynamo.list_backends()
+    torch.manual_seed(0)
+    model = TinyConv()
+    ref_model = TinyConv()
+    ref_model.load_state_dict(model.state_dict())
+    x = torch.randn(2, 3, 9, 9, requires_grad=True)
+    x_ref = x.detach().clone().requires_grad_(True)
+    before = inductor_config_values()
+    with inductor_config.patch(layout_optimization=True):
+        compiled = torch.compile(model, backend="magi", dynamic=True)
+        out = compiled(x)
+        assert inductor_config.layout_optimization is True  # restored after the forward compile
+        out.sum().backward()  # the backward graph compiles here, lazily, and runs the passes too
+        assert inductor_config.layout_optimization is True
+    assert_config_unchanged(before)
+    ref = ref_model(x_ref)
+    ref.sum().backward()
+    torch.testing.assert_close(out, ref, rtol=1e-4, atol=1e-4)
+    torch.testing.assert_close(x.grad, x_ref.grad, rtol=1e-4, atol=1e-4)
+    for p, q in zip(model.parameters(), ref_model.parameters(), strict=True):
+        torch.testing.assert_close(p.grad, q.grad, rtol=1e-4, atol=1e-4)
+
+
+def test_backward_graph_runs_the_passes() -> None:
+    backend = MagiBackend()
+    model = TinyConv()
+    x = torch.randn(1, 3, 8, 8, requires_grad=True)
+    out = torch.compile(model, backend=backend)(x)
+    manager = backend.managers[-1]
+    assert len(manager.history) == 1  # forward only, so far
+    out.sum().backward()
+    assert len(manager.history) == 2
+    forward, backward = manager.history
+    bwd = next(r for r in backward if r.name == "conv_channels_last")
+    fwd = next(r for r in forward if r.name == "conv_channels_last")
+    assert fwd.applied and fwd.counts["convs_converted"] == 2
+    assert bwd.applied and bwd.counts["conv_backwards_converted"] == 2
+
+
+def test_two_configs_in_one_process_do_not_influence_each_other() -> None:
+    model = TinyConv().eval()
+    x = torch.randn(1, 3, 8, 8)
+    on, off = MagiBackend(PassConfig()), MagiBackend(PassConfig(enable_conv_channels_last=False))
+    with torch.no_grad():
+        a = torch.compile(model, backend=on)(x)
+        torch._dynamo.reset()
+        b = torch.compile(model, backend=off)(x)
+    torch.testing.assert_close(a, b, rtol=1e-4, atol=1e-4)
+    assert on.fired("conv_channels_last") and not off.fired("conv_channels_last")
+    assert on.managers[-1].uuid() != off.managers[-1].uuid()
+    assert off.hoisted_weights == [0]  # no channels-last, no weight conversion
+
+
+def test_options_pass_fields_and_inductor_keys() -> None:
+    model = TinyConv().eval()
+    x = torch.randn(1, 3, 8, 8)
+    before = inductor_config_values()
+    with torch.no_grad():
+        out = torch.compile(
+            model,
+            backend="magi",
+            options={"enable_conv_channels_last": False, "max_fusion_size": 32},
+        )(x)
+    torch.testing.assert_close(out, model(x), rtol=1e-4, atol=1e-4)
+    assert_config_unchanged(before)
+
+
+@pytest.mark.parametrize(
+    ("options", "match"),
+    [
+        ({"enable_nd_tilling": True}, "did you mean enable_nd_tiling"),
+        ({"pass_config": "fast"}, "must be a magi_passes.PassConfig"),
+    ],
+)
+def test_bad_options_are_clear(options: dict, match: str) -> None:
+    model = TinyConv()
+    with pytest.raises(Exception, match=match):
+        torch.compile(model, backend="magi", options=options)(torch.randn(1, 3, 8, 8))
+
+
+def test_inductor_options_for_backend_inductor() -> None:
+    model = TinyConv().eval()
+    x = torch.randn(1, 3, 8, 8)
+    options = inductor_options()
+    manager = options["post_grad_custom_post_pass"]
+    assert set(manager.mutates_inductor_config) <= set(options)
+    before = inductor_config_values()
+    with torch.no_grad():
+        out = torch.compile(model, options=options)(x)
+    torch.testing.assert_close(out, model(x), rtol=1e-4, atol=1e-4)
+    assert manager.fired("conv_channels_last")
+    assert_config_unchanged(before)
+
+
+def test_magi_compile_wrapper() -> None:
+    model = TinyConv().eval()
+    compiled = magi_compile(model, config=PassConfig(enable_nd_tiling=False))
+    with torch.no_grad():
+        out = compiled(torch.ones(1, 3, 8, 8))
+    torch.testing.assert_close(out, model(torch.ones(1, 3, 8, 8)), rtol=1e-4, atol=1e-4)
+    assert compiled.magi_backend.fired("conv_channels_last")
+    with pytest.raises(TypeError, match="chooses the backend itself"):
+        magi_compile(model, backend="inductor")
+
+
+def test_weights_converted_once_and_refreshed_after_in_place_update() -> None:
+    model = TinyConv().eval()
+    x = torch.randn(1, 3, 8, 8)
+    backend = MagiBackend()
+    compiled = torch.compile(model, backend=backend)
+    with torch.no_grad():
+        first = compiled(x)
+        assert backend.hoisted_weights == [2]
+        assert model.c1.weight.is_contiguous()  # the user's parameters are never re-laid-out
+        torch.testing.assert_close(compiled(x), first)
+        model.c1.weight.mul_(-1.0)  # an in-place update bumps the version: the copy is refreshed
+        after = compiled(x)
+        torch.testing.assert_close(after, model(x), rtol=1e-4, atol=1e-4)
+        assert not torch.allclose(after, first)
+        model.c2.weight.data = torch.zeros_like(model.c2.weight)  # a new storage, same object
+        torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
+    assert len(backend.managers) == 1  # no recompilation for any of it
+
+
+def test_training_keeps_weight_clones_in_graph() -> None:
+    backend = MagiBackend()
+    model = TinyConv()
+    torch.compile(model, backend=backend)(torch.randn(1, 3, 8, 8))
+    assert backend.hoisted_weights == [0]
+    result = backend.managers[-1].result("conv_channels_last")
+    assert result.counts["clones_inserted"] >= 2  # the two weights, cloned in the graph
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+def test_vae_decoder_tiny_matches_eager(dynamic: bool) -> None:
+    torch.manual_seed(0)
+    model = VAEDecoderLike("tiny").eval()
+    z = model.example_input()
+    if dynamic:
+        torch._dynamo.mark_dynamic(z, 3)
+        torch._dynamo.mark_dynamic(z, 4)
+    backend = MagiBackend()
+    with torch.no_grad():
+        out = torch.compile(model, backend=backend)(z)
+        ref = model(z)
+    torch.testing.assert_close(out, ref, rtol=1e-4, atol=1e-4)
+    result = backend.managers[-1].result("conv_channels_last")
+    n_convs = sum(isinstance(m, torch.nn.Conv3d) for m in model.modules())
+    assert result.applied and result.counts["convs_converted"] == n_convs == 7
+
+
+@pytest.mark.slow
+def test_vae_decoder_tiny_training_grads_match() -> None:
+    torch.manual_seed(0)
+    model = VAEDecoderLike("tiny")
+    ref_model = VAEDecoderLike("tiny")
+    ref_model.load_state_dict(model.state_dict())
+    z = model.example_input()
+    out = torch.compile(model, backend="magi")(z)
+    ref = ref_model(z)
+    torch.testing.assert_close(out, ref, rtol=1e-4, atol=1e-4)
+    out.square().mean().backward()
+    ref.square().mean().backward()
+    for (name, p), q in zip(model.named_parameters(), ref_model.parameters(), strict=True):
+        torch.testing.assert_close(p.grad, q.grad, rtol=1e-3, atol=1e-4, msg=name)
