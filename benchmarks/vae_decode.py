@@ -1,0 +1,252 @@
+"""VAE-decoder benchmark: eager vs torch.compile vs the magi passes, side by side in one run.
+
+    python benchmarks/vae_decode.py                      # 540p bf16 on CUDA, tiny fp32 on CPU
+    python benchmarks/vae_decode.py --model wan --modes dynamic
+    python benchmarks/vae_decode.py --preset tiny --json out.json
+
+For each mode (static shapes; dynamic latent H/W) every variant is compiled once (compile time =
+first call, synchronised), then all variants are timed in interleaved rounds (each round a
+`triton.testing.do_bench` median on CUDA, L2 flushed between repetitions; a `perf_counter` median
+on CPU). A variant's time is the median over rounds; its speedup is the median over rounds of the
+per-round ratio against `torch.compile` of the same mode. Kernel counts are the kernels defined in
+the generated code (Triton kernels on CUDA, C++ kernels on CPU).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import copy
+import json
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from magi_passes import MagiBackend, PassConfig  # noqa: E402
+from pytest_magi.models import VAEDecoderLike, WanCausalStage  # noqa: E402
+
+ONLY = {
+    "channels-last": dict(enable_nd_tiling=False, enable_dynamic_reshape=False),
+    "nd-tiling": dict(enable_conv_channels_last=False, enable_dynamic_reshape=False),
+    "dynamic-reshape": dict(enable_conv_channels_last=False, enable_nd_tiling=False),
+}
+
+
+@dataclass
+class Variant:
+    name: str
+    mode: str
+    make: Callable[[torch.nn.Module], Callable[..., Any]]
+    fn: Callable[..., Any] | None = None
+    compile_s: float = 0.0
+    kernels: int | None = None
+    times: list[float] = field(default_factory=list)
+    ratios: list[float] = field(default_factory=list)
+    backend: MagiBackend | None = None
+    max_abs_err: float = 0.0
+
+
+def variants_for(mode: str, selected: set[str] | None) -> list[Variant]:
+    def magi(config: PassConfig) -> Callable[[torch.nn.Module], Callable[..., Any]]:
+        def make(model: torch.nn.Module) -> Callable[..., Any]:
+            backend = MagiBackend(config)
+            fn = torch.compile(model, backend=backend)
+            fn.magi_backend = backend  # type: ignore[attr-defined]
+            return fn
+
+        return make
+
+    out = [
+        Variant("eager", mode, lambda m: m),
+        Variant("torch.compile", mode, lambda m: torch.compile(m, backend="inductor")),
+        Variant("magi", mode, magi(PassConfig())),
+    ]
+    for name, fields_ in ONLY.items():
+        out.append(Variant(f"magi[{name}]", mode, magi(PassConfig(**fields_))))
+    if mode == "dynamic":
+        out.append(
+            Variant(
+                "magi[channels-last+nd-tiling]",
+                mode,
+                magi(PassConfig(nd_tiling_with_channels_last=True, enable_dynamic_reshape=False)),
+            )
+        )
+    if selected:
+        out = [v for v in out if v.name in selected or v.name == "torch.compile"]
+    return out
+
+
+@contextlib.contextmanager
+def captured_code() -> Iterator[list[str]]:
+    """Collect the wrapper code of every graph Inductor compiles inside the block."""
+    from torch._inductor.graph import GraphLowering
+
+    sources: list[str] = []
+    original = GraphLowering.compile_to_module
+
+    def compile_to_module(self: GraphLowering, *args: Any, **kwargs: Any) -> Any:
+        mod = original(self, *args, **kwargs)
+        with contextlib.suppress(Exception):
+            sources.append(Path(mod.__file__).read_text())
+        return mod
+
+    GraphLowering.compile_to_module = compile_to_module  # type: ignore[method-assign]
+    try:
+        yield sources
+    finally:
+        GraphLowering.compile_to_module = original  # type: ignore[method-assign]
+
+
+def count_kernels(sources: list[str]) -> int:
+    return sum(s.count("async_compile.triton(") + s.count("async_compile.cpp_pybinding(") for s in sources)
+
+
+def sync(device: torch.device) -> None:
+    if device.type == "cuda":
+        torch.cuda.synchronize()
+
+
+def time_once(fn: Callable[[], Any], device: torch.device, reps: int) -> float:
+    """Median ms of one call: do_bench on CUDA (L2 flushed), a perf_counter median on CPU."""
+    if device.type == "cuda":
+        from triton.testing import do_bench
+
+        return float(do_bench(fn, warmup=25, rep=100, return_mode="median"))
+    samples = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        samples.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(samples)
+
+
+def run_mode(
+    model: torch.nn.Module,
+    make_input: Callable[[], torch.Tensor],
+    dynamic_dims: tuple[int, ...],
+    mode: str,
+    args: argparse.Namespace,
+    device: torch.device,
+) -> list[Variant]:
+    variants = variants_for(mode, set(args.variants.split(",")) if args.variants else None)
+    x = make_input()
+    if mode == "dynamic":
+        for d in dynamic_dims:
+            torch._dynamo.mark_dynamic(x, d)
+    with torch.no_grad():
+        reference = model(x).float()
+        for v in variants:
+            torch._dynamo.reset()
+            sync(device)
+            t0 = time.perf_counter()
+            with captured_code() as sources:
+                v.fn = v.make(model)
+                out = v.fn(x)
+                sync(device)
+            v.compile_s = time.perf_counter() - t0
+            v.kernels = None if v.name == "eager" else count_kernels(sources)
+            v.backend = getattr(v.fn, "magi_backend", None)
+            v.max_abs_err = float((out.float() - reference).abs().max())
+            print(f"  compiled {mode:8s} {v.name:32s} {v.compile_s:7.1f} s  kernels={v.kernels}", flush=True)
+        # all variants stay alive; time them interleaved, round by round, in rotating order
+        base = next(v for v in variants if v.name == "torch.compile")
+        for r in range(args.rounds):
+            order = variants[r % len(variants) :] + variants[: r % len(variants)]
+            for v in order:
+                fn = v.fn
+                assert fn is not None
+                v.times.append(time_once(lambda fn=fn: fn(x), device, args.cpu_reps))
+            for v in variants:
+                v.ratios.append(base.times[-1] / v.times[-1])
+    return variants
+
+
+def table(rows: list[Variant]) -> str:
+    head = f"{'mode':8s} {'variant':32s} {'median ms':>10s} {'speedup':>8s} {'spread':>7s} {'compile s':>9s} {'kernels':>7s} {'max|err|':>9s}"
+    lines = [head, "-" * len(head)]
+    for v in rows:
+        med = statistics.median(v.times)
+        ratio = statistics.median(v.ratios)
+        spread = (max(v.ratios) - min(v.ratios)) / ratio if ratio else 0.0
+        lines.append(
+            f"{v.mode:8s} {v.name:32s} {med:10.3f} {ratio:7.2f}x {spread:6.1%} {v.compile_s:9.1f} "
+            f"{'-' if v.kernels is None else v.kernels:>7} {v.max_abs_err:9.2e}"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", choices=["vae", "wan"], default="vae")
+    parser.add_argument("--preset", default=None, help="540p (CUDA default) or tiny (CPU default)")
+    parser.add_argument("--modes", default="static,dynamic", help="comma list: static,dynamic")
+    parser.add_argument("--variants", default="", help="comma list of variant names to keep")
+    parser.add_argument("--rounds", type=int, default=8, help="interleaved timing rounds (>= 3)")
+    parser.add_argument("--cpu-reps", type=int, default=5, help="calls per round on CPU")
+    parser.add_argument("--device", default=None, help="cuda or cpu (default: cuda if available)")
+    parser.add_argument("--dtype", default=None, help="bfloat16 (CUDA default) or float32")
+    parser.add_argument("--json", default=None, help="write all numbers to this path")
+    args = parser.parse_args(argv)
+    if args.rounds < 3:
+        parser.error(f"--rounds must be >= 3 (one round is never a verdict), got {args.rounds}")
+    device = torch.device(args.device or ("cuda" if torch.cuda.is_available() else "cpu"))
+    preset = args.preset or ("540p" if device.type == "cuda" else "tiny")
+    dtype = getattr(torch, args.dtype) if args.dtype else (torch.bfloat16 if device.type == "cuda" else torch.float32)
+    torch.manual_seed(0)
+    model_cls = VAEDecoderLike if args.model == "vae" else WanCausalStage
+    model = model_cls(preset).to(device=device, dtype=dtype).eval()
+
+    def make_input() -> torch.Tensor:
+        torch.manual_seed(1)
+        return model.example_input(device=device, dtype=dtype)
+
+    device_name = torch.cuda.get_device_name(device) if device.type == "cuda" else platform.processor() or platform.machine()
+    print(f"{args.model} preset={preset} dtype={dtype} device={device_name} torch={torch.__version__}", flush=True)
+    rows: list[Variant] = []
+    with torch._dynamo.config.patch(recompile_limit=64, accumulated_recompile_limit=512):
+        for mode in args.modes.split(","):
+            if mode not in ("static", "dynamic"):
+                parser.error(f"--modes: unknown mode {mode!r}; use static and/or dynamic")
+            rows += run_mode(copy.deepcopy(model), make_input, model_cls.DYNAMIC_HW, mode, args, device)
+    print(table(rows))
+    gaps = {}
+    for name in ("torch.compile", "magi"):
+        s = [v for v in rows if v.mode == "static" and v.name == name]
+        d = [v for v in rows if v.mode == "dynamic" and v.name == name]
+        if s and d:
+            gaps[name] = statistics.median(d[0].times) / statistics.median(s[0].times)
+            print(f"dynamic / static time, {name}: {gaps[name]:.2f}x")
+    if args.json:
+        payload = {
+            "model": args.model,
+            "preset": preset,
+            "dtype": str(dtype),
+            "device": device_name,
+            "torch": torch.__version__,
+            "rounds": args.rounds,
+            "dynamic_over_static": gaps,
+            "rows": [
+                {
+                    **{k: getattr(v, k) for k in ("name", "mode", "compile_s", "kernels", "times", "ratios", "max_abs_err")},
+                    "median_ms": statistics.median(v.times),
+                    "speedup": statistics.median(v.ratios),
+                    "pass_results": [str(r) for m in (v.backend.managers if v.backend else []) for r in m.results],
+                }
+                for v in rows
+            ],
+        }
+        Path(args.json).write_text(json.dumps(payload, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
