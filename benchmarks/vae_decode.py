@@ -5,7 +5,8 @@
     python benchmarks/vae_decode.py --preset tiny --json out.json
 
 For each mode (static shapes; dynamic latent H/W) every variant is compiled once (compile time =
-first call, synchronised), then all variants are timed in interleaved rounds (each round a
+first call, synchronised, with Inductor's and Triton's caches off so no variant reuses another's
+kernels; `--warm-compile` keeps them), then all variants are timed in interleaved rounds (each round a
 `triton.testing.do_bench` median on CUDA, L2 flushed between repetitions; a `perf_counter` median
 on CPU). A variant's time is the median over rounds; its speedup is the median over rounds of the
 per-round ratio against `torch.compile` of the same mode. Kernel counts are the kernels defined in
@@ -148,7 +149,8 @@ def run_mode(
             torch._dynamo.reset()
             sync(device)
             t0 = time.perf_counter()
-            with captured_code() as sources:
+            cold = torch._inductor.config.patch(force_disable_caches=args.cold_compile)
+            with captured_code() as sources, cold:
                 v.fn = v.make(model)
                 out = v.fn(x)
                 sync(device)
@@ -195,6 +197,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--device", default=None, help="cuda or cpu (default: cuda if available)")
     parser.add_argument("--dtype", default=None, help="bfloat16 (CUDA default) or float32")
     parser.add_argument("--json", default=None, help="write all numbers to this path")
+    parser.add_argument(
+        "--warm-compile",
+        dest="cold_compile",
+        action="store_false",
+        help="let variants reuse each other's cached kernels (compile times then favour later variants)",
+    )
     args = parser.parse_args(argv)
     if args.rounds < 3:
         parser.error(f"--rounds must be >= 3 (one round is never a verdict), got {args.rounds}")
@@ -212,6 +220,10 @@ def main(argv: list[str] | None = None) -> int:
     device_name = torch.cuda.get_device_name(device) if device.type == "cuda" else platform.processor() or platform.machine()
     print(f"{args.model} preset={preset} dtype={dtype} device={device_name} torch={torch.__version__}", flush=True)
     rows: list[Variant] = []
+    # one throwaway compile so CUDA/cuDNN/Triton start-up is not charged to the first variant
+    with torch.no_grad():
+        torch.compile(lambda t: (t * 2).sum())(torch.ones(8, device=device))
+    torch._dynamo.reset()
     with torch._dynamo.config.patch(recompile_limit=64, accumulated_recompile_limit=512):
         for mode in args.modes.split(","):
             if mode not in ("static", "dynamic"):

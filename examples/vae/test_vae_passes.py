@@ -1,0 +1,61 @@
+"""The example suite: how a pass author tests the magi passes on a VAE decoder.
+
+Run with `python -m pytest examples/vae` (add `--magi-perf` on a GPU to time the min_speedup
+tests). Everything here is what a downstream project writes with pytest-magi installed.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from magi_passes import PassConfig
+
+
+@pytest.fixture
+def model(VAEDecoderLike):
+    torch.manual_seed(0)
+    return VAEDecoderLike("tiny").eval()
+
+
+@pytest.mark.min_speedup(1.0)
+def test_magi_matches_torch_compile_and_fires(compiled_pair, model) -> None:
+    """Numerics always; speed (>= 1.0x, i.e. never slower) with --magi-perf."""
+    pair = compiled_pair(model, model.example_input(), label="vae-tiny-static")
+    pair.assert_close()
+    assert pair.fired("conv_channels_last")
+    assert pair.code["baseline"] != pair.code["candidate"]
+
+
+def test_dynamic_hw(compiled_pair, model) -> None:
+    pair = compiled_pair(
+        model, model.example_input(), dynamic_dims={0: model.DYNAMIC_HW}, label="vae-tiny-dynamic"
+    )
+    pair.assert_close()
+    # a new latent size reuses the dynamic graphs of each side
+    z = torch.randn(1, 4, 2, 10, 6)
+    torch.testing.assert_close(pair.candidate(z), model(z), rtol=1e-4, atol=1e-4)
+
+
+def test_config_patch_is_scoped(config_patch) -> None:
+    config_patch({"triton.max_tiles": 3})
+    assert torch._inductor.config.triton.max_tiles == 3
+    # after the test the plugin checks that Inductor's config is back to what it was
+
+
+def test_cuda_kernel_counts_without_a_gpu(kernel_counts, model) -> None:
+    """Fake-CUDA codegen: the Triton kernels Inductor would launch on an H100, on any machine."""
+    plain = kernel_counts(model, model.example_input())
+    magi = kernel_counts(model, model.example_input(), config=PassConfig())
+    assert plain.forward > 0 and magi.forward > 0
+    # channels-last adds at most the two layout conversions at the graph's input and output
+    assert magi.forward <= plain.forward + 2
+
+
+@pytest.mark.requires_cuda(min_capability=(8, 0))
+@pytest.mark.min_speedup(1.05)
+def test_540p_static_on_gpu(compiled_pair, VAEDecoderLike) -> None:
+    model = VAEDecoderLike("540p").cuda().to(torch.bfloat16).eval()
+    z = model.example_input(device="cuda", dtype=torch.bfloat16)
+    pair = compiled_pair(model, z, label="vae-540p-static")
+    pair.assert_close()
