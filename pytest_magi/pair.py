@@ -99,7 +99,9 @@ def kernel_names(code: str) -> list[str]:
     return _TRITON_KERNEL_RE.findall(code) + _CPP_KERNEL_RE.findall(code)
 
 
-def default_tolerances(dtype: torch.dtype, device: str | torch.device = "cpu") -> tuple[float, float]:
+def default_tolerances(
+    dtype: torch.dtype, device: str | torch.device = "cpu"
+) -> tuple[float, float]:
     """``(rtol, atol)`` used by ``assert_close`` for outputs of ``dtype`` (see DEFAULT_TOLERANCES)."""
     if dtype == torch.float32 and torch.device(device).type == "cuda":
         if torch.backends.cuda.matmul.allow_tf32 or torch.backends.cudnn.allow_tf32:
@@ -218,7 +220,11 @@ class GraphRecorder(CustomGraphPass):
         inner: Any = None
         if self.inner is not None:
             get = getattr(self.inner, "uuid", None)
-            inner = get() if callable(get) else f"{type(self.inner).__module__}.{type(self.inner).__qualname__}"
+            inner = (
+                get()
+                if callable(get)
+                else f"{type(self.inner).__module__}.{type(self.inner).__qualname__}"
+            )
         if isinstance(inner, bytes):
             inner = inner.hex()
         return hashlib.sha256(f"{self.TAG}:{inner}".encode()).hexdigest()
@@ -255,7 +261,9 @@ def _compile_scope(sink: Callable[[str], None]) -> Iterator[None]:
     functorch = torch._functorch.config
     with contextlib.ExitStack() as stack:
         stack.enter_context(capture_output_code(sink))
-        stack.enter_context(torch._inductor.config.patch(_existing(torch._inductor.config, _GRAPH_CACHES_OFF)))
+        stack.enter_context(
+            torch._inductor.config.patch(_existing(torch._inductor.config, _GRAPH_CACHES_OFF))
+        )
         stack.enter_context(
             functorch.patch(
                 _existing(
@@ -291,17 +299,21 @@ def resolve_side(side: str, spec: Any) -> SideSpec:
         return SideSpec("magi", "magi", backend=MagiBackend(None, {}))
     if isinstance(spec, PassConfig):
         changed = {
-            k: getattr(spec, k) for k in PassConfig.field_names()
+            k: getattr(spec, k)
+            for k in PassConfig.field_names()
             if getattr(spec, k) != getattr(PassConfig(), k)
         }
-        desc = "magi" + (f"({', '.join(f'{k}={v!r}' for k, v in changed.items())})" if changed else "")
+        desc = "magi" + (
+            f"({', '.join(f'{k}={v!r}' for k, v in changed.items())})" if changed else ""
+        )
         return SideSpec("magi", desc, backend=MagiBackend(spec, {}))
     if isinstance(spec, MagiBackend):
         return SideSpec("magi", "magi", backend=spec)
     if isinstance(spec, Mapping):
         patches = _validate_inductor_patches(side, spec)
         shown = ", ".join(
-            f"{k}={v!r}" if not callable(v) else f"{k}={type(v).__name__}" for k, v in patches.items()
+            f"{k}={v!r}" if not callable(v) else f"{k}={type(v).__name__}"
+            for k, v in patches.items()
         )
         return SideSpec("inductor", f"inductor({shown})" if shown else "inductor", patches=patches)
     if isinstance(spec, str):
@@ -373,7 +385,9 @@ class SideBackend:
         return [r for m in magi.managers for rs in m.history for r in rs]
 
     def __repr__(self) -> str:
-        return f"SideBackend({self.side!r}, {self.spec.description}, invocations={self.invocations})"
+        return (
+            f"SideBackend({self.side!r}, {self.spec.description}, invocations={self.invocations})"
+        )
 
 
 def _entry_for(fn: Callable[..., Any], side: str) -> Callable[..., Any]:
@@ -390,7 +404,9 @@ def _entry_for(fn: Callable[..., Any], side: str) -> Callable[..., Any]:
 class SideCallable:
     """``pair.baseline`` / ``pair.candidate`` / ``pair.eager``: call with the model's inputs."""
 
-    def __init__(self, side: str, fn: Callable[..., Any], backend: SideBackend | None, inference: bool):
+    def __init__(
+        self, side: str, fn: Callable[..., Any], backend: SideBackend | None, inference: bool
+    ) -> None:
         self.side = side
         self.fn = fn
         self.backend = backend
@@ -430,14 +446,18 @@ def _infer_device(model: Any, inputs: Sequence[Any]) -> str:
 
 
 def _default_label(model: Any, specs: Mapping[str, SideSpec]) -> str:
-    name = type(model).__name__ if isinstance(model, torch.nn.Module) else getattr(
-        model, "__name__", type(model).__name__
+    name = (
+        type(model).__name__
+        if isinstance(model, torch.nn.Module)
+        else getattr(model, "__name__", type(model).__name__)
     )
     return f"{name}[{specs['baseline'].description} vs {specs['candidate'].description}]"
 
 
 # --------------------------------------------------------------------------- comparisons
-def _compare_tensors(actual: torch.Tensor, expected: torch.Tensor, rtol: float, atol: float) -> tuple[bool, str]:
+def _compare_tensors(
+    actual: torch.Tensor, expected: torch.Tensor, rtol: float, atol: float
+) -> tuple[bool, str]:
     if actual.shape != expected.shape:
         return False, f"shape {tuple(actual.shape)} != {tuple(expected.shape)}"
     if actual.dtype != expected.dtype:
@@ -448,36 +468,43 @@ def _compare_tensors(actual: torch.Tensor, expected: torch.Tensor, rtol: float, 
     a = actual.detach()
     e = expected.detach().to(a.device)
     if not (e.is_floating_point() or e.is_complex()):
-        bad = a != e
-        count = int(bad.sum())
+        differs = a != e
+        count = int(differs.sum())
         if count == 0:
             return True, "exactly equal"
-        worst = _unravel(int(bad.flatten().to(torch.uint8).argmax()), e.shape)
+        first = _unravel(int(differs.flatten().to(torch.uint8).argmax()), e.shape)
         return False, (
             f"{count} of {n} elements differ (exact comparison for {e.dtype}); first at index "
-            f"{worst}: {a[worst].item()!r} vs {e[worst].item()!r}"
+            f"{first}: {a[first].item()!r} vs {e[first].item()!r}"
         )
     wide = torch.complex128 if e.is_complex() else torch.float64
     af, ef = a.to(wide), e.to(wide)
+    zeros = torch.zeros(e.shape, dtype=torch.float64, device=af.device)
     diff = (af - ef).abs()
     same = (af == ef) | (af.isnan() & ef.isnan())  # equal (also equal infs) or both NaN
-    diff = torch.where(same, torch.zeros_like(diff), diff)
-    diff = torch.where(diff.isnan(), torch.full_like(diff, math.inf), diff)
+    diff = torch.where(same, zeros, diff)
+    diff = torch.where(diff.isnan(), torch.full_like(diff, math.inf), diff)  # one side NaN
     mag = ef.abs()
-    rel = torch.where(diff == 0, torch.zeros_like(diff), diff / mag)
-    score = diff / (atol + rtol * mag)
-    score = torch.where(diff == 0, torch.zeros_like(score), score)
-    bad = int((score > 1).sum())
+    rel = torch.where(diff == 0, zeros, diff / mag)
+    rel = torch.where(rel.isnan() | diff.isinf(), torch.full_like(rel, math.inf), rel)
+    score = torch.where(diff == 0, zeros, diff / (atol + rtol * mag))
+    score = torch.where(score.isnan() | diff.isinf(), torch.full_like(score, math.inf), score)
+    mismatched = int((score > 1).sum())
     worst = _unravel(int(score.flatten().argmax()), e.shape)
     stats = (
         f"max abs error {float(diff.max()):.3g}, max rel error {float(rel.max()):.3g}; worst "
-        f"element at index {worst}: {a[worst].item():.6g} vs {e[worst].item():.6g}"
+        f"element at index {worst}: {_fmt(a[worst].item())} vs {_fmt(e[worst].item())}"
     )
-    if bad == 0:
-        return True, f"ok within rtol={rtol:g}, atol={atol:g} ({stats})"
+    if mismatched == 0:
+        return True, f"within rtol={rtol:g}, atol={atol:g} ({stats})"
     return False, (
-        f"{bad} of {n} elements ({bad / n:.2%}) outside rtol={rtol:g}, atol={atol:g}; {stats}"
+        f"{mismatched} of {n} elements ({mismatched / n:.2%}) outside rtol={rtol:g}, "
+        f"atol={atol:g}; {stats}"
     )
+
+
+def _fmt(value: Any) -> str:
+    return f"{value:.6g}" if isinstance(value, float) else repr(value)
 
 
 def _unravel(flat: int, shape: torch.Size) -> tuple[int, ...]:
@@ -543,7 +570,9 @@ class CompiledPair:
         self.device = device
         self.inference = inference
         self.backends = backends
-        self.baseline = SideCallable("baseline", compiled["baseline"], backends["baseline"], inference)
+        self.baseline = SideCallable(
+            "baseline", compiled["baseline"], backends["baseline"], inference
+        )
         self.candidate = SideCallable(
             "candidate", compiled["candidate"], backends["candidate"], inference
         )
@@ -568,18 +597,24 @@ class CompiledPair:
         ``resolve_side``. ``inference``: run every call under ``torch.no_grad()``.
         """
         if not callable(model):
-            raise TypeError(f"CompiledPair.build: model must be an nn.Module or callable, got {model!r}")
+            raise TypeError(
+                f"CompiledPair.build: model must be an nn.Module or callable, got {model!r}"
+            )
         if not example_inputs:
             raise ValueError(
                 "CompiledPair.build(model, *example_inputs) needs at least one example input "
                 "(the sides are compiled by calling them); e.g. CompiledPair.build(model, x)"
             )
         dims = validate_dynamic_dims(dynamic_dims, example_inputs)
-        specs = {"baseline": resolve_side("baseline", baseline), "candidate": resolve_side("candidate", candidate)}
-        if specs["baseline"].backend is not None and specs["baseline"].backend is specs["candidate"].backend:
+        specs = {
+            "baseline": resolve_side("baseline", baseline),
+            "candidate": resolve_side("candidate", candidate),
+        }
+        if baseline is candidate and callable(baseline) and not isinstance(baseline, str):
             raise ValueError(
-                "baseline and candidate are the same backend object: the two sides would share "
-                "Dynamo's cache entries. Give each side its own backend (or PassConfig)"
+                f"baseline and candidate are the same backend object ({baseline!r}): its state "
+                f"(a MagiBackend's PassManagers and results) would mix both sides. Give each side "
+                f"its own backend object (or PassConfig)"
             )
         backends = {side: SideBackend(side, specs[side]) for side in SIDES}
         compiled = {
@@ -683,7 +718,9 @@ class CompiledPair:
             ("candidate vs eager", outputs["candidate"], eager),
             ("candidate vs baseline", outputs["candidate"], outputs["baseline"]),
         ):
-            ok, details = compare_outputs(actual, expected, rtol=rtol, atol=atol, device=self.device)
+            ok, details = compare_outputs(
+                actual, expected, rtol=rtol, atol=atol, device=self.device
+            )
             failed = failed or not ok
             verdict = "ok" if ok else "MISMATCH"
             lines.extend(f"  {name}: {verdict}: {d}" for d in details)
@@ -713,7 +750,7 @@ class CompiledPair:
         cuda = torch.device(self.device).type == "cuda"
         activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
         out: list[str] = [f"profile of {self.label} ({iterations} calls per side)"]
-        for side, fn in self.timing_callables_by_side().items():
+        for side, fn in self._callables_by_side().items():
             fn()  # a warm call outside the profile
             if cuda:
                 torch.cuda.synchronize()
@@ -733,7 +770,7 @@ class CompiledPair:
                 )
         return "\n".join(out)
 
-    def timing_callables_by_side(self) -> dict[str, Callable[[], Any]]:
+    def _callables_by_side(self) -> dict[str, Callable[[], Any]]:
         baseline, candidate = self.timing_callables()
         return {"baseline": baseline, "candidate": candidate}
 

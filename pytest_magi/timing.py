@@ -37,6 +37,7 @@ verdict is not yet clear and the number of rounds is doubled, up to ``max_rounds
 
 ``PerfLock`` serialises measurements across processes (``pytest -n 2`` workers) with ``flock`` on a
 shared lock file, so two timings never overlap on one machine. ``measure_pair`` takes it itself.
+The module imports torch lazily: a process that only needs ``PerfLock`` does not pay for torch.
 """
 
 from __future__ import annotations
@@ -51,9 +52,10 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-import torch
+if TYPE_CHECKING:
+    import torch
 
 DEFAULT_ROUNDS = 8
 MIN_ROUNDS = 3
@@ -135,6 +137,8 @@ def summarize(
             f"need the same, non-zero number of rounds for both sides, got "
             f"{len(baseline_round_ms)} baseline and {len(candidate_round_ms)} candidate rounds"
         )
+    import torch
+
     ratios = tuple(
         (b / c) if c > 0 else math.inf
         for b, c in zip(baseline_round_ms, candidate_round_ms, strict=True)
@@ -163,6 +167,8 @@ def is_ambiguous(ratio: float, spread: float, threshold: float) -> bool:
 # --------------------------------------------------------------------------- devices
 def resolve_device(device: str | torch.device | None) -> torch.device:
     """``device`` as a ``torch.device``; None means CUDA when available, else CPU."""
+    import torch
+
     if device is None:
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     dev = torch.device(device)
@@ -192,6 +198,8 @@ def _cpu_model() -> str:
 
 def device_name(device: str | torch.device | None = None) -> str:
     """The GPU's name (``torch.cuda.get_device_name``) or the CPU model, for reports."""
+    import torch
+
     dev = resolve_device(device)
     if dev.type == "cuda":
         index = dev.index if dev.index is not None else torch.cuda.current_device()
@@ -223,12 +231,16 @@ class CudaTimer:
     """CUDA events around each call, with an L2 flush (256 MiB ``zero_()``) before each, untimed."""
 
     def __init__(self, device: torch.device, flush_l2: bool = True) -> None:
+        import torch
+
         self.device = device
         self.flush = (
             torch.empty(L2_FLUSH_BYTES // 4, dtype=torch.int32, device=device) if flush_l2 else None
         )
 
     def __call__(self, fn: Callable[[], Any], repetitions: int) -> list[float]:
+        import torch
+
         starts = [torch.cuda.Event(enable_timing=True) for _ in range(repetitions)]
         ends = [torch.cuda.Event(enable_timing=True) for _ in range(repetitions)]
         torch.cuda.synchronize(self.device)
@@ -375,7 +387,10 @@ def measure_pair(
     else:
         raise TypeError(f"lock={lock!r}: expected True, False or a PerfLock")
 
-    with held:
+    import torch
+
+    on_device = torch.cuda.device(dev) if dev.type == "cuda" else contextlib.nullcontext()
+    with held, on_device:
         timer: BlockTimer = CudaTimer(dev, flush_l2) if dev.type == "cuda" else CpuTimer()
         for _ in range(warmup):
             baseline()

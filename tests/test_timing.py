@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import torch
 
+from pytest_magi import timing
 from pytest_magi.timing import (
     MIN_ROUNDS,
     PerfLock,
@@ -77,7 +78,7 @@ def test_rounds_interleave_and_alternate_order_after_warmup() -> None:
 
     measure_pair((a, b), rounds=4, repetitions=2, warmup=2, device="cpu", lock=False)
     # warm-up AB AB, then 4 rounds of 2 repetitions, alternating AB / BA
-    assert log == ["A", "B"] * 2 + list("AABB" "BBAA" "AABB" "BBAA")
+    assert log == ["A", "B"] * 2 + list("AABBBBAAAABBBBAA")
 
 
 @pytest.mark.parametrize("rounds", [0, 1, 2])
@@ -112,8 +113,14 @@ def test_adaptive_rounds_double_while_the_threshold_is_within_the_spread() -> No
     base = [1.20, 1.26, 1.14] * 4
     timer = ScriptedTimer(base, [1.0] * 12)
     s = run_rounds(
-        lambda: "b", lambda: "c", timer, rounds=3, repetitions=1, device="t",
-        threshold=1.2, max_rounds=12,
+        lambda: "b",
+        lambda: "c",
+        timer,
+        rounds=3,
+        repetitions=1,
+        device="t",
+        threshold=1.2,
+        max_rounds=12,
     )
     assert s.rounds == 12
     assert s.threshold == 1.2
@@ -124,13 +131,23 @@ def test_adaptive_rounds_double_while_the_threshold_is_within_the_spread() -> No
 def test_adaptive_rounds_stop_when_the_verdict_is_clear() -> None:
     timer = ScriptedTimer([2.0, 2.05, 1.95] * 4, [1.0] * 12)
     s = run_rounds(
-        lambda: "b", lambda: "c", timer, rounds=3, repetitions=1, device="t",
-        threshold=1.2, max_rounds=12,
+        lambda: "b",
+        lambda: "c",
+        timer,
+        rounds=3,
+        repetitions=1,
+        device="t",
+        threshold=1.2,
+        max_rounds=12,
     )
     assert s.rounds == 3
     no_threshold = run_rounds(
-        lambda: "b", lambda: "c", ScriptedTimer([1.2] * 3, [1.0] * 3), rounds=3,
-        repetitions=1, device="t",
+        lambda: "b",
+        lambda: "c",
+        ScriptedTimer([1.2] * 3, [1.0] * 3),
+        rounds=3,
+        repetitions=1,
+        device="t",
     )
     assert no_threshold.rounds == 3
 
@@ -155,10 +172,21 @@ def test_device_name_of_cpu_is_readable() -> None:
 
 
 # --------------------------------------------------------------------------- PerfLock
-_LOCK_WORKER = textwrap.dedent(
+# the workers load pytest_magi/timing.py on its own (no torch import): they start in a blink
+_LOAD_TIMING = textwrap.dedent(
+    f"""
+    import importlib.util, sys
+    _spec = importlib.util.spec_from_file_location("magi_timing", {str(Path(timing.__file__))!r})
+    timing = importlib.util.module_from_spec(_spec)
+    sys.modules["magi_timing"] = timing
+    _spec.loader.exec_module(timing)
+    PerfLock = timing.PerfLock
     """
-    import json, os, sys, time
-    from pytest_magi.timing import PerfLock
+)
+_LOCK_WORKER = _LOAD_TIMING + textwrap.dedent(
+    """
+    import json, os, time
+    assert "torch" not in sys.modules
     lock_path, go_file, out_file, ready_file = sys.argv[1:5]
     open(ready_file, "w").close()
     while not os.path.exists(go_file):
@@ -222,8 +250,7 @@ def test_perf_lock_is_reentrant_and_times_out_naming_the_holder(tmp_path: Path) 
             assert outer.held
         assert outer.held
         # another process cannot take it
-        code = (
-            "import sys\nfrom pytest_magi.timing import PerfLock\n"
+        code = _LOAD_TIMING + (
             "try:\n    PerfLock(sys.argv[1], timeout=0.2).acquire()\n"
             "except TimeoutError as e:\n    print(e); sys.exit(3)\n"
         )
@@ -237,7 +264,9 @@ def test_perf_lock_is_reentrant_and_times_out_naming_the_holder(tmp_path: Path) 
         outer.release()
 
 
-def test_default_lock_path_is_shared_and_overridable(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_default_lock_path_is_shared_and_overridable(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.delenv("MAGI_PERF_LOCK", raising=False)
     default = PerfLock().path
     assert os.path.basename(default).startswith("pytest-magi-perf-")
