@@ -35,10 +35,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from magi_passes import MagiBackend, PassConfig  # noqa: E402
 from pytest_magi.models import VAEDecoderLike, WanCausalStage  # noqa: E402
 
+_ALL_OFF = dict(
+    enable_conv_channels_last=False,
+    enable_nd_tiling=False,
+    enable_dynamic_reshape=False,
+)
+# each pass alone: every enable_* flag off but its own
 ONLY = {
-    "channels-last": dict(enable_nd_tiling=False, enable_dynamic_reshape=False),
-    "nd-tiling": dict(enable_conv_channels_last=False, enable_dynamic_reshape=False),
-    "dynamic-reshape": dict(enable_conv_channels_last=False, enable_nd_tiling=False),
+    "channels-last": {**_ALL_OFF, "enable_conv_channels_last": True},
+    "nd-tiling": {**_ALL_OFF, "enable_nd_tiling": True},
+    "dynamic-reshape": {**_ALL_OFF, "enable_dynamic_reshape": True},
 }
 
 
@@ -76,9 +82,9 @@ def variants_for(mode: str, selected: set[str] | None) -> list[Variant]:
     if mode == "dynamic":
         out.append(
             Variant(
-                "magi[channels-last+nd-tiling]",
+                "magi[+nd-tiling]",
                 mode,
-                magi(PassConfig(nd_tiling_with_channels_last=True, enable_dynamic_reshape=False)),
+                magi(PassConfig(nd_tiling_with_channels_last=True)),
             )
         )
     if selected:

@@ -18,6 +18,7 @@ import functools
 import hashlib
 import inspect
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -149,6 +150,17 @@ class MagiPass(CustomGraphPass):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.config!r})"
+
+
+def run_on_fake(val: Any, fn: Callable[[Any], Any]) -> Any:
+    """Run `fn(val)` under the fake mode that produced `val` (plain tensors run as they are)."""
+    from torch._guards import detect_fake_mode
+
+    mode = detect_fake_mode([val]) if isinstance(val, torch.Tensor) else None
+    if mode is None:
+        return fn(val)
+    with mode:
+        return fn(val)
 
 
 def _differs(a: Any, b: Any) -> bool:

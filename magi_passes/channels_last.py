@@ -47,7 +47,7 @@ from typing import ClassVar
 import torch
 from torch._prims_common import suggest_memory_format
 
-from .base import MagiPass, PassResult
+from .base import MagiPass, PassResult, run_on_fake
 from .nd_tiling import CHANNELS_LAST_MARK
 
 aten = torch.ops.aten
@@ -57,12 +57,6 @@ CONV_BACKWARD = aten.convolution_backward.default
 
 def channels_last_format(ndim: int) -> torch.memory_format | None:
     return {4: torch.channels_last, 5: torch.channels_last_3d}.get(ndim)
-
-
-def _fake_mode_of(val: torch.Tensor):  # type: ignore[no-untyped-def]
-    from torch._guards import detect_fake_mode
-
-    return detect_fake_mode([val])
 
 
 class ConvChannelsLastPass(MagiPass):
@@ -169,7 +163,7 @@ class ConvChannelsLastPass(MagiPass):
                         aten.clone.default, (source,), {"memory_format": fmt}
                     )
                 clone.meta.update({k: v for k, v in source.meta.items() if k != "val"})
-                clone.meta["val"] = _on_fake(source.meta["val"], lambda t: t.clone(memory_format=fmt))
+                clone.meta["val"] = run_on_fake(source.meta["val"], lambda t: t.clone(memory_format=fmt))
                 clones[key] = clone
                 counts["clones_inserted"] += 1
             else:
@@ -181,17 +175,8 @@ class ConvChannelsLastPass(MagiPass):
             src = pad.args[0]
             assert isinstance(src, torch.fx.Node)
             pad_args = pad.args[1:]
-            pad.meta["val"] = _on_fake(
+            pad.meta["val"] = run_on_fake(
                 src.meta["val"],
                 lambda t, a=pad_args: aten.constant_pad_nd.default(t, *a),  # type: ignore[misc]
             )
             counts["pads_hoisted"] += 1
-
-
-def _on_fake(val: torch.Tensor, fn):  # type: ignore[no-untyped-def]
-    """Run `fn(val)` under the fake mode that produced `val` (plain tensors run as they are)."""
-    mode = _fake_mode_of(val)
-    if mode is None:
-        return fn(val)
-    with mode:
-        return fn(val)

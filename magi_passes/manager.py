@@ -34,7 +34,11 @@ from .nd_tiling import NdTilingPass
 
 log = logging.getLogger(__name__)
 
-PASS_ORDER: tuple[type[MagiPass], ...] = (DynamicReshapePass, ConvChannelsLastPass, NdTilingPass)
+PASS_ORDER: tuple[type[MagiPass], ...] = (
+    DynamicReshapePass,
+    ConvChannelsLastPass,
+    NdTilingPass,
+)
 
 
 class PassManager(CustomGraphPass):

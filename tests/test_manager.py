@@ -69,10 +69,11 @@ def test_uuid_stable_for_equal_config_and_changes_with_flags() -> None:
 
 def test_pass_order_and_results() -> None:
     manager = PassManager()
-    assert [p.name for p in manager.passes] == ["dynamic_reshape", "conv_channels_last", "nd_tiling"]
+    order = ["dynamic_reshape", "conv_channels_last", "nd_tiling"]
+    assert [p.name for p in manager.passes] == order
     with inductor_config.patch({"layout_optimization": True, "triton.max_tiles": None}):
         manager(small_graph())
-    assert [r.name for r in manager.results] == ["dynamic_reshape", "conv_channels_last", "nd_tiling"]
+    assert [r.name for r in manager.results] == order
     assert manager.result("conv_channels_last").applied
     # channels-last fired first, so ND tiling stood down (the measured default)
     assert not manager.result("nd_tiling").applied
