@@ -49,6 +49,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import torch
+from torch._inductor.custom_graph_pass import CustomGraphPass
+from torch._subclasses.fake_tensor import FakeTensorMode
 from torch.fx.experimental.symbolic_shapes import ConstraintViolationError
 
 from .fake_cuda import fake_cuda, real_cuda_available
@@ -71,19 +73,7 @@ _CALL_RE = re.compile(
 _REDUCTION_CALL_RE = re.compile(
     r"\btl\.(?:sum|max|min|reduce|argmax|argmin|xor_sum|cumsum|cumprod|associative_scan)\("
     r"|\btriton_helpers\.(?:max2|min2|prod|any|welford\w*)\("
-    r"|\b(?:tl\.)?reduce\("
 )
-
-KERNEL_KINDS = (
-    "pointwise",
-    "reduction",
-    "persistent_reduction",
-    "template",
-    "foreach",
-    "cooperative_reduction",
-    "split_scan",
-)
-GRAPH_KINDS = ("inference", "forward", "backward")
 
 
 # --------------------------------------------------------------------------- results
@@ -105,7 +95,7 @@ class KernelInfo:
     kind: str
     graph: str
     source: str
-    size_hints: Mapping[str, Any]
+    size_hints: dict[str, Any] = dataclasses.field(hash=False)
     numels: tuple[str, ...]
     tile_dims: tuple[str, ...]
     nd_tiling: bool
@@ -209,6 +199,7 @@ class GeneratedCode:
 
     @property
     def wrapper(self) -> str:
+        """The normalised wrapper(s), kernel bodies elided (they are in ``kernels[i].source``)."""
         return "\n".join(_header(g, i) + g.wrapper for i, g in enumerate(self.captured))
 
     def normalized(self) -> str:
@@ -374,7 +365,7 @@ def parse_kernel(name: str, source: str, graph: str) -> KernelInfo:
         kind=kind,
         graph=graph,
         source=normalize_code(source),
-        size_hints=types.MappingProxyType(_parse_size_hints(source)),
+        size_hints=_parse_size_hints(source),
         numels=numels,
         tile_dims=tile_dims,
         nd_tiling=len(tile_dims) > 1,
@@ -521,7 +512,7 @@ class _Recorder:
         self.captured.append(dataclasses.replace(captured, pass_results=tuple(pass_results)))
 
 
-class RecordingGraphPass:
+class RecordingGraphPass(CustomGraphPass):
     """A ``post_grad_custom_post_pass`` that runs ``inner`` (if any) and records ``str(graph)``.
 
     Its ``uuid()`` is deterministic: a fixed tag plus the inner pass's uuid.
@@ -546,13 +537,6 @@ class RecordingGraphPass:
         if isinstance(inner_uuid, bytes):
             inner_uuid = inner_uuid.hex()
         return hashlib.sha256(f"{self._TAG}:{inner_uuid}".encode()).hexdigest()
-
-
-def _make_recording_pass(inner: Any, sink: Callable[[str], None]) -> Any:
-    from torch._inductor.custom_graph_pass import CustomGraphPass
-
-    cls = type("RecordingGraphPass", (RecordingGraphPass, CustomGraphPass), {})
-    return cls(inner, sink)
 
 
 @contextlib.contextmanager
@@ -657,6 +641,20 @@ def _make_inner_compile(
     return inner_compile
 
 
+def _run_graph_eagerly(gm: torch.fx.GraphModule, fake_mode: Any) -> Callable[..., Any]:
+    """What the backend returns: the graph itself, run on the (fake) inputs, never a kernel.
+
+    Under the fake mode, so that factory calls inside composite ops (``batch_norm``'s
+    reserve buffer, ``empty`` in decompositions) make fake cuda tensors too.
+    """
+
+    def run(*args: Any) -> Any:
+        with fake_mode if fake_mode is not None else contextlib.nullcontext():
+            return gm.forward(*args)
+
+    return run
+
+
 def _fresh_entry(fn: Callable[..., Any]) -> Callable[..., Any]:
     """A wrapper around ``fn`` with a code object of its own (no dynamo cache entry can exist)."""
 
@@ -693,7 +691,11 @@ def _swapped_module_state(
     saved: list[tuple[dict[str, Any], str, Any]] = []
     try:
         for sub in module.modules():
-            for store, is_param in ((sub._parameters, True), (sub._buffers, False)):
+            stores: tuple[tuple[dict[str, Any], bool], ...] = (
+                (sub._parameters, True),
+                (sub._buffers, False),
+            )
+            for store, is_param in stores:
                 for name, value in list(store.items()):
                     if value is None:
                         continue
@@ -713,16 +715,17 @@ def _swapped_module_state(
 
 
 def _dynamo_patches() -> dict[str, Any]:
-    wanted = {
-        "automatic_dynamic_shapes": False,
-        "assume_static_by_default": True,
-        "recompile_limit": 1_000_000,
-        "cache_size_limit": 1_000_000,
-        "accumulated_recompile_limit": 1_000_000,
-        "accumulated_cache_size_limit": 1_000_000,
-    }
+    """Dynamic exactly as ``dynamic_dims`` says; never give up recompiling a shared frame."""
     existing = torch._dynamo.config.get_config_copy()
-    return {k: v for k, v in wanted.items() if k in existing}
+    patches: dict[str, Any] = {"automatic_dynamic_shapes": False, "assume_static_by_default": True}
+    for names in (
+        ("recompile_limit", "cache_size_limit"),
+        ("accumulated_recompile_limit", "accumulated_cache_size_limit"),
+    ):
+        name = next((n for n in names if n in existing), None)
+        if name is not None:
+            patches[name] = 1_000_000
+    return {k: v for k, v in patches.items() if k in existing}
 
 
 @contextlib.contextmanager
@@ -817,19 +820,23 @@ def inductor_codegen(
         env = stack.enter_context(fake_cuda())
         stack.enter_context(warnings.catch_warnings())
         warnings.filterwarnings("ignore", message=".*force disabled by .*force_disable_caches")
-        fake_mode = None if real_gpu else env.fake_mode
+        # inputs, parameters and every op run on them (dynamo runs the graphs we return
+        # between graph breaks) live in this one fake mode; none on a real GPU
+        fake_mode = None if real_gpu else FakeTensorMode(allow_non_fake_inputs=True)
         # autograd through fake *cuda* tensors aborts a CPU-only build: trace on fake cpu
         trace_device = "cuda" if (real_gpu or not backward) else "cpu"
 
+        # the caller's own post-grad pass: given in inductor_config, else the installed one
+        user_pass = extra.pop("post_grad_custom_post_pass", None) or getattr(
+            torch._inductor.config, "post_grad_custom_post_pass", None
+        )
         magi_options: dict[str, Any] = {}
         manager: Any = None
         if config is not None:
-            magi_options, manager = _magi_patches(config)
-        user_pass = magi_options.pop("post_grad_custom_post_pass", None)
-        if user_pass is None:
-            user_pass = extra.pop("post_grad_custom_post_pass", None) or getattr(
-                torch._inductor.config, "post_grad_custom_post_pass", None
-            )
+            # the PassManager chains whatever pass is installed when it is built
+            with torch._inductor.config.patch(post_grad_custom_post_pass=user_pass):
+                magi_options, manager = _magi_patches(config)
+            user_pass = magi_options.pop("post_grad_custom_post_pass", None) or user_pass
 
         def sink(text: str) -> None:
             recorder.fx_graph = text
@@ -839,7 +846,7 @@ def inductor_codegen(
             **extra,
             "force_disable_caches": True,
             "compile_threads": 1,
-            "post_grad_custom_post_pass": _make_recording_pass(user_pass, sink),
+            "post_grad_custom_post_pass": RecordingGraphPass(user_pass, sink),
         }
         inner = _make_inner_compile(
             recorder, patches, move_to_cuda=trace_device == "cpu" and not real_gpu, manager=manager
@@ -850,7 +857,7 @@ def inductor_codegen(
 
             with torch._inductor.config.patch(patches):
                 compile_fx(gm, example_inputs, inner_compile=inner)
-            return gm.forward
+            return _run_graph_eagerly(gm, fake_mode)
 
         def convert(t: torch.Tensor, is_param: bool) -> torch.Tensor:
             grad = backward and t.requires_grad and (is_param or t.is_floating_point())

@@ -32,13 +32,18 @@ What is patched (the recipe measured in DESIGN.md, "Facts the design rests on"):
   channels-last output for channels-last inputs or weights. Without this patch
   Inductor's conv lowering would ask for copies that a real GPU never makes.
   ``fake_cuda(emulate_cudnn=False)`` turns this off (the raw recipe).
+* ``torch.Tensor.contiguous`` for cuda tensors: its Python binding opens a CUDA
+  device guard, which a CPU-only build cannot (``x.t().contiguous()`` fails while
+  dynamo traces); inside the block it returns ``self`` or ``clone(memory_format=...)``,
+  which is what the binding computes.
 * ``torch._inductor.fx_passes.pad_mm._should_pad``: padding a matmul is decided
   by timing it on the device; without one, matmuls are padded only when
   ``force_shape_pad`` asks for it. (On a real GPU that decision depends on the
   timing, so it is not reproducible there either.)
 * The ``functools`` caches that remember device answers (``has_triton``,
-  ``DeviceProperties.create``, ``is_big_gpu`` and friends) are cleared on entry
-  and on exit, so neither side sees the other's answers.
+  ``DeviceProperties.create``, ``is_big_gpu`` and friends) and ``FakeTensorMode``'s
+  class-wide dispatch cache are cleared on entry and on exit, so neither side sees
+  the other's answers.
 
 When a real CUDA GPU is available nothing is patched: the context yields the real
 device's name and Inductor sees the real GPU.
@@ -294,7 +299,8 @@ def _make_conv_format_patch(
 ) -> Callable[..., torch.memory_format]:
     @functools.wraps(original)
     def determine(input_: torch.Tensor, weight: torch.Tensor, backend: Any) -> torch.memory_format:
-        if input_.device.type == "cuda" and backend != torch._C._ConvBackend.Empty:
+        empty = torch._C._ConvBackend.Empty  # type: ignore[attr-defined]  # not in the stubs
+        if input_.device.type == "cuda" and backend != empty:
             return _cudnn_memory_format(input_, weight)
         return original(input_, weight, backend)
 
@@ -344,6 +350,12 @@ def _device_caches() -> list[Any]:
 def _clear_device_caches() -> None:
     for fn in _device_caches():
         fn.cache_clear()
+    # FakeTensorMode's dispatch cache is class-wide: a fake cuda convolution computed
+    # outside the block (raw CPU-build answer) must not be reused inside it, and an
+    # emulated cuDNN answer must not outlive it.
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    FakeTensorMode.cache_clear()
 
 
 def _patch_environment(stack: contextlib.ExitStack, props: FakeDeviceProperties) -> None:
@@ -410,6 +422,23 @@ def _patch_environment(stack: contextlib.ExitStack, props: FakeDeviceProperties)
         return original_init(torch.device("cpu"))
 
     patch(mock.patch.object(misc_patterns, "_misc_patterns_init", misc_patterns_init_on_cpu))
+
+    # Tensor.contiguous's Python binding opens a CUDA device guard, which a CPU-only build
+    # cannot (dynamo's fake run of ``x.t().contiguous()`` fails). The same result
+    # without a guard: self when already contiguous, else a clone in that format.
+    original_contiguous = torch.Tensor.contiguous
+
+    @functools.wraps(original_contiguous)
+    def contiguous(
+        self: torch.Tensor, memory_format: torch.memory_format = torch.contiguous_format
+    ) -> torch.Tensor:
+        if self.device.type != "cuda":
+            return original_contiguous(self, memory_format=memory_format)
+        if self.is_contiguous(memory_format=memory_format):
+            return self
+        return self.clone(memory_format=memory_format)
+
+    patch(mock.patch.object(torch.Tensor, "contiguous", contiguous))
 
     # pad_mm decides by *timing* the padded and unpadded matmul on the device, which
     # needs real tensors. Without a device: pad only when forced (force_shape_pad).

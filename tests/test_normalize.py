@@ -154,6 +154,7 @@ json.dump({"raw": code.raw, "normalized": code.normalized(), "graphs": code.grap
 """
 
 
+@pytest.mark.slow
 def test_two_processes_generate_identical_normalized_code(tmp_path: Path) -> None:
     """The same model generated in two fresh interpreters: raw text differs, normalised does not."""
     procs = []
