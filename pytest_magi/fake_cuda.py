@@ -55,6 +55,7 @@ import contextlib
 import dataclasses
 import functools
 import importlib
+import os
 import unittest.mock as mock
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -145,8 +146,17 @@ def _triton_version() -> str:
     return str(getattr(triton, "__version__", "(unknown)"))
 
 
+FORCE_FAKE_ENV = "MAGI_FORCE_FAKE_CUDA"
+
+
 def real_cuda_available() -> bool:
-    """True when a real CUDA (not ROCm) GPU can be used."""
+    """True when a real CUDA (not ROCm) GPU can be used and `MAGI_FORCE_FAKE_CUDA=1` is not set.
+
+    The variable makes a GPU machine take the fake-CUDA path too, which is how the fake
+    mechanism is checked against the real GPU's code on the same machine and torch version.
+    """
+    if os.environ.get(FORCE_FAKE_ENV, "") == "1":
+        return False
     return bool(torch.cuda.is_available()) and torch.version.hip is None
 
 
