@@ -58,18 +58,25 @@ def normalize_changes(
     current = inductor_config_values()
     for key, value in merged.items():
         if not isinstance(key, str) or key not in current:
-            raise KeyError(unknown_key_message(key))
+            raise UnknownConfigKeyError(unknown_key_message(key))
         check_value_type(key, value, current[key])
     return merged
 
 
+class UnknownConfigKeyError(KeyError):
+    """A key that `torch._inductor.config` does not have (the message lists close matches)."""
+
+    def __str__(self) -> str:  # KeyError would repr() the message
+        return str(self.args[0]) if self.args else ""
+
+
 def unknown_key_message(key: object) -> str:
     keys = inductor_config_keys()
-    close = difflib.get_close_matches(str(key), keys, n=5, cutoff=0.6)
+    close = difflib.get_close_matches(str(key), keys, n=3, cutoff=0.8)
     if not close:  # a misspelt leaf under the right prefix, or the leaf without its prefix
         leaf = str(key).rsplit(".", 1)[-1]
-        close = [k for k in keys if k.rsplit(".", 1)[-1] == leaf][:5] or difflib.get_close_matches(
-            leaf, keys, n=5, cutoff=0.5
+        close = [k for k in keys if k.rsplit(".", 1)[-1] == leaf][:3] or difflib.get_close_matches(
+            leaf, keys, n=3, cutoff=0.6
         )
     hint = f"did you mean {', '.join(repr(k) for k in close)}?" if close else "no close match"
     return (

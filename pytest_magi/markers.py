@@ -56,7 +56,12 @@ def _usage_error(nodeid: str, usage: str, problem: str, expected: str) -> pytest
 
 
 def _check_no_extra(
-    nodeid: str, usage: str, args: Sequence[Any], kwargs: dict[str, Any], allowed: Sequence[str]
+    nodeid: str,
+    name: str,
+    usage: str,
+    args: Sequence[Any],
+    kwargs: dict[str, Any],
+    allowed: Sequence[str],
 ) -> None:
     unknown = sorted(set(kwargs) - set(allowed))
     if unknown:
@@ -71,14 +76,14 @@ def _check_no_extra(
             nodeid,
             usage,
             f"unexpected positional argument(s) {', '.join(repr(a) for a in args)}",
-            "the signature " + MARKERS[usage.split("(")[0]].split(":")[0],
+            "the signature " + MARKERS[name].split(":")[0],
         )
 
 
 def parse_requires_cuda(nodeid: str, args: Sequence[Any], kwargs: dict[str, Any]) -> RequiresCuda:
     """`requires_cuda` / `requires_cuda(min_capability=(8, 0))` -> `RequiresCuda`."""
     usage = "requires_cuda(min_capability=(major, minor))"
-    _check_no_extra(nodeid, "requires_cuda", args, kwargs, ("min_capability",))
+    _check_no_extra(nodeid, "requires_cuda", usage, args, kwargs, ("min_capability",))
     value = kwargs.get("min_capability")
     if value is None:
         return RequiresCuda()
@@ -114,7 +119,7 @@ def parse_min_speedup(nodeid: str, args: Sequence[Any], kwargs: dict[str, Any]) 
     if not args:
         raise _usage_error(nodeid, usage, "the ratio is missing", expected)
     ratio, *extra = args
-    _check_no_extra(nodeid, "min_speedup", extra, kwargs, ("ratio",))
+    _check_no_extra(nodeid, "min_speedup", usage, extra, kwargs, ("ratio",))
     if (
         not isinstance(ratio, int | float)
         or isinstance(ratio, bool)

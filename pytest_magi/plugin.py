@@ -2,8 +2,12 @@
 `markers`, `config_guard`, `report`, `plugin_state` and the fixtures in `fixtures`.
 
 Per test: markers parsed at collection (`item.stash`); `requires_cuda` skips at collection; the
-Inductor config is compared before/after the call (body) and before setup/after teardown, a leak
-fails the test and is restored; `min_speedup` tests are timed after their body passed.
+Inductor config is compared before/after the call (body; `config_patch` patches made in the body
+are undone first) and before setup/after teardown (fixtures; the `config_patch` fixture has
+unwound by then). A leak fails the test (an error at teardown for a fixture's leak), names the
+keys with before/after values and is restored. A fixture wider than function scope that changes
+the config shows as a leak of the first test using it: patch config in function-scoped fixtures.
+`min_speedup` tests are timed after their body passed.
 Per session: options, per-xdist-worker cache folders, records (from report `user_properties`, so
 the controller sees every worker's), terminal summary, `--magi-report` / `--magi-report-png`.
 """
@@ -120,7 +124,6 @@ def _is_xdist_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
 
 
-@pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
     for line in markers.MARKERS.values():
         config.addinivalue_line("markers", line)
@@ -226,6 +229,24 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
 
 
 @pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    rep = yield
+    # the perf skip is raised by the plugin after the body: report it at the test, as skipif does
+    if (
+        call.when == "call"
+        and rep.skipped
+        and MIN_SPEEDUP_KEY in item.stash
+        and call.excinfo is not None
+        and str(call.excinfo.value) == markers.PERF_SKIP_REASON
+    ):
+        path, lineno = item.reportinfo()[:2]
+        rep.longrepr = (str(path), (lineno or 0) + 1, f"Skipped: {markers.PERF_SKIP_REASON}")
+    return rep
+
+
+@pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
     before = item.stash.get(CONFIG_BEFORE_KEY, None)
     if before is None:
@@ -247,7 +268,17 @@ class RecordCollector:
             self.session.collect(report.user_properties)
 
 
-@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    magi = session.config.stash.get(SESSION_KEY, None)
+    if magi is None or _is_xdist_worker(session.config):
+        return
+    if magi.report_path is not None:
+        data = report.build_report(magi.pairs, magi.kernel_counts, options=magi.options())
+        magi.written.append(f"JSON {report.write_json_report(magi.report_path, data)}")
+    if magi.report_png is not None:
+        magi.written.append(f"PNG {report.write_png_report(magi.report_png, magi.pairs)}")
+
+
 def pytest_terminal_summary(
     terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config
 ) -> None:
@@ -265,11 +296,5 @@ def pytest_terminal_summary(
         tr.write_sep("=", "magi: kernel counts")
         for line in report.format_kernel_counts_table(session.kernel_counts):
             tr.write_line(line)
-    written: list[str] = []
-    if session.report_path is not None:
-        data = report.build_report(session.pairs, session.kernel_counts, options=session.options())
-        written.append(f"JSON {report.write_json_report(session.report_path, data)}")
-    if session.report_png is not None:
-        written.append(f"PNG {report.write_png_report(session.report_png, session.pairs)}")
-    if written:
-        tr.write_sep("-", "magi: wrote " + ", ".join(written))
+    if session.written:
+        tr.write_sep("-", "magi: wrote " + ", ".join(session.written))

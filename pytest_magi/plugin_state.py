@@ -42,6 +42,7 @@ class MagiSession:
     report_png: Path | None = None
     pairs: list[PairRecord] = field(default_factory=list)
     kernel_counts: list[KernelCountRecord] = field(default_factory=list)
+    written: list[str] = field(default_factory=list)  # "JSON <path>", "PNG <path>"
     env_patch: pytest.MonkeyPatch = field(default_factory=pytest.MonkeyPatch, repr=False)
 
     def collect(self, user_properties: Iterable[tuple[str, object]]) -> None:
@@ -60,7 +61,7 @@ class MagiSession:
         base = Path(tempfile.gettempdir()) / f"pytest-magi-{_user()}" / worker_id
         chosen: dict[str, str] = {}
         for var, sub in WORKER_CACHE_VARS.items():
-            if os.environ.get(var):
+            if _user_set(var):
                 continue
             folder = base / sub
             folder.mkdir(parents=True, exist_ok=True)
@@ -74,6 +75,21 @@ class MagiSession:
     def close(self) -> None:
         """Undo the environment changes (pytest_unconfigure)."""
         self.env_patch.undo()
+
+
+def _user_set(var: str) -> bool:
+    """Whether the user chose `var`. Importing Inductor sets TORCHINDUCTOR_CACHE_DIR to its
+    default (`cache_dir()` writes it back), so that value counts as not chosen."""
+    value = os.environ.get(var)
+    if not value:
+        return False
+    if var == "TORCHINDUCTOR_CACHE_DIR":
+        try:
+            from torch._inductor.runtime.cache_dir_utils import default_cache_dir
+        except ImportError:  # pragma: no cover - other torch layouts
+            return True
+        return os.path.abspath(value) != os.path.abspath(default_cache_dir())
+    return True
 
 
 def _user() -> str:

@@ -13,8 +13,10 @@ import os
 import sys
 
 import pytest
+import torch
 import torch._inductor.config as inductor_config
 
+import pytest_magi.timing  # noqa: F401 - imported here, not first inside an in-process run
 from pytest_magi import report
 from pytest_magi.markers import MARKERS
 
@@ -98,7 +100,7 @@ def _fake_magi_modules(monkeypatch):
         monkeypatch.setitem(sys.modules, name, module)
 '''
 
-PERF_TESTS = """
+PERF_PAIRS = """
 import pytest
 
 @pytest.mark.min_speedup(1.5)
@@ -113,14 +115,29 @@ def test_slow(compiled_pair):
 def test_two_pairs(compiled_pair):
     compiled_pair(object(), 1, baseline=2.0, candidate=1.0, label="first")
     compiled_pair(object(), 1, baseline=2.0, candidate=1.0, label="second")
+"""
+
+PERF_TESTS = (
+    PERF_PAIRS
+    + """
 
 def test_counts(kernel_counts, inductor_codegen):
     assert kernel_counts(len, 1, 2, label="two").forward == 2
     assert kernel_counts(len, 1, backward=True).backward == 2
     inductor_codegen(len, 1, backward=True, label="code")
-"""
 
-XDIST = pytest.param(["-n", "2"], id="xdist", marks=pytest.mark.slow)
+def test_worker_cache_folders(worker_id):
+    import os
+    # the user's TRITON_CACHE_DIR is kept; Inductor's is per xdist worker
+    assert os.environ["TRITON_CACHE_DIR"].endswith("my-triton-cache")
+    if worker_id != "master":
+        inductor = os.environ["TORCHINDUCTOR_CACHE_DIR"]
+        assert inductor.endswith(os.path.join(worker_id, "inductor")), inductor
+        assert os.path.isdir(inductor)
+"""
+)
+
+XDIST = pytest.param(["-n", "2"], id="xdist")
 NO_XDIST = pytest.param([], id="inprocess")
 
 
@@ -130,8 +147,14 @@ def fakes(pytester: pytest.Pytester) -> pytest.Pytester:
     return pytester
 
 
+# Inner runs are in-process; pytester drops the modules they import afterwards, so a plugin that
+# imports a lot each run (hypothesis, where installed) costs seconds every time; and
+# unraisableexception's gc.collect() x5 at unconfigure takes ~2 s with torch imported.
+QUICK = ("-p", "no:cacheprovider", "-p", "no:unraisableexception", "-p", "no:hypothesispytest")
+
+
 def _run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
-    return pytester.runpytest("-p", "no:cacheprovider", *args)
+    return pytester.runpytest(*QUICK, *args)
 
 
 # --------------------------------------------------------------------------- options, markers
@@ -139,7 +162,12 @@ def test_help_lists_the_magi_group_options_and_ini_twins(pytester: pytest.Pytest
     result = _run(pytester, "--help")
     out = result.stdout.str()
     assert "magi:" in out
-    for option in ("--magi-perf ", "--magi-perf-rounds=N", "--magi-report=PATH", "--magi-report-png=PATH"):
+    for option in (
+        "--magi-perf ",
+        "--magi-perf-rounds=N",
+        "--magi-report=PATH",
+        "--magi-report-png=PATH",
+    ):
         assert option in out
     for ini in ("magi_perf ", "magi_perf_rounds ", "magi_report ", "magi_report_png "):
         assert ini in out
@@ -183,7 +211,9 @@ def test_bad_perf_rounds_is_a_usage_error(
     result = _run(pytester, *args)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
-        [f"ERROR: {shown}: expected a whole number of timing rounds >= 3 (one round is never a verdict)*"]
+        [
+            f"ERROR: {shown}: expected a whole number of timing rounds >= 3 (one round is never a verdict)*"
+        ]
     )
 
 
@@ -228,23 +258,28 @@ def test_min_speedup_without_perf_runs_the_body_then_skips(fakes: pytest.Pyteste
             "*numerics differ*",
             "*test_no_pair*",
             "min_speedup test built no compiled_pair: @pytest.mark.min_speedup(1.5) times the pairs*",
-            "SKIPPED * timing skipped: run with --magi-perf",
             "*magi: compiled pairs*",
             "*test_numerics_ok*slow-but-unmeasured*-*-*-*1.500x*not measured",
             "(not measured: timing skipped: run with --magi-perf)",
+            "SKIPPED [[]1[]] test_min_speedup_without_perf_runs_the_body_then_skips.py:3: "
+            "timing skipped: run with --magi-perf",
         ]
     )
 
 
 @pytest.mark.parametrize("xdist", [NO_XDIST, XDIST])
 def test_min_speedup_with_perf_times_pairs_and_reports_everything(
-    fakes: pytest.Pytester, xdist: list[str]
+    fakes: pytest.Pytester, xdist: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Also under -n 2: the controller's summary and JSON hold every worker's records, and each
+    worker has its own Inductor cache folder (a TRITON_CACHE_DIR the user set is kept)."""
+    monkeypatch.delenv("TORCHINDUCTOR_CACHE_DIR", raising=False)
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(fakes.path / "my-triton-cache"))
     fakes.makepyfile(PERF_TESTS)
     result = _run(
         fakes, "--magi-perf", "--magi-perf-rounds", "3", "--magi-report", "out/report.json", *xdist
     )
-    result.assert_outcomes(passed=3, failed=1)
+    result.assert_outcomes(passed=4, failed=1)
     result.stdout.fnmatch_lines(
         [
             "*min_speedup(1.5) not met by pair 'slow': speedup 0.500x < required 1.500x",
@@ -256,7 +291,7 @@ def test_min_speedup_with_perf_times_pairs_and_reports_everything(
     )
     out = result.stdout.str()
     assert "magi: compiled pairs" in out and "magi: kernel counts" in out
-    result.stdout.fnmatch_lines(["*test_fast.py::test_fast*fast*3.0000*1.0000*3.000x*1.500x*pass"])
+    result.stdout.fnmatch_lines(["*::test_fast *fast *3.0000 *1.0000 *3.000x *1.500x *pass"])
 
     data = json.loads((fakes.path / "out" / "report.json").read_text())
     assert data["schema"] == report.REPORT_SCHEMA
@@ -313,10 +348,11 @@ def test_measure_pair_gets_the_rounds_from_ini_or_cli(fakes: pytest.Pytester) ->
 
 
 def test_png_report(fakes: pytest.Pytester) -> None:
-    pytest.importorskip("matplotlib")
-    fakes.makepyfile(PERF_TESTS)
+    # imported here, not first inside the in-process run (which drops new modules afterwards)
+    pytest.importorskip("matplotlib.backends.backend_agg")
+    fakes.makepyfile(PERF_PAIRS)
     result = _run(fakes, "--magi-perf", "--magi-report-png", "chart.png")
-    result.assert_outcomes(passed=3, failed=1)
+    result.assert_outcomes(passed=2, failed=1)
     result.stdout.fnmatch_lines(["*magi: wrote PNG *chart.png*"])
     assert (fakes.path / "chart.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -329,15 +365,15 @@ def test_png_report_without_matplotlib_is_a_usage_error(
     result = _run(pytester, "--magi-report-png", "chart.png")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
-        ["ERROR: --magi-report-png '*chart.png' needs matplotlib, which is not installed: "
-         "pip install pytest-magi[plot]"]
+        [
+            "ERROR: --magi-report-png '*chart.png' needs matplotlib, which is not installed: "
+            "pip install pytest-magi[[]plot[]]"
+        ]
     )
 
 
 # --------------------------------------------------------------------------- requires_cuda
 def test_requires_cuda_skips_on_this_cpu_machine(pytester: pytest.Pytester) -> None:
-    import torch
-
     if torch.cuda.is_available():
         pytest.skip("this test describes a machine without CUDA")
     pytester.makepyfile(
@@ -407,7 +443,10 @@ def test_h_clean():
 """
 
 
-@pytest.mark.parametrize("xdist", [NO_XDIST, pytest.param(["-n", "2", "--dist", "loadfile"], id="xdist", marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "xdist",
+    [NO_XDIST, pytest.param(["-n", "2", "--dist", "loadfile"], id="xdist", marks=pytest.mark.slow)],
+)
 def test_config_leaks_fail_the_test_and_are_restored(
     pytester: pytest.Pytester, xdist: list[str]
 ) -> None:
@@ -437,36 +476,14 @@ def test_config_leaks_fail_the_test_and_are_restored(
     result.stdout.fnmatch_lines(
         [
             "*the body failed*",
-            "the test changed torch._inductor.config and did not restore it (1 key; restored now):",
-            "  torch._inductor.config.triton.max_tiles: None -> 4",
+            "E *the test changed torch._inductor.config and did not restore it (1 key; restored now):",
+            "E *  torch._inductor.config.triton.max_tiles: None -> 4",
         ]
     )
     assert (inductor_config.triton.max_tiles, inductor_config.max_autotune) == before
 
 
 # --------------------------------------------------------------------------- xdist workers
-def test_each_xdist_worker_gets_its_own_inductor_and_triton_cache(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.delenv("TORCHINDUCTOR_CACHE_DIR", raising=False)
-    monkeypatch.setenv("TRITON_CACHE_DIR", str(pytester.path / "my-triton-cache"))
-    pytester.makepyfile(
-        """
-        import os
-        import pytest
-
-        @pytest.mark.parametrize("i", range(4))
-        def test_env(i, worker_id):
-            inductor = os.environ["TORCHINDUCTOR_CACHE_DIR"]
-            assert inductor.endswith(os.path.join(worker_id, "inductor")), inductor
-            assert os.path.isdir(inductor)
-            # set by the user: kept
-            assert os.environ["TRITON_CACHE_DIR"].endswith("my-triton-cache")
-        """
-    )
-    _run(pytester, "-n", "2").assert_outcomes(passed=4)
-
-
 def test_worker_cache_env_is_restored_at_unconfigure(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -488,7 +505,7 @@ def test_worker_cache_env_is_restored_at_unconfigure(
             assert os.environ["TRITON_CACHE_DIR"].endswith(os.path.join("gw7", "triton"))
         """
     )
-    result = pytester.runpytest("-p", "no:cacheprovider", plugins=[PretendWorker()])
+    result = pytester.runpytest(*QUICK, plugins=[PretendWorker()])
     result.assert_outcomes(passed=1)
     assert "TORCHINDUCTOR_CACHE_DIR" not in os.environ
     assert "TRITON_CACHE_DIR" not in os.environ
@@ -511,8 +528,10 @@ def test_bad_marker_under_xdist_errors_the_test(pytester: pytest.Pytester) -> No
     result = _run(pytester, "-n", "2")
     result.assert_outcomes(passed=1, errors=1)
     result.stdout.fnmatch_lines(
-        ["UsageError: test_bad_marker_under_xdist_errors_the_test.py::test_bad: "
-         "@pytest.mark.min_speedup(ratio): ratio='fast'; expected a finite number > 0*"]
+        [
+            "UsageError: test_bad_marker_under_xdist_errors_the_test.py::test_bad: "
+            "@pytest.mark.min_speedup(ratio): ratio='fast'; expected a finite number > 0*"
+        ]
     )
 
 
@@ -548,47 +567,47 @@ def test_slow_candidate(compiled_pair):
 """
 
 
-def test_real_pairs_on_cpu(pytester: pytest.Pytester) -> None:
-    """The real CompiledPair and measure_pair: a candidate doing 20x the work fails, 1/20 passes."""
-    pytester.makepyfile(REAL_PAIRS)
-    result = _run(pytester, "--magi-perf", "--magi-perf-rounds", "3", "--magi-report", "r.json")
-    result.assert_outcomes(passed=1, failed=1)
+def test_real_pairs_and_kernel_counts_end_to_end(pytester: pytest.Pytester) -> None:
+    """The real CompiledPair, measure_pair and codegen behind the fixtures, on this CPU.
+
+    A candidate doing 20x the work fails `min_speedup(1.5)`, one doing 1/20 passes; a fused
+    pointwise function is one kernel. A subprocess: Inductor modules first imported by an
+    in-process run would be dropped from sys.modules afterwards (pytester restores it) and
+    re-imported twice.
+    """
+    pytester.makepyfile(
+        REAL_PAIRS
+        + """
+
+def test_counts(kernel_counts):
+    assert kernel_counts(lambda x: x.sin() + 1, torch.randn(8, 8), label="sin").forward == 1
+"""
+    )
+    result = pytester.runpytest_subprocess(
+        "-p",
+        "no:cacheprovider",
+        "--magi-perf",
+        "--magi-perf-rounds",
+        "3",
+        "--magi-report",
+        "r.json",
+    )
+    result.assert_outcomes(passed=2, failed=1)
     result.stdout.fnmatch_lines(
         [
             "*min_speedup(1.5) not met by pair 'slow': speedup 0.*x < required 1.500x",
             "  baseline  median * ms",
             "  candidate median * ms",
             "  spread *% (IQR/median of the round ratios) over * rounds",
-            f"  device *, torch {torch_version()}",
+            f"  device *, torch {torch.__version__}",
         ]
     )
     data = json.loads((pytester.path / "r.json").read_text())
     verdicts = {p["label"]: p["verdict"] for p in data["pairs"]}
     assert verdicts == {"fast": "pass", "slow": "FAIL"}
-
-
-def test_real_kernel_counts(pytester: pytest.Pytester) -> None:
-    """The real codegen through the fixture: a fused pointwise is one kernel, recorded."""
-    pytester.makepyfile(
-        """
-        import torch
-
-        def test_counts(kernel_counts):
-            assert kernel_counts(lambda x: x.sin() + 1, torch.randn(8, 8), label="sin").forward == 1
-        """
-    )
-    result = _run(pytester, "--magi-report", "r.json")
-    result.assert_outcomes(passed=1)
-    data = json.loads((pytester.path / "r.json").read_text())
     assert [(c["label"], c["forward"], c["backward"]) for c in data["kernel_counts"]] == [
         ("sin", 1, None)
     ]
-
-
-def torch_version() -> str:
-    import torch
-
-    return torch.__version__
 
 
 def test_plugin_module_is_hooks_only() -> None:
@@ -599,7 +618,9 @@ def test_plugin_module_is_hooks_only() -> None:
     public = [
         name
         for name, obj in vars(plugin).items()
-        if inspect.isfunction(obj) and obj.__module__ == plugin.__name__ and not name.startswith("_")
+        if inspect.isfunction(obj)
+        and obj.__module__ == plugin.__name__
+        and not name.startswith("_")
     ]
     assert public and all(name.startswith("pytest_") for name in public), public
     assert sys.modules["pytest_magi.plugin"] is plugin
