@@ -714,6 +714,24 @@ def _swapped_module_state(
             store[name] = value
 
 
+def _channels_last_weights(fn: Any, config: Any, backward: bool) -> dict[int, torch.memory_format]:
+    """`{id(weight): format}` for the conv weights `magi_backend` would convert once, else `{}`."""
+    if (
+        backward
+        or config is None
+        or not isinstance(fn, torch.nn.Module)
+        or not getattr(config, "enable_conv_channels_last", False)
+        or not getattr(config, "channels_last_weights_once", False)
+    ):
+        return {}
+    formats = {torch.nn.Conv2d: torch.channels_last, torch.nn.Conv3d: torch.channels_last_3d}
+    return {
+        id(m.weight): formats[type(m)]
+        for m in fn.modules()
+        if type(m) in formats and m.weight is not None
+    }
+
+
 def _dynamo_patches() -> dict[str, Any]:
     """Dynamic exactly as ``dynamic_dims`` says; never give up recompiling a shared frame."""
     existing = torch._dynamo.config.get_config_copy()
@@ -859,8 +877,15 @@ def inductor_codegen(
                 compile_fx(gm, example_inputs, inner_compile=inner)
             return _run_graph_eagerly(gm, fake_mode)
 
+        # what magi_backend does in inference: conv weights are converted to channels-last once,
+        # outside the graph (inductor_options alone re-lays them out on every call)
+        weights_once = _channels_last_weights(fn, config, backward)
+
         def convert(t: torch.Tensor, is_param: bool) -> torch.Tensor:
             grad = backward and t.requires_grad and (is_param or t.is_floating_point())
+            fmt = weights_once.get(id(t))
+            if fmt is not None:
+                t = t.detach().contiguous(memory_format=fmt)
             return _copy_to_device(t, fake_mode, trace_device, grad)
 
         call_inputs: list[Any] = []
