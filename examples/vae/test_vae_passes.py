@@ -18,9 +18,8 @@ def model(VAEDecoderLike):
     return VAEDecoderLike("tiny").eval()
 
 
-@pytest.mark.min_speedup(1.0)
 def test_magi_matches_torch_compile_and_fires(compiled_pair, model) -> None:
-    """Numerics always; speed (>= 1.0x, i.e. never slower) with --magi-perf."""
+    """Numerics against eager, and proof that each side ran its own code."""
     pair = compiled_pair(model, model.example_input(), label="vae-tiny-static")
     pair.assert_close()
     assert pair.fired("conv_channels_last")
