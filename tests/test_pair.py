@@ -318,3 +318,21 @@ def test_training_pair_captures_the_backward_graph() -> None:
     assert len(pair.backends["candidate"].code) == 2
     pair.candidate(x).sum().backward()
     assert x.grad is not None
+
+
+def test_low_precision_relative_l2_criterion_and_baseline_floor() -> None:
+    from pytest_magi.pair import compare_outputs
+
+    torch.manual_seed(0)
+    e = torch.randn(4096).bfloat16()
+    near = (e.float() + 0.004 * torch.randn(4096)).bfloat16()  # ~0.4% relative L2
+    far = (e.float() + 0.05 * torch.randn(4096)).bfloat16()  # ~5%
+    ok, lines = compare_outputs(near, e)
+    assert ok and "relative L2 error" in lines[0]
+    ok, lines = compare_outputs(far, e)
+    assert not ok and "> 0.01 for torch.bfloat16" in lines[0]
+    # a noisy baseline raises the floor a candidate is held to, never the other way round
+    ok, lines = compare_outputs(far, e, norm_floor=0.08)
+    assert ok and "baseline noise floor" in lines[0]
+    ok, _ = compare_outputs(far, e, rtol=1e-2, atol=1e-2)  # explicit tolerances: elementwise only
+    assert not ok
