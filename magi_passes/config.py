@@ -31,6 +31,9 @@ class PassConfig:
     - `nd_tiling_with_channels_last`: also tile when the channels-last rewrite already fired on the
       graph. Off by default: measured on the GPU, ND tiling on top of channels-last bought nothing on
       VAEDecoderLike while multiplying compile time ~5x (docs/benchmarks.md).
+    - `bucket_dynamic_reductions` (opt-in): let `DynamicReshapePass` guard each reduction over one
+      symbolic size (hint <= 1024) into its power-of-two bucket, so Inductor emits persistent
+      reductions as for static shapes; sizes outside the bucket recompile (docs/dynamic-shapes.md).
     - `channels_last_weights_once`: in inference (no grad), convert conv weights to channels-last
       once per weight version outside the compiled graph instead of on every call.
     """
@@ -41,6 +44,7 @@ class PassConfig:
     conv_heavy_ratio: int = 300
     nd_tiling_with_channels_last: bool = False
     channels_last_weights_once: bool = True
+    bucket_dynamic_reductions: bool = False
 
     def __post_init__(self) -> None:
         for f in fields(self):

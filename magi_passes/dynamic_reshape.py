@@ -1,5 +1,8 @@
 """`DynamicReshapePass`: merging reshapes get the product of the dims they merge as their size.
 
+Also simplifies provably-resolvable `Max` in graph-output strides, and (opt-in) buckets symbolic
+reduction sizes; both below.
+
 Matches: every `aten.view.default`, `aten.reshape.default` and `aten._unsafe_view.default` in the
 post-grad graph that has a symbolic source shape or target size, whose every target dim is
 provably the product of one consecutive group of source dims (a pure merge; one-dim groups and
@@ -42,6 +45,16 @@ Skipped (counted in `PassResult.counts`; the reason says which):
 - `views_skipped_fake_value`: the new fake value could not be made without a guard (an unbacked
   size the layout code asks about); the view is left as it was.
 
+Second, on dynamic graphs: graph outputs (in training also the saved activations) whose fake
+strides contain a `Max(a, b, ...)` that provably equals one of its arguments get that argument
+(`Max(1, s//4)` -> `s//4` when the ShapeEnv proves `s//4 >= 1`). Inductor lays outputs out with
+their fake strides; the kernel that computes them writes `s//4`-strided buffers, the index
+expressions differ, and the output gets a pointwise kernel of its own (the last extra forward
+kernel of pytorch#181108's training graph). Safe for the same reasons: the strides are equal for
+every accepted input (proved with `statically_known_true`, new SymInts keep the old hints),
+the new fake value is `as_strided` over the old one under `suppress_guards()`, and placeholders
+are never touched. Counted as `outputs_restrided` and `strides_simplified`.
+
 Opt-in, off by default (`PassConfig.bucket_dynamic_reductions`), and *not* guard-free: with the
 view rewrite, dynamic shapes reach static kernel counts but keep looped reductions over a symbolic
 reduction size (pytorch#181108: ~5x slower than static at equal counts). `bucket_dynamic_reductions`
@@ -49,7 +62,8 @@ guards each reduction over one symbol `r` (hint `h <= 1024`) into its power-of-t
 `b // 2 < r <= b`, `b = next_power_of_2(h)`; Inductor then emits a persistent reduction with
 `R0_BLOCK = b`, as for static shapes, and a size outside the bucket recompiles. Counted as
 `reductions_bucketed`, `reductions_already_bounded`, `reductions_skipped_compound` (not a single
-symbol, or unbacked), `reductions_skipped_large` (hint > 1024) and `reductions_skipped_frozen` (a
+symbol, or unbacked), `reductions_skipped_large` (hint > 1024), `reductions_skipped_small` (hint
+<= 2: the bucket would pin the size) and `reductions_skipped_frozen` (a
 backward graph compiled after Dynamo's guards were built: guards there would be ignored, so none
 is added).
 """
@@ -207,6 +221,14 @@ def _erase_if_unused_sym(graph: torch.fx.Graph, node: torch.fx.Node) -> None:
             _erase_if_unused_sym(graph, a)
 
 
+def _graph_has_symbols(graph: torch.fx.Graph) -> bool:
+    for node in graph.find_nodes(op="placeholder"):
+        val = node.meta.get("val")
+        if isinstance(val, (torch.Tensor, torch.SymInt)) and free_symbols(val):
+            return True
+    return False
+
+
 def _fake_mode_of(val: Any) -> Any:
     from torch._guards import detect_fake_mode
 
@@ -248,7 +270,7 @@ def reduction_size(node: torch.fx.Node) -> Any:
         dims = range(val.dim())
     elif isinstance(dims, int):
         dims = [dims]
-    return _product([val.shape[d % max(val.dim(), 1)] for d in dims] if val.dim() else [1])
+    return _product([val.shape[d % val.dim()] for d in dims]) if val.dim() else 1
 
 
 def _next_power_of_2(n: int) -> int:
@@ -272,6 +294,7 @@ def bucket_dynamic_reductions(graph: torch.fx.Graph, counts: dict[str, int]) -> 
         "reductions_already_bounded",
         "reductions_skipped_compound",
         "reductions_skipped_large",
+        "reductions_skipped_small",
         "reductions_skipped_frozen",
     ):
         counts.setdefault(key, 0)
@@ -289,6 +312,9 @@ def bucket_dynamic_reductions(graph: torch.fx.Graph, counts: dict[str, int]) -> 
             continue
         if hint > PERSISTENT_REDUCTION_LIMIT:
             counts["reductions_skipped_large"] += 1
+            continue
+        if hint <= 2:  # the bucket (1, 2] would pin r to 2: a specialisation, not a bucket
+            counts["reductions_skipped_small"] += 1
             continue
         bound = _next_power_of_2(hint)
         if known_true(size <= bound) and known_true(size > bound // 2):
@@ -308,6 +334,95 @@ def bucket_dynamic_reductions(graph: torch.fx.Graph, counts: dict[str, int]) -> 
     return "no reduction size to bucket"
 
 
+def _is_max(expr: Any) -> bool:
+    return type(expr).__name__ == "Max" and len(getattr(expr, "args", ())) >= 2
+
+
+def simplify_max(value: Any) -> Any:
+    """`value` (int or SymInt) with every `Max(a, b, ...)` that provably equals one of its
+    arguments replaced by that argument (`Max(1, s//4)` -> `s//4` when `s//4 >= 1` is known).
+
+    Returns the same object when nothing changes. The proof is `statically_known_true` on
+    `arg >= other` for every other argument; the new SymInt keeps the old hint.
+    """
+    if not isinstance(value, torch.SymInt):
+        return value
+    node = value.node
+    expr = node.expr
+    shape_env = node.shape_env
+    if not any(_is_max(a) for a in sympy.preorder_traversal(expr)):
+        return value
+
+    def pick(m: Any) -> Any:
+        for cand in m.args:
+            if all(
+                other is cand or known_true(shape_env.create_symboolnode(sympy.Ge(cand, other)))
+                for other in m.args
+            ):
+                return cand
+        return m
+
+    new = expr.replace(_is_max, pick)
+    if new == expr:
+        return value
+    if isinstance(new, sympy.Integer):
+        return int(new)
+    return shape_env.create_symintnode(new, hint=node.hint)
+
+
+def canonicalize_output_strides(graph: torch.fx.Graph, counts: dict[str, int]) -> str:
+    """Graph outputs whose fake strides hold a provably-resolvable `Max` get the plain strides.
+
+    Returns a reason when it changed something, else "".
+
+    Inductor lays out graph outputs (in training: the saved activations too) with the strides of
+    their `meta["val"]`. Fake strides of reductions over `s//4` read `Max(1, s//4)` (the
+    contiguous-stride formula guards against a size of 0), while the buffers the fused kernel
+    writes use `s//4`: the two index expressions differ, and Inductor writes the output in a kernel
+    of its own (pytorch#181108, training). When the ShapeEnv already proves `s//4 >= 1`, the
+    strides are equal for every input the graph accepts; writing them as `s//4` makes the layouts
+    match. Only `call_function` outputs are touched (placeholders describe the inputs).
+    """
+    counts.setdefault("outputs_restrided", 0)
+    counts.setdefault("strides_simplified", 0)
+    outputs = graph.find_nodes(op="output")
+    if not outputs:
+        return ""
+    seen: set[torch.fx.Node] = set()
+    for node in outputs[0].all_input_nodes:
+        if node in seen or node.op != "call_function":
+            continue
+        seen.add(node)
+        val = node.meta.get("val")
+        if not isinstance(val, torch.Tensor):
+            continue
+        strides = list(val.stride())
+        new_strides = [simplify_max(st) for st in strides]
+        changed = sum(a is not b for a, b in zip(strides, new_strides, strict=True))
+        if not changed:
+            continue
+        mode = _fake_mode_of(val)
+        shape_env = getattr(mode, "shape_env", None)
+        with contextlib.ExitStack() as stack:
+            if mode is not None:
+                stack.enter_context(mode)
+            if shape_env is not None:
+                stack.enter_context(shape_env.suppress_guards())
+            try:
+                new_val = val.as_strided(val.shape, new_strides, val.storage_offset())
+            except Exception:  # a question about an unbacked size: keep the fake value
+                counts["outputs_skipped_fake_value"] = (
+                    counts.get("outputs_skipped_fake_value", 0) + 1
+                )
+                continue
+        node.meta["val"] = new_val
+        counts["outputs_restrided"] += 1
+        counts["strides_simplified"] += changed
+    if counts["outputs_restrided"]:
+        return f"{counts['outputs_restrided']} graph outputs get Max-free strides"
+    return ""
+
+
 class DynamicReshapePass(MagiPass):
     name: ClassVar[str] = "dynamic_reshape"
 
@@ -316,7 +431,7 @@ class DynamicReshapePass(MagiPass):
 
     def bucketing_enabled(self) -> bool:
         """The opt-in reduction bucketing (`PassConfig.bucket_dynamic_reductions`, off by default)."""
-        return bool(getattr(self.config, "bucket_dynamic_reductions", False))
+        return self.config.bucket_dynamic_reductions
 
     def apply(self, graph: torch.fx.Graph) -> PassResult:
         result = PassResult(self.name, applied=False, reason="")
@@ -333,10 +448,15 @@ class DynamicReshapePass(MagiPass):
         }
         result.counts = counts
         reasons = [self._rewrite_views(graph, counts)]
+        if _graph_has_symbols(graph):
+            reasons.append(canonicalize_output_strides(graph, counts))
         if self.bucketing_enabled():
             reasons.append(bucket_dynamic_reductions(graph, counts))
-        result.applied = counts["views_rewritten"] > 0 or counts.get("reductions_bucketed", 0) > 0
-        result.reason = "; ".join(reasons)
+        result.applied = any(
+            counts.get(k, 0) > 0
+            for k in ("views_rewritten", "outputs_restrided", "reductions_bucketed")
+        )
+        result.reason = "; ".join(r for r in reasons if r)
         return result
 
     def _rewrite_views(self, graph: torch.fx.Graph, counts: dict[str, int]) -> str:
