@@ -11,7 +11,7 @@ frame cache (cache entries hang on the code object of ``forward``). A candidate 
 Inductor config (or another post-grad pass) after a baseline silently reuses the baseline's compiled
 code: a 1.25x pair re-measured that way gave 1.00x (DESIGN.md, Facts). Here each side gets
 
-1. its own entry function: a fresh code object (``_magi_pair_baseline`` / ``_magi_pair_candidate``)
+1. its own entry function: a fresh, uniquely named code object (``_magi_pair_baseline_<id>``)
    that calls the model, so no cache entry of anyone else can exist on the frame Dynamo compiles;
 2. its own backend object (``SideBackend``). Dynamo stores the backend in each cache entry and only
    reuses an entry for the same backend (its BACKEND_MATCH check), so even frames the sides share
@@ -51,6 +51,7 @@ import math
 import re
 import types
 import unittest.mock as mock
+import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -402,7 +403,9 @@ def _entry_for(fn: Callable[..., Any], side: str) -> Callable[..., Any]:
     def entry(*args: Any) -> Any:
         return fn(*args)
 
-    name = f"_magi_pair_{side}"
+    # unique per build: dynamo keys automatic-dynamic state (and PGO) by code name, file and line,
+    # so a shared name would let an earlier dynamic pair make a later static pair dynamic
+    name = f"_magi_pair_{side}_{uuid.uuid4().hex[:12]}"
     code = entry.__code__.replace(co_name=name, co_qualname=name)
     return types.FunctionType(code, entry.__globals__, name, None, entry.__closure__)
 

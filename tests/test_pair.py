@@ -336,3 +336,17 @@ def test_low_precision_relative_l2_criterion_and_baseline_floor() -> None:
     assert ok and "baseline noise floor" in lines[0]
     ok, _ = compare_outputs(far, e, rtol=1e-2, atol=1e-2)  # explicit tolerances: elementwise only
     assert not ok
+
+
+def test_dynamic_pair_does_not_make_a_later_static_pair_dynamic() -> None:
+    """Entry code objects are unique per build: dynamo's automatic-dynamic state cannot carry over."""
+    import re
+
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.SiLU()).eval()
+    x = torch.randn(1, 3, 8, 8)
+    symbolic = re.compile(r"\bs\d+ = arg")
+    dynamic = CompiledPair.build(model, x, dynamic_dims={0: (2, 3)}, candidate={})
+    assert symbolic.search(dynamic.code["baseline"])
+    static = CompiledPair.build(model, x.clone(), candidate={})
+    assert not symbolic.search(static.code["baseline"]), static.code["baseline"][:2000]
+    assert not symbolic.search(static.code["candidate"])
