@@ -35,7 +35,7 @@ from .plugin_state import (
     record_pair,
 )
 
-pytest_plugins = ["pytest_magi.fixtures"]
+pytest_plugins = ["pytest_magi.fixtures", "pytest_magi.snapshots"]
 RECORD_COLLECTOR = "magi-record-collector"
 
 

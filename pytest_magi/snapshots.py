@@ -1,0 +1,351 @@
+"""syrupy extensions for generated code, kept per torch minor version.
+
+Three single-file extensions, one readable text file per snapshot:
+
+- `TritonCodeExtension` (`.py`): the normalised generated code (wrapper and Triton kernels of
+  every graph) of a `GeneratedCode`, or a str of generated code, normalised here;
+- `FxGraphExtension` (`.fx.txt`): the normalised post-pass FX graph of every graph;
+- `SignatureExtension` (`.sig.txt`): `GeneratedCode.signature()`, the coarse structural summary.
+
+Layout. Generated code is only stable within one torch minor version, so each version has its
+own folder between `__snapshots__` and the test module's folder::
+
+    tests/__snapshots__/torch-2.13/test_codegen/test_vae.py
+    tests/__snapshots__/torch-2.13/test_codegen/test_vae.sig.txt
+    tests/__snapshots__/torch-2.11/test_codegen/test_vae.py
+
+The module's folder is the file's parent on purpose: syrupy relates a single-file snapshot to
+its test through that folder's name, so its unused-snapshot report, `--snapshot-update` cleanup,
+skipped tests and deleted test modules work as for syrupy's own single-file extensions. The
+magi extensions only ever read, write and clean the running torch's folder.
+
+syrupy's default (Amber) extension, which every `snapshot` fixture registers, scans the whole
+`__snapshots__` tree and would report every other torch version's folder as unused (and delete
+it under `--snapshot-update`). `MagiAmberExtension` is Amber without that: the plugin makes it
+the default extension unless `--snapshot-default-extension` names another one.
+
+The fixtures `triton_snapshot`, `fx_snapshot` and `signature_snapshot` are syrupy's `snapshot`
+with an extension bound. `pytest_ignore_collect` keeps pytest out of snapshot folders: `.py`
+snapshots are named after their tests (`test_*.py`) and must never be imported as test modules.
+The extensions' `serialize` works without pytest.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+import torch
+from syrupy.data import SnapshotCollections
+from syrupy.extensions.amber import AmberSnapshotExtension
+from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
+from syrupy.utils import walk_snapshot_dir
+
+from .codegen import GeneratedCode
+from .normalize import normalize_code, normalize_fx_graph
+
+if TYPE_CHECKING:
+    from syrupy.assertion import SnapshotAssertion
+    from syrupy.location import PyTestLocation
+    from syrupy.types import PropertyFilter, PropertyMatcher, SerializableData, SerializedData
+
+_VERSION_RE = re.compile(r"^(\d+)\.(\d+)")
+#: A per-version folder directly below a snapshot folder: `torch-2.13`.
+VERSION_DIR_RE = re.compile(r"^torch-\d+\.\d+$")
+DEFAULT_EXTENSION = f"{__name__}.MagiAmberExtension"
+
+
+def torch_version_dirname(version: str | None = None) -> str:
+    """`"torch-<major>.<minor>"` of `version` (default: the running torch), e.g. `torch-2.13`."""
+    text = torch.__version__ if version is None else version
+    match = _VERSION_RE.match(str(text))
+    if match is None:
+        raise ValueError(
+            f"cannot read a major.minor version from torch version {text!r}; expected a "
+            "version such as '2.13.0' or '2.11.0+cu130'"
+        )
+    return f"torch-{match.group(1)}.{match.group(2)}"
+
+
+def snapshot_dirname() -> str:
+    """The name of snapshot folders (`__snapshots__`, or syrupy's `--snapshot-dirname`)."""
+    return str(AmberSnapshotExtension.snapshot_dirname)
+
+
+def in_version_folder(location: str | Path) -> bool:
+    """Whether `location` lies in a `<snapshot folder>/torch-X.Y/` folder of any torch version."""
+    path = Path(location)
+    return any(
+        VERSION_DIR_RE.match(parent.name) and parent.parent.name == snapshot_dirname()
+        for parent in path.parents
+    )
+
+
+def _unix_newlines(text: str) -> str:
+    # snapshot files are read back with universal newlines: a '\r' kept here would never match
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text if text.endswith("\n") else text + "\n"
+
+
+class _GeneratedCodeExtension(SingleFileSnapshotExtension):
+    """Text single-file snapshots in `<test dir>/__snapshots__/torch-X.Y/<test module>/`."""
+
+    _write_mode = WriteMode.TEXT
+    #: What `serialize` accepts, in words, for its TypeError.
+    accepted = "a pytest_magi.codegen.GeneratedCode or a str"
+
+    def serialize(
+        self,
+        data: SerializableData,
+        *,
+        exclude: PropertyFilter | None = None,
+        include: PropertyFilter | None = None,
+        matcher: PropertyMatcher | None = None,
+    ) -> SerializedData:
+        if isinstance(data, GeneratedCode):
+            text = self.from_generated_code(data)
+        elif isinstance(data, str):
+            text = self.from_text(data)
+        else:
+            kind = f"{type(data).__module__}.{type(data).__qualname__}"
+            raise TypeError(
+                f"{type(self).__name__} cannot snapshot {kind} ({_short_repr(data)}): it accepts "
+                f"{self.accepted}. Snapshot what inductor_codegen(fn, *inputs) returns"
+            )
+        return _unix_newlines(text)
+
+    def from_generated_code(self, code: GeneratedCode) -> str:
+        raise NotImplementedError
+
+    def from_text(self, text: str) -> str:
+        raise NotImplementedError
+
+    @classmethod
+    def dirname(cls, *, test_location: PyTestLocation) -> str:
+        snapshots = Path(test_location.filepath).parent / str(cls.snapshot_dirname)
+        return str(snapshots / torch_version_dirname() / test_location.basename)
+
+    @classmethod
+    def discovery_dirname(cls, *, test_location: PyTestLocation) -> str:
+        return cls.dirname(test_location=test_location)
+
+    def discover_snapshots(
+        self, *, test_location: PyTestLocation, ignore_extensions: list[str] | None = None
+    ) -> SnapshotCollections:
+        """This extension's files in the test module's folder of the running torch version,
+        and in the folders of deleted test modules next to it (as syrupy does: a module that
+        still exists but was not collected, e.g. `--ignore`d, keeps its snapshots)."""
+        module_dir = Path(self.dirname(test_location=test_location))
+        version_dir = module_dir.parent
+        test_dir = Path(test_location.filepath).parent
+        folders = [module_dir]
+        if version_dir.is_dir():
+            folders += [
+                folder
+                for folder in sorted(version_dir.iterdir())
+                if folder.is_dir()
+                and folder != module_dir
+                and not any((test_dir / f"{folder.name}{s}").is_file() for s in (".py", ".pyi"))
+            ]
+        discovered = SnapshotCollections()
+        for folder in folders:
+            if not folder.is_dir():
+                continue
+            for filepath in walk_snapshot_dir(folder, ignore_extensions=ignore_extensions):
+                if Path(filepath).parent == folder and self.is_snapshot_location(location=filepath):
+                    discovered.add(self.read_snapshot_collection(snapshot_location=filepath))
+        return discovered
+
+    def read_snapshot_data_from_location(
+        self, *, snapshot_location: str, snapshot_name: str, session_id: str
+    ) -> SerializableData | None:
+        """The file's text. Bytes that are not UTF-8 (a corrupted file) read as U+FFFD, so the
+        test fails with syrupy's diff, not with a UnicodeDecodeError."""
+        try:
+            raw = Path(snapshot_location).read_bytes()
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+            return None
+        text = raw.decode(self.get_write_encoding() or "utf-8", errors="replace")
+        return text.replace("\r\n", "\n").replace("\r", "\n")
+
+    def delete_snapshots(self, *, snapshot_location: str, snapshot_names: set[str]) -> None:
+        """Delete the file, then the module and version folders it leaves empty."""
+        path = Path(snapshot_location)
+        path.unlink(missing_ok=True)
+        for folder in (path.parent, path.parent.parent):
+            if folder.name == str(self.snapshot_dirname):
+                break
+            try:
+                folder.rmdir()
+            except OSError:  # not empty
+                break
+
+
+def _short_repr(data: object, limit: int = 80) -> str:
+    text = repr(data)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def triton_header() -> str:
+    """The first lines of a `.py` snapshot: linters skip it, readers learn what it is."""
+    return (
+        "# ruff: noqa\n"
+        f"# pytest-magi snapshot ({torch_version_dirname()}): Inductor's generated code, "
+        "normalised. Update: pytest --snapshot-update\n"
+    )
+
+
+class TritonCodeExtension(_GeneratedCodeExtension):
+    """The normalised generated code (wrapper + Triton kernels of every graph), one `.py` file
+    that starts with `triton_header()` (`# ruff: noqa`: generated code is not linted)."""
+
+    file_extension = "py"
+
+    def from_generated_code(self, code: GeneratedCode) -> str:
+        return triton_header() + code.normalized()
+
+    def from_text(self, text: str) -> str:
+        first = triton_header().splitlines()[0]
+        lines = text.splitlines(keepends=True)
+        if lines and lines[0].rstrip() == first:  # a snapshot's own text: keep one header
+            text = "".join(lines[2:])
+        return triton_header() + normalize_code(text)
+
+
+class FxGraphExtension(_GeneratedCodeExtension):
+    """The normalised post-pass FX graph of every graph, one `.fx.txt` file."""
+
+    file_extension = "fx.txt"
+
+    def from_generated_code(self, code: GeneratedCode) -> str:
+        parts = [
+            f"# ===== graph {index}: {graph.kind} =====\n{graph.fx_graph.strip()}"
+            for index, graph in enumerate(code.captured)
+            if graph.fx_graph is not None
+        ]
+        if not parts:
+            raise ValueError(
+                f"{code!r} holds no post-pass FX graph (no graph went through Inductor's "
+                "post-grad passes); snapshot its code with triton_snapshot instead"
+            )
+        return "\n\n".join(parts)
+
+    def from_text(self, text: str) -> str:
+        return normalize_fx_graph(text)
+
+
+class SignatureExtension(_GeneratedCodeExtension):
+    """`GeneratedCode.signature()`: one line per kernel launch or extern call, one `.sig.txt`."""
+
+    file_extension = "sig.txt"
+
+    def from_generated_code(self, code: GeneratedCode) -> str:
+        return code.signature()
+
+    def from_text(self, text: str) -> str:
+        return normalize_code(text)
+
+
+MAGI_EXTENSIONS: tuple[type[_GeneratedCodeExtension], ...] = (
+    FxGraphExtension,
+    SignatureExtension,
+    TritonCodeExtension,
+)
+
+
+def owning_extension(location: str | Path) -> type[_GeneratedCodeExtension] | None:
+    """The magi extension that stores `location` (by its file extension), if any."""
+    name = Path(location).name
+    for extension in MAGI_EXTENSIONS:  # longest file extension first
+        if name.endswith(f".{extension.file_extension}"):
+            return extension
+    return None
+
+
+class MagiAmberExtension(AmberSnapshotExtension):
+    """syrupy's Amber extension that leaves the `torch-X.Y` folders to the magi extensions.
+
+    Amber discovers every file below `__snapshots__` and reports those it cannot explain as
+    unused: every other torch version's folder, and (by their `.fx`/`.sig` stems) the files of
+    skipped tests. Here the running torch's folder is discovered by the magi extensions
+    themselves, whichever of them the session uses (so the file of a removed `fx_snapshot`
+    test is still reported), and other versions' folders are left alone. `.ambr` files are
+    handled exactly as by Amber.
+    """
+
+    def discover_snapshots(
+        self, *, test_location: PyTestLocation, ignore_extensions: list[str] | None = None
+    ) -> SnapshotCollections:
+        discovered = super().discover_snapshots(
+            test_location=test_location, ignore_extensions=ignore_extensions
+        )
+        kept = SnapshotCollections()
+        for collection in discovered:
+            if not in_version_folder(collection.location):
+                kept.add(collection)
+        for extension in MAGI_EXTENSIONS:
+            kept.merge(
+                extension().discover_snapshots(
+                    test_location=test_location, ignore_extensions=ignore_extensions
+                )
+            )
+        return kept
+
+    @classmethod
+    def matches_test_location(
+        cls, *, test_location: PyTestLocation, snapshot_location: str
+    ) -> bool:
+        owner = owning_extension(snapshot_location)
+        if owner is not None and in_version_folder(snapshot_location):
+            return owner.matches_test_location(
+                test_location=test_location, snapshot_location=snapshot_location
+            )
+        return super().matches_test_location(
+            test_location=test_location, snapshot_location=snapshot_location
+        )
+
+    def delete_snapshots(self, snapshot_location: str, snapshot_names: set[str]) -> None:
+        owner = owning_extension(snapshot_location)
+        if owner is not None and in_version_folder(snapshot_location):
+            owner().delete_snapshots(
+                snapshot_location=snapshot_location, snapshot_names=snapshot_names
+            )
+        else:
+            super().delete_snapshots(snapshot_location, snapshot_names)
+
+
+# --------------------------------------------------------------------------- fixtures
+@pytest.fixture
+def triton_snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
+    """syrupy's `snapshot` storing normalised generated code (`TritonCodeExtension`, `.py`)."""
+    return snapshot.use_extension(TritonCodeExtension)
+
+
+@pytest.fixture
+def fx_snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
+    """syrupy's `snapshot` storing normalised post-pass FX graphs (`FxGraphExtension`)."""
+    return snapshot.use_extension(FxGraphExtension)
+
+
+@pytest.fixture
+def signature_snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
+    """syrupy's `snapshot` storing `GeneratedCode.signature()` (`SignatureExtension`)."""
+    return snapshot.use_extension(SignatureExtension)
+
+
+# --------------------------------------------------------------------------- hooks
+def pytest_configure(config: pytest.Config) -> None:
+    """Make `MagiAmberExtension` syrupy's default extension unless the user chose one."""
+    option: Any = config.option
+    if hasattr(option, "default_extension") and not option.default_extension:
+        option.default_extension = DEFAULT_EXTENSION
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Never collect inside a snapshot folder: `.py` snapshots are named `test_*.py`."""
+    name = config.getoption("snapshot_dirname", None) or snapshot_dirname()
+    if collection_path.name == name and collection_path.is_dir():
+        return True
+    return None
