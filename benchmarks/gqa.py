@@ -371,7 +371,9 @@ def main(argv: list[str] | None = None) -> int:
     with torch.no_grad():
         torch.compile(lambda t: (t * 2).sum())(torch.ones(8, device=device))
     rows: list[Row] = []
-    with torch._dynamo.config.patch(automatic_dynamic_shapes=False):
+    # every variant of every model compiles the same frames: never fall back to eager silently
+    limits = {"recompile_limit": 256, "accumulated_recompile_limit": 4096}
+    with torch._dynamo.config.patch(automatic_dynamic_shapes=False, **limits):
         for name in models:
             work = workload(name, preset, kv_heads, device, dtype)
             for mode in modes:

@@ -146,7 +146,7 @@ class MagiBackend:
         compiled = compile_fx(gm, inputs, config_patches=patches)
         if not hoisted:
             return compiled
-        return _with_converted_weights(compiled, hoisted)
+        return _with_converted_weights(compiled, hoisted, _eager_output_formats(gm))
 
 
 def magi_backend(
@@ -205,6 +205,9 @@ def _hoistable_conv_weights(
             continue
         if grad and value.requires_grad:
             continue
+        if value.is_inference():
+            # inference tensors carry no version counter: an update could not be detected
+            continue
         fmt = channels_last_format(value.dim())
         if fmt is None or value.is_contiguous(memory_format=fmt) or not node.users:
             continue
@@ -242,10 +245,35 @@ def _convert_example_weights(
             inputs[i] = inputs[i].contiguous(memory_format=fmt)
 
 
+def _eager_output_formats(gm: torch.fx.GraphModule) -> list[torch.memory_format | None]:
+    """The memory format of each graph output as dynamo traced it (with the user's weights).
+
+    Converting weights outside the graph changes what the compiler traces: a conv reading a
+    channels-last weight returns channels-last, where eager returned contiguous. These formats
+    let the wrapper give callers eager's layout back.
+    """
+    from torch._prims_common import suggest_memory_format
+
+    output = next(iter(gm.graph.find_nodes(op="output")))
+    formats: list[torch.memory_format | None] = []
+    for arg in torch.fx.node.map_aggregate(output.args[0], lambda a: a) or ():
+        val = arg.meta.get("example_value") if isinstance(arg, torch.fx.Node) else None
+        formats.append(
+            suggest_memory_format(val) if isinstance(val, torch.Tensor) and val.dim() in (4, 5) else None
+        )
+    return formats
+
+
 def _with_converted_weights(
-    compiled: Callable[..., Any], hoisted: dict[int, torch.memory_format]
+    compiled: Callable[..., Any],
+    hoisted: dict[int, torch.memory_format],
+    output_formats: list[torch.memory_format | None] | None = None,
 ) -> Callable[..., Any]:
-    """Wrap a compiled graph so weight args are replaced by cached channels-last copies."""
+    """Wrap a compiled graph so weight args are replaced by cached channels-last copies, and
+    outputs keep the memory format eager gives them."""
+    from torch._prims_common import suggest_memory_format
+
+    formats = output_formats or []
     cache: dict[int, tuple[Any, int, int, torch.Tensor]] = {}
 
     def convert(args: list[Any]) -> None:
@@ -270,6 +298,15 @@ def _with_converted_weights(
     def run(*args: Any) -> Any:
         arg_list = list(args)
         convert(arg_list)
-        return compiled(*arg_list)
+        out = compiled(*arg_list)
+        if not any(formats) or not isinstance(out, (list, tuple)) or len(out) != len(formats):
+            return out
+        fixed = [
+            o.contiguous(memory_format=fmt)
+            if fmt is not None and isinstance(o, torch.Tensor) and suggest_memory_format(o) != fmt
+            else o
+            for o, fmt in zip(out, formats, strict=True)
+        ]
+        return type(out)(fixed) if isinstance(out, tuple) else fixed
 
     return run

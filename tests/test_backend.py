@@ -206,3 +206,25 @@ def test_vae_decoder_tiny_training_grads_match() -> None:
     ref.square().mean().backward()
     for (name, p), q in zip(model.named_parameters(), ref_model.parameters(), strict=True):
         torch.testing.assert_close(p.grad, q.grad, rtol=1e-3, atol=1e-4, msg=name)
+
+
+def test_outputs_keep_eager_layout_when_weights_are_converted_once() -> None:
+    model = torch.nn.Conv2d(3, 4, 3).eval()  # the graph output is the conv itself
+    x = torch.randn(2, 3, 8, 8)
+    backend = MagiBackend()
+    with torch.no_grad():
+        out = torch.compile(model, backend=backend)(x)
+        ref = model(x)
+    assert backend.hoisted_weights == [1]
+    assert out.stride() == ref.stride()  # channels-last inside, eager's layout outside
+    out.view(2, -1)
+
+
+def test_inference_mode_weights_stay_in_graph() -> None:
+    with torch.inference_mode():
+        model = torch.nn.Conv2d(3, 4, 3).eval()  # parameters are inference tensors
+        x = torch.randn(1, 3, 8, 8)
+        backend = MagiBackend()
+        out = torch.compile(model, backend=backend)(x)
+        torch.testing.assert_close(out, model(x), rtol=1e-4, atol=1e-4)
+    assert backend.hoisted_weights == [0]  # no version counter to watch: no cached copy
