@@ -2,7 +2,7 @@
 
 Every case is compiled with a fresh `torch._dynamo.reset()` and a `magi_passes.MagiBackend`, so
 what the passes did is read from the backend (`managers[0].history`) and asserted where it is
-deterministic. Three things are checked on every case beyond numerics:
+deterministic. Beyond numerics, every case checks:
 
 - invariants of the post-pass graph, by a user post-grad pass that the `PassManager` chains after
   the magi passes (`InvariantCheck`): the graph lints, every channels-last clone's fake value is
@@ -17,8 +17,12 @@ deterministic. Three things are checked on every case beyond numerics:
 Inductor's FX graph cache and AOTAutograd's cache are off here: a cache hit skips the post-grad
 passes altogether, and then there would be no `PassResult` to assert.
 
-Shapes are tiny: the whole corpus runs in well under 3 minutes on 2 CPU cores with `-n 2`. The
-same cases run on a CUDA GPU when there is one (`requires_cuda`).
+Also here: `test_corpus_weight_updates` (one compiled model, its weights updated every way users
+do), and strict xfails pinning bugs found by the corpus (docs/reliability.md, "Known limitations").
+
+Shapes are tiny: the corpus takes about 165 CPU-seconds (`TORCHINDUCTOR_VEC_ISA_OK=0`, cold cache),
+about 1.5 minutes on 2 idle cores with `-n 2`. The same cases run on a CUDA GPU when there is one
+(`requires_cuda`).
 """
 
 from __future__ import annotations
@@ -38,9 +42,12 @@ from torch._prims_common import suggest_memory_format
 from torch.utils._pytree import tree_leaves
 
 from magi_passes import MagiBackend, PassConfig, PassResult
-from magi_passes.base import config_differences, inductor_config_values
+from magi_passes.base import (
+    config_differences,
+    get_inductor_config_value,
+    inductor_config_values,
+)
 from magi_passes.channels_last import channels_last_format
-from magi_passes.nd_tiling import ND_TILING_SETTINGS
 
 aten = torch.ops.aten
 
@@ -57,6 +64,14 @@ TOLERANCES: dict[torch.dtype, tuple[tuple[float, float], tuple[float, float]]] =
     torch.bfloat16: ((3e-2, 3e-2), (8e-2, 5e-2)),
 }
 DTYPE_IDS = {torch.float32: "fp32", torch.float16: "fp16", torch.bfloat16: "bf16"}
+
+# The contract (DESIGN.md), spelt out here rather than imported from magi_passes.nd_tiling, so a
+# changed constant there is a failure here: 2 tiles, never 3 (CUDA's 65535 z-grid limit).
+ND_TILING_CONTRACT: dict[str, Any] = {
+    "triton.prefer_nd_tiling": True,
+    "triton.max_tiles": 2,
+    "triton.tile_reductions": True,
+}
 
 Inputs = Callable[[Callable[..., torch.Tensor]], tuple[torch.Tensor, ...]]
 
@@ -148,16 +163,12 @@ class ResBlock3d(nn.Module):
 
     def __init__(self, channels: int = 4) -> None:
         super().__init__()
-        self.norm1 = nn.GroupNorm(2, channels)
-        self.conv1 = nn.Conv3d(channels, channels, 3, padding=1)
-        self.norm2 = nn.GroupNorm(2, channels)
-        self.conv2 = nn.Conv3d(channels, channels, 3, padding=1)
+        self.norm = nn.GroupNorm(2, channels)
+        self.conv = nn.Conv3d(channels, channels, 3, padding=1)
         self.up = nn.Conv3d(channels, channels, 3, padding=1)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        h = self.conv1(F.silu(self.norm1(x)))
-        h = self.conv2(F.silu(self.norm2(h)))
-        x = x + h
+        x = x + self.conv(F.silu(self.norm(x)))
         x = F.interpolate(x, scale_factor=(1, 2, 2), mode="nearest")
         return self.up(x)
 
@@ -197,15 +208,12 @@ def _c(n: int, **counts: int) -> dict[str, int]:
     return {"convs_converted": n, "skipped_conv1d": 0, "skipped_transposed": 0, **counts}
 
 
-def _with(**kwargs: Any) -> Any:
-    return lambda: kwargs
-
-
 CL = torch.channels_last
 CL3 = torch.channels_last_3d
 NO_CL = PassConfig(enable_conv_channels_last=False)
 CL_CONVERTED = "channels-last already converted"
 
+# fmt: off
 CASES: list[Case] = [
     # --- conv2d: bias, groups, depthwise, dilation, stride, padding modes
     Case("conv2d-bias", lambda: nn.Conv2d(3, 4, 3, padding=1), lambda r: (r(2, 3, 6, 5),),
@@ -225,7 +233,7 @@ CASES: list[Case] = [
     Case("conv2d-pad-replicate", lambda: nn.Conv2d(3, 4, 3, padding=2, padding_mode="replicate"),
          lambda r: (r(2, 3, 5, 6),), expect=_c(1, clones_inserted=1, pads_hoisted=0), hoisted=1),
     Case("conv2d-pad-circular", lambda: nn.Conv2d(3, 4, 3, padding=1, padding_mode="circular"),
-         lambda r: (r(2, 3, 5, 6),), train=True, expect=_c(1, clones_inserted=2)),
+         lambda r: (r(2, 3, 5, 6),), expect=_c(1, clones_inserted=1), hoisted=1),
     Case("conv2d-pad-zeros-same", lambda: nn.Conv2d(3, 4, 4, padding="same", dilation=2),
          lambda r: (r(2, 3, 7, 8),), expect=_c(1, clones_inserted=1), hoisted=1),
     # --- conv1d: skipped, never converted
@@ -265,11 +273,11 @@ CASES: list[Case] = [
          expect=_c(1, clones_inserted=1, already_channels_last=1)),
     # --- shared weights: one clone per (tensor, format)
     Case("conv2d-shared-weight", SharedWeight, lambda r: (r(2, 4, 5, 6),),
-         expect=_c(2, clones_inserted=2, already_channels_last=2, clones_shared=0), hoisted=1),
+         expect=_c(2, clones_shared=0), hoisted=1),
     Case("conv2d-shared-weight", SharedWeight, lambda r: (r(2, 4, 5, 6),), train=True,
          expect=_c(2, clones_inserted=3, clones_shared=1)),
     Case("conv3d-shared-weight", lambda: SharedWeight(dims=3), lambda r: (r(1, 4, 3, 4, 5),),
-         train=True, expect=_c(2, clones_inserted=3, clones_shared=1)),
+         expect=_c(2, clones_shared=0), hoisted=1),
     # --- views / permutes / reshapes after convs
     Case("conv2d-then-view-permute-reshape", ConvThenViews, lambda r: (r(2, 3, 4, 5),),
          train=True, expect=_c(1, clones_inserted=2)),
@@ -285,6 +293,12 @@ CASES: list[Case] = [
     Case("conv2d-dynamic-hw", lambda: nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.SiLU(),
                                                     nn.Conv2d(4, 4, 3, padding=1)),
          lambda r: (r(2, 3, 5, 6),), dynamic=((0, (2, 3)),), resized=lambda r: (r(2, 3, 7, 9),),
+         expect=_c(2), nd_tiling=CL_CONVERTED, hoisted=2),
+    # training with dynamic H/W specialises on CPU even under plain Inductor (conv backward):
+    # training is dynamic in the batch
+    Case("conv2d-dynamic-batch", lambda: nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.SiLU(),
+                                                       nn.Conv2d(4, 4, 3, padding=1)),
+         lambda r: (r(2, 3, 5, 6),), dynamic=((0, (0,)),), resized=lambda r: (r(3, 3, 5, 6),),
          train=True, expect=_c(2), nd_tiling=CL_CONVERTED),
     Case("conv3d-dynamic-thw", lambda: nn.Conv3d(3, 4, 3, padding=1),
          lambda r: (r(2, 3, 3, 4, 5),), dynamic=((0, (2, 3, 4)),),
@@ -310,14 +324,17 @@ CASES: list[Case] = [
     Case("conv2d-causal-pad", CausalPad, lambda r: (r(2, 3, 5, 6),),
          expect=_c(1, clones_inserted=1, pads_hoisted=1), hoisted=1),
     Case("conv3d-causal-pad", lambda: CausalPad(dims=3), lambda r: (r(1, 3, 3, 4, 5),),
-         train=True, expect=_c(1, clones_inserted=2, pads_hoisted=1)),
-    Case("conv3d-multi-user-pad", MultiUserPad, lambda r: (r(1, 3, 3, 4, 5),),
+         expect=_c(1, clones_inserted=1, pads_hoisted=1), hoisted=1),
+    # in training the pad is also saved for backward (a second user): not hoisted either
+    Case("conv3d-causal-pad", lambda: CausalPad(dims=3), lambda r: (r(1, 3, 3, 4, 5),),
          train=True, expect=_c(1, clones_inserted=2, pads_hoisted=0)),
+    Case("conv3d-multi-user-pad", MultiUserPad, lambda r: (r(1, 3, 3, 4, 5),),
+         expect=_c(1, clones_inserted=1, pads_hoisted=0), hoisted=1),
     # --- several kinds in one graph; a conv-heavy VAE-like block
     Case("mixed-conv1d-conv2d-transposed", Mixed, lambda r: (r(2, 3, 4, 5),),
          expect={"convs_converted": 1, "skipped_conv1d": 1, "skipped_transposed": 1}, hoisted=1),
     Case("vae-resblock3d-upsample", ResBlock3d, lambda r: (r(1, 4, 2, 3, 4),), train=True,
-         expect=_c(3)),
+         expect=_c(2)),
     # --- configs: weights kept in the graph, channels-last off; frozen weights in training
     Case("conv2d-weights-in-graph", lambda: nn.Conv2d(3, 4, 3, padding=1),
          lambda r: (r(2, 3, 5, 6),), config=PassConfig(channels_last_weights_once=False),
@@ -327,6 +344,7 @@ CASES: list[Case] = [
     Case("conv2d-frozen-weights", lambda: frozen(nn.Conv2d(3, 4, 3, padding=1)),
          lambda r: (r(2, 3, 5, 6),), train=True, expect=_c(1, clones_inserted=1), hoisted=1),
 ]
+# fmt: on
 
 
 # --------------------------------------------------------------------------- invariants
@@ -372,8 +390,7 @@ class InvariantCheck(CustomGraphPass):
             self.errors.append(
                 "layout_optimization is still True while a channels-last graph is lowered"
             )
-        self.config_seen.append({k: getattr(inductor_config.triton, k.split(".")[1])
-                                 for k in ND_TILING_SETTINGS})
+        self.config_seen.append({k: get_inductor_config_value(k) for k in ND_TILING_CONTRACT})
 
     def uuid(self) -> str:
         return "magi-corpus-invariant-check-v1"
@@ -430,7 +447,7 @@ def _check_pass_results(case: Case, backend: MagiBackend) -> None:
         assert cl.config_changes == {"layout_optimization": False}, str(cl)
     if case.nd_tiling == "applied":
         assert nd.applied, str(nd)
-        assert nd.config_changes == ND_TILING_SETTINGS, str(nd)
+        assert nd.config_changes == ND_TILING_CONTRACT, str(nd)
     else:
         assert not nd.applied and case.nd_tiling in nd.reason, str(nd)
         assert nd.config_changes == {}, str(nd)
@@ -445,23 +462,32 @@ def _check_invariants(case: Case, check: InvariantCheck, n_graphs: int) -> None:
         f"the chained user pass ran on {check.graphs} graphs, expected {n_graphs}"
     )
     assert not check.errors, "\n".join(check.errors)
-    defaults = {k: v for k, v in ((k, getattr(inductor_config.triton, k.split('.')[1]))
-                                  for k in ND_TILING_SETTINGS)}
-    expected = ND_TILING_SETTINGS if case.nd_tiling == "applied" else defaults
+    defaults = {k: get_inductor_config_value(k) for k in ND_TILING_CONTRACT}
+    expected = ND_TILING_CONTRACT if case.nd_tiling == "applied" else defaults
     assert check.config_seen[0] == expected, "Inductor config while lowering the forward graph"
 
 
-def _run_inference(case: Case, model: nn.Module, compiled: Any, inputs: tuple[Any, ...],
-                   resized: tuple[Any, ...] | None, backend: MagiBackend) -> None:
+def _mark_dynamic(case: Case, inputs: Any) -> None:
+    for index, dims in case.dynamic:
+        torch._dynamo.mark_dynamic(inputs[index], dims)
+
+
+def _run_inference(
+    case: Case,
+    model: nn.Module,
+    compiled: Any,
+    inputs: tuple[Any, ...],
+    resized: tuple[Any, ...] | None,
+    backend: MagiBackend,
+) -> None:
     tol = TOLERANCES[case.dtype][0]
+    _mark_dynamic(case, inputs)
     with torch.no_grad():
         ref = model(*inputs)
         out1 = compiled(*inputs)
         out2 = compiled(*inputs)
         _assert_close(out1, ref, tol, "first call")
         _assert_close(out2, ref, tol, "second call")
-        for o, r in zip(tree_leaves(out1), tree_leaves(ref), strict=True):
-            assert o.stride() == r.stride(), f"output strides {o.stride()} != eager {r.stride()}"
         if resized is not None:
             _assert_close(compiled(*resized), model(*resized), tol, "resized inputs")
         # the weights change in place: the next call must see them (no stale converted copy)
@@ -474,14 +500,22 @@ def _run_inference(case: Case, model: nn.Module, compiled: Any, inputs: tuple[An
     assert len(backend.managers) == 1, f"recompiled: {len(backend.managers)} compilations"
 
 
-def _run_training(case: Case, model: nn.Module, compiled: Any, inputs: tuple[Any, ...],
-                  resized: tuple[Any, ...] | None, backend: MagiBackend) -> None:
+def _run_training(
+    case: Case,
+    model: nn.Module,
+    compiled: Any,
+    inputs: tuple[Any, ...],
+    resized: tuple[Any, ...] | None,
+    backend: MagiBackend,
+) -> None:
     out_tol, grad_tol = TOLERANCES[case.dtype]
     reference = copy.deepcopy(model)
     batches = [inputs] if resized is None else [inputs, resized]
     for batch in batches:
         xs = [_exact_copy(x).requires_grad_() for x in batch]
         xs_ref = [_exact_copy(x).requires_grad_() for x in batch]
+        if batch is inputs:
+            _mark_dynamic(case, xs)
         out, ref = compiled(*xs), reference(*xs_ref)
         _assert_close(out, ref, out_tol, "output")
         grads = [torch.randn_like(r) for r in tree_leaves(ref)]
@@ -490,6 +524,9 @@ def _run_training(case: Case, model: nn.Module, compiled: Any, inputs: tuple[Any
         for i, (x, x_ref) in enumerate(zip(xs, xs_ref, strict=True)):
             _assert_close(x.grad, x_ref.grad, grad_tol, f"grad of input {i}")
         for (name, p), p_ref in zip(model.named_parameters(), reference.parameters(), strict=True):
+            if p_ref.grad is None:
+                assert p.grad is None, f"{name} got a gradient; eager gave none"
+                continue
             _assert_close(p.grad, p_ref.grad, grad_tol, f"grad of {name}")
     assert len(backend.managers) == 1, f"recompiled: {len(backend.managers)} compilations"
 
@@ -504,8 +541,6 @@ def test_corpus(case: Case, device: str, monkeypatch: pytest.MonkeyPatch) -> Non
     randn = _randn_factory(device, case.dtype)
     inputs = case.inputs(randn)
     resized = case.resized(randn) if case.resized is not None else None
-    for index, dims in case.dynamic:
-        torch._dynamo.mark_dynamic(inputs[index], dims)
 
     config = case.config or PassConfig()
     check = InvariantCheck(config)
@@ -529,3 +564,150 @@ def test_corpus(case: Case, device: str, monkeypatch: pytest.MonkeyPatch) -> Non
 def test_corpus_size() -> None:
     ids = [c.id for c in CASES]
     assert len(ids) >= 25 and len(set(ids)) == len(ids), sorted(ids)
+
+
+# --------------------------------------------------------------------------- weight updates
+def _compile_conv_inference(
+    device: str, config: PassConfig | None = None
+) -> tuple[nn.Module, Any, torch.Tensor, MagiBackend]:
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.SiLU(), nn.Conv2d(4, 4, 3)).to(device)
+    x = torch.randn(2, 3, 6, 5, device=device)
+    backend = MagiBackend(config or PassConfig())
+    compiled = torch.compile(model, backend=backend)
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(x), model(x), atol=1e-4, rtol=1e-4)
+    assert backend.hoisted_weights == [2], backend.hoisted_weights
+    return model, compiled, x, backend
+
+
+def _sgd_step(model: nn.Module, x: torch.Tensor) -> None:
+    with torch.enable_grad():
+        model(x).square().mean().backward()
+    torch.optim.SGD(model.parameters(), lr=0.5).step()
+
+
+def _load_shifted_state(model: nn.Module, x: torch.Tensor) -> None:
+    model.load_state_dict({k: v * -1.5 for k, v in model.state_dict().items()})
+
+
+def _copy_into(model: nn.Module, x: torch.Tensor) -> None:
+    with torch.no_grad():
+        model[0].weight.copy_(torch.randn_like(model[0].weight))
+
+
+def _assign_data(model: nn.Module, x: torch.Tensor) -> None:
+    # a new storage under the same Parameter: same identity and version, new data_ptr
+    model[2].weight.data = model[2].weight.data * 3
+
+
+def _add_in_place(model: nn.Module, x: torch.Tensor) -> None:
+    with torch.no_grad():
+        model[2].weight.add_(1)
+
+
+WEIGHT_UPDATES: list[tuple[str, Callable[[nn.Module, torch.Tensor], None]]] = [
+    ("add_", _add_in_place),
+    ("copy_", _copy_into),
+    ("load_state_dict", _load_shifted_state),
+    ("optimizer-step", _sgd_step),
+    ("data-assign", _assign_data),
+]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_corpus_weight_updates(device: str) -> None:
+    """One compiled inference model, its weights updated every way users update them."""
+    model, compiled, x, backend = _compile_conv_inference(device)
+    previous = model(x).detach()
+    for name, update in WEIGHT_UPDATES:
+        update(model, x)
+        with torch.no_grad():
+            out, ref = compiled(x), model(x)
+        torch.testing.assert_close(
+            out, ref, atol=1e-4, rtol=1e-4, msg=lambda m, n=name: f"{n}: {m}"
+        )
+        assert not torch.allclose(ref, previous), f"{name} did not change the model"
+        previous = ref
+    assert len(backend.managers) == 1, "recompiled: the weight cache was not exercised"
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.xfail(
+    strict=True,
+    reason="magi_passes bug: `.data` has its own version counter, so `w.data.add_()` leaves "
+    "the backend's channels-last weight copy stale (backend.py _with_converted_weights)",
+)
+def test_corpus_weight_update_through_data(device: str) -> None:
+    model, compiled, x, _ = _compile_conv_inference(device)
+    model[0].weight.data.add_(1)  # old-style in-place update (EMA, weight surgery)
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(x), model(x), atol=1e-4, rtol=1e-4)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_corpus_inference_mode_weights(device: str) -> None:
+    with torch.inference_mode():
+        torch.manual_seed(0)
+        model = nn.Conv2d(3, 4, 3, padding=1).to(device)
+        x = torch.randn(2, 3, 6, 5, device=device)
+        out = torch.compile(model, backend=MagiBackend())(x)
+        torch.testing.assert_close(out, model(x), atol=1e-4, rtol=1e-4)
+
+
+# --------------------------------------------------------------------------- output layout
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize(
+    "weights_once",
+    [
+        pytest.param(False, id="weights-in-graph"),
+        pytest.param(True, id="weights-once"),
+    ],
+)
+def test_corpus_output_strides_match_eager(device: str, weights_once: bool) -> None:
+    model = nn.Conv2d(3, 4, 3, padding=1).to(device)
+    x = torch.randn(2, 3, 6, 5, device=device)
+    compiled = torch.compile(
+        model, backend=MagiBackend(PassConfig(channels_last_weights_once=weights_once))
+    )
+    with torch.no_grad():
+        out, ref = compiled(x), model(x)
+    assert out.stride() == ref.stride(), f"compiled {out.stride()} vs eager {ref.stride()}"
+    out.view(2, -1)  # what user code after the compiled region may do
+
+
+# --------------------------------------------------------------------------- FX graph cache
+def test_corpus_fx_graph_cache_keeps_configs_apart(
+    config_patch: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    """Two PassConfigs never share a cached graph; the same PassConfig does (the cache works)."""
+    from torch._dynamo.utils import counters
+
+    monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", str(tmp_path))  # an empty, private cache
+    config_patch(fx_graph_cache=True)
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.SiLU())
+    x = torch.randn(2, 3, 6, 5)
+
+    def compile_with(config: PassConfig) -> tuple[int, int, MagiBackend]:
+        torch._dynamo.reset()
+        counters.clear()
+        backend = MagiBackend(config)
+        with torch.no_grad():
+            torch.testing.assert_close(torch.compile(model, backend=backend)(x), model(x))
+        return (
+            counters["inductor"]["fxgraph_cache_hit"],
+            counters["inductor"]["fxgraph_cache_miss"],
+            backend,
+        )
+
+    # weights stay in the graph in both, so the graphs reaching Inductor are identical and only
+    # the passes' uuid() can tell the two compilations apart
+    first = PassConfig(channels_last_weights_once=False)
+    hits, misses, _ = compile_with(first)
+    assert (hits, misses) == (0, 1)
+    hits, misses, other = compile_with(first.replace(enable_conv_channels_last=False))
+    assert (hits, misses) == (0, 1), "a graph compiled for another PassConfig was reused"
+    assert not _forward_results(other)["conv_channels_last"].applied
+    hits, misses, _ = compile_with(first)
+    assert (hits, misses) == (1, 0), "the FX graph cache did not work: this test proves nothing"

@@ -1,0 +1,395 @@
+"""Bad input: every wrong value a user can hand magi_passes, and the message they get.
+
+Each test here backs one row of the table in docs/reliability.md; the row quotes the message and
+the test asserts it. Messages must say what went wrong, what was expected and what was received.
+Bugs that are known and not fixed yet are `xfail(strict=True)`: they flip to a failure the day
+the behaviour changes, so the table and the test are updated together.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import torch
+from torch import nn
+from torch._dynamo.exc import BackendCompilerFailed, TorchRuntimeError
+from torch._inductor import config as inductor_config
+from torch._inductor.custom_graph_pass import CustomGraphPass
+
+from magi_passes import PassConfig, PassManager, inductor_options, magi_compile
+
+KNOWN_ENV = (
+    "Known: MAGI_PASSES__ENABLE_CONV_CHANNELS_LAST, MAGI_PASSES__ENABLE_ND_TILING, "
+    "MAGI_PASSES__ENABLE_DYNAMIC_RESHAPE, MAGI_PASSES__CONV_HEAVY_RATIO"
+)
+BOOL_EXPECTED = "expected a boolean, one of 1/true/yes/on or 0/false/no/off"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_dynamo(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    import os
+
+    for var in [v for v in os.environ if v.startswith("MAGI_PASSES__")]:
+        monkeypatch.delenv(var)
+    torch._dynamo.reset()
+    yield
+    torch._dynamo.reset()
+
+
+def _conv() -> tuple[nn.Module, torch.Tensor]:
+    torch.manual_seed(0)
+    return nn.Conv2d(3, 4, 3), torch.randn(1, 3, 5, 7)
+
+
+def _compile_error(model: nn.Module, x: torch.Tensor, **compile_kwargs: Any) -> str:
+    with pytest.raises(BackendCompilerFailed) as info:
+        torch.compile(model, **compile_kwargs)(x)
+    return str(info.value)
+
+
+# --------------------------------------------------------------------------- environment
+@pytest.mark.parametrize(
+    ("var", "value", "message"),
+    [
+        pytest.param(
+            "MAGI_PASSES__ENABLE_ND_TILING",
+            "maybe",
+            f"bad value for MAGI_PASSES__ENABLE_ND_TILING: 'maybe'; {BOOL_EXPECTED}",
+            id="bool-maybe",
+        ),
+        pytest.param(
+            "MAGI_PASSES__ENABLE_ND_TILING",
+            "",
+            f"bad value for MAGI_PASSES__ENABLE_ND_TILING: ''; {BOOL_EXPECTED}",
+            id="bool-empty",
+        ),
+        pytest.param(
+            "MAGI_PASSES__CONV_HEAVY_RATIO",
+            "-3",
+            "bad value for MAGI_PASSES__CONV_HEAVY_RATIO: '-3'; expected a positive integer",
+            id="int-negative",
+        ),
+        pytest.param(
+            "MAGI_PASSES__CONV_HEAVY_RATIO",
+            "3.5",
+            "bad value for MAGI_PASSES__CONV_HEAVY_RATIO: '3.5'; expected a positive integer",
+            id="int-float",
+        ),
+        pytest.param(
+            "MAGI_PASSES__CONV_HEAVY_RATIO",
+            "0",
+            "bad value for MAGI_PASSES__CONV_HEAVY_RATIO: '0'; expected a positive integer",
+            id="int-zero",
+        ),
+        pytest.param(
+            "MAGI_PASSES__ENABLE_FOO",
+            "1",
+            "unknown environment variable MAGI_PASSES__ENABLE_FOO='1': PassConfig has no field "
+            f"'enable_foo'. {KNOWN_ENV}",
+            id="unknown-field",
+        ),
+        pytest.param(
+            "MAGI_PASSES__ENABLE_ND_TILLING",
+            "1",
+            "PassConfig has no field 'enable_nd_tilling'",
+            id="misspelt-field",
+        ),
+    ],
+)
+def test_env_bad_value(var: str, value: str, message: str) -> None:
+    with pytest.raises(ValueError) as info:
+        PassConfig.from_env({var: value})
+    assert message in str(info.value)
+
+
+def test_env_misspelt_field_suggests_the_right_one() -> None:
+    with pytest.raises(ValueError, match=r"did you mean MAGI_PASSES__ENABLE_ND_TILING\?$"):
+        PassConfig.from_env({"MAGI_PASSES__ENABLE_ND_TILLING": "1"})
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [("1", True), ("TRUE", True), (" yes ", True), ("on", True), ("0", False), ("Off", False)],
+)
+def test_env_good_values_still_parse(raw: str, expected: bool) -> None:
+    """The other side of the bad-value rows: the accepted spellings really are accepted."""
+    config = PassConfig.from_env({"MAGI_PASSES__ENABLE_ND_TILING": raw})
+    assert config.enable_nd_tiling is expected
+
+
+def test_env_is_read_by_the_magi_backend(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bad variable in the process environment fails the first `backend="magi"` compile."""
+    monkeypatch.setenv("MAGI_PASSES__ENABLE_ND_TILING", "maybe")
+    model, x = _conv()
+    message = _compile_error(model, x, backend="magi")
+    assert "backend='magi' raised:" in message
+    assert f"ValueError: bad value for MAGI_PASSES__ENABLE_ND_TILING: 'maybe'; {BOOL_EXPECTED}" in (
+        message
+    )
+
+
+def test_env_is_read_by_inductor_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MAGI_PASSES__CONV_HEAVY_RATIO", "-3")
+    with pytest.raises(ValueError, match=re.escape("MAGI_PASSES__CONV_HEAVY_RATIO: '-3'")):
+        inductor_options()
+
+
+# --------------------------------------------------------------------------- PassConfig
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        pytest.param(
+            lambda: PassConfig(enable_nd_tiling="yes"),  # type: ignore[arg-type]
+            "PassConfig.enable_nd_tiling must be a bool, got 'yes' (str); pass True or False",
+            id="bool-field-str",
+        ),
+        pytest.param(
+            lambda: PassConfig(conv_heavy_ratio=0),
+            "PassConfig.conv_heavy_ratio must be a positive int, got 0",
+            id="ratio-zero",
+        ),
+        pytest.param(
+            lambda: PassConfig(conv_heavy_ratio=True),
+            "PassConfig.conv_heavy_ratio must be an int, got True (bool)",
+            id="ratio-bool",
+        ),
+        pytest.param(
+            lambda: PassConfig().replace(enable_fo=True),
+            "unknown PassConfig field(s) ['enable_fo']; known fields: enable_conv_channels_last",
+            id="replace-unknown",
+        ),
+        pytest.param(
+            lambda: PassConfig.from_env({}, enable_foo=True),
+            "unknown PassConfig field(s) ['enable_foo']; known fields: enable_conv_channels_last",
+            id="from-env-override-unknown",
+        ),
+    ],
+)
+def test_pass_config_bad_value(build: Any, message: str) -> None:
+    with pytest.raises(ValueError) as info:
+        build()
+    assert message in str(info.value)
+
+
+# --------------------------------------------------------------------------- backend options
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        pytest.param(
+            {"enable_nd_tilling": False},
+            "ValueError: unknown magi backend option 'enable_nd_tilling': neither a PassConfig "
+            "field (",
+            id="misspelt-pass-field",
+        ),
+        pytest.param(
+            {"triton.max_tile": 2},
+            "ValueError: unknown magi backend option 'triton.max_tile': neither a PassConfig field",
+            id="misspelt-inductor-key",
+        ),
+        pytest.param(
+            {"enable_nd_tiling": "no"},
+            "ValueError: PassConfig.enable_nd_tiling must be a bool, got 'no' (str); "
+            "pass True or False",
+            id="pass-field-wrong-type",
+        ),
+        pytest.param(
+            {"conv_heavy_ratio": "3"},
+            "ValueError: PassConfig.conv_heavy_ratio must be an int, got '3' (str)",
+            id="ratio-wrong-type",
+        ),
+        pytest.param(
+            {"pass_config": {"enable_nd_tiling": False}},
+            "TypeError: magi backend option 'pass_config' must be a magi_passes.PassConfig, "
+            "got {'enable_nd_tiling': False}",
+            id="pass-config-dict",
+        ),
+    ],
+)
+def test_backend_bad_option(options: dict[str, Any], message: str) -> None:
+    model, x = _conv()
+    error = _compile_error(model, x, backend="magi", options=options)
+    assert "backend='magi' raised:" in error
+    assert message in error
+
+
+@pytest.mark.parametrize(
+    ("key", "close"),
+    [
+        ("enable_nd_tilling", "did you mean enable_nd_tiling"),
+        ("triton.max_tile", "did you mean triton.max_tiles"),
+    ],
+)
+def test_backend_unknown_option_lists_close_matches(key: str, close: str) -> None:
+    model, x = _conv()
+    assert close in _compile_error(model, x, backend="magi", options={key: False})
+
+
+def test_backend_unknown_option_lists_every_pass_config_field() -> None:
+    model, x = _conv()
+    error = _compile_error(model, x, backend="magi", options={"enable_nd_tilling": False})
+    listed = re.search(
+        r"neither a PassConfig field \(([^)]*)\) nor a torch._inductor.config key", error
+    )
+    assert listed is not None, error
+    assert listed.group(1).split(", ") == sorted(PassConfig.field_names())
+
+
+def test_backend_rejects_a_mode() -> None:
+    model, x = _conv()
+    error = _compile_error(model, x, backend="magi", mode="max-autotune")
+    assert (
+        "ValueError: the magi backend takes no mode (got mode='max-autotune'); pass Inductor "
+        "settings through options={...} instead"
+    ) in error
+
+
+def test_magi_compile_rejects_a_backend() -> None:
+    model, _ = _conv()
+    with pytest.raises(TypeError) as info:
+        magi_compile(model, backend="inductor")
+    assert str(info.value) == (
+        "magi_compile() chooses the backend itself; call torch.compile(..., backend=...) "
+        "directly to use another one"
+    )
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="magi_passes: MagiBackend/magi_compile do not check `config`; a dict fails at the "
+    "first compile with \"AttributeError: 'dict' object has no attribute "
+    "'enable_conv_channels_last'\"",
+)
+@pytest.mark.parametrize("config", [{"enable_nd_tiling": False}, "no-nd-tiling"])
+def test_magi_compile_config_must_be_a_pass_config(config: Any) -> None:
+    model, x = _conv()
+    with pytest.raises(TypeError, match="PassConfig"):
+        magi_compile(model, config=config)(x)
+
+
+def test_magi_compile_config_dict_message_today() -> None:
+    """What users get today for `magi_compile(m, config={...})` (row of the table; see xfail)."""
+    model, x = _conv()
+    with pytest.raises(BackendCompilerFailed) as info:
+        magi_compile(model, config={"enable_nd_tiling": False})(x)  # type: ignore[arg-type]
+    assert "AttributeError: 'dict' object has no attribute 'enable_conv_channels_last'" in str(
+        info.value
+    )
+
+
+class _Recorder(CustomGraphPass):
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, graph: torch.fx.Graph) -> None:  # type: ignore[override]
+        self.calls += 1
+
+    def uuid(self) -> str:
+        return "bad-input-recorder"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="magi_passes bug: a post_grad_custom_post_pass given in options= is silently "
+    "replaced by the PassManager instead of chained (backend.py MagiBackend.__call__)",
+)
+def test_user_pass_in_backend_options_is_chained() -> None:
+    model, x = _conv()
+    recorder = _Recorder()
+    with inductor_config.patch(fx_graph_cache=False):
+        torch.compile(model, backend="magi", options={"post_grad_custom_post_pass": recorder})(x)
+    assert recorder.calls == 1
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="magi_passes bug: inductor_options(post_grad_custom_post_pass=...) is overwritten by "
+    "the PassManager instead of chained (backend.py inductor_options)",
+)
+def test_user_pass_in_inductor_options_is_chained() -> None:
+    recorder = _Recorder()
+    options = inductor_options(post_grad_custom_post_pass=recorder)
+    manager = options["post_grad_custom_post_pass"]
+    assert manager is recorder or getattr(manager, "user_pass", None) is recorder
+
+
+# --------------------------------------------------------------------------- PassManager
+def test_pass_manager_user_pass_not_callable() -> None:
+    with pytest.raises(TypeError) as info:
+        PassManager(user_pass=42)
+    assert str(info.value) == (
+        "PassManager(user_pass=...) must be a callable taking a torch.fx.Graph (ideally a "
+        "CustomGraphPass with uuid()), got 42"
+    )
+
+
+def test_pass_manager_user_pass_is_a_pass_manager() -> None:
+    with pytest.raises(
+        ValueError, match="got another PassManager: the magi passes would run twice"
+    ):
+        PassManager(user_pass=PassManager())
+
+
+# --------------------------------------------------------------------------- inputs and models
+def test_input_on_meta_device_behaves_like_eager() -> None:
+    """Model on cpu, input on meta: eager computes a meta result, and so does the compiled model."""
+    model, x = _conv()
+    eager = model(x.to("meta"))
+    compiled = torch.compile(model, backend="magi")(x.to("meta"))
+    assert compiled.device.type == "meta"
+    assert compiled.shape == eager.shape and compiled.dtype == eager.dtype
+
+
+@pytest.mark.requires_cuda
+def test_input_on_other_device_gives_the_eager_message() -> None:
+    model, x = _conv()
+    with pytest.raises(RuntimeError) as eager:
+        model(x.cuda())
+    torch._dynamo.reset()
+    with pytest.raises(RuntimeError) as compiled:
+        torch.compile(model, backend="magi")(x.cuda())
+    first_line = str(eager.value).splitlines()[0]
+    assert first_line in str(compiled.value)
+
+
+@pytest.mark.parametrize(
+    ("x", "eager_message"),
+    [
+        pytest.param(
+            torch.randn(1, 3, 5, 7, dtype=torch.float16),
+            "Input type (c10::Half) and bias type (float) should be the same",
+            id="dtype-mismatch",
+        ),
+        pytest.param(
+            torch.randn(1, 5, 5, 7),
+            "Given groups=1, weight of size [4, 3, 3, 3], expected input[1, 5, 5, 7] to have 3 "
+            "channels, but got 5 channels instead",
+            id="channel-mismatch",
+        ),
+    ],
+)
+def test_model_that_fails_eagerly_shows_the_eager_message(
+    x: torch.Tensor, eager_message: str
+) -> None:
+    model, _ = _conv()
+    with pytest.raises(RuntimeError, match=re.escape(eager_message)):
+        model(x)
+    with pytest.raises(TorchRuntimeError) as info:
+        torch.compile(model, backend="magi")(x)
+    assert eager_message in str(info.value)
+
+
+def _failing_user_pass(graph: torch.fx.Graph) -> None:
+    raise RuntimeError("user pass failed: no conv found")
+
+
+def test_failing_chained_user_pass_is_named_in_the_error() -> None:
+    """A compile that fails inside the post-grad passes surfaces the original error."""
+    model, x = _conv()
+    with inductor_config.patch(post_grad_custom_post_pass=_failing_user_pass, fx_graph_cache=False):
+        with pytest.raises(Exception) as info:
+            torch.compile(model, backend="magi")(x)
+    assert type(info.value).__name__ == "InductorError"
+    assert "RuntimeError: user pass failed: no conv found" in str(info.value)

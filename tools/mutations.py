@@ -1,0 +1,287 @@
+"""The deliberate faults `tools/mutation_check.py` puts into a copy of `magi_passes`.
+
+Each `Mutation` is one fault: one or more exact text substitutions (each must match exactly
+once, at the time it is applied, or the mutation is reported as "not applied") and the tests
+that should catch it, as pytest arguments (files or node ids), cheapest first. Node ids are
+checked at collection before anything runs, so a renamed test cannot pass for a caught fault.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace `old` (must occur exactly once) by `new` in `magi_passes/<file>`."""
+
+    file: str
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
+class Mutation:
+    name: str
+    fault: str  # what a developer would have got wrong, in words
+    edits: tuple[Edit, ...]
+    tests: tuple[str, ...]
+
+
+def corpus(*case_ids: str) -> tuple[str, ...]:
+    """Node ids of corpus cases on the CPU (`conv2d-bias-fp32-infer` -> `test_corpus[...-cpu]`)."""
+    return tuple(f"tests/test_corpus.py::test_corpus[{case}-cpu]" for case in case_ids)
+
+
+CHANNELS_LAST = "tests/test_channels_last.py"
+ND_TILING = "tests/test_nd_tiling.py"
+CONFIG = "tests/test_config.py"
+MANAGER = "tests/test_manager.py"
+BACKEND = "tests/test_backend.py"
+BAD_INPUT = "tests/test_bad_input.py"
+WEIGHT_UPDATES = "tests/test_corpus.py::test_corpus_weight_updates[cpu]"
+FX_CACHE = "tests/test_corpus.py::test_corpus_fx_graph_cache_keeps_configs_apart"
+
+MUTATIONS: tuple[Mutation, ...] = (
+    Mutation(
+        "conv3d-gets-channels-last-2d",
+        "wrong memory format: channels_last (4-D) used for 5-D conv3d tensors",
+        (Edit("channels_last.py", "5: torch.channels_last_3d}", "5: torch.channels_last}"),),
+        (CHANNELS_LAST, *corpus("conv3d-bias-fp32-infer", "conv3d-stride-dilation-fp32-train")),
+    ),
+    Mutation(
+        "weight-clone-dropped",
+        "only the conv input gets a channels-last clone, the weight keeps its layout",
+        (Edit("channels_last.py", "for arg in tensors:", "for arg in tensors[:-1]:"),),
+        (CHANNELS_LAST, *corpus("conv2d-nobias-fp32-train")),
+    ),
+    Mutation(
+        "clone-meta-val-stays-contiguous",
+        "the clone is inserted but its fake value is not made channels-last",
+        (Edit("channels_last.py", "lambda t: t.clone(memory_format=fmt)", "lambda t: t.clone()"),),
+        (CHANNELS_LAST, *corpus("conv2d-nobias-fp32-train")),
+    ),
+    Mutation(
+        "clone-not-shared",
+        "a tensor read by two convs gets two clones (the sharing map is never consulted)",
+        (Edit("channels_last.py", "clone = clones.get(key)", "clone = None"),),
+        (CHANNELS_LAST, *corpus("conv2d-shared-weight-fp32-train")),
+    ),
+    Mutation(
+        "pad-hoisted-across-multi-user",
+        "the clone is hoisted over a constant_pad_nd that has other users",
+        (Edit("channels_last.py", "and len(source.users) == 1", "and len(source.users) >= 1"),),
+        (CHANNELS_LAST, *corpus("conv3d-multi-user-pad-fp32-infer")),
+    ),
+    Mutation(
+        "transposed-conv-converted",
+        "transposed convolutions are not skipped",
+        (Edit("channels_last.py", "if transposed:", "if False:"),),
+        (CHANNELS_LAST, *corpus("convtranspose2d-fp32-infer")),
+    ),
+    Mutation(
+        "layout-optimization-not-set",
+        "the pass converts convs but leaves layout_optimization on (Inductor then ignores the clones)",
+        (
+            Edit(
+                "channels_last.py",
+                'self.set_config("layout_optimization", False, result)',
+                "pass",
+            ),
+        ),
+        (CHANNELS_LAST, *corpus("conv2d-bias-fp32-infer")),
+    ),
+    Mutation(
+        "undeclared-config-key-set",
+        "the channels-last pass also flips an Inductor key it does not declare",
+        (
+            Edit(
+                "channels_last.py",
+                'self.set_config("layout_optimization", False, result)',
+                'self.set_config("layout_optimization", False, result)\n'
+                "        torch._inductor.config.freezing = not torch._inductor.config.freezing",
+            ),
+        ),
+        (CHANNELS_LAST, *corpus("conv2d-bias-fp32-infer")),
+    ),
+    Mutation(
+        "undeclared-key-check-disabled",
+        "MagiPass no longer detects (and undoes) changes to undeclared config keys",
+        (Edit("base.py", "if k not in self.mutates_inductor_config", "if False"),),
+        (MANAGER,),
+    ),
+    Mutation(
+        "nd-tiling-on-static-graphs",
+        "ND tiling fires on static graphs too",
+        (Edit("nd_tiling.py", "if not is_dynamic(graph):", "if False:"),),
+        (ND_TILING, *corpus("conv2d-nd-tiling-static-fp32-infer")),
+    ),
+    Mutation(
+        "nd-tiling-three-tiles",
+        "ND tiling with max_tiles=3 (overflows the CUDA z grid)",
+        (Edit("nd_tiling.py", '"triton.max_tiles": 2,', '"triton.max_tiles": 3,'),),
+        (ND_TILING, *corpus("conv2d-nd-tiling-dynamic-fp32-infer")),
+    ),
+    Mutation(
+        "nd-tiling-ignores-channels-last",
+        "ND tiling also fires after the channels-last rewrite converted the graph",
+        (
+            Edit(
+                "nd_tiling.py",
+                "if converted and not self.config.nd_tiling_with_channels_last:",
+                "if False:",
+            ),
+        ),
+        (ND_TILING, *corpus("conv2d-dynamic-batch-fp32-infer")),
+    ),
+    Mutation(
+        "conv-heavy-inverted",
+        "is_conv_heavy compares the wrong way",
+        (
+            Edit(
+                "predicates.py",
+                "len(graph.nodes) < ratio * n_convs",
+                "len(graph.nodes) > ratio * n_convs",
+            ),
+        ),
+        (ND_TILING, *corpus("conv2d-nd-tiling-dynamic-fp32-infer")),
+    ),
+    Mutation(
+        "uuid-ignores-config",
+        "neither the passes' nor the manager's uuid() covers the PassConfig (FX cache mixes configs)",
+        (
+            Edit("base.py", "h.update(self.config.key().encode())", "pass"),
+            Edit("manager.py", "h.update(self.config.key().encode())", "pass"),
+        ),
+        (MANAGER, CONFIG, FX_CACHE),
+    ),
+    Mutation(
+        "pass-uuid-ignores-config",
+        "a MagiPass's uuid() does not cover its PassConfig (only the manager's does)",
+        (Edit("base.py", "h.update(self.config.key().encode())", "pass"),),
+        (MANAGER, CONFIG, ND_TILING, CHANNELS_LAST),
+    ),
+    Mutation(
+        "from-env-accepts-bad-bool",
+        "PassConfig.from_env turns any unknown boolean spelling into True",
+        (
+            Edit(
+                "config.py",
+                '        raise ValueError(\n            f"bad value for {var}: {raw!r}; expected a boolean',
+                "        return True\n        raise ValueError(\n"
+                '            f"bad value for {var}: {raw!r}; expected a boolean',
+            ),
+        ),
+        (CONFIG, BAD_INPUT),
+    ),
+    Mutation(
+        "from-env-accepts-zero",
+        "PassConfig.from_env lets 0 through for a positive int",
+        (Edit("config.py", "if value <= 0:", "if value < 0:"),),
+        (CONFIG, BAD_INPUT),
+    ),
+    Mutation(
+        "from-env-ignores-unknown-fields",
+        "a misspelt MAGI_PASSES__ variable is silently ignored",
+        (
+            Edit(
+                "config.py",
+                "            if name not in by_name:\n",
+                "            if name not in by_name:\n                continue\n",
+            ),
+        ),
+        (CONFIG, BAD_INPUT),
+    ),
+    Mutation(
+        "pass-config-type-checks-off",
+        "PassConfig accepts non-bool values for boolean fields",
+        (Edit("config.py", 'if f.type == "bool" and not isinstance(value, bool):', "if False:"),),
+        (CONFIG, BAD_INPUT),
+    ),
+    Mutation(
+        "backend-no-config-snapshot",
+        "the backend does not snapshot the declared keys into the compile's config patch (leak)",
+        (
+            Edit(
+                "backend.py",
+                "patches = {**config_snapshot(manager), **extra,",
+                "patches = {**extra,",
+            ),
+        ),
+        (*corpus("conv2d-bias-fp32-infer"), BACKEND),
+    ),
+    Mutation(
+        "backward-compiled-without-passes",
+        "config patches applied around compile_fx only, so the lazily compiled backward graph "
+        "runs without the passes",
+        (
+            Edit(
+                "backend.py",
+                "compiled = compile_fx(gm, inputs, config_patches=patches)",
+                "with inductor_config.patch(patches):\n            compiled = compile_fx(gm, inputs)",
+            ),
+        ),
+        (*corpus("conv2d-nobias-fp32-train"), BACKEND),
+    ),
+    Mutation(
+        "weight-cache-ignores-version",
+        "the converted-weight cache ignores tensor._version (stale weights after in-place updates)",
+        (Edit("backend.py", "and hit[1] == w._version", "and True"),),
+        (*corpus("conv2d-bias-fp32-infer"), WEIGHT_UPDATES),
+    ),
+    Mutation(
+        "weight-cache-ignores-data-ptr",
+        "the converted-weight cache ignores the storage pointer (stale after `w.data = ...`)",
+        (Edit("backend.py", "and hit[2] == w.data_ptr()", "and True"),),
+        (WEIGHT_UPDATES,),
+    ),
+    Mutation(
+        "weights-hoisted-in-training",
+        "conv weights are converted outside the graph in training too (no gradient reaches them)",
+        (Edit("backend.py", "if grad and value.requires_grad:", "if False:"),),
+        (*corpus("conv2d-nobias-fp32-train"), BACKEND),
+    ),
+    Mutation(
+        "example-weights-not-converted",
+        "weights are converted at run time but the graph was compiled for the original layout",
+        (Edit("backend.py", "_convert_example_weights(gm, inputs, hoisted)", "pass"),),
+        (*corpus("conv2d-bias-fp32-infer"), BACKEND),
+    ),
+    Mutation(
+        "manager-drops-user-pass",
+        "the PassManager never calls the user's own post-grad pass",
+        (Edit("manager.py", "            self.user_pass(graph)\n", "            pass\n"),),
+        (MANAGER, *corpus("conv2d-bias-fp32-infer")),
+    ),
+    Mutation(
+        "chain-ignores-installed-pass",
+        "PassManager.chained_with_current replaces the installed post-grad pass instead of chaining",
+        (
+            Edit(
+                "manager.py",
+                'current = get_inductor_config_value("post_grad_custom_post_pass")',
+                "current = None",
+            ),
+        ),
+        (MANAGER, *corpus("conv2d-bias-fp32-infer")),
+    ),
+    Mutation(
+        "user-pass-runs-first",
+        "the user's pass runs before the magi passes instead of after them",
+        (
+            Edit(
+                "manager.py",
+                "        if self.user_pass is not None:\n            self.user_pass(graph)\n"
+                "        self.results = results",
+                "        self.results = results",
+            ),
+            Edit(
+                "manager.py",
+                "        results: list[PassResult] = []\n        for p in self.passes:",
+                "        results: list[PassResult] = []\n        if self.user_pass is not None:\n"
+                "            self.user_pass(graph)\n        for p in self.passes:",
+            ),
+        ),
+        (MANAGER, *corpus("conv2d-bias-fp32-infer")),
+    ),
+)
