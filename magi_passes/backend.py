@@ -131,6 +131,7 @@ class MagiBackend:
                 f"the magi backend takes no mode (got mode={mode!r}); pass Inductor settings "
                 f"through options={{...}} instead"
             )
+        _check_one_device(example_inputs)
         pass_config, extra = _split_options(
             {**self.inductor_config_patches, **(options or {})}, self.config
         )
@@ -184,6 +185,28 @@ def magi_compile(
     except AttributeError:  # pragma: no cover - objects that refuse attributes
         pass
     return compiled
+
+
+def _check_one_device(example_inputs: Sequence[Any]) -> None:
+    """Graph inputs (the module's parameters among them) on two real devices: say so plainly.
+
+    Eager fails on such inputs too, but inside a compile torch reports internal assertions
+    instead (seen on torch 2.11 with a cuda input and cpu weights). Meta and 0-dim tensors are
+    left alone: eager accepts them next to any device.
+    """
+    devices = sorted(
+        {
+            str(t.device)
+            for t in example_inputs
+            if isinstance(t, torch.Tensor) and t.dim() > 0 and t.device.type != "meta"
+        }
+    )
+    if len(devices) > 1:
+        raise RuntimeError(
+            f"magi backend: the graph's inputs and parameters are on different devices "
+            f"({', '.join(devices)}); eager would fail on them too. Move the model and its "
+            f"inputs to one device, e.g. model.to(x.device)"
+        )
 
 
 def _hoistable_conv_weights(
