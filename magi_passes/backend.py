@@ -281,9 +281,17 @@ def _eager_output_formats(gm: torch.fx.GraphModule) -> list[torch.memory_format 
     formats: list[torch.memory_format | None] = []
     for arg in torch.fx.node.map_aggregate(output.args[0], lambda a: a) or ():
         val = arg.meta.get("example_value") if isinstance(arg, torch.fx.Node) else None
-        formats.append(
-            suggest_memory_format(val) if isinstance(val, torch.Tensor) and val.dim() in (4, 5) else None
-        )
+        fmt = None
+        if isinstance(val, torch.Tensor) and val.dim() in (4, 5):
+            # only outputs eager returns dense in one format (a permuted output is left as
+            # Inductor lays it out, exactly as plain torch.compile does)
+            candidate = suggest_memory_format(val)
+            try:
+                dense = bool(val.is_contiguous(memory_format=candidate))
+            except Exception:  # a symbolic stride it cannot decide without a guard
+                dense = False
+            fmt = candidate if dense else None
+        formats.append(fmt)
     return formats
 
 
