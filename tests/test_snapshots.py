@@ -430,8 +430,9 @@ def test_xdist_runs_compare_but_update_with_two_workers_is_refused(
 
 
 def test_generated_code_snapshots_match_across_sessions(project: pytest.Pytester) -> None:
+    # a module name no file of our own suite has: in-process runs share sys.modules
     project.makepyfile(
-        test_codegen="""
+        test_session_codegen="""
         import torch
         from pytest_magi.codegen import inductor_codegen
 
@@ -448,7 +449,7 @@ def test_generated_code_snapshots_match_across_sessions(project: pytest.Pytester
         """
     )
     _run(project, "--snapshot-update").assert_outcomes(passed=1)
-    folder = project.path / "__snapshots__" / VERSION / "test_codegen"
+    folder = project.path / "__snapshots__" / VERSION / "test_session_codegen"
     code = (folder / "test_code.py").read_text()
     assert "<kernel-path>" in code and "s0" in code and "/tmp/" not in code
     assert "extern_kernels.mm(" in code
