@@ -189,6 +189,12 @@ def _run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
     return pytester.runpytest("-p", "no:cacheprovider", "--snapshot-details", *args)
 
 
+def _run_subprocess(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    """For runs that generate code: an in-process run would re-import Inductor's modules, which
+    refuse a second registration; two sessions in two processes is also what the test claims."""
+    return pytester.runpytest_subprocess("-p", "no:cacheprovider", "--snapshot-details", *args)
+
+
 def _files(root: Path) -> list[str]:
     base = root / "__snapshots__"
     return sorted(str(p.relative_to(base)) for p in base.rglob("*") if p.is_file())
@@ -448,13 +454,13 @@ def test_generated_code_snapshots_match_across_sessions(project: pytest.Pytester
             assert triton_snapshot == code
         """
     )
-    _run(project, "--snapshot-update").assert_outcomes(passed=1)
+    _run_subprocess(project, "--snapshot-update").assert_outcomes(passed=1)
     folder = project.path / "__snapshots__" / VERSION / "test_session_codegen"
     code = (folder / "test_code.py").read_text()
     assert "<kernel-path>" in code and "s0" in code and "/tmp/" not in code
     assert "extern_kernels.mm(" in code
     assert "inference extern mm\n" in (folder / "test_code.sig.txt").read_text()
-    result = _run(project)
+    result = _run_subprocess(project)
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["*3 snapshots passed.*"])
 
