@@ -10,8 +10,11 @@ and weight, with the clone's `meta["val"]` made channels-last. Inductor's convol
 constrain their inputs to the strides of their FX `meta["val"]` (`constrain_to_fx_strides`, active
 while `layout_optimization` is off), so the clone pins its producer's layout: the clone lowers to a
 flexible-layout pointwise that is inlined into the producer, and the producer writes channels-last
-directly. No kernel is added unless the producer cannot take a layout (a graph input, an extern
-kernel output of another layout): then the clone is the one copy. Weights are normally already
+directly. A clone is a kernel of its own only when its producer cannot take a layout (a graph
+input, an extern kernel output of another layout). Measured cost (docs/benchmarks.md): the copy
+of the graph input, and one kernel per GroupNorm whose output feeds a conv, because Inductor no
+longer fuses GroupNorm's statistics with its channels-last normalise (VAEDecoderLike tiny on fake
+CUDA: 7 -> 11 kernels; 540p on the H200: 17 -> 19). Weights are normally already
 channels-last when the graph reaches this pass (`magi_backend` converts them once per weight
 version outside the graph in inference), and then no weight clone is emitted at all.
 

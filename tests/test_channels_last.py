@@ -202,10 +202,6 @@ class ConvNet(torch.nn.Module):
         return self.c2(F.pad(h, pad)) + 1
 
 
-def _count_cpp_kernels(code: str) -> int:
-    return code.count("cpp_fused_")
-
-
 @pytest.mark.parametrize("ndim", [2, 3])
 def test_end_to_end_inference_layout_and_numerics(ndim: int) -> None:
     """Compiled with the pass, the conv inputs are channels-last buffers and results match."""
