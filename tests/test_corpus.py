@@ -358,9 +358,7 @@ def _has_format_strides(val: torch.Tensor) -> bool:
     from torch.fx.experimental.symbolic_shapes import statically_known_true
 
     expected = make_channels_last_strides_for(val.shape)
-    return all(
-        statically_known_true(a == b) for a, b in zip(val.stride(), expected, strict=True)
-    )
+    return all(statically_known_true(a == b) for a, b in zip(val.stride(), expected, strict=True))
 
 
 class InvariantCheck(CustomGraphPass):
