@@ -4,8 +4,11 @@ A pass is an Inductor `CustomGraphPass` that runs on the post-grad FX graph. Sub
 `apply(graph) -> PassResult`. The base class
 
 - records the result of the last call (`last_result`),
-- gives `uuid()` from the source of the pass's module and its `PassConfig` (Inductor's FX graph
-  cache key), never `None`,
+- gives `uuid()` (Inductor's FX graph cache key), never `None`: a hash of every source file of the
+  `magi_passes` package (each pass, `base.py`, `config.py`, `predicates.py`, `manager.py`,
+  `backend.py`, ...: whatever a pass imports can change what it does), of the module defining the
+  pass when that lies outside the package (a user's own `MagiPass`), and of its `PassConfig`.
+  A change to any of them is a cache miss, never a stale hit (docs/reliability.md, "Cache keys"),
 - enforces the config contract: a pass that changes `torch._inductor.config` lists the keys in
   `mutates_inductor_config`; changing any other key raises and is undone. Restoring the declared
   keys after the compilation is the job of whoever installs the pass (`magi_backend`,
@@ -20,10 +23,12 @@ import inspect
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
 import torch
 from torch._inductor import config as inductor_config
+from torch._inductor import custom_graph_pass as _custom_graph_pass
 from torch._inductor.custom_graph_pass import CustomGraphPass
 
 from .config import PassConfig
@@ -45,15 +50,54 @@ class PassResult:
         return f"{self.name}: {state} ({self.reason}){' [' + counts + ']' if counts else ''}"
 
 
-def _source_hash(obj: Any) -> str:
-    """sha256 of the source of the module defining `obj` (its class for instances)."""
-    cls = obj if isinstance(obj, type) else type(obj)
-    module = sys.modules.get(cls.__module__)
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def package_source_files() -> tuple[str, ...]:
+    """Every `.py` file of the `magi_passes` package, sorted: the sources a pass's uuid covers."""
+    return tuple(sorted(str(p) for p in PACKAGE_DIR.glob("*.py")))
+
+
+def source_files_for(cls: type) -> tuple[str, ...]:
+    """The package's source files plus the file defining `cls` when it lies outside the package."""
+    files = package_source_files()
     try:
-        text = inspect.getsource(module) if module is not None else inspect.getsource(cls)
+        own = inspect.getsourcefile(cls)
     except (OSError, TypeError):
-        text = f"{cls.__module__}.{cls.__qualname__}"
-    return hashlib.sha256(text.encode()).hexdigest()
+        own = None
+    if own is not None and str(Path(own).resolve()) not in files:
+        files = (*files, str(Path(own).resolve()))
+    return files
+
+
+@functools.lru_cache(maxsize=64)
+def hash_source_files(paths: tuple[str, ...]) -> str:
+    """sha256 (hex) of the contents of `paths`, via Inductor's own helper for custom-pass keys.
+
+    Cached per path tuple: source files do not change under a running process (a module edited
+    after import runs its old code anyway).
+    """
+    helper = getattr(_custom_graph_pass, "get_hash_for_files", None)
+    names = "\n".join(Path(p).name for p in paths)
+    if helper is not None:
+        return hashlib.sha256(names.encode() + helper(paths)).hexdigest()
+    h = hashlib.sha256(names.encode())  # pragma: no cover - torch without the helper
+    for path in paths:  # pragma: no cover
+        h.update(Path(path).read_bytes())
+    return h.hexdigest()  # pragma: no cover
+
+
+def _source_hash(cls: type) -> str:
+    """sha256 of every source file `cls`'s behaviour depends on (see `source_files_for`)."""
+    try:
+        return hash_source_files(source_files_for(cls))
+    except OSError:  # sources not on disk (a zip import): the module text, as inspect finds it
+        module = sys.modules.get(cls.__module__)
+        try:
+            text = inspect.getsource(module) if module is not None else inspect.getsource(cls)
+        except (OSError, TypeError):
+            text = f"{cls.__module__}.{cls.__qualname__}"
+        return hashlib.sha256(text.encode()).hexdigest()
 
 
 @functools.cache
@@ -144,7 +188,6 @@ class MagiPass(CustomGraphPass):
         h = hashlib.sha256()
         h.update(type(self).__qualname__.encode())
         h.update(_source_hash(type(self)).encode())
-        h.update(_source_hash(MagiPass).encode())
         h.update(self.config.key().encode())
         return h.hexdigest()
 

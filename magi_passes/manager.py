@@ -9,8 +9,8 @@ Order, and why:
    converted the graph's convolutions (it reads the mark `ConvChannelsLastPass` leaves).
 4. The user's own post-grad pass, if one was installed before (it is chained, never replaced).
 
-The manager is itself a `CustomGraphPass`: its `uuid()` aggregates the config, every pass's uuid
-and the chained user pass's uuid, so Inductor's FX graph cache never mixes compilations made with
+The manager is itself a `CustomGraphPass`: its `uuid()` aggregates the package's source files
+(docs/reliability.md, "Cache keys"), the config, every pass's uuid and the chained user pass's uuid, so Inductor's FX graph cache never mixes compilations made with
 different passes or configs. `results` holds the `PassResult`s of the last compilation (forward
 and backward graphs are separate compilations); `history` keeps every compilation's results and
 `graphs` the post-pass graph text of each, for tests and reports.
@@ -26,7 +26,7 @@ from typing import Any
 import torch
 from torch._inductor.custom_graph_pass import CustomGraphPass
 
-from .base import MagiPass, PassResult, get_inductor_config_value
+from .base import MagiPass, PassResult, _source_hash, get_inductor_config_value
 from .channels_last import ConvChannelsLastPass
 from .config import PassConfig
 from .dynamic_reshape import DynamicReshapePass
@@ -104,6 +104,9 @@ class PassManager(CustomGraphPass):
 
     def uuid(self) -> str:
         h = hashlib.sha256(b"magi-pass-manager")
+        # the package's sources (manager.py and backend.py among them) and the config, whatever
+        # the passes' own uuids cover
+        h.update(_source_hash(type(self)).encode())
         h.update(self.config.key().encode())
         for p in self.passes:
             h.update(p.uuid().encode())
