@@ -31,6 +31,7 @@ from torch._inductor import config as inductor_config
 from torch._inductor import custom_graph_pass as _custom_graph_pass
 from torch._inductor.custom_graph_pass import CustomGraphPass
 
+from ._validate import check_pass_config
 from .config import PassConfig
 
 
@@ -142,6 +143,7 @@ class MagiPass(CustomGraphPass):
     mutates_inductor_config: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, config: PassConfig | None = None) -> None:
+        config = check_pass_config(f"{type(self).__name__}", config)
         self.config = config if config is not None else PassConfig()
         self.last_result: PassResult | None = None
 

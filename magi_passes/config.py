@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from ._validate import close_matches, fail
+
 ENV_PREFIX = "MAGI_PASSES__"
 
 _TRUE = ("1", "true", "yes", "on")
@@ -34,6 +36,9 @@ class PassConfig:
     - `bucket_dynamic_reductions` (opt-in): let `DynamicReshapePass` guard each reduction over one
       symbolic size (hint <= 1024) into its power-of-two bucket, so Inductor emits persistent
       reductions as for static shapes; sizes outside the bucket recompile (docs/dynamic-shapes.md).
+    - `channels_last_conv2d_graphs`: also rewrite graphs whose convolutions are all conv2d. Off by
+      default: on such graphs Inductor's own layout optimisation decides, and the rewrite was
+      measured slower on real conv2d nets (timm efficientnet_b0, resnet50; docs/benchmarks.md).
     - `channels_last_weights_once`: in inference (no grad), convert conv weights to channels-last
       once per weight version outside the compiled graph instead of on every call.
     """
@@ -45,6 +50,25 @@ class PassConfig:
     nd_tiling_with_channels_last: bool = False
     channels_last_weights_once: bool = True
     bucket_dynamic_reductions: bool = False
+    channels_last_conv2d_graphs: bool = False
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> PassConfig:
+        # names are checked before the dataclass __init__ sees them, so a misspelt field gets the
+        # close matches instead of Python's bare "unexpected keyword argument"
+        names = cls.field_names()
+        if len(args) > len(names):
+            raise TypeError(
+                f"PassConfig(...): got {len(args)} positional arguments {args!r}; expected at "
+                f"most {len(names)} ({', '.join(names)}); fix: pass fields by name, e.g. "
+                f"PassConfig(enable_nd_tiling=False)"
+            )
+        unknown = sorted(set(kwargs) - set(names))
+        if unknown:
+            raise TypeError(
+                f"PassConfig(...): unknown field {unknown[0]}={kwargs[unknown[0]]!r}; expected "
+                f"one of {', '.join(names)}{close_matches(unknown[0], names)}"
+            )
+        return super().__new__(cls)
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -56,11 +80,13 @@ class PassConfig:
                 )
             if f.type == "int" and (isinstance(value, bool) or not isinstance(value, int)):
                 raise ValueError(
-                    f"PassConfig.{f.name} must be an int, got {value!r} ({type(value).__name__})"
+                    f"PassConfig.{f.name} must be an int, got {value!r} ({type(value).__name__}); "
+                    f"pass a whole number, e.g. {f.name}={f.default!r}"
                 )
         if self.conv_heavy_ratio <= 0:
             raise ValueError(
-                f"PassConfig.conv_heavy_ratio must be a positive int, got {self.conv_heavy_ratio!r}"
+                f"PassConfig.conv_heavy_ratio must be a positive int, got {self.conv_heavy_ratio!r}; "
+                f"pass e.g. conv_heavy_ratio=300 (Inductor's own layout heuristic)"
             )
 
     @classmethod
@@ -75,6 +101,15 @@ class PassConfig:
         `MAGI_PASSES__*` name or a bad value raises `ValueError` naming the variable, the value and
         what is accepted. Keyword `overrides` win over the environment.
         """
+        if environ is not None and not isinstance(environ, Mapping):
+            fail(
+                TypeError,
+                "PassConfig.from_env",
+                "environ",
+                environ,
+                "a mapping of variable names to str values (like os.environ), or None",
+                "PassConfig.from_env({'MAGI_PASSES__ENABLE_ND_TILING': '0'})",
+            )
         env = os.environ if environ is None else environ
         by_name = {f.name: f for f in fields(cls)}
         values: dict[str, Any] = {}
@@ -93,11 +128,21 @@ class PassConfig:
                     f"unknown environment variable {var}={raw!r}: PassConfig has no field {name!r}. "
                     f"Known: {', '.join(ENV_PREFIX + n.upper() for n in by_name)}{hint}"
                 )
+            if not isinstance(raw, str):
+                fail(
+                    TypeError,
+                    "PassConfig.from_env",
+                    f"environ[{var!r}]",
+                    raw,
+                    "a str, as in os.environ",
+                    f"{{{var!r}: '1'}}",
+                )
             values[name] = _parse_env_value(var, raw, by_name[name].type)
         unknown = sorted(set(overrides) - set(by_name))
         if unknown:
             raise ValueError(
                 f"unknown PassConfig field(s) {unknown}; known fields: {', '.join(by_name)}"
+                f"{close_matches(unknown[0], by_name)}"
             )
         values.update(overrides)
         return cls(**values)
@@ -106,7 +151,8 @@ class PassConfig:
         unknown = sorted(set(changes) - set(self.field_names()))
         if unknown:
             raise ValueError(
-                f"unknown PassConfig field(s) {unknown}; known fields: {', '.join(self.field_names())}"
+                f"unknown PassConfig field(s) {unknown}; known fields: "
+                f"{', '.join(self.field_names())}{close_matches(unknown[0], self.field_names())}"
             )
         return dataclasses.replace(self, **changes)
 
@@ -134,4 +180,6 @@ def _parse_env_value(var: str, raw: str, type_name: Any) -> Any:
         if value <= 0:
             raise ValueError(f"bad value for {var}: {raw!r}; expected a positive integer")
         return value
-    raise AssertionError(f"PassConfig field type {type_name!r} has no env parser")  # pragma: no cover
+    raise AssertionError(
+        f"PassConfig field type {type_name!r} has no env parser"
+    )  # pragma: no cover

@@ -26,6 +26,7 @@ from typing import Any
 import torch
 from torch._inductor.custom_graph_pass import CustomGraphPass
 
+from ._validate import check_bool, check_pass_config
 from .base import MagiPass, PassResult, _source_hash, get_inductor_config_value
 from .channels_last import ConvChannelsLastPass
 from .config import PassConfig
@@ -51,6 +52,8 @@ class PassManager(CustomGraphPass):
         user_pass: Any = None,
         record_graphs: bool = True,
     ) -> None:
+        config = check_pass_config("PassManager", config)
+        check_bool("PassManager", "record_graphs", record_graphs)
         self.config = config if config is not None else PassConfig()
         if user_pass is not None and not callable(user_pass):
             raise TypeError(

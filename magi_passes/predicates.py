@@ -5,6 +5,8 @@ from __future__ import annotations
 import torch
 from torch.fx.experimental.symbolic_shapes import free_symbols
 
+from ._validate import check_graph, check_positive_int
+
 aten = torch.ops.aten
 
 CONV_TARGETS = (aten.convolution.default, aten.convolution_backward.default)
@@ -22,6 +24,7 @@ def _has_free_symbols(val: object) -> bool:
 
 def is_dynamic(graph: torch.fx.Graph) -> bool:
     """True when a placeholder carries free symbols (symbolic sizes or strides, or a SymInt)."""
+    check_graph("is_dynamic", graph)
     return any(
         _has_free_symbols(node.meta.get("val", node.meta.get("example_value")))
         for node in graph.find_nodes(op="placeholder")
@@ -38,7 +41,7 @@ def is_conv_heavy(graph: torch.fx.Graph, ratio: int) -> bool:
     Forward convolutions and `convolution_backward` nodes both count, so the backward graph of a
     conv-heavy model is conv-heavy too. A graph without convolutions is never conv-heavy.
     """
-    if ratio <= 0:
-        raise ValueError(f"is_conv_heavy: ratio must be a positive int, got {ratio!r}")
+    check_graph("is_conv_heavy", graph)
+    check_positive_int("is_conv_heavy", "ratio", ratio)
     n_convs = count_convolutions(graph)
     return n_convs > 0 and len(graph.nodes) < ratio * n_convs

@@ -476,6 +476,17 @@ def fake_cuda(
     """
     from torch._subclasses.fake_tensor import FakeTensorMode
 
+    if properties is not None and not isinstance(properties, FakeDeviceProperties):
+        raise TypeError(
+            f"fake_cuda: properties must be a FakeDeviceProperties or None, got {properties!r:.120} "
+            f"({type(properties).__name__}); fix: fake_cuda(properties=FakeDeviceProperties("
+            f"major=8, minor=0, multi_processor_count=108)) or leave it out for the H100-like default"
+        )
+    if not isinstance(emulate_cudnn, bool):
+        raise TypeError(
+            f"fake_cuda: emulate_cudnn must be True or False, got {emulate_cudnn!r} "
+            f"({type(emulate_cudnn).__name__}); fix: fake_cuda(emulate_cudnn=True)"
+        )
     if real_cuda_available():
         yield FakeCudaEnv(
             device=torch.cuda.get_device_name(),

@@ -76,6 +76,18 @@ def normalize_addresses(text: str) -> str:
     return _ADDRESS_RE.sub(ADDRESS, text)
 
 
+def _check_text(where: str, text: object) -> None:
+    if not isinstance(text, str):
+        hint = (
+            "decode it first: text.decode()"
+            if isinstance(text, bytes)
+            else "pass the generated code as text, e.g. str(graph) or GeneratedCode.normalized()"
+        )
+        raise TypeError(
+            f"{where}: text must be a str, got {text!r:.120} ({type(text).__name__}); fix: {hint}"
+        )
+
+
 def _symbol_re(prefixes: Iterable[str]) -> re.Pattern[str]:
     alternatives = "|".join(sorted(prefixes, key=len, reverse=True))
     # A whole word, not an attribute (``x.s0``); quoted is fine (``'ks0': 'i64'``).
@@ -88,6 +100,14 @@ def renumber_symbols(text: str, prefixes: Iterable[str] = SYMBOL_PREFIXES) -> st
     ``s27*s17 + s27`` -> ``s0*s1 + s0``; ``ks4`` and ``s4`` are numbered independently.
     Idempotent: normalised text renumbers to itself.
     """
+    _check_text("renumber_symbols", text)
+    given = prefixes
+    prefixes = () if isinstance(prefixes, str) else tuple(prefixes)
+    if not prefixes or not all(isinstance(p, str) and p.isidentifier() for p in prefixes):
+        raise TypeError(
+            "renumber_symbols: prefixes must be a non-empty iterable of identifier prefixes "
+            f"(not one str), got {given!r}; fix: renumber_symbols(text, prefixes=('s', 'ks'))"
+        )
     pattern = _symbol_re(prefixes)
     mapping: dict[str, dict[str, int]] = {}
 
@@ -103,6 +123,7 @@ def renumber_symbols(text: str, prefixes: Iterable[str] = SYMBOL_PREFIXES) -> st
 
 def normalize_code(text: str) -> str:
     """Everything above, in the order that keeps each step well-defined."""
+    _check_text("normalize_code", text)
     text = normalize_kernel_paths(text)
     text = normalize_backend_hash(text)
     text = normalize_aot_ids(text)
@@ -113,6 +134,7 @@ def normalize_code(text: str) -> str:
 
 def normalize_fx_graph(text: str) -> str:
     """An FX graph printout (``str(graph)`` / ``gm.print_readable()``): symbols, addresses, paths."""
+    _check_text("normalize_fx_graph", text)
     text = normalize_addresses(text)
     text = normalize_temp_paths(text)
     return renumber_symbols(text)

@@ -19,7 +19,19 @@ from torch._dynamo.exc import BackendCompilerFailed, TorchRuntimeError
 from torch._inductor import config as inductor_config
 from torch._inductor.custom_graph_pass import CustomGraphPass
 
-from magi_passes import PassConfig, PassManager, inductor_options, magi_compile
+from magi_passes import (
+    ConvChannelsLastPass,
+    DynamicReshapePass,
+    MagiBackend,
+    NdTilingPass,
+    PassConfig,
+    PassManager,
+    inductor_options,
+    is_conv_heavy,
+    is_dynamic,
+    magi_backend,
+    magi_compile,
+)
 
 KNOWN_ENV = (
     "Known: MAGI_PASSES__ENABLE_CONV_CHANNELS_LAST, MAGI_PASSES__ENABLE_ND_TILING, "
@@ -256,27 +268,251 @@ def test_magi_compile_rejects_a_backend() -> None:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="magi_passes: MagiBackend/magi_compile do not check `config`; a dict fails at the "
-    "first compile with \"AttributeError: 'dict' object has no attribute "
-    "'enable_conv_channels_last'\"",
-)
 @pytest.mark.parametrize("config", [{"enable_nd_tiling": False}, "no-nd-tiling"])
 def test_magi_compile_config_must_be_a_pass_config(config: Any) -> None:
-    model, x = _conv()
-    with pytest.raises(TypeError, match="PassConfig"):
-        magi_compile(model, config=config)(x)
+    model, _ = _conv()
+    with pytest.raises(TypeError, match="magi_compile: config must be a magi_passes.PassConfig"):
+        magi_compile(model, config=config)  # at the call, before any compile
 
 
-def test_magi_compile_config_dict_message_today() -> None:
-    """What users get today for `magi_compile(m, config={...})` (row of the table; see xfail)."""
-    model, x = _conv()
-    with pytest.raises(BackendCompilerFailed) as info:
-        magi_compile(model, config={"enable_nd_tiling": False})(x)  # type: ignore[arg-type]
-    assert "AttributeError: 'dict' object has no attribute 'enable_conv_channels_last'" in str(
-        info.value
-    )
+# --------------------------------------------------------------------------- call-site checks
+FIELDS = (
+    "enable_conv_channels_last, enable_nd_tiling, enable_dynamic_reshape, conv_heavy_ratio, "
+    "nd_tiling_with_channels_last, channels_last_weights_once, bucket_dynamic_reductions"
+)
+
+
+def _graph_module() -> torch.fx.GraphModule:
+    return torch.fx.symbolic_trace(nn.ReLU())
+
+
+# (id, call, exception type, the exact message): each is a row of docs/reliability.md
+CALL_SITE_CASES: list[tuple[str, Any, type[Exception], str]] = [
+    (
+        "pass-config-unknown-field",
+        lambda: PassConfig(enable_nd_tilling=False),
+        TypeError,
+        "PassConfig(...): unknown field enable_nd_tilling=False; expected one of "
+        f"{FIELDS}; did you mean enable_nd_tiling?",
+    ),
+    (
+        "pass-config-too-many-positional",
+        lambda: PassConfig(*([True] * 8)),
+        TypeError,
+        "PassConfig(...): got 8 positional arguments (True, True, True, True, True, True, True, "
+        f"True); expected at most 7 ({FIELDS}); fix: pass fields by name, e.g. "
+        "PassConfig(enable_nd_tiling=False)",
+    ),
+    (
+        "pass-config-ratio-str",
+        lambda: PassConfig(conv_heavy_ratio="3"),
+        ValueError,
+        "PassConfig.conv_heavy_ratio must be an int, got '3' (str); pass a whole number, e.g. "
+        "conv_heavy_ratio=300",
+    ),
+    (
+        "pass-config-ratio-negative",
+        lambda: PassConfig(conv_heavy_ratio=-1),
+        ValueError,
+        "PassConfig.conv_heavy_ratio must be a positive int, got -1; pass e.g. "
+        "conv_heavy_ratio=300 (Inductor's own layout heuristic)",
+    ),
+    (
+        "replace-misspelt",
+        lambda: PassConfig().replace(enable_nd_tilling=False),
+        ValueError,
+        f"unknown PassConfig field(s) ['enable_nd_tilling']; known fields: {FIELDS}; did you "
+        "mean enable_nd_tiling?",
+    ),
+    (
+        "from-env-environ-list",
+        lambda: PassConfig.from_env(["MAGI_PASSES__ENABLE_ND_TILING=0"]),
+        TypeError,
+        "PassConfig.from_env: environ must be a mapping of variable names to str values (like "
+        "os.environ), or None, got ['MAGI_PASSES__ENABLE_ND_TILING=0'] (list); fix: "
+        "PassConfig.from_env({'MAGI_PASSES__ENABLE_ND_TILING': '0'})",
+    ),
+    (
+        "from-env-value-not-str",
+        lambda: PassConfig.from_env({"MAGI_PASSES__ENABLE_ND_TILING": 0}),
+        TypeError,
+        "PassConfig.from_env: environ['MAGI_PASSES__ENABLE_ND_TILING'] must be a str, as in "
+        "os.environ, got 0 (int); fix: {'MAGI_PASSES__ENABLE_ND_TILING': '1'}",
+    ),
+    (
+        "magi-backend-config-dict",
+        lambda: MagiBackend({"enable_nd_tiling": False}),
+        TypeError,
+        "MagiBackend: config must be a magi_passes.PassConfig or None, got "
+        "{'enable_nd_tiling': False} (dict); fix: "
+        "MagiBackend(config=PassConfig(enable_nd_tiling=False))",
+    ),
+    (
+        "magi-backend-config-str",
+        lambda: MagiBackend("no-nd-tiling"),
+        TypeError,
+        "MagiBackend: config must be a magi_passes.PassConfig or None, got 'no-nd-tiling' (str); "
+        "fix: MagiBackend(config=PassConfig(...)), or leave it out for the default",
+    ),
+    (
+        "magi-backend-patches-list",
+        lambda: MagiBackend(None, [("triton.max_tiles", 2)]),
+        TypeError,
+        "MagiBackend: inductor_config_patches must be a dict with str keys, or None, got "
+        "[('triton.max_tiles', 2)] (list); fix: MagiBackend(inductor_config_patches="
+        "{'enable_nd_tiling': False, 'triton.max_tiles': 2})",
+    ),
+    (
+        "magi-backend-patches-misspelt",
+        lambda: MagiBackend(None, {"enable_nd_tilling": False}),
+        ValueError,
+        "unknown magi backend option 'enable_nd_tilling': neither a PassConfig field "
+        f"({', '.join(sorted(FIELDS.split(', ')))}) nor a torch._inductor.config key; did you "
+        "mean enable_nd_tiling, triton.prefer_nd_tiling?",
+    ),
+    (
+        "inductor-options-given-its-own-result",
+        lambda: inductor_options(config=inductor_options(PassConfig())),
+        TypeError,
+        "inductor_options: config must be a magi_passes.PassConfig or None, got {",
+    ),
+    (
+        "inductor-options-misspelt-key",
+        lambda: inductor_options(max_autotun=True),
+        ValueError,
+        "inductor_options: max_autotun must be a torch._inductor.config key, got True (bool); "
+        "fix: spell the key as torch._inductor.config does (write dots as '__' in keyword "
+        "arguments: triton__max_tiles=2); did you mean max_autotune, max_autotune_gemm, "
+        "max_autotune_pointwise?",
+    ),
+    (
+        "magi-compile-not-callable",
+        lambda: magi_compile("model.pt"),
+        TypeError,
+        "magi_compile: model must be a torch.nn.Module or a function, got 'model.pt' (str); "
+        "fix: magi_compile(model) with the module itself, e.g. magi_compile(MyNet())",
+    ),
+    (
+        "magi-compile-config-dict",
+        lambda: magi_compile(nn.ReLU(), config={"enable_nd_tiling": False}),
+        TypeError,
+        "magi_compile: config must be a magi_passes.PassConfig or None, got "
+        "{'enable_nd_tiling': False} (dict); fix: "
+        "magi_compile(config=PassConfig(enable_nd_tiling=False))",
+    ),
+    (
+        "magi-compile-dynamic-str",
+        lambda: magi_compile(nn.ReLU(), dynamic="yes"),
+        TypeError,
+        "magi_compile: dynamic must be True, False or None, got 'yes' (str); fix: "
+        "magi_compile(dynamic=True)",
+    ),
+    (
+        "magi-backend-called-with-a-module",
+        lambda: magi_backend(nn.ReLU(), [torch.randn(2)]),
+        TypeError,
+        "magi_backend: gm must be a torch.fx.GraphModule (dynamo calls the backend), got ReLU() "
+        "(ReLU); fix: let dynamo call it: torch.compile(model, backend='magi')",
+    ),
+    (
+        "magi-backend-options-list",
+        lambda: magi_backend(_graph_module(), [torch.randn(2)], options=[("a", 1)]),
+        TypeError,
+        "magi_backend: options must be a dict with str keys, or None, got [('a', 1)] (list); "
+        "fix: magi_backend(options={'enable_nd_tiling': False})",
+    ),
+    (
+        "pass-manager-config-dict",
+        lambda: PassManager({"enable_nd_tilling": False}),
+        TypeError,
+        "PassManager: config must be a magi_passes.PassConfig or None, got "
+        f"{{'enable_nd_tilling': False}} (dict); fix: build one from its fields ({FIELDS}), e.g. "
+        "PassManager(config=PassConfig(enable_nd_tiling=False))",
+    ),
+    (
+        "pass-manager-record-graphs-str",
+        lambda: PassManager(record_graphs="no"),
+        TypeError,
+        "PassManager: record_graphs must be True or False, got 'no' (str); fix: "
+        "PassManager(record_graphs=True)",
+    ),
+    (
+        "pass-constructor-config-bool",
+        lambda: ConvChannelsLastPass(True),
+        TypeError,
+        "ConvChannelsLastPass: config must be a magi_passes.PassConfig or None, got True (bool); "
+        "fix: ConvChannelsLastPass(config=PassConfig(...)), or leave it out for the default",
+    ),
+    (
+        "pass-constructor-config-dict",
+        lambda: NdTilingPass({"enable_nd_tiling": True}),
+        TypeError,
+        "NdTilingPass: config must be a magi_passes.PassConfig or None, got "
+        "{'enable_nd_tiling': True} (dict); fix: "
+        "NdTilingPass(config=PassConfig(enable_nd_tiling=True))",
+    ),
+    (
+        "pass-constructor-dynamic-reshape",
+        lambda: DynamicReshapePass(PassConfig),
+        TypeError,
+        "DynamicReshapePass: config must be a magi_passes.PassConfig or None, got "
+        "<class 'magi_passes.config.PassConfig'> (type); fix: "
+        "DynamicReshapePass(config=PassConfig(...)), or leave it out for the default",
+    ),
+    (
+        "is-dynamic-graph-module",
+        lambda: is_dynamic(_graph_module()),
+        TypeError,
+        "is_dynamic: graph must be a torch.fx.Graph, got ReLU() (ReLU); fix: pass the "
+        "module's graph: is_dynamic(gm.graph)",
+    ),
+    (
+        "is-conv-heavy-none",
+        lambda: is_conv_heavy(None, 300),
+        TypeError,
+        "is_conv_heavy: graph must be a torch.fx.Graph, got None (NoneType); fix: pass the "
+        "torch.fx.Graph a post-grad pass receives, e.g. is_conv_heavy(gm.graph)",
+    ),
+    (
+        "is-conv-heavy-ratio-float",
+        lambda: is_conv_heavy(torch.fx.Graph(), 1.5),
+        TypeError,
+        "is_conv_heavy: ratio must be a positive int, got 1.5 (float); fix: "
+        "is_conv_heavy(..., ratio=300)",
+    ),
+    (
+        "is-conv-heavy-ratio-zero",
+        lambda: is_conv_heavy(torch.fx.Graph(), 0),
+        ValueError,
+        "is_conv_heavy: ratio must be a positive int, got 0 (int); fix: "
+        "is_conv_heavy(..., ratio=300)",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("call", "kind", "message"),
+    [pytest.param(call, kind, message, id=case) for case, call, kind, message in CALL_SITE_CASES],
+)
+def test_call_site_checks(call: Any, kind: type[Exception], message: str) -> None:
+    with pytest.raises(kind) as info:
+        call()
+    text = str(info.value)
+    if message.endswith("{"):  # a repr too long to spell out: the start, then the fix
+        assert text.startswith(message), text
+        assert "fix: that dict looks like inductor_options()'s result" in text
+    else:
+        assert text == message
+
+
+def test_kernel_counts_given_inductor_options_names_pass_config() -> None:
+    """The issue's example: a dict where a PassConfig is expected fails at once, naming it."""
+    from pytest_magi.codegen import kernel_counts
+
+    with pytest.raises(TypeError) as info:
+        kernel_counts(torch.sin, torch.randn(4), config=inductor_options(PassConfig()))
+    assert "config must be a magi_passes.PassConfig or None" in str(info.value)
+    assert "inductor_options()'s result" in str(info.value)
 
 
 class _Recorder(CustomGraphPass):
