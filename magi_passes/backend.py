@@ -31,6 +31,7 @@ from typing import Any
 import torch
 from torch._inductor import config as inductor_config
 
+from . import _validate
 from .base import get_inductor_config_value
 from .channels_last import channels_last_format
 from .config import PassConfig
@@ -86,6 +87,8 @@ def inductor_options(
     passes' declared config keys to their current values, so Inductor restores them after each
     compilation. The values are those at the time of this call.
     """
+    config = _validate.check_pass_config("inductor_options", config)
+    _validate.check_inductor_keys("inductor_options", inductor_patches)
     manager = PassManager.chained_with_current(config if config is not None else PassConfig.from_env())
     return {
         **config_snapshot(manager),
@@ -104,6 +107,14 @@ class MagiBackend:
     def __init__(
         self, config: PassConfig | None = None, inductor_config_patches: dict[str, Any] | None = None
     ) -> None:
+        config = _validate.check_pass_config("MagiBackend", config)
+        patches = _validate.check_optional_mapping(
+            "MagiBackend",
+            "inductor_config_patches",
+            inductor_config_patches,
+            "{'enable_nd_tiling': False, 'triton.max_tiles': 2}",
+        )
+        _split_options(patches, config if config is not None else PassConfig())  # names, types
         self.config = config
         self.inductor_config_patches = dict(inductor_config_patches or {})
         self.managers: list[PassManager] = []
@@ -158,6 +169,7 @@ def magi_backend(
     mode: str | None = None,
 ) -> Callable[..., Any]:
     """The backend registered as `"magi"` (entry point `torch_dynamo_backends`)."""
+    _validate.check_backend_call("magi_backend", gm, example_inputs, options)
     return MagiBackend()(gm, example_inputs, options=options, mode=mode)
 
 
@@ -172,6 +184,9 @@ def magi_compile(
 
     The returned object carries the backend as `.magi_backend` (its managers, results).
     """
+    _validate.check_compile_target("magi_compile", model)
+    config = _validate.check_pass_config("magi_compile", config)
+    _validate.check_optional_bool("magi_compile", "dynamic", dynamic)
     if "backend" in torch_compile_kwargs:
         raise TypeError(
             "magi_compile() chooses the backend itself; call torch.compile(..., backend=...) "
