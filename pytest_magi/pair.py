@@ -40,408 +40,81 @@ and captured with it.
 Inference by default (``inference=True``): calls of ``pair.baseline`` / ``pair.candidate`` /
 ``pair.eager`` run under ``torch.no_grad()``, which is what a benchmark of a decoder wants (and lets
 the magi backend convert conv weights to channels-last once, outside the graph).
+
+Testing a pass of your own: ``passes=[MyPass()]`` makes the candidate plain Inductor running your
+post-grad passes in order (``candidate=PassConfig(...)`` with ``passes=`` runs the magi passes,
+then yours); ``pair.op_count(op, stage="before"|"after")`` and ``pair.assert_ops(...)`` read the
+post-grad graphs recorded before and after the passes; ``pair.compile_stats[side]`` and
+``pair.expect_compile(graph_breaks=0, ...)`` say what compiling took; ``pair.kernel_diff()`` which
+kernels the candidate removed and added; ``pair.assert_close(reference="fp64")`` judges
+low-precision pairs against a higher-precision run (see :mod:`pytest_magi.numerics`). The pieces
+live in :mod:`pytest_magi.sides` (the sides' backends), :mod:`pytest_magi.capture` (the capture
+core), :mod:`pytest_magi.compile_stats`, :mod:`pytest_magi.kernels` and
+:mod:`pytest_magi.numerics`; this module is the pair itself. Docs: ``docs/testing-a-pass.md``.
 """
 
 from __future__ import annotations
 
-import contextlib
-import difflib
-import hashlib
-import math
-import re
-import types
-import unittest.mock as mock
-import uuid
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import torch
-from torch._inductor.custom_graph_pass import CustomGraphPass
 
-from magi_passes import MagiBackend, PassConfig, PassResult
+from magi_passes import PassResult
 
+from .capture import (
+    count_ops,
+    fresh_entry,
+    marked_copies,
+    op_histogram,
+    validate_bool,
+    validate_dynamic_dims,
+    validate_inductor_config,
+    validate_label,
+    validate_op,
+    validate_passes,
+)
+from .compile_stats import CompileStats, check_maximums, more_graphs_note
+from .kernels import CapturedGraph, KernelDiff, count_kernels, kernel_diff, kernel_names
+from .kernels import parse_output_code as _parse_output_code
+from .numerics import (
+    BASELINE_NOISE_FACTOR,
+    DEFAULT_TOLERANCES,
+    LOW_PRECISION_NORM_TOLERANCE,
+    REFERENCE_FACTOR,
+    REFERENCE_FLOOR,
+    REFERENCES,
+    TF32_TOLERANCES,
+    _max_low_precision_l2,
+    compare_outputs,
+    default_reference,
+    default_tolerances,
+    judge_against_reference,
+    reference_outputs,
+)
+from .sides import SIDES, SideBackend, SideCallable, SideSpec, resolve_side
 from .timing import Speedup, measure_pair
 
-SIDES: tuple[str, str] = ("baseline", "candidate")
-
-# (rtol, atol) per dtype, compiled vs eager. torch.testing's defaults, loosened where compiled
-# code legitimately reassociates: Inductor splits and reorders reductions (GroupNorm statistics,
-# sums) and the candidate may pick another conv algorithm (channels-last), so fp32 gets rtol 1e-4
-# (torch.testing: 1.3e-6) and atol 1e-5; fp16/bf16 keep torch.testing's rtol and get an atol of one
-# to two ulps near 1 (torch.testing's 1e-5 is below a bf16 ulp for any value above 2e-3).
-DEFAULT_TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
-    torch.float64: (1e-7, 1e-7),
-    torch.float32: (1e-4, 1e-5),
-    torch.float16: (1e-3, 1e-3),
-    torch.bfloat16: (1.6e-2, 1e-2),
-    torch.complex64: (1e-4, 1e-5),
-    torch.complex128: (1e-7, 1e-7),
-}
-# bf16/fp16 outputs whose elementwise check fails pass when the relative L2 error of the whole
-# output is within these bounds (bf16 keeps 8 mantissa bits: ~4e-3 per rounding; a few layers of
-# accumulated rounding stay under 1e-2). Explicit rtol/atol turn this off.
-LOW_PRECISION_NORM_TOLERANCE: dict[torch.dtype, float] = {torch.bfloat16: 1e-2, torch.float16: 2e-3}
-# a candidate in low precision may be this much further from eager than the compiled baseline is
-BASELINE_NOISE_FACTOR = 1.5
-# CUDA fp32 with TF32 matmul/conv allowed: the precision of the math is ~1e-3
-TF32_TOLERANCES: tuple[float, float] = (2e-3, 1e-3)
-
-_TRITON_KERNEL_RE = re.compile(r"@triton\.jit\s*\n\s*def\s+(\w+)\s*\(")
-_CPP_KERNEL_RE = re.compile(r"^\s*(\w+)\s*=\s*async_compile\.cpp(?:_pybinding)?\(", re.MULTILINE)
-
-_GRAPH_CACHES_OFF = {"fx_graph_cache": False, "fx_graph_remote_cache": False}
-_AUTOGRAD_CACHES_OFF = {"enable_autograd_cache": False, "enable_remote_autograd_cache": False}
-
-
-# --------------------------------------------------------------------------- helpers
-def count_kernels(code: str) -> int:
-    """Generated kernels defined in Inductor output code: Triton ``@triton.jit`` functions (GPU)
-    plus C++ kernels (``cpp_fused_* = async_compile.cpp_pybinding(...)``, CPU)."""
-    return len(_TRITON_KERNEL_RE.findall(code)) + len(_CPP_KERNEL_RE.findall(code))
-
-
-def kernel_names(code: str) -> list[str]:
-    """Names of the kernels ``count_kernels`` counts, in order of definition."""
-    return _TRITON_KERNEL_RE.findall(code) + _CPP_KERNEL_RE.findall(code)
-
-
-def default_tolerances(
-    dtype: torch.dtype, device: str | torch.device = "cpu"
-) -> tuple[float, float]:
-    """``(rtol, atol)`` used by ``assert_close`` for outputs of ``dtype`` (see DEFAULT_TOLERANCES)."""
-    if dtype == torch.float32 and torch.device(device).type == "cuda":
-        if torch.backends.cuda.matmul.allow_tf32 or torch.backends.cudnn.allow_tf32:
-            return TF32_TOLERANCES
-    if dtype in DEFAULT_TOLERANCES:
-        return DEFAULT_TOLERANCES[dtype]
-    if dtype.is_floating_point:  # float8 and friends
-        return (1.25e-1, 1e-1)
-    return (0.0, 0.0)
-
-
-def _config_keys(module: Any) -> set[str]:
-    return set(module.get_config_copy())
-
-
-def _existing(module: Any, patches: dict[str, Any]) -> dict[str, Any]:
-    keys = _config_keys(module)
-    return {k: v for k, v in patches.items() if k in keys}
-
-
-def validate_dynamic_dims(
-    dynamic_dims: Mapping[int, int | Sequence[int]] | None, inputs: Sequence[Any]
-) -> dict[int, tuple[int, ...]]:
-    """``{input_index: dims}`` normalised (non-negative dims), or ValueError saying the fix."""
-    if dynamic_dims is None:
-        return {}
-    example = "e.g. dynamic_dims={0: [3, 4]} marks dims 3 and 4 of the first input dynamic"
-    if not isinstance(dynamic_dims, Mapping):
-        raise ValueError(
-            f"dynamic_dims={dynamic_dims!r}: expected None or a dict {{input_index: dim or "
-            f"dims}}; {example}"
-        )
-    result: dict[int, tuple[int, ...]] = {}
-    for index, dims in dynamic_dims.items():
-        if isinstance(index, bool) or not isinstance(index, int):
-            raise ValueError(
-                f"dynamic_dims key {index!r} is not an input index: keys are positions of the "
-                f"example inputs (0..{len(inputs) - 1}); {example}"
-            )
-        if not 0 <= index < len(inputs):
-            raise ValueError(
-                f"dynamic_dims key {index} is out of range: the pair has {len(inputs)} example "
-                f"input(s), valid keys are 0..{len(inputs) - 1}"
-            )
-        tensor = inputs[index]
-        if not isinstance(tensor, torch.Tensor):
-            raise ValueError(
-                f"dynamic_dims key {index} names example input {index}, a "
-                f"{type(tensor).__name__}, not a tensor; only tensor dims can be dynamic"
-            )
-        if isinstance(dims, bool) or not isinstance(dims, (int, Sequence)) or isinstance(dims, str):
-            raise ValueError(
-                f"dynamic_dims[{index}]={dims!r}: expected a dim (int) or a sequence of dims; "
-                f"{example}"
-            )
-        dim_list = [dims] if isinstance(dims, int) else list(dims)
-        if not dim_list:
-            raise ValueError(f"dynamic_dims[{index}]={dims!r} is empty: name at least one dim")
-        normalized: list[int] = []
-        for dim in dim_list:
-            if isinstance(dim, bool) or not isinstance(dim, int):
-                raise ValueError(
-                    f"dynamic_dims[{index}] contains {dim!r}, which is not an int dim; {example}"
-                )
-            if not -tensor.dim() <= dim < tensor.dim():
-                raise ValueError(
-                    f"dynamic_dims[{index}] contains dim {dim}, out of range for input {index} of "
-                    f"shape {tuple(tensor.shape)} (valid dims: {-tensor.dim()}..{tensor.dim() - 1})"
-                )
-            dim %= tensor.dim()
-            if dim in normalized:
-                raise ValueError(f"dynamic_dims[{index}]={dims!r} names dim {dim} twice")
-            if tensor.shape[dim] < 2:
-                raise ValueError(
-                    f"dynamic_dims[{index}] marks dim {dim} of input {index} dynamic, but its size "
-                    f"is {tensor.shape[dim]}: Dynamo specialises sizes 0 and 1. Give an example "
-                    f"input whose dim {dim} has size >= 2"
-                )
-            normalized.append(dim)
-        result[index] = tuple(normalized)
-    return result
-
-
-def _validate_inductor_patches(side: str, patches: Mapping[str, Any]) -> dict[str, Any]:
-    known = _config_keys(torch._inductor.config)
-    for key in patches:
-        if not isinstance(key, str) or key not in known:
-            close = difflib.get_close_matches(str(key), sorted(known), n=3)
-            raise ValueError(
-                f"{side}={dict(patches)!r}: {key!r} is not a torch._inductor.config key"
-                + (f"; did you mean {', '.join(close)}?" if close else "")
-                + " (a dict side is plain Inductor compiled with these config patches)"
-            )
-    return dict(patches)
-
-
-# --------------------------------------------------------------------------- capture
-class GraphRecorder(CustomGraphPass):
-    """A ``post_grad_custom_post_pass`` that runs ``inner`` (if any), then records ``str(graph)``.
-
-    ``uuid()`` is deterministic: a fixed tag and the inner pass's uuid.
-    """
-
-    TAG = "pytest_magi.pair.GraphRecorder/1"
-
-    def __init__(self, inner: Any, sink: Callable[[str], None]) -> None:
-        self.inner = inner
-        self.sink = sink
-
-    def __call__(self, graph: torch.fx.Graph) -> None:  # type: ignore[override]
-        if self.inner is not None:
-            self.inner(graph)
-        self.sink(str(graph))
-
-    def uuid(self) -> str:
-        inner: Any = None
-        if self.inner is not None:
-            get = getattr(self.inner, "uuid", None)
-            inner = (
-                get()
-                if callable(get)
-                else f"{type(self.inner).__module__}.{type(self.inner).__qualname__}"
-            )
-        if isinstance(inner, bytes):
-            inner = inner.hex()
-        return hashlib.sha256(f"{self.TAG}:{inner}".encode()).hexdigest()
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> GraphRecorder:
-        # Inductor deep-copies config values when it snapshots its config; the recorder is an
-        # identity (its sink is this side's list), not a value
-        return self
-
-
-@contextlib.contextmanager
-def capture_output_code(sink: Callable[[str], None]) -> Iterator[None]:
-    """Send every Inductor output module's source to ``sink`` while the block runs.
-
-    The hook is ``GraphLowering.save_output_code`` (what ``torch._inductor.utils.run_and_get_code``
-    uses, called on fresh compiles and on FX-graph-cache hits); a hook installed before is chained.
-    """
-    from torch._inductor.graph import GraphLowering
-
-    previous = GraphLowering.save_output_code
-
-    def save_output_code(code: str) -> None:
-        sink(code)
-        if previous is not None:
-            previous(code)
-
-    with mock.patch.object(GraphLowering, "save_output_code", save_output_code):
-        yield
-
-
-@contextlib.contextmanager
-def _compile_scope(sink: Callable[[str], None]) -> Iterator[None]:
-    """Around one side's backend call: capture code, graph caches off, backward generated now."""
-    functorch = torch._functorch.config
-    with contextlib.ExitStack() as stack:
-        stack.enter_context(capture_output_code(sink))
-        stack.enter_context(
-            torch._inductor.config.patch(_existing(torch._inductor.config, _GRAPH_CACHES_OFF))
-        )
-        stack.enter_context(
-            functorch.patch(
-                _existing(
-                    functorch, {**_AUTOGRAD_CACHES_OFF, "force_non_lazy_backward_lowering": True}
-                )
-            )
-        )
-        yield
-
-
-# --------------------------------------------------------------------------- sides
-@dataclass(frozen=True)
-class SideSpec:
-    """How one side compiles: ``kind`` is "inductor" (with ``patches``), "magi" or "backend"."""
-
-    kind: str
-    description: str
-    patches: Mapping[str, Any] | None = None
-    backend: Any = None
-
-
-def resolve_side(side: str, spec: Any) -> SideSpec:
-    """Turn a ``baseline=`` / ``candidate=`` argument into a ``SideSpec``.
-
-    None: baseline = plain Inductor, candidate = magi (``MagiBackend``, config from the env).
-    A ``PassConfig``: the magi passes with that config. A ``MagiBackend``: that backend.
-    A dict: plain Inductor with those ``torch._inductor.config`` patches, for this side only.
-    "inductor" or another registered backend name, or a callable ``(gm, example_inputs)`` backend.
-    """
-    if spec is None:
-        if side == "baseline":
-            return SideSpec("inductor", "inductor", patches={})
-        return SideSpec("magi", "magi", backend=MagiBackend(None, {}))
-    if isinstance(spec, PassConfig):
-        changed = {
-            k: getattr(spec, k)
-            for k in PassConfig.field_names()
-            if getattr(spec, k) != getattr(PassConfig(), k)
-        }
-        desc = "magi" + (
-            f"({', '.join(f'{k}={v!r}' for k, v in changed.items())})" if changed else ""
-        )
-        return SideSpec("magi", desc, backend=MagiBackend(spec, {}))
-    if isinstance(spec, MagiBackend):
-        return SideSpec("magi", "magi", backend=spec)
-    if isinstance(spec, Mapping):
-        patches = _validate_inductor_patches(side, spec)
-        shown = ", ".join(
-            f"{k}={v!r}" if not callable(v) else f"{k}={type(v).__name__}"
-            for k, v in patches.items()
-        )
-        return SideSpec("inductor", f"inductor({shown})" if shown else "inductor", patches=patches)
-    if isinstance(spec, str):
-        if spec == "inductor":
-            return SideSpec("inductor", "inductor", patches={})
-        from torch._dynamo.backends.registry import lookup_backend
-
-        try:
-            backend = lookup_backend(spec)
-        except Exception as exc:
-            raise ValueError(
-                f"{side}={spec!r} is not a registered dynamo backend ({exc}); see "
-                f"torch._dynamo.list_backends()"
-            ) from exc
-        return SideSpec("backend", spec, backend=backend)
-    if callable(spec):
-        name = getattr(spec, "__name__", None) or type(spec).__name__
-        return SideSpec("backend", name, backend=spec)
-    raise TypeError(
-        f"{side}={spec!r}: expected None (default), a magi_passes.PassConfig, a dict of "
-        f"torch._inductor.config patches, a backend name, or a callable dynamo backend"
-    )
-
-
-class SideBackend:
-    """The dynamo backend of one side: compiles, counts its invocations, captures what it made."""
-
-    def __init__(self, side: str, spec: SideSpec) -> None:
-        self.side = side
-        self.spec = spec
-        self.invocations = 0
-        self.code: list[str] = []
-        self.recorded_graphs: list[str] = []
-
-    def __call__(self, gm: torch.fx.GraphModule, example_inputs: Sequence[Any]) -> Any:
-        from torch._inductor.compile_fx import compile_fx
-
-        self.invocations += 1
-        with _compile_scope(self.code.append):
-            if self.spec.kind == "inductor":
-                patches = dict(self.spec.patches or {})
-                user_pass = patches.pop(
-                    "post_grad_custom_post_pass",
-                    torch._inductor.config.post_grad_custom_post_pass,
-                )
-                patches.update(_existing(torch._inductor.config, _GRAPH_CACHES_OFF))
-                patches["post_grad_custom_post_pass"] = GraphRecorder(
-                    user_pass, self.recorded_graphs.append
-                )
-                return compile_fx(gm, list(example_inputs), config_patches=patches)
-            return self.spec.backend(gm, list(example_inputs))
-
-    @property
-    def magi(self) -> MagiBackend | None:
-        return self.spec.backend if self.spec.kind == "magi" else None
-
-    @property
-    def graphs(self) -> list[str]:
-        magi = self.magi
-        if magi is not None:
-            return [g for m in magi.managers for g in m.graphs]
-        return list(self.recorded_graphs)
-
-    @property
-    def results(self) -> list[PassResult]:
-        magi = self.magi
-        if magi is None:
-            return []
-        return [r for m in magi.managers for rs in m.history for r in rs]
-
-    def __repr__(self) -> str:
-        return (
-            f"SideBackend({self.side!r}, {self.spec.description}, invocations={self.invocations})"
-        )
-
-
-def _entry_for(fn: Callable[..., Any], side: str) -> Callable[..., Any]:
-    """A function calling ``fn`` with a code object of its own, named after the side."""
-
-    def entry(*args: Any) -> Any:
-        return fn(*args)
-
-    # unique per build: dynamo keys automatic-dynamic state (and PGO) by code name, file and line,
-    # so a shared name would let an earlier dynamic pair make a later static pair dynamic
-    name = f"_magi_pair_{side}_{uuid.uuid4().hex[:12]}"
-    code = entry.__code__.replace(co_name=name, co_qualname=name)
-    return types.FunctionType(code, entry.__globals__, name, None, entry.__closure__)
-
-
-class SideCallable:
-    """``pair.baseline`` / ``pair.candidate`` / ``pair.eager``: call with the model's inputs."""
-
-    def __init__(
-        self, side: str, fn: Callable[..., Any], backend: SideBackend | None, inference: bool
-    ) -> None:
-        self.side = side
-        self.fn = fn
-        self.backend = backend
-        self.inference = inference
-
-    def __call__(self, *args: Any) -> Any:
-        if self.inference:
-            with torch.no_grad():
-                return self.fn(*args)
-        return self.fn(*args)
-
-    def __repr__(self) -> str:
-        what = self.backend.spec.description if self.backend is not None else "eager"
-        return f"<{self.side}: {what}>"
-
-
-def _marked_copies(inputs: Sequence[Any], dims: Mapping[int, tuple[int, ...]]) -> list[Any]:
-    """Copies of the dynamic inputs with ``mark_dynamic`` applied (the user's tensors stay unmarked)."""
-    out: list[Any] = []
-    for i, x in enumerate(inputs):
-        if i in dims:
-            copy = x.detach().clone().requires_grad_(x.requires_grad)
-            torch._dynamo.mark_dynamic(copy, list(dims[i]))
-            x = copy
-        out.append(x)
-    return out
+__all__ = [
+    "BASELINE_NOISE_FACTOR",
+    "DEFAULT_TOLERANCES",
+    "LOW_PRECISION_NORM_TOLERANCE",
+    "REFERENCE_FACTOR",
+    "REFERENCE_FLOOR",
+    "SIDES",
+    "TF32_TOLERANCES",
+    "CompiledPair",
+    "CompileStats",
+    "KernelDiff",
+    "SideBackend",
+    "SideSpec",
+    "compare_outputs",
+    "count_kernels",
+    "default_tolerances",
+    "kernel_names",
+    "resolve_side",
+    "validate_dynamic_dims",
+]
 
 
 def _infer_device(model: Any, inputs: Sequence[Any]) -> str:
@@ -463,140 +136,32 @@ def _default_label(model: Any, specs: Mapping[str, SideSpec]) -> str:
     return f"{name}[{specs['baseline'].description} vs {specs['candidate'].description}]"
 
 
-# --------------------------------------------------------------------------- comparisons
-def _compare_tensors(
-    actual: torch.Tensor, expected: torch.Tensor, rtol: float, atol: float
-) -> tuple[bool, str]:
-    if actual.shape != expected.shape:
-        return False, f"shape {tuple(actual.shape)} != {tuple(expected.shape)}"
-    if actual.dtype != expected.dtype:
-        return False, f"dtype {actual.dtype} != {expected.dtype}"
-    n = expected.numel()
-    if n == 0:
-        return True, "empty"
-    a = actual.detach()
-    e = expected.detach().to(a.device)
-    if not (e.is_floating_point() or e.is_complex()):
-        differs = a != e
-        count = int(differs.sum())
-        if count == 0:
-            return True, "exactly equal"
-        first = _unravel(int(differs.flatten().to(torch.uint8).argmax()), e.shape)
-        return False, (
-            f"{count} of {n} elements differ (exact comparison for {e.dtype}); first at index "
-            f"{first}: {a[first].item()!r} vs {e[first].item()!r}"
+def _check_side_name(side: Any, allow_both: bool = False) -> None:
+    accepted = SIDES + (("both",) if allow_both else ())
+    if side not in accepted:
+        raise ValueError(f"side={side!r}: expected one of {', '.join(map(repr, accepted))}")
+
+
+def _check_build_args(
+    model: Any, example_inputs: tuple[Any, ...], baseline: Any, candidate: Any
+) -> None:
+    if not callable(model):
+        raise TypeError(
+            f"CompiledPair.build: model must be an nn.Module or callable, got {model!r}"
         )
-    wide = torch.complex128 if e.is_complex() else torch.float64
-    af, ef = a.to(wide), e.to(wide)
-    zeros = torch.zeros(e.shape, dtype=torch.float64, device=af.device)
-    diff = (af - ef).abs()
-    same = (af == ef) | (af.isnan() & ef.isnan())  # equal (also equal infs) or both NaN
-    diff = torch.where(same, zeros, diff)
-    diff = torch.where(diff.isnan(), torch.full_like(diff, math.inf), diff)  # one side NaN
-    mag = ef.abs()
-    rel = torch.where(diff == 0, zeros, diff / mag)
-    rel = torch.where(rel.isnan() | diff.isinf(), torch.full_like(rel, math.inf), rel)
-    score = torch.where(diff == 0, zeros, diff / (atol + rtol * mag))
-    score = torch.where(score.isnan() | diff.isinf(), torch.full_like(score, math.inf), score)
-    mismatched = int((score > 1).sum())
-    worst = _unravel(int(score.flatten().argmax()), e.shape)
-    stats = (
-        f"max abs error {float(diff.max()):.3g}, max rel error {float(rel.max()):.3g}; worst "
-        f"element at index {worst}: {_fmt(a[worst].item())} vs {_fmt(e[worst].item())}"
-    )
-    if mismatched == 0:
-        return True, f"within rtol={rtol:g}, atol={atol:g} ({stats})"
-    return False, (
-        f"{mismatched} of {n} elements ({mismatched / n:.2%}) outside rtol={rtol:g}, "
-        f"atol={atol:g}; {stats}"
-    )
+    if not example_inputs:
+        raise ValueError(
+            "CompiledPair.build(model, *example_inputs) needs at least one example input "
+            "(the sides are compiled by calling them); e.g. CompiledPair.build(model, x)"
+        )
+    if baseline is candidate and callable(baseline) and not isinstance(baseline, str):
+        raise ValueError(
+            f"baseline and candidate are the same backend object ({baseline!r}): its state "
+            f"(a MagiBackend's PassManagers and results) would mix both sides. Give each side "
+            f"its own backend object (or PassConfig)"
+        )
 
 
-def _fmt(value: Any) -> str:
-    return f"{value:.6g}" if isinstance(value, float) else repr(value)
-
-
-def _unravel(flat: int, shape: torch.Size) -> tuple[int, ...]:
-    index: list[int] = []
-    for size in reversed(shape):
-        index.append(flat % size)
-        flat //= size
-    return tuple(reversed(index))
-
-
-def _relative_l2(actual: torch.Tensor, expected: torch.Tensor) -> float:
-    a, e = actual.detach().double(), expected.detach().double().to(actual.device)
-    denom = float(torch.linalg.vector_norm(e))
-    diff = float(torch.linalg.vector_norm(a - e))
-    return diff / denom if denom > 0 else diff
-
-
-def _max_low_precision_l2(actual: Any, expected: Any) -> float:
-    """Largest relative L2 error over the bf16/fp16 tensor leaves (0 when there are none)."""
-    from torch.utils._pytree import tree_leaves
-
-    worst = 0.0
-    for a, e in zip(tree_leaves(actual), tree_leaves(expected), strict=False):
-        if (
-            isinstance(a, torch.Tensor)
-            and isinstance(e, torch.Tensor)
-            and e.dtype in LOW_PRECISION_NORM_TOLERANCE
-            and a.shape == e.shape
-        ):
-            worst = max(worst, _relative_l2(a, e))
-    return worst
-
-
-def compare_outputs(
-    actual: Any,
-    expected: Any,
-    *,
-    rtol: float | None = None,
-    atol: float | None = None,
-    device: str | torch.device = "cpu",
-    norm_floor: float = 0.0,
-) -> tuple[bool, list[str]]:
-    """Compare two (nested) outputs leaf by leaf; ``(ok, one line per leaf)``.
-
-    bf16/fp16 leaves that fail elementwise pass when their relative L2 error is within
-    ``max(LOW_PRECISION_NORM_TOLERANCE[dtype], norm_floor)``.
-    """
-    from torch.utils._pytree import tree_flatten
-
-    a_leaves, a_spec = tree_flatten(actual)
-    e_leaves, e_spec = tree_flatten(expected)
-    if a_spec != e_spec:
-        return False, [f"output structure differs: {a_spec} vs {e_spec}"]
-    ok = True
-    lines: list[str] = []
-    for i, (a, e) in enumerate(zip(a_leaves, e_leaves, strict=True)):
-        where = f"output[{i}]: " if len(e_leaves) > 1 else ""
-        if isinstance(e, torch.Tensor) and isinstance(a, torch.Tensor):
-            d_rtol, d_atol = default_tolerances(e.dtype, device)
-            good, text = _compare_tensors(
-                a, e, d_rtol if rtol is None else rtol, d_atol if atol is None else atol
-            )
-            norm_tol = LOW_PRECISION_NORM_TOLERANCE.get(e.dtype)
-            if norm_tol is not None:
-                norm_tol = max(norm_tol, norm_floor)
-            if not good and norm_tol is not None and rtol is None and atol is None:
-                # bf16/fp16: a deep network's elementwise worst case is rounding noise; the
-                # criterion is the relative L2 error ||a - e|| / ||e||
-                rel = _relative_l2(a, e)
-                good = rel <= norm_tol
-                text += (
-                    f"; relative L2 error {rel:.2e} ({'<=' if good else '>'} {norm_tol:.3g} for "
-                    f"{e.dtype}{', the baseline noise floor' if norm_tol == norm_floor else ''})"
-                )
-        else:
-            good = a == e if not isinstance(a, torch.Tensor) else False
-            text = "equal" if good else f"{a!r} != {e!r}"
-        ok = ok and bool(good)
-        lines.append(where + text)
-    return ok, lines
-
-
-# --------------------------------------------------------------------------- the pair
 class CompiledPair:
     """A model compiled as baseline and as candidate; build with ``CompiledPair.build``."""
 
@@ -633,49 +198,50 @@ class CompiledPair:
         cls,
         model: Any,
         *example_inputs: Any,
+        passes: Sequence[Any] | None = None,
+        inductor_config: Mapping[str, Any] | None = None,
         dynamic_dims: Mapping[int, int | Sequence[int]] | None = None,
+        backward: bool = False,
         baseline: Any = None,
         candidate: Any = None,
         label: str | None = None,
-        inference: bool = True,
+        inference: bool | None = None,
     ) -> CompiledPair:
         """Compile ``model`` twice, run each side once on ``example_inputs``, prove isolation.
 
-        ``dynamic_dims``: ``{input_index: dim or dims}`` marked with ``torch._dynamo.mark_dynamic``
-        on copies of the inputs used for the compiling calls. ``baseline`` / ``candidate``: see
-        ``resolve_side``. ``inference``: run every call under ``torch.no_grad()``.
+        ``passes``: your post-grad passes (``CustomGraphPass``, ``MagiPass`` or a callable on
+        the ``torch.fx.Graph``), run in order by the candidate instead of the magi passes (after
+        them when ``candidate`` is a ``PassConfig``). ``inductor_config``: Inductor config
+        patches of the candidate. ``dynamic_dims``: ``{input_index: dim or dims}`` marked with
+        ``torch._dynamo.mark_dynamic`` on copies of the inputs used for the compiling calls.
+        ``backward``: compile for training (calls run with grad; the backward graph is
+        generated with the forward); default inference (calls under ``torch.no_grad()``).
+        ``baseline`` / ``candidate``: see ``pytest_magi.sides.resolve_side``. ``inference`` is
+        the older spelling of ``not backward``.
         """
-        if not callable(model):
-            raise TypeError(
-                f"CompiledPair.build: model must be an nn.Module or callable, got {model!r}"
-            )
-        if not example_inputs:
-            raise ValueError(
-                "CompiledPair.build(model, *example_inputs) needs at least one example input "
-                "(the sides are compiled by calling them); e.g. CompiledPair.build(model, x)"
-            )
+        example_inputs = tuple(example_inputs)
+        _check_build_args(model, example_inputs, baseline, candidate)
+        chain = validate_passes(passes)
+        extra = validate_inductor_config("inductor_config", inductor_config)
         dims = validate_dynamic_dims(dynamic_dims, example_inputs)
+        validate_bool("backward", backward)
+        inference = (not backward) if inference is None else validate_bool("inference", inference)
         specs = {
             "baseline": resolve_side("baseline", baseline),
-            "candidate": resolve_side("candidate", candidate),
+            "candidate": resolve_side("candidate", candidate, chain, extra),
         }
-        if baseline is candidate and callable(baseline) and not isinstance(baseline, str):
-            raise ValueError(
-                f"baseline and candidate are the same backend object ({baseline!r}): its state "
-                f"(a MagiBackend's PassManagers and results) would mix both sides. Give each side "
-                f"its own backend object (or PassConfig)"
-            )
         backends = {side: SideBackend(side, specs[side]) for side in SIDES}
         compiled = {
-            side: torch.compile(_entry_for(model, side), backend=backends[side]) for side in SIDES
+            side: torch.compile(fresh_entry(model, f"pair_{side}"), backend=backends[side])
+            for side in SIDES
         }
         pair = cls(
             model,
-            tuple(example_inputs),
+            example_inputs,
             backends,
             compiled,
             dynamic_dims=dims,
-            label=label or _default_label(model, specs),
+            label=validate_label(label) or _default_label(model, specs),
             device=_infer_device(model, example_inputs),
             inference=inference,
         )
@@ -688,7 +254,7 @@ class CompiledPair:
         callables = {"baseline": self.baseline, "candidate": self.candidate}
         for side in SIDES:
             before = {s: b.invocations for s, b in self.backends.items()}
-            callables[side](*_marked_copies(self.example_inputs, self.dynamic_dims))
+            callables[side](*marked_copies(self.example_inputs, self.dynamic_dims))
             after = {s: b.invocations for s, b in self.backends.items()}
             if after[side] == before[side]:
                 raise RuntimeError(
@@ -703,14 +269,23 @@ class CompiledPair:
                     f"CompiledPair {self.label!r}: calling the {side} invoked the {other}'s "
                     f"backend: the sides are not isolated"
                 )
-            magi = self.backends[side].magi
-            if magi is not None:
-                if not magi.managers or not all(m.history for m in magi.managers):
-                    raise RuntimeError(
-                        f"CompiledPair {self.label!r}: the {side}'s MagiBackend compiled, but its "
-                        f"PassManager never ran on the post-grad graph (a cached graph?), so the "
-                        f"magi passes did not run; managers: {magi.managers!r}"
-                    )
+            self._check_passes_ran(side)
+
+    def _check_passes_ran(self, side: str) -> None:
+        backend = self.backends[side]
+        magi = backend.magi
+        if magi is not None and (not magi.managers or not all(m.history for m in magi.managers)):
+            raise RuntimeError(
+                f"CompiledPair {self.label!r}: the {side}'s MagiBackend compiled, but its "
+                f"PassManager never ran on the post-grad graph (a cached graph?), so the "
+                f"magi passes did not run; managers: {magi.managers!r}"
+            )
+        if backend.spec.passes and len(backend.log.after) < backend.invocations:
+            raise RuntimeError(
+                f"CompiledPair {self.label!r}: the {side} compiled {backend.invocations} graph(s) "
+                f"but its post-grad passes ran on {len(backend.log.after)}: a graph was served "
+                f"from a cache or compiled elsewhere, so your passes did not run on it"
+            )
 
     # ------------------------------------------------------------------ what each side made
     @property
@@ -728,6 +303,16 @@ class CompiledPair:
         """The post-pass FX graph text of each compiled graph of each side."""
         return {side: b.graphs for side, b in self.backends.items()}
 
+    def fx_graphs(self, side: str = "candidate", stage: str = "after") -> list[torch.fx.Graph]:
+        """Copies of ``side``'s post-grad graphs ``"before"`` or ``"after"`` its passes."""
+        _check_side_name(side)
+        return list(self.backends[side].log.stage(stage))
+
+    @property
+    def captured(self) -> dict[str, list[CapturedGraph]]:
+        """Each side's output code parsed: one ``CapturedGraph`` (kernels, launches) per graph."""
+        return {side: _parse_output_code(b.code) for side, b in self.backends.items()}
+
     @property
     def kernel_counts(self) -> dict[str, int]:
         """Generated kernels in each side's captured code (Triton on GPU, C++ on CPU)."""
@@ -735,7 +320,7 @@ class CompiledPair:
 
     @property
     def results(self) -> dict[str, list[PassResult]]:
-        """The magi ``PassResult``s of each side (every compiled graph, in order; [] if not magi)."""
+        """The ``PassResult``s of each side: magi passes and your MagiPasses, every graph."""
         return {side: b.results for side, b in self.backends.items()}
 
     @property
@@ -743,23 +328,145 @@ class CompiledPair:
         return self.backends["candidate"].results
 
     def fired(self, name: str, side: str = "candidate") -> bool:
-        """Whether the magi pass ``name`` applied to any graph of ``side``."""
+        """Whether the pass ``name`` (a magi pass or your MagiPass) applied to a graph of ``side``."""
+        _check_side_name(side)
         return any(r.name == name and r.applied for r in self.backends[side].results)
+
+    # ------------------------------------------------------------------ ops before/after
+    def op_count(self, op: Any, side: str = "candidate", stage: str = "after") -> int:
+        """How often ``op`` is called in ``side``'s post-grad graphs (all of them), ``"before"``
+        or ``"after"`` the passes. ``op``: ``torch.ops.aten.clone`` (any overload),
+        ``torch.ops.aten.clone.default``, or a name (``"aten.clone"``)."""
+        validate_op(op)
+        return count_ops(self.fx_graphs(side, stage), op)
+
+    def assert_ops(
+        self,
+        before: Mapping[Any, int] | None = None,
+        after: Mapping[Any, int] | None = None,
+        side: str = "candidate",
+    ) -> None:
+        """Assert exact op counts before and after ``side``'s passes, e.g.
+        ``assert_ops(before={aten.clone: 3}, after={aten.clone: 0})``. The failure lists each
+        wrong count and every op present at that stage with its count."""
+        _check_side_name(side)
+        problems: list[str] = []
+        for stage, wanted in (("before", before), ("after", after)):
+            if wanted is None:
+                continue
+            if not isinstance(wanted, Mapping):
+                raise TypeError(f"{stage}={wanted!r}: expected a dict {{op: count}}")
+            problems += self._op_problems(side, stage, wanted)
+        if problems:
+            raise AssertionError(f"CompiledPair {self.label!r}, {side}:\n" + "\n".join(problems))
+
+    def _op_problems(self, side: str, stage: str, wanted: Mapping[Any, int]) -> list[str]:
+        graphs = self.fx_graphs(side, stage)
+        wrong = []
+        for op, n in wanted.items():
+            validate_op(op, f"{stage} key")
+            if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+                raise ValueError(f"{stage}[{op!r}]={n!r}: expected a count, an int >= 0")
+            found = count_ops(graphs, op)
+            if found != n:
+                wrong.append(f"  {stage} the passes: {_show_op(op)} expected {n}, found {found}")
+        if not wrong:
+            return []
+        present = op_histogram(graphs)
+        listing = ", ".join(f"{k}={v}" for k, v in sorted(present.items())) or "(no ops)"
+        absent = [_show_op(op) for op in wanted if count_ops(graphs, op) == 0]
+        return wrong + [
+            f"    ops present {stage} ({len(graphs)} graph(s)): {listing}",
+            f"    absent {stage}: {', '.join(absent) or '-'}",
+        ]
+
+    # ------------------------------------------------------------------ compile health
+    @property
+    def compile_stats(self) -> dict[str, CompileStats]:
+        """``{side: CompileStats}``: frames, graphs, breaks, recompiles (with reasons), ..."""
+        return {side: b.stats.stats() for side, b in self.backends.items()}
+
+    @property
+    def compile_note(self) -> str | None:
+        """``"candidate compiles more graphs than the baseline (4 > 3)"`` when it does."""
+        return more_graphs_note(self.compile_stats)
+
+    def expect_compile(self, *, side: str = "both", **maximums: int) -> None:
+        """Fail naming each count over its maximum, e.g. ``expect_compile(graph_breaks=0,
+        recompiles=0)``; counts: frames, graphs, graph_breaks, recompiles, eager_fallbacks,
+        automatic_dynamic. ``side``: "baseline", "candidate" or "both" (default)."""
+        _check_side_name(side, allow_both=True)
+        if not maximums:
+            raise TypeError("expect_compile() needs at least one maximum, e.g. graph_breaks=0")
+        stats = self.compile_stats
+        chosen = stats if side == "both" else {side: stats[side]}
+        check_maximums(chosen, maximums, self.label)
+
+    # ------------------------------------------------------------------ kernels
+    def kernel_diff(self, *, timed: bool = False, iterations: int = 5) -> KernelDiff:
+        """The kernels only the baseline has, only the candidate has, and those both have
+        (matched by what they compute). ``timed=True`` on a GPU adds per-kernel ms per call
+        from ``torch.profiler`` (as ``profile()`` measures them)."""
+        validate_bool("timed", timed)
+        captured = self.captured
+        kernels = {s: [k for g in captured[s] for k in g.kernels] for s in SIDES}
+        times: dict[str, dict[str, float]] = {}
+        if timed:
+            times = self.kernel_times(iterations=iterations)
+        return kernel_diff(kernels["baseline"], kernels["candidate"], times_ms=times)
 
     # ------------------------------------------------------------------ numerics
     def assert_close(
-        self, *inputs: Any, rtol: float | None = None, atol: float | None = None
+        self,
+        *inputs: Any,
+        rtol: float | None = None,
+        atol: float | None = None,
+        reference: str | None = None,
     ) -> None:
-        """Run eager, baseline and candidate on ``inputs`` (default: the example inputs) and
-        compare baseline vs eager, candidate vs eager and candidate vs baseline.
+        """Check both sides' outputs on ``inputs`` (default: the example inputs).
 
-        Default tolerances per dtype: ``default_tolerances`` / ``DEFAULT_TOLERANCES``. The
-        failure message gives, per comparison, the mismatch count, max abs and rel errors and
-        the index and values of the worst element.
+        ``reference="eager"``: baseline vs eager, candidate vs eager and candidate vs baseline
+        with dtype-aware tolerances (``default_tolerances``). ``reference="fp64"`` / ``"fp32"``:
+        each side's relative L2 distance from a run of the model at that precision; the candidate
+        fails when ``cand_err > max(REFERENCE_FACTOR * base_err, REFERENCE_FLOOR[dtype])``.
+        Default: ``"eager"``, or for bf16/fp16 outputs ``"fp64"`` (CPU) / ``"fp32"`` (CUDA).
         """
+        if reference is not None and reference not in REFERENCES:
+            raise ValueError(
+                f"reference={reference!r}: expected one of {', '.join(map(repr, REFERENCES))} "
+                f"(None picks by output dtype)"
+            )
         args = inputs or self.example_inputs
-        eager = self.eager(*args)
         outputs = {"baseline": self.baseline(*args), "candidate": self.candidate(*args)}
+        if reference is None:
+            reference = default_reference(outputs["candidate"], self.device)
+        if reference == "eager":
+            self._assert_close_to_eager(args, outputs, rtol, atol)
+            return
+        if rtol is not None or atol is not None:
+            raise ValueError(
+                f"rtol/atol apply to reference='eager' only; reference={reference!r} uses the "
+                f"relative L2 rule (REFERENCE_FACTOR, REFERENCE_FLOOR)"
+            )
+        dtype = torch.float64 if reference == "fp64" else torch.float32
+        ref = reference_outputs(self.model, tuple(args), dtype, self.inference)
+        ok, lines = judge_against_reference(
+            outputs["baseline"], outputs["candidate"], ref, reference
+        )
+        if not ok:
+            raise AssertionError(
+                f"CompiledPair {self.label!r}: the candidate is clearly further from the "
+                f"{reference} reference than the baseline\n" + "\n".join(f"  {x}" for x in lines)
+            )
+
+    def _assert_close_to_eager(
+        self,
+        args: Sequence[Any],
+        outputs: Mapping[str, Any],
+        rtol: float | None,
+        atol: float | None,
+    ) -> None:
+        eager = self.eager(*args)
         lines: list[str] = []
         failed = False
         # low precision: the compiled baseline's own distance from eager is the noise floor a
@@ -783,35 +490,62 @@ class CompiledPair:
 
     # ------------------------------------------------------------------ speed
     def timing_callables(self) -> tuple[Callable[[], Any], Callable[[], Any]]:
-        """Zero-argument callables of each side on the example inputs (for ``measure_pair``)."""
+        """Zero-argument callables of each side on the example inputs (for ``measure_pair``);
+        they call the compiled functions directly (no compile-health bookkeeping per call)."""
         args = self.example_inputs
-        baseline, candidate = self.baseline, self.candidate
-        return (lambda: baseline(*args)), (lambda: candidate(*args))
+        inference = self.inference
+
+        def side(fn: Callable[..., Any]) -> Callable[[], Any]:
+            def call() -> Any:
+                if inference:
+                    with torch.no_grad():
+                        return fn(*args)
+                return fn(*args)
+
+            return call
+
+        return side(self.baseline.fn), side(self.candidate.fn)
 
     def benchmark(self, rounds: int = 8, threshold: float | None = None, **kwargs: Any) -> Speedup:
         """``measure_pair(self, rounds=rounds, threshold=threshold, **kwargs)``; kept as ``last_speedup``."""
         self.last_speedup = measure_pair(self, rounds=rounds, threshold=threshold, **kwargs)
         return self.last_speedup
 
-    def profile(self, top: int = 10, *, iterations: int = 5) -> str:
-        """Per-kernel breakdown of each side with ``torch.profiler``: the ``top`` entries by self
-        device time (CUDA kernels) or self CPU time (CPU), with their share of the side's total."""
+    def _profile_side(
+        self, fn: Callable[[], Any], iterations: int
+    ) -> tuple[list[tuple[str, float, int]], bool]:
         from torch.profiler import ProfilerActivity
         from torch.profiler import profile as torch_profile
 
         cuda = torch.device(self.device).type == "cuda"
         activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
-        out: list[str] = [f"profile of {self.label} ({iterations} calls per side)"]
-        for side, fn in self._callables_by_side().items():
-            fn()  # a warm call outside the profile
+        fn()  # a warm call outside the profile
+        if cuda:
+            torch.cuda.synchronize()
+        with torch_profile(activities=activities) as prof:
+            for _ in range(iterations):
+                fn()
             if cuda:
                 torch.cuda.synchronize()
-            with torch_profile(activities=activities) as prof:
-                for _ in range(iterations):
-                    fn()
-                if cuda:
-                    torch.cuda.synchronize()
-            rows = _profile_rows(prof.key_averages(), cuda)
+        return _profile_rows(prof.key_averages(), cuda), cuda
+
+    def kernel_times(self, iterations: int = 5) -> dict[str, dict[str, float]]:
+        """``{side: {kernel name: ms per call}}`` from ``torch.profiler`` (self device time on a
+        GPU, self CPU time on CPU)."""
+        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+            raise ValueError(f"iterations={iterations!r}: expected an int >= 1")
+        times: dict[str, dict[str, float]] = {}
+        for side, fn in self._callables_by_side().items():
+            rows, _ = self._profile_side(fn, iterations)
+            times[side] = {name: t / 1e3 / iterations for name, t, _ in rows}
+        return times
+
+    def profile(self, top: int = 10, *, iterations: int = 5) -> str:
+        """Per-kernel breakdown of each side with ``torch.profiler``: the ``top`` entries by self
+        device time (CUDA kernels) or self CPU time (CPU), with their share of the side's total."""
+        out: list[str] = [f"profile of {self.label} ({iterations} calls per side)"]
+        for side, fn in self._callables_by_side().items():
+            rows, cuda = self._profile_side(fn, iterations)
             total = sum(t for _, t, _ in rows) or 1.0
             unit = "self CUDA" if cuda else "self CPU"
             out.append(f"{side}: {unit} total {total / 1e3 / iterations:.4f} ms per call")
@@ -831,6 +565,12 @@ class CompiledPair:
             f"CompiledPair({self.label!r}, device={self.device!r}, "
             f"kernels={self.kernel_counts}, compiles={self.compiles})"
         )
+
+
+def _show_op(op: Any) -> str:
+    from .capture import op_name
+
+    return op if isinstance(op, str) else op_name(op)
 
 
 def _profile_rows(events: Any, cuda: bool) -> list[tuple[str, float, int]]:

@@ -91,7 +91,9 @@ def doubled() -> tuple[CompiledPair, torch.Tensor]:
 @pytest.fixture(scope="module")
 def conv_pair() -> CompiledPair:
     torch.manual_seed(0)
-    return CompiledPair.build(ConvNet(), torch.randn(2, 4, 8, 8))
+    # conv2d-only graphs are rewritten only when asked (PassConfig.channels_last_conv2d_graphs)
+    config = PassConfig(channels_last_conv2d_graphs=True)
+    return CompiledPair.build(ConvNet(), torch.randn(2, 4, 8, 8), candidate=config)
 
 
 # --------------------------------------------------------------------------- isolation
@@ -190,7 +192,7 @@ def test_magi_candidate_kernel_counts_results_and_code(conv_pair: CompiledPair) 
     assert "channels_last" not in conv_pair.graphs["baseline"][0]
     assert conv_pair.code["baseline"] != conv_pair.code["candidate"]
     assert conv_pair.results["baseline"] == []
-    assert conv_pair.label == "ConvNet[inductor vs magi]"
+    assert conv_pair.label == "ConvNet[inductor vs magi(channels_last_conv2d_graphs=True)]"
     assert conv_pair.device == "cpu"
 
 
@@ -257,7 +259,7 @@ def test_default_tolerances_per_dtype() -> None:
     [
         ([0], r"expected None or a dict"),
         ({"0": 1}, r"key '0' is not an input index"),
-        ({1: 0}, r"key 1 is out of range: the pair has 1 example input"),
+        ({1: 0}, r"key 1 is out of range: there are 1 example input"),
         ({0: 5}, r"dim 5, out of range for input 0 of shape \(4, 8\)"),
         ({0: "1"}, r"expected a dim \(int\) or a sequence"),
         ({0: [0, -2]}, r"names dim 0 twice"),
@@ -283,7 +285,7 @@ def test_side_arguments_are_validated() -> None:
     x = torch.randn(4, 8)
     with pytest.raises(
         ValueError,
-        match=r"'triton.max_tile' is not a torch._inductor.config key; did you mean triton.max_tiles",
+        match=r"unknown torch._inductor.config key 'triton.max_tile': did you mean 'triton.max_tiles'",
     ):
         CompiledPair.build(Affine(), x, candidate={"triton.max_tile": 2})
     with pytest.raises(TypeError, match=r"candidate=3: expected None"):
