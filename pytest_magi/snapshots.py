@@ -24,6 +24,14 @@ syrupy's default (Amber) extension, which every `snapshot` fixture registers, sc
 it under `--snapshot-update`). `MagiAmberExtension` is Amber without that: the plugin makes it
 the default extension unless `--snapshot-default-extension` names another one.
 
+Device. Fake CUDA generates code for an H100-like sm90 device, and so does a real sm90 GPU (H100,
+H200): that code is CI's baseline and lives in `torch-X.Y/`. A real GPU of another capability
+generates other code (other tile sizes, other kernels), so its snapshots are kept apart, in
+`torch-X.Y-sm80/` (`snapshot_device_key()`), and never overwrite the baseline.
+`--snapshot-update` on such a machine is refused with an explanation unless
+`MAGI_SNAPSHOT_DEVICE=sm80` says that writing that machine's own folder is intended; without
+snapshots of its own, its snapshot tests skip, saying why (docs/snapshots.md, "Devices").
+
 The fixtures `triton_snapshot`, `fx_snapshot` and `signature_snapshot` are syrupy's `snapshot`
 with an extension bound. `pytest_ignore_collect` keeps pytest out of snapshot folders: `.py`
 snapshots are named after their tests (`test_*.py`) and must never be imported as test modules.
@@ -32,18 +40,17 @@ The extensions' `serialize` works without pytest.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-import torch
 from syrupy.data import SnapshotCollections
 from syrupy.extensions.amber import AmberSnapshotExtension
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 from syrupy.utils import walk_snapshot_dir
 
-from .codegen import GeneratedCode
 from .normalize import normalize_code, normalize_fx_graph
 
 if TYPE_CHECKING:
@@ -51,15 +58,26 @@ if TYPE_CHECKING:
     from syrupy.location import PyTestLocation
     from syrupy.types import PropertyFilter, PropertyMatcher, SerializableData, SerializedData
 
+    from .codegen import GeneratedCode
+
 _VERSION_RE = re.compile(r"^(\d+)\.(\d+)")
-#: A per-version folder directly below a snapshot folder: `torch-2.13`.
-VERSION_DIR_RE = re.compile(r"^torch-\d+\.\d+$")
+#: A per-version folder directly below a snapshot folder: `torch-2.13`, or `torch-2.13-sm80` for
+#: a real GPU whose code differs from the baseline's.
+VERSION_DIR_RE = re.compile(r"^torch-\d+\.\d+(?:-sm\d+)?$")
+#: The capability fake CUDA generates code for (H100-like), whose code is CI's baseline.
+BASELINE_CAPABILITY = (9, 0)
+#: Set to a device key (`sm80`) to let `--snapshot-update` write that device's own folder.
+DEVICE_ENV = "MAGI_SNAPSHOT_DEVICE"
 DEFAULT_EXTENSION = f"{__name__}.MagiAmberExtension"
 
 
 def torch_version_dirname(version: str | None = None) -> str:
     """`"torch-<major>.<minor>"` of `version` (default: the running torch), e.g. `torch-2.13`."""
-    text = torch.__version__ if version is None else version
+    if version is None:
+        import torch
+
+        version = torch.__version__
+    text = version
     match = _VERSION_RE.match(str(text))
     if match is None:
         raise ValueError(
@@ -67,6 +85,51 @@ def torch_version_dirname(version: str | None = None) -> str:
             "version such as '2.13.0' or '2.11.0+cu130'"
         )
     return f"torch-{match.group(1)}.{match.group(2)}"
+
+
+def device_capability() -> tuple[int, int] | None:
+    """The capability of the real GPU generated code comes from, or None under fake CUDA (no GPU)."""
+    from .fake_cuda import real_cuda_available
+
+    if not real_cuda_available():
+        return None
+    import torch
+
+    major, minor = torch.cuda.get_device_capability()
+    return (int(major), int(minor))
+
+
+def snapshot_device_key(capability: tuple[int, int] | None | str = "current") -> str | None:
+    """None when the code is the baseline's (fake CUDA, or a real GPU of the baseline capability);
+    else `"sm<major><minor>"`, the suffix of that device's own snapshot folders."""
+    cap = device_capability() if capability == "current" else capability
+    if cap is None or tuple(cap) == BASELINE_CAPABILITY:
+        return None
+    return f"sm{cap[0]}{cap[1]}"
+
+
+def snapshot_version_dirname() -> str:
+    """The folder this machine's generated-code snapshots live in: `torch-2.13` (baseline) or
+    `torch-2.13-sm80` (a real GPU of another capability)."""
+    key = snapshot_device_key()
+    return torch_version_dirname() + (f"-{key}" if key else "")
+
+
+def device_update_refusal(key: str | None, environ: Any = None) -> str | None:
+    """Why `--snapshot-update` must not run on a device with snapshot key `key`, or None."""
+    if key is None:
+        return None
+    env = os.environ if environ is None else environ
+    if env.get(DEVICE_ENV) == key:
+        return None
+    base = f"sm{BASELINE_CAPABILITY[0]}{BASELINE_CAPABILITY[1]}"
+    return (
+        f"--snapshot-update on a {key} GPU: the snapshot baselines are the code generated for "
+        f"{base} (fake CUDA on CPU, as CI runs, or a real {base} GPU such as H100/H200); this GPU "
+        f"generates different code, and an update here would not reproduce in CI. Update on a "
+        f"CPU machine or an {base} GPU. To keep snapshots of this GPU's own code instead, in "
+        f"__snapshots__/{torch_version_dirname()}-{key}/, set {DEVICE_ENV}={key}"
+    )
 
 
 def snapshot_dirname() -> str:
@@ -104,6 +167,8 @@ class _GeneratedCodeExtension(SingleFileSnapshotExtension):
         include: PropertyFilter | None = None,
         matcher: PropertyMatcher | None = None,
     ) -> SerializedData:
+        from .codegen import GeneratedCode
+
         if isinstance(data, GeneratedCode):
             text = self.from_generated_code(data)
         elif isinstance(data, str):
@@ -125,7 +190,7 @@ class _GeneratedCodeExtension(SingleFileSnapshotExtension):
     @classmethod
     def dirname(cls, *, test_location: PyTestLocation) -> str:
         snapshots = Path(test_location.filepath).parent / str(cls.snapshot_dirname)
-        return str(snapshots / torch_version_dirname() / test_location.basename)
+        return str(snapshots / snapshot_version_dirname() / test_location.basename)
 
     @classmethod
     def discovery_dirname(cls, *, test_location: PyTestLocation) -> str:
@@ -192,7 +257,7 @@ def triton_header() -> str:
     """The first lines of a `.py` snapshot: linters skip it, readers learn what it is."""
     return (
         "# ruff: noqa\n"
-        f"# pytest-magi snapshot ({torch_version_dirname()}): Inductor's generated code, "
+        f"# pytest-magi snapshot ({snapshot_version_dirname()}): Inductor's generated code, "
         "normalised. Update: pytest --snapshot-update\n"
     )
 
@@ -317,30 +382,63 @@ class MagiAmberExtension(AmberSnapshotExtension):
 
 
 # --------------------------------------------------------------------------- fixtures
+def _skip_without_device_snapshots(request: pytest.FixtureRequest) -> None:
+    """On a GPU whose code is not the baseline's, with no snapshots of its own: skip, saying why."""
+    key = snapshot_device_key()
+    if key is None or request.config.getoption("update_snapshots", False):
+        return
+    folder = (
+        Path(request.node.path).parent
+        / snapshot_dirname()
+        / snapshot_version_dirname()
+        / Path(request.node.path).stem
+    )
+    if not folder.is_dir():
+        pytest.skip(
+            f"generated-code snapshots are kept for sm{BASELINE_CAPABILITY[0]}"
+            f"{BASELINE_CAPABILITY[1]} (fake CUDA, CI's baseline); this {key} GPU generates other "
+            f"code and has no snapshots of its own in {folder} (see docs/snapshots.md, Devices)"
+        )
+
+
 @pytest.fixture
-def triton_snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
+def triton_snapshot(
+    snapshot: SnapshotAssertion, request: pytest.FixtureRequest
+) -> SnapshotAssertion:
     """syrupy's `snapshot` storing normalised generated code (`TritonCodeExtension`, `.py`)."""
+    _skip_without_device_snapshots(request)
     return snapshot.use_extension(TritonCodeExtension)
 
 
 @pytest.fixture
-def fx_snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
+def fx_snapshot(snapshot: SnapshotAssertion, request: pytest.FixtureRequest) -> SnapshotAssertion:
     """syrupy's `snapshot` storing normalised post-pass FX graphs (`FxGraphExtension`)."""
+    _skip_without_device_snapshots(request)
     return snapshot.use_extension(FxGraphExtension)
 
 
 @pytest.fixture
-def signature_snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
+def signature_snapshot(
+    snapshot: SnapshotAssertion, request: pytest.FixtureRequest
+) -> SnapshotAssertion:
     """syrupy's `snapshot` storing `GeneratedCode.signature()` (`SignatureExtension`)."""
+    _skip_without_device_snapshots(request)
     return snapshot.use_extension(SignatureExtension)
 
 
 # --------------------------------------------------------------------------- hooks
 def pytest_configure(config: pytest.Config) -> None:
-    """Make `MagiAmberExtension` syrupy's default extension unless the user chose one."""
+    """Make `MagiAmberExtension` syrupy's default extension unless the user chose one; refuse
+    `--snapshot-update` on a GPU whose code is not the baseline's (`device_update_refusal`)."""
     option: Any = config.option
     if hasattr(option, "default_extension") and not option.default_extension:
         option.default_extension = DEFAULT_EXTENSION
+    if getattr(option, "update_snapshots", False) or getattr(
+        option, "update_new_snapshots_only", False
+    ):
+        refusal = device_update_refusal(snapshot_device_key())
+        if refusal is not None:
+            raise pytest.UsageError(refusal)
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:

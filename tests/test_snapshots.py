@@ -482,3 +482,89 @@ def test_magi_amber_is_the_default_extension_unless_chosen(project: pytest.Pytes
     )
     result.stdout.fnmatch_lines(["*EXT syrupy.extensions.json JSONSnapshotExtension"])
     assert snapshots.DEFAULT_EXTENSION == "pytest_magi.snapshots.MagiAmberExtension"
+
+
+# --------------------------------------------------------------------------- devices
+@pytest.mark.parametrize(
+    ("capability", "key"),
+    [(None, None), ((9, 0), None), ((8, 0), "sm80"), ((8, 9), "sm89"), ((10, 0), "sm100")],
+)
+def test_device_key_is_none_for_the_baseline_and_smXY_otherwise(
+    capability: tuple[int, int] | None, key: str | None
+) -> None:
+    assert snapshots.snapshot_device_key(capability) == key
+
+
+@pytest.fixture
+def sm80(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Simulate a real A100 (sm80): what `device_capability()` reports on such a machine."""
+    monkeypatch.setattr(snapshots, "device_capability", lambda: (8, 0))
+    monkeypatch.delenv(snapshots.DEVICE_ENV, raising=False)
+
+
+def test_fake_cuda_is_the_baseline_folder() -> None:
+    # CPU here: code comes from fake CUDA (sm90-like), stored where CI keeps its baselines
+    assert snapshots.device_capability() is None or torch.cuda.is_available()
+    if snapshots.device_capability() in (None, snapshots.BASELINE_CAPABILITY):
+        assert snapshots.snapshot_version_dirname() == VERSION
+
+
+@pytest.mark.usefixtures("sm80")
+def test_another_capability_has_its_own_folder(tmp_path: Path) -> None:
+    assert snapshots.snapshot_version_dirname() == f"{VERSION}-sm80"
+    location = tmp_path / "__snapshots__" / f"{VERSION}-sm80" / "test_m" / "test_x.py"
+    assert in_version_folder(location)
+    assert f"({VERSION}-sm80)" in triton_header()
+
+
+@pytest.mark.usefixtures("sm80")
+def test_update_on_another_capability_is_refused_with_the_way_out() -> None:
+    refusal = snapshots.device_update_refusal("sm80", environ={})
+    assert refusal is not None
+    assert "--snapshot-update on a sm80 GPU" in refusal
+    assert "Update on a CPU machine or an sm90 GPU" in refusal
+    assert "MAGI_SNAPSHOT_DEVICE=sm80" in refusal and f"{VERSION}-sm80" in refusal
+    assert snapshots.device_update_refusal("sm80", environ={"MAGI_SNAPSHOT_DEVICE": "sm80"}) is None
+    assert snapshots.device_update_refusal("sm80", environ={"MAGI_SNAPSHOT_DEVICE": "sm90"})
+    assert snapshots.device_update_refusal(None, environ={}) is None
+
+
+@pytest.mark.usefixtures("sm80")
+def test_device_folders_in_a_project_update_refused_opt_in_and_skip(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project.makepyfile(test_gen=STRING_TESTS.format(code=CODE))
+    # no snapshots for this device yet: the tests skip, saying why, instead of failing
+    result = _run(project, "-rs")
+    result.assert_outcomes(skipped=5)
+    result.stdout.fnmatch_lines(["*this sm80 GPU generates other code and has no snapshots*"])
+
+    # CI's baselines exist; an sm80 machine must not overwrite them
+    monkeypatch.setattr(snapshots, "device_capability", lambda: None)
+    _run(project, "--snapshot-update").assert_outcomes(passed=5)
+    baseline = _files(project.path)
+    assert all(f.startswith(f"{VERSION}/") for f in baseline)
+    monkeypatch.setattr(snapshots, "device_capability", lambda: (8, 0))
+    result = _run(project, "--snapshot-update")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--snapshot-update on a sm80 GPU*set MAGI_SNAPSHOT_DEVICE=sm80*"])
+    assert _files(project.path) == baseline
+
+    # opting in writes this device's own folder, beside the baseline, and leaves it alone
+    monkeypatch.setenv(snapshots.DEVICE_ENV, "sm80")
+    _run(project, "--snapshot-update").assert_outcomes(passed=5)
+    files = _files(project.path)
+    assert [f for f in files if f.startswith(f"{VERSION}/")] == baseline
+    assert len([f for f in files if f.startswith(f"{VERSION}-sm80/test_gen/")]) == 6
+    monkeypatch.delenv(snapshots.DEVICE_ENV)
+    result = _run(project)
+    result.assert_outcomes(passed=5)
+    assert "unused" not in result.stdout.str()
+
+    # back on the baseline (CPU, fake CUDA): the sm80 folder is not reported or touched
+    monkeypatch.setattr(snapshots, "device_capability", lambda: None)
+    for args in ((), ("--snapshot-update",)):
+        result = _run(project, *args)
+        result.assert_outcomes(passed=5)
+        assert "unused" not in result.stdout.str()
+    assert _files(project.path) == files
