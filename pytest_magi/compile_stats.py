@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -32,6 +33,7 @@ SHAPES_LOGGER = "torch.fx.experimental.symbolic_shapes"
 _LIMIT_MARK = "hit config."
 _AUTO_DYNAMIC_MARK = "from automatic dynamic"
 _ISOLATION_MARKS = ("BACKEND_MATCH", "check_current_backend", "___check_backend")
+_COMPILE_ID_PREFIX = re.compile(r"^\[?\d+/\d+\]?:\s*")
 COUNT_FIELDS = (
     "frames",
     "graphs",
@@ -89,7 +91,8 @@ class CompileStats:
             "recompiles": self.recompile_reasons,
             "automatic_dynamic": self.automatic_dynamic,
         }.get(name, ())
-        return "; ".join(dict.fromkeys(reasons)) if reasons else ""
+        firsts = [r.strip().splitlines()[0] if r.strip() else r for r in reasons]
+        return "; ".join(dict.fromkeys(firsts)) if firsts else ""
 
 
 class _Capture(logging.Filter):
@@ -164,6 +167,8 @@ class CompileStatsCollector:
     fallbacks: list[str] = field(default_factory=list)
     dynamic: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    entry_code: Any = None  # the side's fresh entry function's code object (see _collect_breaks)
+    windows: int = 0
 
     def on_compile(self) -> None:
         """Called by the side's backend for each graph it compiles."""
@@ -192,18 +197,31 @@ class CompileStatsCollector:
             try:
                 yield
             finally:
-                self._collect_breaks(breaks)
+                entry_compiled = self.windows == 0 or bool(
+                    failures is not None
+                    and len(failures.get(self.entry_code, ())) > lengths.get(self.entry_code, 0)
+                )
+                self.windows += 1
+                self._collect_breaks(breaks, entry_compiled)
                 self._collect_failures(failures, lengths)
                 self.fallbacks.extend(limit.messages)
                 self.dynamic.extend(dynamic.messages)
 
-    def _collect_breaks(self, before: Mapping[str, int] | None) -> None:
+    def _collect_breaks(self, before: Mapping[str, int] | None, entry_compiled: bool) -> None:
+        """Dynamo counts a break once in every frame it unwinds through while inlining. The
+        pair's entry function inlines the model, so when it compiled in this call (the first
+        call, or a recompile of it) one break of this call is the entry's own echo of the
+        model's first break, and is not counted."""
         after = _graph_break_counter()
         if before is None or after is None:
             self._note("torch._dynamo.utils.counters['graph_break'] unavailable: breaks unknown")
             return
+        new: list[str] = []
         for reason, count in after.items():
-            self.break_reasons.extend([str(reason)] * (count - before.get(reason, 0)))
+            new.extend([str(reason)] * (count - before.get(reason, 0)))
+        if new and entry_compiled and self.entry_code is not None:
+            new.pop(0)
+        self.break_reasons.extend(new)
 
     def _collect_failures(self, failures: Any, lengths: Mapping[Any, int]) -> None:
         if failures is None:
@@ -211,9 +229,10 @@ class CompileStatsCollector:
             return
         for code, reasons in list(failures.items()):
             for reason in reasons[lengths.get(code, 0) :]:
-                text = str(reason)
+                text = _COMPILE_ID_PREFIX.sub("", str(reason)).strip()
                 if not any(mark in text for mark in _ISOLATION_MARKS):
-                    self.recompile_reasons.append(text)
+                    if text not in self.recompile_reasons:
+                        self.recompile_reasons.append(text)
 
     def stats(self) -> CompileStats:
         frames = {c[0] for c in self.compile_ids if c is not None}

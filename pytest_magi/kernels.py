@@ -142,9 +142,36 @@ class GeneratedCode:
     GPU's name).
     """
 
-    def __init__(self, captured: Sequence[CapturedGraph], device: str) -> None:
+    def __init__(
+        self,
+        captured: Sequence[CapturedGraph],
+        device: str,
+        *,
+        log: Any = None,
+        stats: Any = None,
+    ) -> None:
         self.captured: tuple[CapturedGraph, ...] = tuple(captured)
         self.device = device
+        self.log = log  # pytest_magi.capture.GraphLog: graphs before/after the passes
+        self.compile_stats = stats  # pytest_magi.compile_stats.CompileStats of the call
+
+    def fx_graphs(self, stage: str = "after") -> list[Any]:
+        """Copies of the post-grad ``torch.fx.Graph``s ``"before"`` or ``"after"`` the passes."""
+        if self.log is None:
+            raise ValueError("this GeneratedCode was built without graphs (no GraphLog)")
+        return list(self.log.stage(stage))
+
+    def op_count(self, op: Any, stage: str = "after") -> int:
+        """How often ``op`` is called in the post-grad graphs ``"before"``/``"after"`` the
+        passes (see ``CompiledPair.op_count`` for the accepted ``op`` forms)."""
+        from .capture import count_ops, validate_op
+
+        validate_op(op)
+        return count_ops(self.fx_graphs(stage), op)
+
+    def kernel_diff(self, candidate: Any) -> KernelDiff:
+        """:func:`kernel_diff` with this code as the baseline."""
+        return kernel_diff(self, candidate)
 
     # kernels
     @property

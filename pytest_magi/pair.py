@@ -231,9 +231,11 @@ class CompiledPair:
             "candidate": resolve_side("candidate", candidate, chain, extra),
         }
         backends = {side: SideBackend(side, specs[side]) for side in SIDES}
+        entries = {side: fresh_entry(model, f"pair_{side}") for side in SIDES}
+        for side in SIDES:
+            backends[side].stats.entry_code = entries[side].__code__
         compiled = {
-            side: torch.compile(fresh_entry(model, f"pair_{side}"), backend=backends[side])
-            for side in SIDES
+            side: torch.compile(entries[side], backend=backends[side]) for side in SIDES
         }
         pair = cls(
             model,
