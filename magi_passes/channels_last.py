@@ -62,6 +62,16 @@ def channels_last_format(ndim: int) -> torch.memory_format | None:
     return {4: torch.channels_last, 5: torch.channels_last_3d}.get(ndim)
 
 
+def _weight_dim(conv: torch.fx.Node) -> int:
+    weight = conv.args[2] if conv.target is CONV_BACKWARD else conv.args[1]
+    assert isinstance(weight, torch.fx.Node)
+    return int(weight.meta["val"].dim())
+
+
+def _transposed(conv: torch.fx.Node) -> bool:
+    return bool(conv.args[7] if conv.target is CONV_BACKWARD else conv.args[6])
+
+
 class ConvChannelsLastPass(MagiPass):
     name: ClassVar[str] = "conv_channels_last"
     mutates_inductor_config: ClassVar[tuple[str, ...]] = ("layout_optimization",)
@@ -89,6 +99,11 @@ class ConvChannelsLastPass(MagiPass):
         ]
         if not convs:
             result.reason = "no convolutions"
+            return result
+        gate = self._gate(convs)
+        if gate:
+            result.reason = gate
+            counts["skipped_conv2d_graph"] = sum(1 for c in convs if _weight_dim(c) == 4)
             return result
         clones: dict[tuple[torch.fx.Node, torch.memory_format], torch.fx.Node] = {}
         for conv in convs:
@@ -126,6 +141,17 @@ class ConvChannelsLastPass(MagiPass):
             f"({counts['clones_inserted']} clones)"
         )
         return result
+
+    def _gate(self, convs: list[torch.fx.Node]) -> str:
+        """Why the rewrite stands down on this graph ("" if it fires): see the module docstring."""
+        if self.config.channels_last_conv2d_graphs:
+            return ""
+        if any(_weight_dim(c) == 5 and not _transposed(c) for c in convs):
+            return ""
+        return (
+            "conv2d-only graph: left to Inductor's own layout optimisation (the rewrite was "
+            "measured slower on conv2d nets; PassConfig.channels_last_conv2d_graphs=True forces it)"
+        )
 
     def _convert(
         self,
@@ -177,7 +203,8 @@ class ConvChannelsLastPass(MagiPass):
         for pad in reversed(pads):
             src = pad.args[0]
             assert isinstance(src, torch.fx.Node)
-            pad_args = pad.args[1:]
+            # pad amounts may be symbolic (`sub_1` nodes under dynamic shapes): use their values
+            pad_args = torch.fx.node.map_arg(pad.args[1:], lambda n: n.meta["val"])
             pad.meta["val"] = run_on_fake(
                 src.meta["val"],
                 lambda t, a=pad_args: aten.constant_pad_nd.default(t, *a),  # type: ignore[misc]

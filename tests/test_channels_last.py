@@ -15,7 +15,11 @@ aten = torch.ops.aten
 CL = {4: torch.channels_last, 5: torch.channels_last_3d}
 
 
-def run_pass(graph: torch.fx.Graph, config: PassConfig | None = None):
+# the rewrite's mechanics on conv2d and conv3d alike; the conv2d-only gate has tests of its own
+FORCED = PassConfig(channels_last_conv2d_graphs=True)
+
+
+def run_pass(graph: torch.fx.Graph, config: PassConfig | None = FORCED):
     p = ConvChannelsLastPass(config)
     with inductor_config.patch(layout_optimization=True):
         p(graph)
@@ -175,7 +179,7 @@ def test_no_convolutions_leaves_graph_and_config_alone() -> None:
 
 
 def run_pass_no_config_check(graph: torch.fx.Graph):
-    p = ConvChannelsLastPass()
+    p = ConvChannelsLastPass(FORCED)
     with inductor_config.patch(layout_optimization=True):
         p(graph)
         assert inductor_config.layout_optimization is True
@@ -213,7 +217,7 @@ def test_end_to_end_inference_layout_and_numerics(ndim: int) -> None:
     model = ConvNet(ndim).eval()
     x = torch.randn(1, 4, *((3, 6, 7) if ndim == 3 else (6, 7)))
     torch._dynamo.reset()
-    backend = MagiBackend()
+    backend = MagiBackend(PassConfig(channels_last_conv2d_graphs=True))
     with torch.no_grad(), inductor_config.patch(fx_graph_cache=False):
         out, (code, *_) = run_and_get_code(torch.compile(model, backend=backend), x)
         ref = model(x)
@@ -228,3 +232,59 @@ def test_end_to_end_inference_layout_and_numerics(ndim: int) -> None:
     # every convolution in the generated code reads a channels-last activation
     assert code.count("extern_kernels.convolution(") == 2
     assert suggest_memory_format(x) == torch.contiguous_format
+
+
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+def test_conv2d_only_graph_is_left_to_inductor_by_default(dynamic: bool) -> None:
+    """The measured gate: a graph whose convolutions are all conv2d is not rewritten and
+    Inductor's own layout optimisation stays as it was (docs/benchmarks.md: resnet50 0.91x,
+    the rewrite forced)."""
+    _, graph, _, w, conv = conv_graph(4, dynamic)
+    before = str(graph)
+    p = ConvChannelsLastPass(PassConfig())
+    with inductor_config.patch(layout_optimization=True):
+        p(graph)
+        assert inductor_config.layout_optimization is True
+    result = p.last_result
+    assert result is not None and not result.applied
+    assert "conv2d-only graph" in result.reason and "channels_last_conv2d_graphs" in result.reason
+    assert result.counts["skipped_conv2d_graph"] == 1
+    assert str(graph) == before
+    assert conv.args[1] is w
+
+
+def test_graph_with_a_conv3d_converts_its_conv2d_too() -> None:
+    """Mixed graphs (a video VAE's per-frame conv2d upsampler beside its conv3d) fire in full."""
+    b = GraphBuilder()
+    x3 = b.input((1, 4, 3, 6, 6))
+    w3 = b.input((4, 4, 3, 3, 3))
+    x2 = b.input((3, 4, 6, 6))
+    w2 = b.input((4, 4, 3, 3))
+    y3 = b.conv(x3, w3, padding=1)
+    y2 = b.conv(x2, w2, padding=1)
+    graph = b.output(y3, y2)
+    result = run_pass(graph, PassConfig())
+    assert result.applied
+    assert result.counts["convs_converted"] == 2
+
+
+def test_symbolic_causal_pad_is_hoisted_over() -> None:
+    """A causal pad whose amount is symbolic (the Wan 2.2 VAE's cached chunks under automatic
+    dynamic shapes: `2 - cache.shape[2]`) is hoisted over; it crashed the pass on the GPU."""
+    from magi_passes import MagiBackend
+
+    weight = torch.randn(4, 4, 3, 3, 3)
+
+    def step(x: torch.Tensor, cache: torch.Tensor) -> torch.Tensor:
+        both = torch.cat([cache, x], 2)
+        return F.conv3d(F.pad(both, (1, 1, 1, 1, 2 - cache.shape[2], 0)), weight)
+
+    x, cache = torch.randn(1, 4, 1, 6, 6), torch.randn(1, 4, 2, 6, 6)
+    torch._dynamo.mark_dynamic(cache, 2)
+    torch._dynamo.reset()
+    backend = MagiBackend()
+    with torch.no_grad(), inductor_config.patch(fx_graph_cache=False):
+        out = torch.compile(step, backend=backend)(x, cache)
+    torch.testing.assert_close(out, step(x, cache), rtol=1e-4, atol=1e-4)
+    result = next(r for r in backend.results if r.name == "conv_channels_last")
+    assert result.applied and result.counts["pads_hoisted"] == 1

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# On the GPU machine (no package index): install the carried syrupy wheel and this checkout.
+# On the GPU machine (no package index): install the carried wheels (syrupy, and diffusers with
+# importlib_metadata for the zoo; see README) and this checkout.
 set -euo pipefail
-python3 -m pip install -q --no-deps --no-build-isolation wheels/syrupy-*.whl
+python3 -m pip install -q --no-deps --no-build-isolation wheels/*.whl
 python3 -m pip install -q --no-deps --no-build-isolation -e .
 python3 -c "import torch, triton, syrupy, sys; print('torch', torch.__version__, 'triton', triton.__version__, 'python', sys.version.split()[0], 'gpu', torch.cuda.get_device_name())"
+python3 -c "from pytest_magi import zoo; print('zoo:', zoo.names(), 'unavailable:', zoo.unavailable())"

@@ -1,0 +1,401 @@
+"""`pytest_magi.zoo`: real models from the libraries people use, random weights, never a download.
+
+Every model is built from its own library's classes (diffusers, timm) with random initialisation,
+at two sizes: ``"tiny"`` (CPU tests and fake-CUDA codegen: seconds to compile) and ``"full"`` (the
+real size, for the GPU benchmarks in ``benchmarks/zoo.py``). A model whose library is not
+importable here is absent from `names()`; `unavailable()` says why.
+
+| name | library class | what `.module` is | what `.run()` does |
+| --- | --- | --- | --- |
+| ``wan2.2-vae`` | diffusers ``AutoencoderKLWan``, Wan 2.2 TI2V-5B config | ``vae.decoder`` | ``vae.decode(z).sample`` (per-frame causal chunks) |
+| ``sd-vae`` | diffusers ``AutoencoderKL``, SD-style 4x ``UpDecoderBlock2D`` | ``vae.decoder`` | ``vae.decode(z).sample`` |
+| ``resnet50`` | timm | the network | ``model(x)`` |
+| ``efficientnet_b0`` | timm | the network | ``model(x)`` |
+
+Sizes (``full``): Wan latent (1, 48, 21, 34, 60) — a 540p video of 81 frames; SD latent
+(1, 4, 64, 64) — a 512x512 image; timm batch 16 at 224x224. Options of `load` change the input
+shape (``frames`` for the Wan decode, ``batch`` and ``resolution`` for the others).
+
+`ZooModel.compile(backend=...)` compiles ``.module`` *in place on a copy* of the whole model, the
+way users do it (``vae.decoder = torch.compile(vae.decoder)``), and returns a new `ZooModel` whose
+``.run()`` goes through the compiled module. ``.flops()`` counts the FLOPs of ``.run()`` with
+``torch.utils.flop_counter.FlopCounterMode`` on a copy built on the meta device (no memory, no
+compute), so it is cheap even at full size.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import difflib
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+from torch import nn
+
+SIZES = ("tiny", "full")
+
+# ---------------------------------------------------------------------------------- specs
+
+
+@dataclass(frozen=True)
+class _Built:
+    owner: nn.Module  # the whole model (the VAE, the network)
+    attr: str | None  # owner.<attr> is the module to compile; None: the owner itself
+    inputs: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class ZooSpec:
+    """How one zoo model is built: its library, its sizes' settings and its call."""
+
+    name: str
+    library: str  # the module that must import ("diffusers", "timm")
+    description: str
+    settings: Mapping[str, Mapping[str, Any]]  # size -> options (input shape and widths)
+    build: Callable[[Mapping[str, Any], torch.device, torch.dtype], _Built]
+    run: Callable[[nn.Module, tuple[Any, ...]], Any]
+    options: tuple[str, ...]  # the options `load(..., **options)` may override
+
+
+def _wan_build(s: Mapping[str, Any], device: torch.device, dtype: torch.dtype) -> _Built:
+    from diffusers import AutoencoderKLWan
+
+    z_dim = s["z_dim"]
+    vae = AutoencoderKLWan(
+        base_dim=s["base_dim"],
+        decoder_base_dim=s["decoder_base_dim"],
+        z_dim=z_dim,
+        dim_mult=list(s["dim_mult"]),
+        num_res_blocks=s["num_res_blocks"],
+        temperal_downsample=[False, True, True],
+        is_residual=True,
+        in_channels=12,
+        out_channels=12,
+        patch_size=2,
+        scale_factor_spatial=16,
+        scale_factor_temporal=4,
+        latents_mean=[0.0] * z_dim,
+        latents_std=[1.0] * z_dim,
+    )
+    vae = vae.to(device=device, dtype=dtype).eval()
+    z = _randn((s["batch"], z_dim, s["frames"], s["height"], s["width"]), device, dtype)
+    return _Built(vae, "decoder", (z,))
+
+
+def _wan_run(vae: nn.Module, inputs: tuple[Any, ...]) -> Any:
+    return vae.decode(*inputs).sample  # type: ignore[operator]
+
+
+def _sd_build(s: Mapping[str, Any], device: torch.device, dtype: torch.dtype) -> _Built:
+    from diffusers import AutoencoderKL
+
+    blocks = len(s["block_out_channels"])
+    vae = AutoencoderKL(
+        in_channels=3,
+        out_channels=3,
+        down_block_types=("DownEncoderBlock2D",) * blocks,
+        up_block_types=("UpDecoderBlock2D",) * blocks,
+        block_out_channels=tuple(s["block_out_channels"]),
+        layers_per_block=s["layers_per_block"],
+        latent_channels=4,
+        norm_num_groups=s["norm_num_groups"],
+    )
+    vae = vae.to(device=device, dtype=dtype).eval()
+    z = _randn((s["batch"], 4, s["resolution"], s["resolution"]), device, dtype)
+    return _Built(vae, "decoder", (z,))
+
+
+def _vae_run(vae: nn.Module, inputs: tuple[Any, ...]) -> Any:
+    return vae.decode(*inputs).sample  # type: ignore[operator]
+
+
+def _timm_build(arch: str) -> Callable[[Mapping[str, Any], torch.device, torch.dtype], _Built]:
+    def build(s: Mapping[str, Any], device: torch.device, dtype: torch.dtype) -> _Built:
+        import timm
+
+        net = timm.create_model(arch, pretrained=False, num_classes=s["num_classes"])
+        net = net.to(device=device, dtype=dtype).eval()
+        x = _randn((s["batch"], 3, s["resolution"], s["resolution"]), device, dtype)
+        return _Built(net, None, (x,))
+
+    return build
+
+
+def _call_run(net: nn.Module, inputs: tuple[Any, ...]) -> Any:
+    return net(*inputs)
+
+
+_TIMM_SETTINGS = {
+    "tiny": {"batch": 2, "resolution": 64, "num_classes": 10},
+    "full": {"batch": 16, "resolution": 224, "num_classes": 1000},
+}
+
+SPECS: dict[str, ZooSpec] = {
+    spec.name: spec
+    for spec in (
+        ZooSpec(
+            "wan2.2-vae",
+            "diffusers",
+            "diffusers AutoencoderKLWan, Wan 2.2 TI2V-5B config; vae.decode of a video latent",
+            {
+                # the TI2V-5B VAE: base_dim 160, decoder_base_dim 256, z_dim 48, residual,
+                # 12 in/out channels (patch_size 2), 16x spatial / 4x temporal; full = 540p, T=21
+                "full": {
+                    "base_dim": 160, "decoder_base_dim": 256, "z_dim": 48,
+                    "dim_mult": (1, 2, 4, 4), "num_res_blocks": 2,
+                    "batch": 1, "frames": 21, "height": 34, "width": 60,
+                },
+                "tiny": {
+                    "base_dim": 8, "decoder_base_dim": 8, "z_dim": 4,
+                    "dim_mult": (1, 2, 2, 2), "num_res_blocks": 1,
+                    "batch": 1, "frames": 2, "height": 2, "width": 3,
+                },
+            },  # fmt: skip
+            _wan_build,
+            _wan_run,
+            ("batch", "frames", "height", "width"),
+        ),
+        ZooSpec(
+            "sd-vae",
+            "diffusers",
+            "diffusers AutoencoderKL, SD-style 4x UpDecoderBlock2D; vae.decode of an image latent",
+            {
+                "full": {
+                    "block_out_channels": (128, 256, 512, 512), "layers_per_block": 2,
+                    "norm_num_groups": 32, "batch": 1, "resolution": 64,
+                },
+                "tiny": {
+                    "block_out_channels": (8, 8, 16, 16), "layers_per_block": 1,
+                    "norm_num_groups": 4, "batch": 1, "resolution": 4,
+                },
+            },  # fmt: skip
+            _sd_build,
+            _vae_run,
+            ("batch", "resolution"),
+        ),
+        ZooSpec(
+            "resnet50",
+            "timm",
+            "timm resnet50; an image classifier forward",
+            _TIMM_SETTINGS,
+            _timm_build("resnet50"),
+            _call_run,
+            ("batch", "resolution"),
+        ),
+        ZooSpec(
+            "efficientnet_b0",
+            "timm",
+            "timm efficientnet_b0 (depthwise convs, squeeze-excite); an image classifier forward",
+            _TIMM_SETTINGS,
+            _timm_build("efficientnet_b0"),
+            _call_run,
+            ("batch", "resolution"),
+        ),
+    )
+}
+
+
+def _randn(shape: Sequence[int], device: torch.device, dtype: torch.dtype) -> torch.Tensor:
+    if device.type == "meta":
+        return torch.empty(tuple(shape), device=device, dtype=dtype)
+    return torch.randn(tuple(shape), device=device, dtype=dtype)
+
+
+# ------------------------------------------------------------------------------ library check
+_LIBRARY_ERRORS: dict[str, str | None] = {}
+
+
+def _library_error(library: str) -> str | None:
+    """Why ``library`` cannot be used here (None: it imports). Checked once per process."""
+    if library not in _LIBRARY_ERRORS:
+        try:
+            importlib.import_module(library)
+        except Exception as exc:  # ImportError, or a broken install (torchvision's nms op)
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            _LIBRARY_ERRORS[library] = (
+                f"{library} is not importable here ({type(exc).__name__}: {first}); "
+                f"install it with `pip install 'pytest-magi[models]'`"
+                + (" (timm needs a torchvision that matches the installed torch)" if library == "timm" else "")
+            )
+        else:
+            _LIBRARY_ERRORS[library] = None
+    return _LIBRARY_ERRORS[library]
+
+
+def names() -> list[str]:
+    """The zoo models usable in this environment, in a stable order."""
+    return [name for name, spec in SPECS.items() if _library_error(spec.library) is None]
+
+
+def all_names() -> list[str]:
+    """Every zoo model, usable here or not."""
+    return list(SPECS)
+
+
+def unavailable() -> dict[str, str]:
+    """``{name: reason}`` for the zoo models whose library does not import here."""
+    out: dict[str, str] = {}
+    for name, spec in SPECS.items():
+        error = _library_error(spec.library)
+        if error is not None:
+            out[name] = error
+    return out
+
+
+# ----------------------------------------------------------------------------------- models
+@dataclass
+class ZooModel:
+    """One zoo model, ready to run or compile. See the module docstring."""
+
+    name: str
+    size: str
+    owner: nn.Module
+    attr: str | None
+    inputs: tuple[Any, ...]
+    settings: Mapping[str, Any]
+    spec: ZooSpec = field(repr=False)
+    backend: Any = None  # what `.compile` compiled with (None: eager)
+    compile_kwargs: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def module(self) -> nn.Module:
+        """The `nn.Module` users compile (the VAE's decoder; the whole network)."""
+        return self.owner if self.attr is None else getattr(self.owner, self.attr)
+
+    @property
+    def device(self) -> torch.device:
+        return next(t for t in self.inputs if isinstance(t, torch.Tensor)).device
+
+    @property
+    def dtype(self) -> torch.dtype:
+        return next(t for t in self.inputs if isinstance(t, torch.Tensor)).dtype
+
+    @property
+    def compiled(self) -> bool:
+        return self.backend is not None
+
+    def run(self, *inputs: Any) -> Any:
+        """The call users make (``vae.decode(z).sample``, ``model(x)``), on ``inputs`` or
+        the example inputs."""
+        with torch.no_grad():
+            return self.spec.run(self.owner, tuple(inputs) if inputs else self.inputs)
+
+    __call__ = run
+
+    def compile(self, backend: Any = "inductor", **torch_compile_kwargs: Any) -> ZooModel:
+        """A new `ZooModel`: a deep copy whose ``.module`` is ``torch.compile(module, ...)``.
+
+        The copy shares nothing with this model (weights included), so two compiled variants of
+        one model never share dynamo's cache entries or converted weights.
+        """
+        if self.compiled:
+            raise ValueError(
+                f"zoo model {self.name!r} is already compiled (backend={self.backend!r}); "
+                f"call .compile() on the eager model returned by zoo.load()"
+            )
+        owner = copy.deepcopy(self.owner)
+        if self.attr is None:
+            owner = torch.compile(owner, backend=backend, **torch_compile_kwargs)
+        else:
+            module = getattr(owner, self.attr)
+            setattr(owner, self.attr, torch.compile(module, backend=backend, **torch_compile_kwargs))
+        return dataclasses.replace(
+            self, owner=owner, backend=backend, compile_kwargs=dict(torch_compile_kwargs)
+        )
+
+    def with_inputs(self, *inputs: Any) -> ZooModel:
+        """The same model (shared, not copied) with other example inputs."""
+        if not inputs:
+            raise ValueError("with_inputs() needs at least one input")
+        return dataclasses.replace(self, inputs=tuple(inputs))
+
+    def flops(self, **options: Any) -> int:
+        """FLOPs of ``.run()`` (``torch.utils.flop_counter``), counted on a meta-device copy.
+
+        ``options`` override the input shape as in `load` (e.g. ``frames=3``), so the cost of
+        one more latent frame is ``m.flops(frames=T + 1) - m.flops(frames=T)``.
+        """
+        from torch.utils.flop_counter import FlopCounterMode
+
+        settings = _settings(self.spec, self.size, {**self._input_options(), **options})
+        with torch.device("meta"):
+            built = self.spec.build(settings, torch.device("meta"), self.dtype)
+        counter = FlopCounterMode(display=False)
+        with counter, torch.no_grad():
+            self.spec.run(built.owner, built.inputs)
+        return int(counter.get_total_flops())
+
+    def _input_options(self) -> dict[str, Any]:
+        return {k: self.settings[k] for k in self.spec.options if k in self.settings}
+
+    def __repr__(self) -> str:
+        shapes = ", ".join(
+            str(tuple(t.shape)) for t in self.inputs if isinstance(t, torch.Tensor)
+        )
+        state = f"compiled backend={self.backend!r}" if self.compiled else "eager"
+        return (
+            f"ZooModel({self.name!r}, size={self.size!r}, inputs=[{shapes}], "
+            f"{self.dtype}, {self.device}, {state})"
+        )
+
+
+def _settings(spec: ZooSpec, size: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    unknown = sorted(set(options) - set(spec.options))
+    if unknown:
+        raise ValueError(
+            f"zoo.load({spec.name!r}): unknown option(s) {', '.join(map(repr, unknown))}; "
+            f"{spec.name!r} accepts {', '.join(spec.options)}"
+        )
+    for key, value in options.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(
+                f"zoo.load({spec.name!r}): option {key}={value!r} must be a positive int"
+            )
+    return {**spec.settings[size], **options}
+
+
+def _check_choice(what: str, value: Any, choices: Sequence[str]) -> None:
+    if value in choices:
+        return
+    close = difflib.get_close_matches(str(value), list(choices), n=2)
+    hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
+    raise ValueError(f"unknown zoo {what} {value!r}; choose one of {list(choices)}{hint}")
+
+
+def load(
+    name: str,
+    size: str = "tiny",
+    *,
+    device: str | torch.device = "cpu",
+    dtype: torch.dtype = torch.float32,
+    seed: int = 0,
+    **options: Any,
+) -> ZooModel:
+    """Build zoo model ``name`` at ``size`` ("tiny" or "full") with random weights, in eval mode.
+
+    ``device``/``dtype``: where the weights and example inputs live. ``seed``: weights and
+    inputs are deterministic given it. ``options``: input-shape overrides (see the module
+    docstring; e.g. ``load("wan2.2-vae", "full", frames=5)``). Unknown names, sizes and
+    options raise ``ValueError`` naming the choices; a model whose library does not import
+    here raises ``ModuleNotFoundError`` with the reason.
+    """
+    _check_choice("model name", name, list(SPECS))
+    _check_choice("size", size, SIZES)
+    if not isinstance(dtype, torch.dtype) or not dtype.is_floating_point:
+        raise TypeError(
+            f"zoo.load(dtype={dtype!r}): expected a floating torch.dtype such as torch.bfloat16"
+        )
+    spec = SPECS[name]
+    error = _library_error(spec.library)
+    if error is not None:
+        raise ModuleNotFoundError(f"zoo model {name!r} needs {spec.library}: {error}")
+    settings = _settings(spec, size, options)
+    dev = torch.device(device)
+    with torch.random.fork_rng(devices=[dev] if dev.type == "cuda" else []):
+        torch.manual_seed(seed)
+        built = spec.build(settings, dev, dtype)
+    return ZooModel(name, size, built.owner, built.attr, built.inputs, settings, spec)
