@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .config_guard import ConfigPatchStack
 from .plugin_state import CONFIG_PATCHES_KEY, PAIRS_KEY, record_kernel_counts
 from .report import KernelCountRecord
 
 if TYPE_CHECKING:
     from .codegen import GeneratedCode, KernelCounts
+    from .config_guard import ConfigPatchStack
     from .models import VAEDecoderLike as VAEDecoderLikeClass
     from .pair import CompiledPair
 
@@ -33,11 +33,21 @@ def _label_of(fn: Any) -> str:
     return type(fn).__name__
 
 
+def _check_label(label: Any) -> None:
+    if label is not None and not isinstance(label, str):
+        raise TypeError(
+            f"label={label!r}: expected a str naming the row in the kernel-count table (or None "
+            f"for the function's name)"
+        )
+
+
 @pytest.fixture
 def config_patch(request: pytest.FixtureRequest) -> Iterator[ConfigPatchStack]:
     """Patch `torch._inductor.config`: `config_patch({"triton.max_tiles": 2})` or
     `config_patch(triton__max_tiles=2)`; restored when the test ends, or at the end of
     `with config_patch(...):`. Unknown keys fail with close matches."""
+    from .config_guard import ConfigPatchStack
+
     stack = ConfigPatchStack()
     request.node.stash[CONFIG_PATCHES_KEY] = stack
     try:
@@ -49,14 +59,20 @@ def config_patch(request: pytest.FixtureRequest) -> Iterator[ConfigPatchStack]:
 
 @pytest.fixture
 def compiled_pair(request: pytest.FixtureRequest) -> Iterator[Callable[..., CompiledPair]]:
-    """Factory: `compiled_pair(model, *example_inputs, dynamic_dims=None, baseline=None,
-    candidate=None, label=None) -> CompiledPair`; `min_speedup` tests time every pair built."""
+    """Factory: `compiled_pair(model, *example_inputs, passes=None, inductor_config=None,
+    dynamic_dims=None, backward=False, baseline=None, candidate=None, label=None) ->
+    CompiledPair` (see `pytest_magi.pair.CompiledPair.build`). `min_speedup` tests time every
+    pair built; `no_graph_breaks` / `no_recompiles` tests check each; every pair's compile
+    health goes to the session's compile table and `--magi-report`."""
     pairs: list[Any] = request.node.stash.setdefault(PAIRS_KEY, [])
 
     def build(
         model: Any,
         *example_inputs: Any,
+        passes: Sequence[Any] | None = None,
+        inductor_config: Mapping[str, Any] | None = None,
         dynamic_dims: Mapping[int, int | Sequence[int]] | None = None,
+        backward: bool = False,
         baseline: Any = None,
         candidate: Any = None,
         label: str | None = None,
@@ -66,7 +82,10 @@ def compiled_pair(request: pytest.FixtureRequest) -> Iterator[Callable[..., Comp
         pair = CompiledPair.build(
             model,
             *example_inputs,
+            passes=passes,
+            inductor_config=inductor_config,
             dynamic_dims=dynamic_dims,
+            backward=backward,
             baseline=baseline,
             candidate=candidate,
             label=label,
@@ -89,11 +108,13 @@ def VAEDecoderLike() -> type[VAEDecoderLikeClass]:  # noqa: N802 - named after t
 @pytest.fixture
 def inductor_codegen(request: pytest.FixtureRequest) -> Callable[..., GeneratedCode]:
     """`inductor_codegen(fn, *inputs, dynamic_dims=None, backward=False, config=None,
-    label=None) -> GeneratedCode` (see `pytest_magi.codegen.inductor_codegen`)."""
+    inductor_config=None, passes=None, label=None) -> GeneratedCode` (see
+    `pytest_magi.codegen.inductor_codegen`)."""
 
     def generate(fn: Any, *inputs: Any, label: str | None = None, **kwargs: Any) -> GeneratedCode:
         from .codegen import inductor_codegen as _inductor_codegen
 
+        _check_label(label)
         code = _inductor_codegen(fn, *inputs, **kwargs)
         backward = len(code.backward) if "backward" in code.graph_kinds else None
         record_kernel_counts(
@@ -109,12 +130,14 @@ def inductor_codegen(request: pytest.FixtureRequest) -> Callable[..., GeneratedC
 
 @pytest.fixture
 def kernel_counts(request: pytest.FixtureRequest) -> Callable[..., KernelCounts]:
-    """`kernel_counts(fn, *inputs, dynamic_dims=None, backward=False, label=None)` ->
-    `KernelCounts(forward, backward)` (see `pytest_magi.codegen.kernel_counts`)."""
+    """`kernel_counts(fn, *inputs, dynamic_dims=None, backward=False, config=None,
+    inductor_config=None, passes=None, label=None)` -> `KernelCounts(forward, backward)` (see
+    `pytest_magi.codegen.kernel_counts`)."""
 
     def count(fn: Any, *inputs: Any, label: str | None = None, **kwargs: Any) -> KernelCounts:
         from .codegen import kernel_counts as _kernel_counts
 
+        _check_label(label)
         counts = _kernel_counts(fn, *inputs, **kwargs)
         record_kernel_counts(
             request.node,

@@ -4,6 +4,8 @@
 | --- | --- | --- |
 | `requires_cuda` / `requires_cuda(min_capability=(8, 0))` | `RequiresCuda` | skipped, with a reason naming the device, when there is no such GPU |
 | `min_speedup(ratio)` | `MinSpeedup` | perf test: with `--magi-perf` every `compiled_pair` the test built is timed after the body passed and must reach `ratio`; without it the body runs and the test is then skipped |
+| `no_graph_breaks(side="both")` | `CompileLimit` | after the body passed, every `compiled_pair` the test built must have compiled without a graph break (`pair.expect_compile(graph_breaks=0)`) |
+| `no_recompiles(side="both")` | `CompileLimit` | the same for recompiles (`pair.expect_compile(recompiles=0)`) |
 
 Parsing is strict: a bad argument is a `pytest.UsageError` naming the test, the value (`!r`) and
 what is expected, raised at collection so a typo never turns into a silently weaker test.
@@ -11,6 +13,7 @@ what is expected, raised at collection so a typo never turns into a silently wea
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -30,7 +33,21 @@ MARKERS: dict[str, str] = {
         "min_speedup(ratio): perf test; with --magi-perf fail unless candidate/baseline "
         "speedup >= ratio"
     ),
+    "no_graph_breaks": (
+        "no_graph_breaks(side='both'): fail if a compiled_pair of the test graph-breaks "
+        "(side: 'baseline', 'candidate' or 'both')"
+    ),
+    "no_recompiles": (
+        "no_recompiles(side='both'): fail if a compiled_pair of the test recompiles "
+        "(side: 'baseline', 'candidate' or 'both')"
+    ),
 }
+# the compile-health markers: marker name -> the CompileStats count that must stay 0
+COMPILE_LIMIT_COUNTS: dict[str, str] = {
+    "no_graph_breaks": "graph_breaks",
+    "no_recompiles": "recompiles",
+}
+SIDE_CHOICES = ("both", "baseline", "candidate")
 
 PERF_SKIP_REASON = "timing skipped: run with --magi-perf"
 NO_PAIR_MESSAGE = "min_speedup test built no compiled_pair"
@@ -48,6 +65,15 @@ class MinSpeedup:
     """`@pytest.mark.min_speedup(ratio)`: the candidate must be `ratio` times faster."""
 
     ratio: float
+
+
+@dataclass(frozen=True)
+class CompileLimit:
+    """`@pytest.mark.no_graph_breaks` / `no_recompiles`: `count` must stay 0 on `side`."""
+
+    marker: str
+    count: str
+    side: str = "both"
 
 
 # --------------------------------------------------------------------------- parsing
@@ -130,9 +156,30 @@ def parse_min_speedup(nodeid: str, args: Sequence[Any], kwargs: dict[str, Any]) 
     return MinSpeedup(ratio=float(ratio))
 
 
+def _compile_limit_parser(
+    name: str,
+) -> Callable[[str, Sequence[Any], dict[str, Any]], CompileLimit]:
+    def parse(nodeid: str, args: Sequence[Any], kwargs: dict[str, Any]) -> CompileLimit:
+        """`no_graph_breaks` / `no_graph_breaks(side="candidate")` -> `CompileLimit`."""
+        usage = f"{name}(side='both')"
+        args, kwargs = list(args), dict(kwargs)
+        if args and "side" not in kwargs:
+            kwargs["side"] = args.pop(0)
+        _check_no_extra(nodeid, name, usage, args, kwargs, ("side",))
+        side = kwargs.get("side", "both")
+        if side not in SIDE_CHOICES:
+            raise _usage_error(
+                nodeid, usage, f"side={side!r}", "one of " + ", ".join(map(repr, SIDE_CHOICES))
+            )
+        return CompileLimit(name, COMPILE_LIMIT_COUNTS[name], side)
+
+    return parse
+
+
 PARSERS: dict[str, Callable[[str, Sequence[Any], dict[str, Any]], Any]] = {
     "requires_cuda": parse_requires_cuda,
     "min_speedup": parse_min_speedup,
+    **{name: _compile_limit_parser(name) for name in COMPILE_LIMIT_COUNTS},
 }
 
 
@@ -174,6 +221,40 @@ def requires_cuda_skip_reason(spec: RequiresCuda) -> str | None:
     )
 
 
+# --------------------------------------------------------------------------- compile health
+def check_compile_limits(nodeid: str, limits: Sequence[CompileLimit], pairs: Sequence[Any]) -> None:
+    """After the body passed: every pair must meet every limit; one failure lists them all."""
+    if not pairs:
+        names = ", ".join(f"@pytest.mark.{lim.marker}" for lim in limits)
+        pytest.fail(
+            f"{names} checks the compiled_pair(s) the test builds, and it built none; build one "
+            f"with the compiled_pair fixture (compiled_pair(model, *inputs)) or drop the marker",
+            pytrace=False,
+        )
+    problems: list[str] = []
+    for pair in pairs:
+        for lim in limits:
+            try:
+                pair.expect_compile(side=lim.side, **{lim.count: 0})
+            except AssertionError as exc:
+                problems.append(f"@pytest.mark.{lim.marker}: {exc}")
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)
+
+
+def compile_summary(pair: Any) -> str | None:
+    """The compile column of a pair: ``graphs 3->4 (more), breaks 1->1, recompiles 0->0``."""
+    stats = getattr(pair, "compile_stats", None)
+    if not isinstance(stats, dict) or set(stats) != {"baseline", "candidate"}:
+        return None
+    b, c = stats["baseline"], stats["candidate"]
+    more = " (more)" if c.graphs > b.graphs else ""
+    return (
+        f"graphs {b.graphs}->{c.graphs}{more}, breaks {b.graph_breaks}->{c.graph_breaks}, "
+        f"recompiles {b.recompiles}->{c.recompiles}"
+    )
+
+
 # --------------------------------------------------------------------------- min_speedup
 def check_min_speedup(
     nodeid: str,
@@ -198,7 +279,8 @@ def check_min_speedup(
         )
     if not perf:
         for pair in pairs:
-            record(PairRecord.not_measured(nodeid, str(pair.label), spec.ratio))
+            rec = PairRecord.not_measured(nodeid, str(pair.label), spec.ratio)
+            record(dataclasses.replace(rec, compile=compile_summary(pair)))
         pytest.skip(PERF_SKIP_REASON)
 
     from .timing import PerfLock, measure_pair
@@ -208,6 +290,7 @@ def check_min_speedup(
         with PerfLock():  # re-entrant: measure_pair takes it too
             speedup = measure_pair(pair, rounds=rounds, threshold=spec.ratio)
         rec = PairRecord.from_speedup(nodeid, str(pair.label), spec.ratio, speedup)
+        rec = dataclasses.replace(rec, compile=compile_summary(pair))
         record(rec)
         if rec.verdict != "pass":
             failures.append(rec)

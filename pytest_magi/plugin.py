@@ -7,13 +7,20 @@ are undone first) and before setup/after teardown (fixtures; the `config_patch` 
 unwound by then). A leak fails the test (an error at teardown for a fixture's leak), names the
 keys with before/after values and is restored. A fixture wider than function scope that changes
 the config shows as a leak of the first test using it: patch config in function-scoped fixtures.
-`min_speedup` tests are timed after their body passed.
+`min_speedup` tests are timed after their body passed; `no_graph_breaks` / `no_recompiles` check
+the test's pairs after the body passed; every pair's compile health is recorded.
+Loading the plugin imports no torch (pytest in an environment with pytest-magi installed starts as
+fast as with `-p no:magi`): the config guard runs only once `torch._inductor.config` is imported
+(a test that first imports torch itself is checked from its next test on), fixtures import their
+modules when used.
 Per session: options, per-xdist-worker cache folders, records (from report `user_properties`, so
 the controller sees every worker's), terminal summary, `--magi-report` / `--magi-report-png`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import sys
 from collections.abc import Generator
 from pathlib import Path
 from typing import Any, NoReturn
@@ -21,8 +28,8 @@ from typing import Any, NoReturn
 import pytest
 
 from . import markers, report
-from .config_guard import ConfigLeakGuard, snapshot_inductor_config
 from .plugin_state import (
+    COMPILE_LIMITS_KEY,
     CONFIG_BEFORE_KEY,
     CONFIG_PATCHES_KEY,
     DEFAULT_PERF_ROUNDS,
@@ -32,6 +39,7 @@ from .plugin_state import (
     REQUIRES_CUDA_KEY,
     SESSION_KEY,
     MagiSession,
+    record_compile,
     record_pair,
 )
 
@@ -139,6 +147,13 @@ def pytest_configure(config: pytest.Config) -> None:
             "update_new_snapshots_only", False
         )
         workers = _xdist_workers(config)
+        if session.perf and workers > 1:
+            raise pytest.UsageError(
+                f"--magi-perf with {workers} xdist workers: a timing on one worker is disturbed by "
+                f"the other workers' compiles and runs on the same machine, so speedups would be "
+                f"noise. Time in one process: pytest -n 0 --magi-perf (or -n 1); keep -n for "
+                f"runs without --magi-perf"
+            )
         if updating and workers > 1:
             raise pytest.UsageError(
                 f"--snapshot-update with {workers} xdist workers: each worker rewrites whole "
@@ -187,6 +202,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             continue
         if "min_speedup" in parsed:
             item.stash[MIN_SPEEDUP_KEY] = parsed["min_speedup"]
+        limits = [parsed[name] for name in markers.COMPILE_LIMIT_COUNTS if name in parsed]
+        if limits:
+            item.stash[COMPILE_LIMITS_KEY] = limits
         if "requires_cuda" in parsed:
             spec = parsed["requires_cuda"]
             item.stash[REQUIRES_CUDA_KEY] = spec
@@ -199,23 +217,54 @@ def _fail(message: str) -> NoReturn:
     pytest.fail(message, pytrace=False)
 
 
+def _inductor_loaded() -> bool:
+    """Whether torch's Inductor config is imported (nothing can have changed it otherwise)."""
+    return "torch._inductor.config" in sys.modules
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
-    item.stash[CONFIG_BEFORE_KEY] = snapshot_inductor_config()
+    if _inductor_loaded():
+        from .config_guard import snapshot_inductor_config
+
+        item.stash[CONFIG_BEFORE_KEY] = snapshot_inductor_config()
+    else:
+        item.stash[CONFIG_BEFORE_KEY] = None
     if MARKER_ERROR_KEY in item.stash:
         pytest.fail(f"UsageError: {item.stash[MARKER_ERROR_KEY]}", pytrace=False)
     return (yield)
+
+
+def _leak_guard(item: pytest.Item) -> Any:
+    """The config leak guard around the body, or nothing while Inductor is not imported."""
+    patches = item.stash.get(CONFIG_PATCHES_KEY, None)
+    if not _inductor_loaded() and patches is None:
+        return contextlib.nullcontext()
+    from .config_guard import ConfigLeakGuard
+
+    return ConfigLeakGuard(patches=patches, what="the test", on_leak=_fail)
+
+
+def _record_compile_health(item: pytest.Item, pairs: list[Any]) -> None:
+    for pair in pairs:
+        rec = report.CompileRecord.from_pair(item.nodeid, pair)
+        if rec is not None:
+            record_compile(item, rec)
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
     session = item.config.stash[SESSION_KEY]
     spec = item.stash.get(MIN_SPEEDUP_KEY, None)
+    limits = item.stash.get(COMPILE_LIMITS_KEY, None)
     pairs: list[Any] = item.stash.setdefault(PAIRS_KEY, [])
-    with ConfigLeakGuard(
-        patches=item.stash.get(CONFIG_PATCHES_KEY, None), what="the test", on_leak=_fail
-    ):
-        result = yield
+    with _leak_guard(item):
+        try:
+            result = yield
+        finally:
+            _record_compile_health(item, pairs)
+        if limits:
+            markers.check_compile_limits(item.nodeid, limits, pairs)
         if spec is not None:
             markers.check_min_speedup(
                 item.nodeid,
@@ -251,6 +300,8 @@ def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
     before = item.stash.get(CONFIG_BEFORE_KEY, None)
     if before is None:
         return (yield)
+    from .config_guard import ConfigLeakGuard
+
     with ConfigLeakGuard(before=before, what="the test's fixtures", on_leak=_fail):
         result = yield
     return result
@@ -273,7 +324,12 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if magi is None or _is_xdist_worker(session.config):
         return
     if magi.report_path is not None:
-        data = report.build_report(magi.pairs, magi.kernel_counts, options=magi.options())
+        data = report.build_report(
+            magi.pairs,
+            magi.kernel_counts,
+            options=magi.options(),
+            compile_records=magi.compile_records,
+        )
         magi.written.append(f"JSON {report.write_json_report(magi.report_path, data)}")
     if magi.report_png is not None:
         magi.written.append(f"PNG {report.write_png_report(magi.report_png, magi.pairs)}")
@@ -292,6 +348,10 @@ def pytest_terminal_summary(
             tr.write_line(line)
         if any(r.verdict == report.VERDICT_NOT_MEASURED for r in session.pairs):
             tr.write_line(f"(not measured: {markers.PERF_SKIP_REASON})")
+    if session.compile_records:
+        tr.write_sep("=", "magi: compile health (graphs/frames, breaks, recompiles)")
+        for line in report.format_compile_table(session.compile_records):
+            tr.write_line(line)
     if session.kernel_counts:
         tr.write_sep("=", "magi: kernel counts")
         for line in report.format_kernel_counts_table(session.kernel_counts):

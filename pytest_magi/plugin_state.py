@@ -14,18 +14,22 @@ import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .config_guard import ConfigPatchStack
-from .markers import MinSpeedup, RequiresCuda
+from .markers import CompileLimit, MinSpeedup, RequiresCuda
 from .report import (
+    COMPILE_PROPERTY,
     KERNEL_COUNTS_PROPERTY,
     PAIR_PROPERTY,
+    CompileRecord,
     KernelCountRecord,
     PairRecord,
 )
+
+if TYPE_CHECKING:  # config_guard imports torch: the plugin loads without it
+    pass
 
 DEFAULT_PERF_ROUNDS = 8
 # cache env vars each xdist worker gets its own folder for (unless the user set them)
@@ -42,6 +46,7 @@ class MagiSession:
     report_png: Path | None = None
     pairs: list[PairRecord] = field(default_factory=list)
     kernel_counts: list[KernelCountRecord] = field(default_factory=list)
+    compile_records: list[CompileRecord] = field(default_factory=list)
     written: list[str] = field(default_factory=list)  # "JSON <path>", "PNG <path>"
     env_patch: pytest.MonkeyPatch = field(default_factory=pytest.MonkeyPatch, repr=False)
 
@@ -52,6 +57,8 @@ class MagiSession:
                 self.pairs.append(PairRecord.from_dict(value))
             elif name == KERNEL_COUNTS_PROPERTY and isinstance(value, dict):
                 self.kernel_counts.append(KernelCountRecord.from_dict(value))
+            elif name == COMPILE_PROPERTY and isinstance(value, dict):
+                self.compile_records.append(CompileRecord.from_dict(value))
 
     def isolate_worker_caches(self, worker_id: str) -> dict[str, str]:
         """Give this xdist worker its own Inductor and Triton cache folders.
@@ -112,15 +119,20 @@ def record_kernel_counts(item: pytest.Item, rec: KernelCountRecord) -> None:
     record(item, KERNEL_COUNTS_PROPERTY, rec.to_dict())
 
 
+def record_compile(item: pytest.Item, rec: CompileRecord) -> None:
+    record(item, COMPILE_PROPERTY, rec.to_dict())
+
+
 SESSION_KEY = pytest.StashKey[MagiSession]()
 # item.stash: the parsed markers (present only when the test has the marker)
 REQUIRES_CUDA_KEY = pytest.StashKey[RequiresCuda]()
 MIN_SPEEDUP_KEY = pytest.StashKey[MinSpeedup]()
+COMPILE_LIMITS_KEY = pytest.StashKey[list[CompileLimit]]()
 # item.stash: a marker's UsageError text, in an xdist worker (raised at setup there)
 MARKER_ERROR_KEY = pytest.StashKey[str]()
 # item.stash: the CompiledPairs the test built with the compiled_pair fixture, in order
 PAIRS_KEY = pytest.StashKey[list[Any]]()
 # item.stash: the config_patch fixture's patches (present while the fixture is active)
-CONFIG_PATCHES_KEY = pytest.StashKey[ConfigPatchStack]()
+CONFIG_PATCHES_KEY = pytest.StashKey["ConfigPatchStack"]()
 # item.stash: Inductor config at the start of setup, compared after teardown
-CONFIG_BEFORE_KEY = pytest.StashKey[dict[str, Any]]()
+CONFIG_BEFORE_KEY = pytest.StashKey[dict[str, Any] | None]()

@@ -23,6 +23,7 @@ from typing import Any
 # user_properties names under which a test's records travel (also visible in junit xml)
 PAIR_PROPERTY = "magi_pair"
 KERNEL_COUNTS_PROPERTY = "magi_kernel_counts"
+COMPILE_PROPERTY = "magi_compile"
 
 REPORT_SCHEMA = "pytest-magi-report/1"
 PLOT_INSTALL_HINT = "pip install pytest-magi[plot]"
@@ -47,6 +48,7 @@ class PairRecord:
     rounds: int | None = None
     device: str | None = None
     torch_version: str | None = None
+    compile: str | None = None  # "graphs 3->4 (more), breaks 1->1, recompiles 0->0"
 
     @classmethod
     def not_measured(cls, test: str, label: str, required: float) -> PairRecord:
@@ -93,6 +95,39 @@ class KernelCountRecord:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> KernelCountRecord:
+        names = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+
+@dataclass(frozen=True)
+class CompileRecord:
+    """Compile health of one `compiled_pair` (every pair a test built): per side the counts of
+    `pytest_magi.compile_stats.CompileStats`, and a note when the candidate compiles more graphs."""
+
+    test: str
+    label: str
+    baseline: dict[str, Any]
+    candidate: dict[str, Any]
+    note: str | None = None
+
+    @classmethod
+    def from_pair(cls, test: str, pair: Any) -> CompileRecord | None:
+        stats = getattr(pair, "compile_stats", None)
+        if not isinstance(stats, dict) or set(stats) != {"baseline", "candidate"}:
+            return None
+        return cls(
+            test=test,
+            label=str(pair.label),
+            baseline=stats["baseline"].to_dict(),
+            candidate=stats["candidate"].to_dict(),
+            note=getattr(pair, "compile_note", None),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> CompileRecord:
         names = {f.name for f in dataclasses.fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in names})
 
@@ -153,7 +188,16 @@ def _num(value: float | None, fmt: str) -> str:
 
 def format_pairs_table(records: Sequence[PairRecord]) -> list[str]:
     """Lines of the table of pairs: test, baseline ms, candidate ms, speedup, required, verdict."""
-    header = ["test", "pair", "baseline ms", "candidate ms", "speedup", "required", "verdict"]
+    header = [
+        "test",
+        "pair",
+        "baseline ms",
+        "candidate ms",
+        "speedup",
+        "required",
+        "verdict",
+        "compile",
+    ]
     rows = [
         [
             r.test,
@@ -163,10 +207,30 @@ def format_pairs_table(records: Sequence[PairRecord]) -> list[str]:
             "-" if r.speedup is None else f"{r.speedup:.3f}x",
             f"{r.required:.3f}x",
             r.verdict,
+            r.compile or "-",
         ]
         for r in sorted_by_test(records)
     ]
     return _table(header, rows, right={2, 3, 4, 5})
+
+
+def _side_cell(side: dict[str, Any]) -> str:
+    return (
+        f"{side.get('graphs', 0)}g/{side.get('frames', 0)}f "
+        f"{side.get('graph_breaks', 0)}brk {side.get('recompiles', 0)}rec"
+        + (f" {side['eager_fallbacks']}eager" if side.get("eager_fallbacks") else "")
+    )
+
+
+def format_compile_table(records: Sequence[CompileRecord]) -> list[str]:
+    """Lines of the compile-health table: per pair, each side's graphs/frames, graph breaks,
+    recompiles (and eager fallbacks), and the note when the candidate compiles more graphs."""
+    header = ["test", "pair", "baseline", "candidate", "note"]
+    rows = [
+        [r.test, r.label, _side_cell(r.baseline), _side_cell(r.candidate), r.note or ""]
+        for r in sorted_by_test(records)
+    ]
+    return _table(header, rows, right=set())
 
 
 def format_kernel_counts_table(records: Sequence[KernelCountRecord]) -> list[str]:
@@ -186,6 +250,7 @@ def build_report(
     *,
     options: dict[str, Any] | None = None,
     env: dict[str, Any] | None = None,
+    compile_records: Sequence[CompileRecord] = (),
 ) -> dict[str, Any]:
     """The JSON-able report: schema, timestamp, environment, options and every record."""
     return {
@@ -195,6 +260,7 @@ def build_report(
         "options": dict(options or {}),
         "pairs": [r.to_dict() for r in sorted_by_test(pairs)],
         "kernel_counts": [r.to_dict() for r in sorted_by_test(kernel_counts)],
+        "compile": [r.to_dict() for r in sorted_by_test(compile_records)],
     }
 
 

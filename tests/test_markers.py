@@ -23,7 +23,16 @@ QUICK = ("-p", "no:cacheprovider", "-p", "no:unraisableexception", "-p", "no:hyp
 
 
 def test_marker_table_is_signature_first() -> None:
-    assert set(MARKERS) == set(PARSERS) == {"requires_cuda", "min_speedup"}
+    assert (
+        set(MARKERS)
+        == set(PARSERS)
+        == {
+            "requires_cuda",
+            "min_speedup",
+            "no_graph_breaks",
+            "no_recompiles",
+        }
+    )
     for name, line in MARKERS.items():
         signature, _, help_text = line.partition(": ")
         assert signature.startswith(name + "(") and signature.endswith(")")

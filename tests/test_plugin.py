@@ -51,9 +51,39 @@ class FakePair:
         self.candidate_ms = candidate_ms
 
     @classmethod
-    def build(cls, model, *inputs, dynamic_dims=None, baseline=None, candidate=None, label=None):
+    def build(cls, model, *inputs, baseline=None, candidate=None, label=None,
+              inductor_config=None, **kwargs):
         assert inputs, "example inputs are passed through"
-        return cls(label or "fake-pair", baseline or 1.0, candidate or 1.0)
+        pair = cls(label or "fake-pair", baseline or 1.0, candidate or 1.0)
+        pair.health = dict(inductor_config or {})  # e.g. {"candidate_graph_breaks": 1}
+        return pair
+
+    @property
+    def compile_stats(self):
+        from pytest_magi.compile_stats import CompileStats
+
+        def side(name):
+            get = lambda key, default=0: self.health.get(f"{name}_{key}", default)
+            return CompileStats(
+                frames=1, graphs=get("graphs", 1), graph_breaks=get("graph_breaks"),
+                break_reasons=("a fake break",) * get("graph_breaks"),
+                recompiles=get("recompiles"),
+                recompile_reasons=("a fake guard failed",) * get("recompiles"),
+            )
+
+        return {"baseline": side("baseline"), "candidate": side("candidate")}
+
+    @property
+    def compile_note(self):
+        from pytest_magi.compile_stats import more_graphs_note
+
+        return more_graphs_note(self.compile_stats)
+
+    def expect_compile(self, *, side="both", **maximums):
+        from pytest_magi.compile_stats import check_maximums
+
+        stats = self.compile_stats
+        check_maximums(stats if side == "both" else {side: stats[side]}, maximums, self.label)
 
 
 def measure_pair(pair, *, rounds, device=None, threshold=None):
@@ -259,7 +289,7 @@ def test_min_speedup_without_perf_runs_the_body_then_skips(fakes: pytest.Pyteste
             "*test_no_pair*",
             "min_speedup test built no compiled_pair: @pytest.mark.min_speedup(1.5) times the pairs*",
             "*magi: compiled pairs*",
-            "*test_numerics_ok*slow-but-unmeasured*-*-*-*1.500x*not measured",
+            "*test_numerics_ok*slow-but-unmeasured*-*-*-*1.500x*not measured*graphs 1->1*",
             "(not measured: timing skipped: run with --magi-perf)",
             "SKIPPED [[]1[]] test_min_speedup_without_perf_runs_the_body_then_skips.py:3: "
             "timing skipped: run with --magi-perf",
@@ -267,12 +297,12 @@ def test_min_speedup_without_perf_runs_the_body_then_skips(fakes: pytest.Pyteste
     )
 
 
-@pytest.mark.parametrize("xdist", [NO_XDIST, XDIST])
+@pytest.mark.parametrize("xdist", [NO_XDIST, pytest.param(["-n", "1"], id="xdist-1")])
 def test_min_speedup_with_perf_times_pairs_and_reports_everything(
     fakes: pytest.Pytester, xdist: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Also under -n 2: the controller's summary and JSON hold every worker's records, and each
-    worker has its own Inductor cache folder (a TRITON_CACHE_DIR the user set is kept)."""
+    """Also under one xdist worker: the controller's summary and JSON hold the worker's records,
+    and it has its own Inductor cache folder (a TRITON_CACHE_DIR the user set is kept)."""
     monkeypatch.delenv("TORCHINDUCTOR_CACHE_DIR", raising=False)
     monkeypatch.setenv("TRITON_CACHE_DIR", str(fakes.path / "my-triton-cache"))
     fakes.makepyfile(PERF_TESTS)
@@ -291,7 +321,9 @@ def test_min_speedup_with_perf_times_pairs_and_reports_everything(
     )
     out = result.stdout.str()
     assert "magi: compiled pairs" in out and "magi: kernel counts" in out
-    result.stdout.fnmatch_lines(["*::test_fast *fast *3.0000 *1.0000 *3.000x *1.500x *pass"])
+    result.stdout.fnmatch_lines(
+        ["*::test_fast *fast *3.0000 *1.0000 *3.000x *1.500x *pass *graphs 1->1, breaks 0->0*"]
+    )
 
     data = json.loads((fakes.path / "out" / "report.json").read_text())
     assert data["schema"] == report.REPORT_SCHEMA
@@ -318,10 +350,117 @@ def test_min_speedup_with_perf_times_pairs_and_reports_everything(
         "rounds": 3,
         "device": "FakeGPU 9000",
         "torch_version": "9.9.9",
+        "compile": "graphs 1->1, breaks 0->0, recompiles 0->0",
     }
     assert pairs[("test_fast", "fast")]["verdict"] == "pass"
     counts = {(c["label"], c["forward"], c["backward"]) for c in data["kernel_counts"]}
     assert counts == {("two", 2, None), ("len", 1, 2), ("code", 3, 4)}
+
+
+def test_perf_with_several_xdist_workers_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile("def test_x():\n    pass\n")
+    result = _run(pytester, "--magi-perf", "-n", "2")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "*--magi-perf with 2 xdist workers: a timing on one worker is disturbed by the other "
+            "workers' compiles*Time in one process: pytest -n 0 --magi-perf (or -n 1)*"
+        ]
+    )
+
+
+def test_records_of_every_worker_reach_the_controller_without_perf(
+    fakes: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """-n 2 (no timing): pairs (not measured), compile health and kernel counts of both workers
+    are in the controller's summary and JSON; each worker has its own Inductor cache folder."""
+    monkeypatch.delenv("TORCHINDUCTOR_CACHE_DIR", raising=False)
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(fakes.path / "my-triton-cache"))
+    fakes.makepyfile(PERF_TESTS)
+    result = _run(fakes, "--magi-report", "out/report.json", "-n", "2")
+    result.assert_outcomes(passed=2, skipped=3)
+    data = json.loads((fakes.path / "out" / "report.json").read_text())
+    assert {p["label"] for p in data["pairs"]} == {"fast", "slow", "first", "second"}
+    assert {p["verdict"] for p in data["pairs"]} == {"not measured"}
+    assert {c["label"] for c in data["compile"]} == {"fast", "slow", "first", "second"}
+    counts = {(c["label"], c["forward"], c["backward"]) for c in data["kernel_counts"]}
+    assert counts == {("two", 2, None), ("len", 1, 2), ("code", 3, 4)}
+
+
+COMPILE_HEALTH = """
+import pytest
+
+@pytest.mark.no_graph_breaks
+def test_breaks(compiled_pair):
+    compiled_pair(object(), 1, inductor_config={"candidate_graph_breaks": 2}, label="breaky")
+
+@pytest.mark.no_graph_breaks(side="baseline")
+def test_breaks_on_the_candidate_only(compiled_pair):
+    compiled_pair(object(), 1, inductor_config={"candidate_graph_breaks": 1}, label="cand")
+
+@pytest.mark.no_recompiles
+@pytest.mark.no_graph_breaks
+def test_clean(compiled_pair):
+    compiled_pair(object(), 1, label="clean")
+
+@pytest.mark.no_recompiles(side="candidate")
+def test_recompiles(compiled_pair):
+    compiled_pair(object(), 1, inductor_config={"candidate_recompiles": 1,
+                                                "candidate_graphs": 3}, label="recompiling")
+
+@pytest.mark.no_recompiles
+def test_no_pair():
+    pass
+"""
+
+
+def test_compile_health_markers_table_and_report(fakes: pytest.Pytester) -> None:
+    fakes.makepyfile(COMPILE_HEALTH)
+    result = _run(fakes, "--magi-report", "r.json")
+    result.assert_outcomes(passed=2, failed=3)
+    result.stdout.fnmatch_lines(
+        [
+            "*@pytest.mark.no_graph_breaks: CompiledPair 'breaky': compile health over the "
+            "maximums:",
+            "  candidate graph_breaks=2 > 0: a fake break",
+            "*@pytest.mark.no_recompiles: CompiledPair 'recompiling': compile health over the*",
+            "  candidate recompiles=1 > 0: a fake guard failed",
+            "*no_recompiles checks the compiled_pair(s) the test builds, and it built none*",
+            "*magi: compile health (graphs/frames, breaks, recompiles)*",
+        ]
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "*test_recompiles*recompiling*1g/1f 0brk 0rec*3g/1f 0brk 1rec*candidate compiles "
+            "more graphs than the baseline (3 > 1)*"
+        ]
+    )
+    data = json.loads((fakes.path / "r.json").read_text())
+    by_label = {c["label"]: c for c in data["compile"]}
+    assert set(by_label) == {"breaky", "cand", "clean", "recompiling"}
+    assert by_label["breaky"]["candidate"]["graph_breaks"] == 2
+    assert by_label["breaky"]["candidate"]["break_reasons"] == ["a fake break"] * 2
+    assert by_label["recompiling"]["note"].startswith("candidate compiles more graphs")
+
+
+@pytest.mark.parametrize(
+    ("mark", "message"),
+    [
+        (
+            "no_graph_breaks(side='cand')",
+            "side='cand'; expected one of 'both', 'baseline', 'candidate'",
+        ),
+        ("no_recompiles(sides='both')", "unknown keyword argument(s) sides; expected only side"),
+        ("no_recompiles('both', 'x')", "unexpected positional argument(s) 'x'"),
+    ],
+)
+def test_bad_compile_health_marker_is_a_usage_error(
+    pytester: pytest.Pytester, mark: str, message: str
+) -> None:
+    pytester.makepyfile(f"import pytest\n\n@pytest.mark.{mark}\ndef test_x():\n    pass\n")
+    result = _run(pytester)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"*test_x: @pytest.mark.*{message}*"])
 
 
 def test_measure_pair_gets_the_rounds_from_ini_or_cli(fakes: pytest.Pytester) -> None:

@@ -62,6 +62,7 @@ def test_pairs_table() -> None:
         "speedup",
         "required",
         "verdict",
+        "compile",
     ]
     assert set(lines[1].replace(" ", "")) == {"-"}
     # sorted by test; numbers right-aligned
@@ -73,6 +74,7 @@ def test_pairs_table() -> None:
         "1.250x",
         "1.300x",
         "FAIL",
+        "-",
     ]
     assert lines[3].split() == [
         "t.py::test_b",
@@ -82,11 +84,58 @@ def test_pairs_table() -> None:
         "1.250x",
         "1.200x",
         "pass",
+        "-",
     ]
-    assert lines[4].split() == ["t.py::test_c", "both", "-", "-", "-", "1.100x", "not", "measured"]
+    assert lines[4].split() == [
+        "t.py::test_c",
+        "both",
+        "-",
+        "-",
+        "-",
+        "1.100x",
+        "not",
+        "measured",
+        "-",
+    ]
     # numbers right-aligned under their header
     end_of_header = lines[0].index("baseline ms") + len("baseline ms")
     assert lines[2].index("2.1600") + len("2.1600") == end_of_header
+
+
+def test_pairs_table_compile_column_and_compile_table() -> None:
+    rec = PairRecord.not_measured("t::a", "p", 1.2)
+    rec = PairRecord(
+        **{**rec.to_dict(), "compile": "graphs 3->4 (more), breaks 1->1, recompiles 0->0"}
+    )
+    assert report.format_pairs_table([rec])[2].endswith(
+        "graphs 3->4 (more), breaks 1->1, recompiles 0->0"
+    )
+    side = {"frames": 2, "graphs": 3, "graph_breaks": 1, "recompiles": 0, "eager_fallbacks": 0}
+    more = {**side, "graphs": 4, "eager_fallbacks": 1}
+    comp = report.CompileRecord("t::a", "p", side, more, "candidate compiles more graphs (4 > 3)")
+    lines = report.format_compile_table([comp])
+    assert lines[0].split() == ["test", "pair", "baseline", "candidate", "note"]
+    assert lines[2].split() == [
+        "t::a",
+        "p",
+        "3g/2f",
+        "1brk",
+        "0rec",
+        "4g/2f",
+        "1brk",
+        "0rec",
+        "1eager",
+        "candidate",
+        "compiles",
+        "more",
+        "graphs",
+        "(4",
+        ">",
+        "3)",
+    ]
+    assert report.CompileRecord.from_dict(comp.to_dict()) == comp
+    data = report.build_report([], [], env={}, compile_records=[comp])
+    assert data["compile"] == [comp.to_dict()]
 
 
 def test_kernel_counts_table() -> None:
