@@ -1,0 +1,258 @@
+"""Testing a pass of your own: `passes=[...]`, ops before/after, compile health, kernel diff,
+numerics against a higher-precision reference (docs/testing-a-pass.md).
+
+CPU only and small: the pairs compile C++ kernels of a few ops; the kernel diff of the
+channels-last pass runs through fake-CUDA codegen, where it is about CUDA kernels.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+import torch
+from torch import nn
+from torch._inductor.custom_graph_pass import CustomGraphPass
+
+from magi_passes import MagiPass, PassConfig, PassResult
+from pytest_magi.codegen import inductor_codegen, kernel_diff
+from pytest_magi.compile_stats import CompileStats
+from pytest_magi.pair import CompiledPair
+
+aten = torch.ops.aten
+
+
+class MulByTwoToAdd(CustomGraphPass):
+    """`aten.mul(x, 2)` -> `aten.add(x, x)`: the same numbers, another op."""
+
+    def __call__(self, graph: torch.fx.Graph) -> None:  # type: ignore[override]
+        for node in list(graph.nodes):
+            if node.op == "call_function" and node.target == aten.mul.Tensor:
+                x, other = node.args
+                if other == 2:
+                    node.target = aten.add.Tensor
+                    node.args = (x, x)
+
+    def uuid(self) -> str:
+        return "tests.MulByTwoToAdd/1"
+
+
+class ScaleOutput(MagiPass):
+    """A deliberately wrong pass: multiplies the graph's first output by 1.05."""
+
+    name = "scale_output"
+
+    def apply(self, graph: torch.fx.Graph) -> PassResult:
+        out = next(iter(graph.find_nodes(op="output")))
+        first = out.args[0][0]
+        with graph.inserting_before(out):
+            scaled = graph.call_function(aten.mul.Tensor, (first, 1.05))
+        scaled.meta = dict(first.meta)
+        out.args = ((scaled, *out.args[0][1:]),)
+        return PassResult(self.name, applied=True, reason="scaled the output", counts={"n": 1})
+
+
+def times_two_sin(x: torch.Tensor) -> torch.Tensor:
+    return (x * 2).sin()
+
+
+@pytest.fixture(scope="module")
+def mul_pair() -> CompiledPair:
+    return CompiledPair.build(times_two_sin, torch.randn(8, 8), passes=[MulByTwoToAdd()])
+
+
+# --------------------------------------------------------------------------- ops before/after
+def test_user_pass_is_seen_in_op_count_before_and_after(mul_pair: CompiledPair) -> None:
+    assert mul_pair.op_count(aten.mul, stage="before") == 1
+    assert mul_pair.op_count(aten.mul) == 0  # stage="after" by default
+    assert mul_pair.op_count(aten.add.Tensor) == 1
+    assert mul_pair.op_count("aten.add") == mul_pair.op_count("add") == 1
+    # the baseline ran no pass: the same graph before and after
+    assert mul_pair.op_count(aten.mul, side="baseline", stage="before") == 1
+    assert mul_pair.op_count(aten.mul, side="baseline") == 1
+    mul_pair.assert_ops(before={aten.mul: 1, aten.add: 0}, after={aten.mul: 0, aten.add: 1})
+    assert mul_pair.label == "times_two_sin[inductor vs passes[MulByTwoToAdd]]"
+    mul_pair.assert_close()
+
+
+def test_assert_ops_failure_lists_ops_present_and_absent(mul_pair: CompiledPair) -> None:
+    with pytest.raises(AssertionError) as info:
+        mul_pair.assert_ops(after={aten.mul: 1, aten.cos: 0})
+    text = str(info.value)
+    assert "after the passes: aten.mul expected 1, found 0" in text
+    assert "ops present after (1 graph(s)): aten.add.Tensor=1, aten.sin.default=1" in text
+    assert "absent after: aten.mul, aten.cos" in text
+
+
+def test_fx_graphs_are_copies_kept_as_graphs(mul_pair: CompiledPair) -> None:
+    before, after = mul_pair.fx_graphs(stage="before"), mul_pair.fx_graphs(stage="after")
+    assert all(isinstance(g, torch.fx.Graph) for g in before + after)
+    assert before[0] is not after[0] and str(before[0]) != str(after[0])
+    with pytest.raises(ValueError, match="stage='middle': expected 'before'"):
+        mul_pair.op_count(aten.mul, stage="middle")
+
+
+def test_a_plain_callable_pass_and_composition_with_the_magi_passes() -> None:
+    def rewrite(graph: torch.fx.Graph) -> None:
+        MulByTwoToAdd()(graph)
+
+    pair = CompiledPair.build(
+        times_two_sin, torch.randn(4, 4), passes=[rewrite], candidate=PassConfig()
+    )
+    assert pair.label.endswith("vs magi+passes[rewrite]]")
+    assert pair.op_count(aten.mul, stage="before") == 1 and pair.op_count(aten.mul) == 0
+    assert "conv_channels_last" in {r.name for r in pair.results["candidate"]}  # magi ran too
+
+
+# --------------------------------------------------------------------------- kernel diff
+def test_kernel_diff_of_the_pair_names_the_changed_kernel(mul_pair: CompiledPair) -> None:
+    diff = mul_pair.kernel_diff()
+    assert len(diff.only_baseline) == 1 and len(diff.only_candidate) == 1 and not diff.shared
+    assert diff.changed
+    text = str(diff)
+    assert text.startswith("kernel diff: 0 shared, 1 only in the baseline (removed), 1 only")
+    assert "- cpp_fused_mul_sin_0" in text and "+ cpp_fused" in text
+
+
+class Conv3dNet(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv3d(4, 8, 3, padding=1)
+        self.conv2 = nn.Conv3d(8, 4, 3, padding=1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.conv2(torch.nn.functional.silu(self.conv1(x)) + 1)
+
+
+def test_kernel_diff_of_the_channels_last_pass_on_fake_cuda() -> None:
+    """CUDA code generated without a GPU: the channels-last rewrite changes the layout of the
+    pointwise kernels around the convolutions, and the diff lists exactly those."""
+    net = Conv3dNet().eval()
+    x = torch.randn(1, 4, 4, 8, 8)
+    base = inductor_codegen(net, x)
+    cand = inductor_codegen(
+        net, x, config=PassConfig(enable_nd_tiling=False, enable_dynamic_reshape=False)
+    )
+    diff = kernel_diff(base, cand)
+    assert diff.changed, str(diff)
+    names = {k.name for k in diff.only_baseline + diff.only_candidate}
+    assert names and all(n.startswith("triton_") for n in names), names
+    assert len(diff.shared) + len(diff.only_baseline) == base.kernel_count
+    assert len(diff.shared) + len(diff.only_candidate) == cand.kernel_count
+    assert base.kernel_diff(base).changed is False  # a program against itself: all shared
+    assert cand.op_count(aten.clone, stage="after") > cand.op_count(aten.clone, stage="before")
+
+
+# --------------------------------------------------------------------------- compile health
+def breaks_once(x: torch.Tensor) -> torch.Tensor:
+    x = x.sin()
+    torch._dynamo.graph_break()
+    return x * 3
+
+
+def test_a_deliberate_graph_break_is_counted_with_its_reason() -> None:
+    pair = CompiledPair.build(breaks_once, torch.randn(8), passes=[MulByTwoToAdd()])
+    for side in ("baseline", "candidate"):
+        stats = pair.compile_stats[side]
+        assert isinstance(stats, CompileStats)
+        assert (stats.graphs, stats.frames, stats.graph_breaks) == (2, 2, 1), stats
+        assert "graph_break()" in stats.break_reasons[0]
+        assert stats.recompiles == 0 and stats.eager_fallbacks == 0
+    pair.expect_compile(graphs=2, recompiles=0)
+    with pytest.raises(AssertionError) as info:
+        pair.expect_compile(graph_breaks=0, side="candidate")
+    assert "candidate graph_breaks=1 > 0: Call to `torch._dynamo.graph_break()`" in str(info.value)
+
+
+def test_a_forced_recompile_is_counted_with_its_reason(mul_pair: CompiledPair) -> None:
+    pair = CompiledPair.build(times_two_sin, torch.randn(8, 8), passes=[MulByTwoToAdd()])
+    pair.candidate(torch.randn(5, 8))  # a new static shape: the guard on size 8 fails
+    stats = pair.compile_stats
+    assert stats["baseline"].recompiles == 0
+    assert stats["candidate"].recompiles == 1 and stats["candidate"].graphs == 2
+    assert any(
+        "size mismatch at index 0. expected 8, actual 5" in r
+        for r in stats["candidate"].recompile_reasons
+    ), stats["candidate"]
+    assert pair.compile_note == "candidate compiles more graphs than the baseline (2 > 1)"
+    with pytest.raises(AssertionError, match=r"candidate recompiles=1 > 0: tensor '.*' size"):
+        pair.expect_compile(recompiles=0)
+    with pytest.raises(TypeError, match="unknown count; accepted: frames, graphs"):
+        pair.expect_compile(breaks=0)
+
+
+# --------------------------------------------------------------------------- numerics
+class SmallMLP(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.net = nn.Sequential(
+            nn.Linear(32, 64), nn.GELU(), nn.Linear(64, 64), nn.GELU(), nn.Linear(64, 16)
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.net(x)
+
+
+def test_fp32_reference_passes_rounding_noise_and_fails_a_wrong_result() -> None:
+    torch.manual_seed(0)
+    model = SmallMLP().to(torch.bfloat16).eval()
+    x = torch.randn(16, 32, dtype=torch.bfloat16)
+    # rounding only: MulByTwoToAdd finds nothing here, the candidate is plain Inductor
+    CompiledPair.build(model, x, passes=[MulByTwoToAdd()]).assert_close(reference="fp32")
+    wrong = CompiledPair.build(model, x, passes=[ScaleOutput()])
+    assert wrong.fired("scale_output")
+    with pytest.raises(AssertionError) as info:
+        wrong.assert_close()  # bf16 output on CPU: the fp64 reference by default
+    text = str(info.value)
+    assert "clearly further from the fp64 reference than the baseline" in text
+    assert "relative L2 distance from the fp64 reference: candidate 0.0" in text
+    assert "baseline " in text and "max(2 x baseline, floor 0.01)" in text
+    with pytest.raises(AssertionError, match="fp32 reference"):
+        wrong.assert_close(reference="fp32")
+
+
+def test_pytester_user_pass_through_the_fixture_and_markers(pytester: pytest.Pytester) -> None:
+    """The fixture takes passes=; no_graph_breaks fails a pair that breaks, naming the reason."""
+    pytester.makepyfile(
+        textwrap.dedent(
+            """
+            import pytest
+            import torch
+            from torch._inductor.custom_graph_pass import CustomGraphPass
+
+            aten = torch.ops.aten
+
+            class NegNeg(CustomGraphPass):
+                def __call__(self, graph):
+                    for n in list(graph.nodes):
+                        if n.op == "call_function" and n.target == aten.neg.default:
+                            n.target = aten.mul.Tensor
+                            n.args = (n.args[0], -1)
+                def uuid(self):
+                    return "negneg"
+
+            @pytest.mark.no_graph_breaks
+            def test_my_pass(compiled_pair):
+                pair = compiled_pair(lambda x: (-x).exp(), torch.randn(8), passes=[NegNeg()])
+                pair.assert_ops(before={aten.neg: 1}, after={aten.neg: 0, aten.mul: 1})
+                pair.assert_close()
+
+            @pytest.mark.no_graph_breaks(side="candidate")
+            def test_breaks(compiled_pair):
+                def f(x):
+                    x = x.cos()
+                    torch._dynamo.graph_break()
+                    return -x
+                compiled_pair(f, torch.randn(8), passes=[NegNeg()], label="breaking")
+            """
+        )
+    )
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*@pytest.mark.no_graph_breaks: CompiledPair 'breaking': compile health over the*",
+            "  candidate graph_breaks=1 > 0: Call to `torch._dynamo.graph_break()`*",
+            "*magi: compile health (graphs/frames, breaks, recompiles)*",
+        ]
+    )
