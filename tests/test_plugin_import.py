@@ -1,0 +1,80 @@
+"""Loading the plugin imports no torch: a pytest run that uses none of pytest-magi starts as
+fast with the plugin as with `-p no:magi` (torch costs seconds and hundreds of MiB)."""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+
+import pytest
+
+EMPTY_TEST = "def test_nothing_of_magi():\n    assert 1 + 1 == 2\n"
+# what "within 0.2 s" means on a loaded 2-core CI machine: the fastest of a few interleaved runs
+# of each (load only ever adds time), so a slow run caused by the neighbours does not count
+MAX_EXTRA_S = 0.2
+RUNS = 4
+
+
+def _run(pytester: pytest.Pytester, *args: str) -> float:
+    start = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
+        cwd=pytester.path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    elapsed = time.perf_counter() - start
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return elapsed
+
+
+def test_loading_the_plugin_imports_no_torch(pytester: pytest.Pytester) -> None:
+    """A whole session with the plugin (hooks, fixtures, snapshot extension, summary) on a test
+    that uses none of it ends without torch in sys.modules; the first importer is named."""
+    pytester.makepyfile(test_empty=EMPTY_TEST)
+    probe = pytester.makepyfile(
+        probe="""
+import sys, traceback, builtins
+import pytest
+
+first = []
+real_import = builtins.__import__
+
+def spy(name, *args, **kwargs):
+    if name.split(".")[0] == "torch" and "torch" not in sys.modules and not first:
+        first.append("".join(traceback.format_stack(limit=25)))
+    return real_import(name, *args, **kwargs)
+
+builtins.__import__ = spy
+code = pytest.main(["-q", "-p", "no:cacheprovider", "-p", "magi", "test_empty.py"])
+assert code == 0, code
+assert "pytest_magi.plugin" in sys.modules, "the plugin was not loaded"
+print("TORCH-IMPORTED" if "torch" in sys.modules else "NO-TORCH")
+print("".join(first))
+"""
+    )
+    proc = subprocess.run(
+        [sys.executable, str(probe)], cwd=pytester.path, capture_output=True, text=True
+    )
+    assert "NO-TORCH" in proc.stdout, f"torch was imported; first importer:\n{proc.stdout}"
+
+
+def test_plugin_startup_is_within_a_fifth_of_a_second_of_no_plugin(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(test_empty=EMPTY_TEST)
+    with_magi: list[float] = []
+    without: list[float] = []
+    for _ in range(RUNS):  # interleaved: load changes alike for both
+        with_magi.append(_run(pytester, "test_empty.py"))
+        without.append(_run(pytester, "-p", "no:magi", "test_empty.py"))
+    extra = min(with_magi) - min(without)
+    detail = (
+        f"with magi: min {min(with_magi):.2f} s, median {statistics.median(with_magi):.2f} s; "
+        f"-p no:magi: min {min(without):.2f} s, median {statistics.median(without):.2f} s; "
+        f"ratio of minima {min(with_magi) / min(without):.2f}"
+    )
+    assert extra <= MAX_EXTRA_S, f"the plugin adds {extra:.2f} s to startup ({detail})"
