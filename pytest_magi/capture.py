@@ -146,8 +146,13 @@ def validate_passes(passes: Any, argument: str = "passes") -> tuple[Any, ...]:
         "taking the torch.fx.Graph"
     )
     if callable(passes) or not isinstance(passes, Sequence) or isinstance(passes, str):
+        shown = (
+            repr(passes)
+            if isinstance(passes, str | int | float)
+            else (f"<a {type(passes).__name__}>")
+        )
         raise TypeError(
-            f"{argument}={passes!r}: expected {accepted}; wrap a single pass in a list: "
+            f"{argument}={shown}: expected {accepted}; wrap a single pass in a list: "
             f"{argument}=[{type(passes).__name__}(...)]"
         )
     for i, p in enumerate(passes):

@@ -339,8 +339,9 @@ def _check_config(config: Any) -> Any:
         if isinstance(config, Mapping)
         else ""
     )
+    shown = f"<a dict of {len(config)} entries>" if isinstance(config, Mapping) else repr(config)
     raise TypeError(
-        f"config={config!r:.120}: expected a magi_passes.PassConfig or None, got a "
+        f"config={shown:.120}: expected a magi_passes.PassConfig or None, got a "
         f"{type(config).__name__}{hint}; e.g. config=PassConfig(enable_nd_tiling=False)"
     )
 
@@ -485,9 +486,23 @@ def _call_inputs(
     return call_inputs
 
 
+def _parse_error_in(exc: BaseException) -> KernelParseError | None:
+    """The ``KernelParseError`` that dynamo/Inductor wrapped (BackendCompilerFailed, ...)."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, KernelParseError):
+            return current
+        seen.add(id(current))
+        current = getattr(current, "inner_exception", None) or current.__cause__
+    return None
+
+
 def _run(call: _Call, compiled: Callable[..., Any], inputs: Sequence[Any]) -> None:
     try:
         compiled(*inputs)
+    except KernelParseError:
+        raise
     except ConstraintViolationError as exc:
         raise ValueError(
             f"inductor_codegen: dynamic_dims={call.dynamic_dims!r} cannot stay dynamic: while "
@@ -498,6 +513,11 @@ def _run(call: _Call, compiled: Callable[..., Any], inputs: Sequence[Any]) -> No
             "generate the inference graph (backward=False). torch said: "
             + str(exc).strip().splitlines()[-1].strip()
         ) from exc
+    except Exception as exc:
+        parse_error = _parse_error_in(exc)
+        if parse_error is not None:
+            raise parse_error from None
+        raise
 
 
 def _generate(call: _Call, recorder: _Recorder, stats: CompileStatsCollector) -> str:
