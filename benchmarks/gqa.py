@@ -27,10 +27,12 @@ generates its own kernels. Kernel counts are the kernels defined in each generat
 on CUDA, C++ on CPU), per graph (forward, backward). Outputs (and input gradients) are checked
 against eager before timing.
 
-Timing: all variants of a mode stay alive and are timed in interleaved rounds (rotating order);
-each round is a `triton.testing.do_bench` median on CUDA (L2 flushed between repetitions) or a
-`time.perf_counter` median on CPU. A variant's time is the median of its round medians; speedups
-are medians of per-round ratios. One round is never a verdict (`--rounds >= 3`).
+Timing: all variants of a mode stay alive; each is timed against the first variant with
+`pytest_magi.timing.measure_pair` (the protocol of `--magi-perf`: interleaved rounds, L2 flushed
+between repetitions on CUDA, `--rep` ms per side per round). A variant's time is the median of its
+round medians; speedups are medians of per-round ratios. One round is never a verdict
+(`--rounds >= 3`). Entry functions, code capture and kernel counting are the plugin's capture core
+(`pytest_magi.capture`, `pytest_magi.kernels`).
 
 Runs on Python 3.11/3.12 with torch 2.11 or newer; uses only torch, triton and this repository.
 """
@@ -38,13 +40,12 @@ Runs on Python 3.11/3.12 with torch 2.11 or newer; uses only torch, triton and t
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import platform
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,7 +56,10 @@ import torch.nn.functional as F
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from magi_passes import MagiBackend, PassConfig  # noqa: E402
+from pytest_magi.capture import capture_output_code, fresh_entry  # noqa: E402
+from pytest_magi.kernels import count_kernels  # noqa: E402
 from pytest_magi.models import GQA_PRESETS, GQAProjection  # noqa: E402
+from pytest_magi.timing import measure_pair  # noqa: E402
 
 VARIANTS = ("static", "dynamic", "magi", "magi+bucket")
 MODES = ("inference", "training")
@@ -75,6 +79,7 @@ class Row:
     compile_s: float = 0.0
     kernels: list[int] = field(default_factory=list)  # per generated graph: [fwd] or [fwd, bwd]
     times: list[float] = field(default_factory=list)
+    vs_first: list[float] = field(default_factory=list)  # per round: first variant ms / this ms
     max_abs_err: float = 0.0
     grad_max_abs_err: float | None = None
 
@@ -87,13 +92,6 @@ class Row:
         return [
             str(r) for m in managers for rs in m.history for r in rs if r.name == "dynamic_reshape"
         ]
-
-
-def fresh_entry(fn: Callable[..., Any], tag: str) -> Callable[..., Any]:
-    """`lambda *a: fn(*a)` with a code object of its own (so, its own Dynamo cache entries)."""
-    namespace: dict[str, Any] = {"fn": fn}
-    exec(compile("def entry(*args):\n    return fn(*args)\n", f"<gqa-{tag}>", "exec"), namespace)
-    return namespace["entry"]
 
 
 def xsa_projection(output: torch.Tensor, xv: torch.Tensor) -> tuple[torch.Tensor, ...]:
@@ -142,56 +140,13 @@ def _max_err(a: tuple[torch.Tensor, ...], b: tuple[torch.Tensor, ...]) -> float:
     )
 
 
-@contextlib.contextmanager
-def captured_code() -> Iterator[list[str]]:
-    """The source of every module Inductor compiles inside the block, in order."""
-    from torch._inductor.graph import GraphLowering
-
-    sources: list[str] = []
-    original = GraphLowering.compile_to_module
-
-    def compile_to_module(self: Any, *args: Any, **kwargs: Any) -> Any:
-        mod = original(self, *args, **kwargs)
-        with contextlib.suppress(Exception):
-            sources.append(Path(mod.__file__).read_text())
-        return mod
-
-    GraphLowering.compile_to_module = compile_to_module  # type: ignore[method-assign]
-    try:
-        yield sources
-    finally:
-        GraphLowering.compile_to_module = original  # type: ignore[method-assign]
-
-
-def count_kernels(source: str) -> int:
-    return source.count("async_compile.triton(") + source.count("async_compile.cpp_pybinding(")
-
-
 def sync(device: torch.device) -> None:
     if device.type == "cuda":
         torch.cuda.synchronize()
 
 
-def time_once(fn: Callable[[], Any], device: torch.device, cpu_reps: int, rep_ms: int) -> float:
-    """Median ms of one call: do_bench on CUDA (L2 flushed), a perf_counter median on CPU."""
-    if device.type == "cuda":
-        from triton.testing import do_bench
-
-        try:
-            return float(do_bench(fn, warmup=25, rep=rep_ms, return_mode="median"))
-        except TypeError:  # an older triton without return_mode
-            return float(do_bench(fn, warmup=25, rep=rep_ms, quantiles=[0.5])[0])
-    fn()
-    samples = []
-    for _ in range(cpu_reps):
-        t0 = time.perf_counter()
-        fn()
-        samples.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(samples)
-
-
 def compile_variant(variant: str, fn: Callable[..., Any], tag: str) -> tuple[Any, Any]:
-    entry = fresh_entry(fn, f"{variant}_{tag}")
+    entry = fresh_entry(fn, f"gqa_{variant}_{tag}")
     if variant == "static":
         return torch.compile(entry, backend="inductor", dynamic=False), None
     if variant == "dynamic":
@@ -237,7 +192,9 @@ def run_mode(
 
         sync(device)
         t0 = time.perf_counter()
-        with captured_code() as sources, torch._inductor.config.patch(force_disable_caches=True):
+        sources: list[str] = []
+        cold = torch._inductor.config.patch(force_disable_caches=True)
+        with capture_output_code(sources.append), cold:
             out = _as_tuple(step())
             sync(device)
         row.compile_s = time.perf_counter() - t0
@@ -266,21 +223,26 @@ def run_mode(
             f"  compiled {label:15s} {variant:12s} {row.compile_s:6.1f} s  kernels={row.kernels}",
             flush=True,
         )
-    for r in range(args.rounds):
-        order = rows[r % len(rows) :] + rows[: r % len(rows)]
-        for row in order:
-            assert row.fn is not None
-            row.times.append(time_once(row.fn, device, args.cpu_reps, args.rep))
+    # every variant against the first one, with the protocol of --magi-perf (measure_pair)
+    first = rows[0]
+    for row in rows:
+        assert first.fn is not None and row.fn is not None
+        sp = measure_pair(
+            (first.fn, row.fn), rounds=args.rounds, device=device, target_ms=float(args.rep)
+        )
+        row.times = list(sp.candidate_round_ms)
+        row.vs_first = list(sp.round_ratios)
     return rows
 
 
 def median_ratio(rows: list[Row], num: str, den: str, mode: str) -> float | None:
-    """Median over rounds of time(`num`) / time(`den`) within `mode` (None if one is missing)."""
+    """Median over rounds of time(`num`) / time(`den`) within `mode` (None if one is missing),
+    each round normalised by the first variant timed in the same round (``vs_first``)."""
     a = next((r for r in rows if r.mode == mode and r.variant == num), None)
     b = next((r for r in rows if r.mode == mode and r.variant == den), None)
     if a is None or b is None:
         return None
-    return statistics.median(x / y for x, y in zip(a.times, b.times, strict=True))
+    return statistics.median(y / x for x, y in zip(a.vs_first, b.vs_first, strict=True))
 
 
 def table(rows: list[Row]) -> str:
@@ -321,8 +283,7 @@ def main(argv: list[str] | None = None) -> int:
         "--models", default=",".join(MODELS), help="comma list of " + ",".join(MODELS)
     )
     parser.add_argument("--rounds", type=int, default=8, help="interleaved timing rounds (>= 3)")
-    parser.add_argument("--rep", type=int, default=100, help="do_bench rep in ms per round (CUDA)")
-    parser.add_argument("--cpu-reps", type=int, default=10, help="calls per round on CPU")
+    parser.add_argument("--rep", type=int, default=100, help="ms per side per timing round")
     parser.add_argument("--kv-heads", type=int, default=None, help="Hkv (default: the preset's)")
     parser.add_argument("--device", default=None, help="cuda or cpu (default: cuda if available)")
     parser.add_argument(

@@ -6,24 +6,28 @@
 
 For each mode (static shapes; dynamic latent H/W) every variant is compiled once (compile time =
 first call, synchronised, with Inductor's and Triton's caches off so no variant reuses another's
-kernels; `--warm-compile` keeps them), then all variants are timed in interleaved rounds (each round a
-`triton.testing.do_bench` median on CUDA, L2 flushed between repetitions; a `perf_counter` median
-on CPU). A variant's time is the median over rounds; its speedup is the median over rounds of the
-per-round ratio against `torch.compile` of the same mode. Kernel counts are the kernels defined in
-the generated code (Triton kernels on CUDA, C++ kernels on CPU).
+kernels; `--warm-compile` keeps them), then each variant is timed against `torch.compile` of the
+same mode with `pytest_magi.timing.measure_pair` (interleaved rounds, L2 flushed between
+repetitions on CUDA; the protocol of `--magi-perf`). A variant's time is its median over rounds;
+its speedup the median of the per-round ratios. Kernel counts are the kernels defined in the code
+each variant generated, captured and counted by the plugin's capture core
+(`pytest_magi.capture.capture_output_code`, `pytest_magi.kernels.count_kernels`: Triton kernels on
+CUDA, C++ kernels on CPU).
+
+On a machine without a GPU these timings say nothing about the passes (they rewrite CUDA code);
+`python benchmarks/cpu_codegen_report.py` shows what a CPU can say truly.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import copy
 import json
 import platform
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,7 +37,10 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from magi_passes import MagiBackend, PassConfig  # noqa: E402
+from pytest_magi.capture import capture_output_code  # noqa: E402
+from pytest_magi.kernels import count_kernels  # noqa: E402
 from pytest_magi.models import VAEDecoderLike, WanCausalStage  # noqa: E402
+from pytest_magi.timing import measure_pair  # noqa: E402
 
 _ALL_OFF = dict(
     enable_conv_channels_last=False,
@@ -92,48 +99,9 @@ def variants_for(mode: str, selected: set[str] | None) -> list[Variant]:
     return out
 
 
-@contextlib.contextmanager
-def captured_code() -> Iterator[list[str]]:
-    """Collect the wrapper code of every graph Inductor compiles inside the block."""
-    from torch._inductor.graph import GraphLowering
-
-    sources: list[str] = []
-    original = GraphLowering.compile_to_module
-
-    def compile_to_module(self: GraphLowering, *args: Any, **kwargs: Any) -> Any:
-        mod = original(self, *args, **kwargs)
-        with contextlib.suppress(Exception):
-            sources.append(Path(mod.__file__).read_text())
-        return mod
-
-    GraphLowering.compile_to_module = compile_to_module  # type: ignore[method-assign]
-    try:
-        yield sources
-    finally:
-        GraphLowering.compile_to_module = original  # type: ignore[method-assign]
-
-
-def count_kernels(sources: list[str]) -> int:
-    return sum(s.count("async_compile.triton(") + s.count("async_compile.cpp_pybinding(") for s in sources)
-
-
 def sync(device: torch.device) -> None:
     if device.type == "cuda":
         torch.cuda.synchronize()
-
-
-def time_once(fn: Callable[[], Any], device: torch.device, reps: int) -> float:
-    """Median ms of one call: do_bench on CUDA (L2 flushed), a perf_counter median on CPU."""
-    if device.type == "cuda":
-        from triton.testing import do_bench
-
-        return float(do_bench(fn, warmup=25, rep=100, return_mode="median"))
-    samples = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        fn()
-        samples.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(samples)
 
 
 def run_mode(
@@ -156,25 +124,30 @@ def run_mode(
             sync(device)
             t0 = time.perf_counter()
             cold = torch._inductor.config.patch(force_disable_caches=args.cold_compile)
-            with captured_code() as sources, cold:
+            sources: list[str] = []
+            with capture_output_code(sources.append), cold:
                 v.fn = v.make(model)
                 out = v.fn(x)
                 sync(device)
             v.compile_s = time.perf_counter() - t0
-            v.kernels = None if v.name == "eager" else count_kernels(sources)
+            v.kernels = None if v.name == "eager" else sum(count_kernels(s) for s in sources)
             v.backend = getattr(v.fn, "magi_backend", None)
             v.max_abs_err = float((out.float() - reference).abs().max())
             print(f"  compiled {mode:8s} {v.name:32s} {v.compile_s:7.1f} s  kernels={v.kernels}", flush=True)
-        # all variants stay alive; time them interleaved, round by round, in rotating order
+        # all variants stay alive; each is timed against torch.compile with measure_pair
         base = next(v for v in variants if v.name == "torch.compile")
-        for r in range(args.rounds):
-            order = variants[r % len(variants) :] + variants[: r % len(variants)]
-            for v in order:
-                fn = v.fn
-                assert fn is not None
-                v.times.append(time_once(lambda fn=fn: fn(x), device, args.cpu_reps))
-            for v in variants:
-                v.ratios.append(base.times[-1] / v.times[-1])
+        for v in variants:
+            base_fn, v_fn = base.fn, v.fn
+            assert base_fn is not None and v_fn is not None
+            sp = measure_pair(
+                (lambda f=base_fn: f(x), lambda f=v_fn: f(x)),
+                rounds=args.rounds,
+                device=device,
+                flush_l2=device.type == "cuda",
+            )
+            v.times = list(sp.candidate_round_ms)
+            v.ratios = list(sp.round_ratios)
+            print(f"  timed    {mode:8s} {v.name:32s} {sp}", flush=True)
     return variants
 
 
@@ -199,7 +172,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--modes", default="static,dynamic", help="comma list: static,dynamic")
     parser.add_argument("--variants", default="", help="comma list of variant names to keep")
     parser.add_argument("--rounds", type=int, default=8, help="interleaved timing rounds (>= 3)")
-    parser.add_argument("--cpu-reps", type=int, default=5, help="calls per round on CPU")
     parser.add_argument("--device", default=None, help="cuda or cpu (default: cuda if available)")
     parser.add_argument("--dtype", default=None, help="bfloat16 (CUDA default) or float32")
     parser.add_argument("--json", default=None, help="write all numbers to this path")
