@@ -338,6 +338,27 @@ def run_rounds(
         goal = min(cap, 2 * goal)
 
 
+def _check_measure_args(threshold: Any, warmup: Any, repetitions: Any) -> None:
+    if threshold is not None and not (isinstance(threshold, (int, float)) and threshold > 0):
+        raise ValueError(f"threshold={threshold!r}: expected a positive ratio such as 1.2, or None")
+    if isinstance(warmup, bool) or not isinstance(warmup, int) or warmup < 1:
+        raise ValueError(f"warmup={warmup!r}: expected an int >= 1 (the first call may compile)")
+    if repetitions is not None and (
+        isinstance(repetitions, bool) or not isinstance(repetitions, int) or repetitions < 1
+    ):
+        raise ValueError(f"repetitions={repetitions!r}: expected an int >= 1, or None to calibrate")
+
+
+def _lock_of(lock: Any) -> contextlib.AbstractContextManager[Any]:
+    if lock is True:
+        return PerfLock()
+    if lock is False:
+        return contextlib.nullcontext()
+    if isinstance(lock, PerfLock):
+        return lock
+    raise TypeError(f"lock={lock!r}: expected True, False or a PerfLock")
+
+
 def measure_pair(
     pair_or_two_callables: Any,
     *,
@@ -364,28 +385,13 @@ def measure_pair(
     or none (False).
     """
     cap = _validate_rounds(rounds, min_rounds, max_rounds)
-    if threshold is not None and not (isinstance(threshold, (int, float)) and threshold > 0):
-        raise ValueError(f"threshold={threshold!r}: expected a positive ratio such as 1.2, or None")
-    if isinstance(warmup, bool) or not isinstance(warmup, int) or warmup < 1:
-        raise ValueError(f"warmup={warmup!r}: expected an int >= 1 (the first call may compile)")
-    if repetitions is not None and (
-        isinstance(repetitions, bool) or not isinstance(repetitions, int) or repetitions < 1
-    ):
-        raise ValueError(f"repetitions={repetitions!r}: expected an int >= 1, or None to calibrate")
+    _check_measure_args(threshold, warmup, repetitions)
     baseline, candidate, pair_device = _resolve_callables(pair_or_two_callables)
     dev = resolve_device(device if device is not None else pair_device)
     target = DEFAULT_TARGET_MS[dev.type] if target_ms is None else float(target_ms)
     if target <= 0:
         raise ValueError(f"target_ms={target_ms!r}: expected a positive number of milliseconds")
-
-    if lock is True:
-        held: contextlib.AbstractContextManager[Any] = PerfLock()
-    elif lock is False:
-        held = contextlib.nullcontext()
-    elif isinstance(lock, PerfLock):
-        held = lock
-    else:
-        raise TypeError(f"lock={lock!r}: expected True, False or a PerfLock")
+    held = _lock_of(lock)
 
     import torch
 
