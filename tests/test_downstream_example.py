@@ -53,7 +53,7 @@ def test_downstream_example_project_passes() -> None:
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out
     assert f"rootdir: {EXAMPLE}" in out, out  # its own pyproject.toml, not this repository's
-    assert "7 passed" in out, out
+    assert "8 passed" in out, out
     assert "2 snapshots passed." in out, out
     for problem in ("unused", "generated", "skipped", "error"):
         assert problem not in out.lower().split("snapshot report summary")[-1], out

@@ -1,7 +1,8 @@
-"""A downstream project's own blocks, whose fusion counts its tests pin with pytest-magi."""
+"""A downstream project's own blocks and pass, whose effect its tests pin with pytest-magi."""
 
 from __future__ import annotations
 
 from .blocks import HeadMerge, TinyConvNet
+from .passes import SquareToMul
 
-__all__ = ["HeadMerge", "TinyConvNet"]
+__all__ = ["HeadMerge", "SquareToMul", "TinyConvNet"]
