@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+import weakref
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -167,8 +168,18 @@ class CompileStatsCollector:
     fallbacks: list[str] = field(default_factory=list)
     dynamic: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    entry_code: Any = None  # the side's fresh entry function's code object (see _collect_breaks)
+    # a weak reference to the side's entry function's code object (see _collect_breaks): a
+    # strong one would make a cycle through Dynamo's cache on that code object that gc cannot see
+    entry_ref: Any = None
     windows: int = 0
+
+    @property
+    def entry_code(self) -> Any:
+        return self.entry_ref() if self.entry_ref is not None else None
+
+    @entry_code.setter
+    def entry_code(self, code: Any) -> None:
+        self.entry_ref = weakref.ref(code) if code is not None else None
 
     def on_compile(self) -> None:
         """Called by the side's backend for each graph it compiles."""
@@ -197,9 +208,11 @@ class CompileStatsCollector:
             try:
                 yield
             finally:
+                entry = self.entry_code
                 entry_compiled = self.windows == 0 or bool(
                     failures is not None
-                    and len(failures.get(self.entry_code, ())) > lengths.get(self.entry_code, 0)
+                    and entry is not None
+                    and len(failures.get(entry, ())) > lengths.get(entry, 0)
                 )
                 self.windows += 1
                 self._collect_breaks(breaks, entry_compiled)
