@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import platform
 import statistics
 import sys
@@ -104,15 +105,34 @@ def _build_variant(
     return model.compile(backend=backend), backend
 
 
+class _LimitHits(logging.Handler):
+    """Counts dynamo's "hit config.recompile_limit" warnings: frames that then run eagerly."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.hits = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if "recompile_limit" in record.getMessage() or "cache_size_limit" in record.getMessage():
+            self.hits += 1
+
+
 def _first_call(compiled: zoo.ZooModel) -> tuple[float, dict[str, int]]:
     from torch._dynamo.utils import counters
 
     counters.clear()
-    _sync()
-    start = time.perf_counter()
-    compiled.run()
-    _sync()
-    return time.perf_counter() - start, _compile_stats()
+    handler = _LimitHits()
+    logger = logging.getLogger("torch._dynamo")
+    logger.addHandler(handler)
+    try:
+        _sync()
+        start = time.perf_counter()
+        compiled.run()
+        _sync()
+        seconds = time.perf_counter() - start
+    finally:
+        logger.removeHandler(handler)
+    return seconds, {**_compile_stats(), "eager_fallbacks": handler.hits}
 
 
 def _passes_summary(backend: MagiBackend | None) -> str:
@@ -137,7 +157,8 @@ def bench_model(
 ) -> list[Row]:
     dtype = DTYPES[args.dtype]
     device = "cuda" if torch.cuda.is_available() else "cpu"
-    model = zoo.load(name, args.size, device=device, dtype=dtype)
+    options = {"frames": args.frames} if args.frames and name == "wan2.2-vae" else {}
+    model = zoo.load(name, args.size, device=device, dtype=dtype, **options)
     flops = model.flops()
     floor_ms = flops / (args.peak_tflops * 1e12) * 1e3
     shapes = "x".join(str(s) for s in model.inputs[0].shape)
@@ -294,6 +315,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--peak-tflops", type=float, default=790.0,
                         help="the floor's throughput (H200/H100 bf16 matmul: ~790)")
+    parser.add_argument("--frames", type=int, default=0,
+                        help="latent frames of the Wan decode (default: the size's, 21 at full)")
     parser.add_argument("--wan-frames", default="", help="e.g. 2,3,5: per-frame cost of the Wan decode")
     parser.add_argument("--profile", action="store_true", help="kernel time by kind per variant")
     parser.add_argument("--json", type=Path, default=None)
