@@ -151,7 +151,11 @@ class MagiBackend:
         patches = {**config_snapshot(manager), **extra, "post_grad_custom_post_pass": manager}
         inputs = list(example_inputs)
         hoisted: dict[int, torch.memory_format] = {}
-        if pass_config.enable_conv_channels_last and pass_config.channels_last_weights_once:
+        if (
+            pass_config.enable_conv_channels_last
+            and pass_config.channels_last_weights_once
+            and (pass_config.channels_last_conv2d_graphs or _has_conv3d(gm))
+        ):
             hoisted = _hoistable_conv_weights(gm, inputs)
             _convert_example_weights(gm, inputs, hoisted)
         self.hoisted_weights.append(len(hoisted))
@@ -222,6 +226,17 @@ def _check_one_device(example_inputs: Sequence[Any]) -> None:
             f"({', '.join(devices)}); eager would fail on them too. Move the model and its "
             f"inputs to one device, e.g. model.to(x.device)"
         )
+
+
+def _has_conv3d(gm: torch.fx.GraphModule) -> bool:
+    """Whether dynamo's graph has a conv3d: the channels-last rewrite's gate (conv2d-only graphs
+    are left to Inductor's layout optimisation, so their weights must stay as they are)."""
+    for node in gm.graph.nodes:
+        if node.op == "call_function" and node.target in (torch.conv3d, torch.nn.functional.conv3d):
+            return True
+        if node.op == "call_module" and isinstance(gm.get_submodule(node.target), torch.nn.Conv3d):
+            return True
+    return False
 
 
 def _hoistable_conv_weights(

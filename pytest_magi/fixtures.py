@@ -148,3 +148,35 @@ def kernel_counts(request: pytest.FixtureRequest) -> Callable[..., KernelCounts]
         return counts
 
     return count
+
+
+@pytest.fixture
+def zoo_pair(request: pytest.FixtureRequest) -> Iterator[Callable[..., Any]]:
+    """Factory: `zoo_pair(name, size="tiny", *, device="cpu", dtype=torch.float32,
+    baseline="inductor", candidate="magi", label=None, **load_options) -> pytest_magi.zoo.ZooPair`:
+    a real zoo model (`pytest_magi.zoo.load`) compiled both ways, as users compile it; timed by
+    `min_speedup` like a `compiled_pair`. A model whose library is not importable here skips
+    the test with the reason."""
+    pairs: list[Any] = request.node.stash.setdefault(PAIRS_KEY, [])
+
+    def build(
+        name: str,
+        size: str = "tiny",
+        *,
+        baseline: Any = "inductor",
+        candidate: Any = "magi",
+        label: str | None = None,
+        **load_kwargs: Any,
+    ) -> Any:
+        from . import zoo
+
+        missing = zoo.unavailable()
+        if name in missing:
+            pytest.skip(f"zoo model {name!r}: {missing[name]}")
+        model = zoo.load(name, size, **load_kwargs)
+        pair = zoo.ZooPair(model, baseline=baseline, candidate=candidate, label=label)
+        pairs.append(pair)
+        return pair
+
+    yield build
+    pairs.clear()

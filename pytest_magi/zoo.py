@@ -307,6 +307,11 @@ class ZooModel:
             self, owner=owner, backend=backend, compile_kwargs=dict(torch_compile_kwargs)
         )
 
+    def as_module(self) -> nn.Module:
+        """An ``nn.Module`` whose ``forward(*inputs)`` is ``.run()``: the whole call as one
+        module (for ``inductor_codegen`` / ``kernel_counts``, which compile a module whole)."""
+        return _RunModule(self.owner, self.spec.run)
+
     def with_inputs(self, *inputs: Any) -> ZooModel:
         """The same model (shared, not copied) with other example inputs."""
         if not inputs:
@@ -341,6 +346,16 @@ class ZooModel:
             f"ZooModel({self.name!r}, size={self.size!r}, inputs=[{shapes}], "
             f"{self.dtype}, {self.device}, {state})"
         )
+
+
+class _RunModule(nn.Module):
+    def __init__(self, owner: nn.Module, run: Callable[[nn.Module, tuple[Any, ...]], Any]) -> None:
+        super().__init__()
+        self.owner = owner
+        self._run = run
+
+    def forward(self, *inputs: Any) -> Any:
+        return self._run(self.owner, inputs)
 
 
 def _settings(spec: ZooSpec, size: str, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -399,3 +414,95 @@ def load(
         torch.manual_seed(seed)
         built = spec.build(settings, dev, dtype)
     return ZooModel(name, size, built.owner, built.attr, built.inputs, settings, spec)
+
+
+# ------------------------------------------------------------------------------------ pairs
+class ZooPair:
+    """Two compiled copies of one zoo model, the way users compile it: ``baseline`` (plain
+    ``torch.compile``) and ``candidate`` (``backend="magi"`` by default).
+
+    Timed by ``@pytest.mark.min_speedup`` like a ``CompiledPair`` (the ``zoo_pair`` fixture
+    registers it), or directly with ``pytest_magi.timing.measure_pair(pair)``.
+    ``candidate_backend`` is the ``MagiBackend`` when the candidate is magi: its managers say
+    what each pass did to each graph (``pair.fired("conv_channels_last")``).
+    """
+
+    def __init__(
+        self,
+        model: ZooModel,
+        *,
+        baseline: Any = "inductor",
+        candidate: Any = "magi",
+        label: str | None = None,
+        **torch_compile_kwargs: Any,
+    ) -> None:
+        if not isinstance(model, ZooModel):
+            raise TypeError(
+                f"ZooPair(model={model!r}): expected a ZooModel from pytest_magi.zoo.load(...)"
+            )
+        if label is not None and not isinstance(label, str):
+            raise TypeError(f"ZooPair(label={label!r}): expected a str or None")
+        if candidate == "magi":
+            from magi_passes import MagiBackend
+
+            candidate = MagiBackend()
+        self.model = model
+        self.candidate_backend = candidate if hasattr(candidate, "managers") else None
+        self.baseline = model.compile(backend=baseline, **torch_compile_kwargs)
+        self.candidate = model.compile(backend=candidate, **torch_compile_kwargs)
+        self.label = label or f"{model.name}-{model.size}"
+        self.device = str(model.device)
+
+    def timing_callables(self) -> tuple[Callable[[], Any], Callable[[], Any]]:
+        return self.baseline.run, self.candidate.run
+
+    def fired(self, name: str) -> bool:
+        """Whether the candidate's magi pass ``name`` applied to any graph compiled so far."""
+        backend = self.candidate_backend
+        return backend is not None and backend.fired(name)
+
+    def results(self) -> list[Any]:
+        """Every ``PassResult`` of every graph the candidate compiled, in order."""
+        backend = self.candidate_backend
+        return [r for m in backend.managers for r in m.results] if backend is not None else []
+
+    def assert_close(self, reference: str | None = None) -> str:
+        """Both sides against a reference run of the same model, by the rule of
+        ``pytest_magi.numerics.judge_against_reference`` (docs/testing-a-pass.md).
+
+        ``reference``: ``"eager"`` (the model itself), ``"fp32"`` or ``"fp64"`` (a copy cast
+        to that dtype); default ``"fp32"`` for bf16/fp16 models and ``"eager"`` otherwise.
+        Returns the judgement text; raises ``AssertionError`` with it when the candidate is
+        clearly further from the reference than the baseline.
+        """
+        from .numerics import judge_against_reference
+
+        choices = {"eager": None, "fp32": torch.float32, "fp64": torch.float64}
+        if reference is None:
+            low = self.model.dtype in (torch.bfloat16, torch.float16)
+            reference = "fp32" if low else "eager"
+        if reference not in choices:
+            raise ValueError(
+                f"assert_close(reference={reference!r}): expected one of {list(choices)}"
+            )
+        base, cand = self.baseline.run(), self.candidate.run()
+        ref_model = self.model
+        dtype = choices[reference]
+        if dtype is not None and dtype != self.model.dtype:
+            ref_model = dataclasses.replace(
+                self.model,
+                owner=copy.deepcopy(self.model.owner).to(dtype),
+                inputs=tuple(
+                    t.to(dtype) if isinstance(t, torch.Tensor) and t.is_floating_point() else t
+                    for t in self.model.inputs
+                ),
+            )
+        ref = ref_model.run()
+        ok, lines = judge_against_reference(base, cand, ref, reference)
+        text = f"{self.label}: " + "; ".join(lines)
+        if not ok:
+            raise AssertionError(text)
+        return text
+
+    def __repr__(self) -> str:
+        return f"ZooPair({self.label!r}, device={self.device!r})"

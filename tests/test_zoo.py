@@ -1,0 +1,130 @@
+"""The zoo of real models (`pytest_magi.zoo`) at its tiny size on CPU: what it builds, that
+`backend="magi"` computes eager's numbers on it, and what each pass did to it.
+
+The full sizes run on the GPU (tests/test_zoo_gpu.py, benchmarks/zoo.py); here their
+configuration is checked through FLOP counts on the meta device (no memory, no compute).
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from magi_passes import MagiBackend, PassConfig
+from pytest_magi import zoo
+
+DIFFUSERS = pytest.mark.skipif(
+    "wan2.2-vae" not in zoo.names(), reason=zoo.unavailable().get("wan2.2-vae", "")
+)
+
+
+def test_names_and_unavailable_partition_the_zoo() -> None:
+    available, missing = zoo.names(), zoo.unavailable()
+    assert sorted(available + list(missing)) == sorted(zoo.all_names())
+    assert {"wan2.2-vae", "sd-vae", "resnet50", "efficientnet_b0"} <= set(zoo.all_names())
+    for name, reason in missing.items():
+        library = zoo.SPECS[name].library
+        assert library in reason and "pip install" in reason
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: zoo.load("wan2.1-vae"), "unknown zoo model name 'wan2.1-vae'.*did you mean 'wan2.2-vae'"),
+        (lambda: zoo.load("sd-vae", "small"), r"unknown zoo size 'small'; choose one of \['tiny', 'full'\]"),
+        (lambda: zoo.load("sd-vae", frames=3), "unknown option.*'frames'.*accepts batch, resolution"),
+        (lambda: zoo.load("wan2.2-vae", frames=0), "frames=0 must be a positive int"),
+        (lambda: zoo.load("sd-vae", dtype=torch.int8), "expected a floating torch.dtype"),
+    ],
+    ids=["name", "size", "option", "option-value", "dtype"],
+)
+def test_bad_arguments_name_the_choices(call, message) -> None:
+    if "sd-vae" not in zoo.names():
+        # the name and size are checked before the library is needed
+        pytest.skip(zoo.unavailable()["sd-vae"])
+    with pytest.raises((ValueError, TypeError), match=message):
+        call()
+
+
+def test_missing_library_is_a_clear_error() -> None:
+    missing = zoo.unavailable()
+    if not missing:
+        pytest.skip("every zoo library imports here")
+    name = next(iter(missing))
+    with pytest.raises(ModuleNotFoundError, match=f"zoo model '{name}' needs"):
+        zoo.load(name)
+
+
+@DIFFUSERS
+def test_wan_full_size_flops_are_the_ti2v_5b_decoder() -> None:
+    """The full Wan 2.2 TI2V-5B decode, counted on meta: 11.9 TFLOP for the first latent frame
+    and 38.4 TFLOP for each further one at 540p (the figures docs/benchmarks.md is built on)."""
+    wan = zoo.load("wan2.2-vae")
+    full = zoo.ZooModel(
+        "wan2.2-vae", "full", wan.owner, wan.attr, wan.inputs,
+        zoo._settings(zoo.SPECS["wan2.2-vae"], "full", {}), zoo.SPECS["wan2.2-vae"],
+    )  # fmt: skip
+    first = full.flops(frames=1)
+    further = full.flops(frames=2) - first
+    assert first == pytest.approx(11.91e12, rel=1e-3)
+    assert further == pytest.approx(38.44e12, rel=1e-3)
+    assert full.flops() == pytest.approx(first + 20 * further, rel=1e-6)
+
+
+@DIFFUSERS
+def test_load_is_deterministic_and_compile_copies() -> None:
+    a, b = zoo.load("sd-vae", seed=3), zoo.load("sd-vae", seed=3)
+    torch.testing.assert_close(a.run(), b.run(), rtol=0, atol=0)
+    compiled = a.compile(backend="eager")
+    assert compiled.compiled and not a.compiled
+    assert compiled.owner is not a.owner
+    assert compiled.module is not a.module
+    first = next(compiled.owner.parameters())
+    assert first.data_ptr() != next(a.owner.parameters()).data_ptr()
+    with pytest.raises(ValueError, match="already compiled"):
+        compiled.compile()
+    assert "sd-vae" in repr(compiled) and "compiled" in repr(compiled)
+
+
+@DIFFUSERS
+def test_sd_vae_conv2d_only_graph_is_left_to_inductor() -> None:
+    """SD's VAE decoder has only conv2d: the channels-last rewrite stands down (the measured gate,
+    docs/benchmarks.md) and magi's numbers are eager's."""
+    torch._dynamo.reset()
+    model = zoo.load("sd-vae")
+    pair = zoo.ZooPair(model)
+    text = pair.assert_close()
+    assert "relative L2" in text
+    results = pair.results()
+    assert results, "the magi passes never ran"
+    cl = [r for r in results if r.name == "conv_channels_last"]
+    assert cl and not any(r.applied for r in cl)
+    assert all("conv2d-only graph" in r.reason for r in cl)
+    assert pair.candidate_backend is not None and pair.candidate_backend.hoisted_weights == [0]
+
+
+@DIFFUSERS
+@pytest.mark.slow
+def test_wan_decode_numerics_and_passes() -> None:
+    """The Wan 2.2 decode (two latent frames: the first chunk and a cached one): every graph has
+    conv3d, so the rewrite fires on each; magi's output is eager's to fp32 rounding."""
+    torch._dynamo.reset()
+    model = zoo.load("wan2.2-vae")
+    backend = MagiBackend(PassConfig())
+    pair = zoo.ZooPair(model, candidate=backend)
+    pair.assert_close(reference="eager")
+    out = pair.candidate.run()
+    assert out.shape == (1, 3, 5, 32, 48)  # 4 * (T - 1) + 1 frames at 16x the latent size
+    managers = backend.managers
+    assert len(managers) >= 2  # first chunk and cached chunk compile separately
+    for manager in managers:
+        cl = next(r for r in manager.results if r.name == "conv_channels_last")
+        assert cl.applied, cl.reason
+        assert cl.counts["convs_converted"] >= 20
+    # a pass that changed the compiled module did not touch the eager model
+    assert not model.compiled and model.module is model.owner.decoder
+
+
+def test_zoo_pair_checks_its_arguments() -> None:
+    with pytest.raises(TypeError, match="expected a ZooModel"):
+        zoo.ZooPair("sd-vae")  # type: ignore[arg-type]
