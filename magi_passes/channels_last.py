@@ -38,9 +38,19 @@ Skipped, with the reason in `PassResult`: conv1d (no channels-last format for 3-
 transposed convolutions (their weight layout is (C_in, C_out/groups, ...) and cuDNN's
 channels-last support for them is uneven), graphs without convolutions.
 
-When it fires is measured, not habitual: on VAEDecoderLike (540p, bf16, H200) channels-last paid
-statically (1.25x) and even more under dynamic H/W (1.68x), so it runs on every graph with a
-conv2d/conv3d; the measurements are in docs/benchmarks.md.
+When it fires is measured on the zoo of real models (`pytest_magi.zoo`, docs/benchmarks.md), not
+habitual. The gate:
+
+- A graph with a conv3d: fires, converting every conv2d/conv3d in it. Measured: VAEDecoderLike
+  540p bf16 on an H200 1.25x static, 1.68x dynamic H/W; the Wan 2.2 VAE decode (diffusers, conv3d
+  with per-frame conv2d upsamplers), see docs/benchmarks.md for the zoo run.
+- A graph whose convolutions are all conv2d: stands down and leaves `layout_optimization` as it
+  was, so Inductor's own conv2d layout optimisation decides. Measured (H200, torch 2.11, bf16,
+  batch 16 at 224x224, one run, rewrite forced vs torch.compile): timm resnet50 0.911x (0.836x
+  with the weights converted in the graph), while standing down gives 0.999x; diffusers'
+  SD-style AutoencoderKL decode: see docs/benchmarks.md. Inductor's heuristic already puts
+  static conv2d nets in channels-last, so the rewrite only adds clones and per-call work.
+  `PassConfig.channels_last_conv2d_graphs=True` forces the rewrite there.
 """
 
 from __future__ import annotations
