@@ -13,7 +13,8 @@ The manager is itself a `CustomGraphPass`: its `uuid()` aggregates the package's
 (docs/reliability.md, "Cache keys"), the config, every pass's uuid and the chained user pass's uuid, so Inductor's FX graph cache never mixes compilations made with
 different passes or configs. `results` holds the `PassResult`s of the last compilation (forward
 and backward graphs are separate compilations); `history` keeps every compilation's results and
-`graphs` the post-pass graph text of each, for tests and reports.
+`graphs` the post-pass graph text of each, for tests and reports (the last `max_history`
+compilations: memory stays bounded in a long-running process, docs/reliability.md "Memory").
 """
 
 from __future__ import annotations
@@ -44,6 +45,11 @@ PASS_ORDER: tuple[type[MagiPass], ...] = (
 
 class PassManager(CustomGraphPass):
     """Runs the enabled magi passes in order on each post-grad graph, then the user's pass."""
+
+    #: How many compilations `history` and `graphs` keep (the oldest are dropped): a manager
+    #: installed through `inductor_options()` sees every graph that `torch.compile` call
+    #: compiles, recompilations included, for the life of the process.
+    max_history: int = 64
 
     def __init__(
         self,
@@ -102,8 +108,10 @@ class PassManager(CustomGraphPass):
             self.user_pass(graph)
         self.results = results
         self.history.append(results)
+        del self.history[: -self.max_history]
         if self.record_graphs:
             self.graphs.append(str(graph))
+            del self.graphs[: -self.max_history]
 
     def uuid(self) -> str:
         h = hashlib.sha256(b"magi-pass-manager")

@@ -143,3 +143,12 @@ def test_manager_inside_manager_is_refused() -> None:
 def test_mutated_keys_aggregate() -> None:
     keys = PassManager().mutates_inductor_config
     assert "layout_optimization" in keys and "triton.max_tiles" in keys
+
+
+def test_history_and_graphs_are_bounded() -> None:
+    manager = PassManager(PassConfig(enable_conv_channels_last=False, enable_nd_tiling=False))
+    manager.max_history = 3
+    for _ in range(5):
+        manager(small_graph(dynamic=False))
+    assert len(manager.history) == 3 and len(manager.graphs) == 3
+    assert manager.results is manager.history[-1]
