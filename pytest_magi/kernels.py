@@ -572,13 +572,46 @@ class KernelDiff:
             f"stores={k.num_stores}]{self._time(side, k.name)}"
         )
 
+    @property
+    def changed_pairs(self) -> tuple[tuple[KernelInfo, KernelInfo], ...]:
+        """Removed/added kernels of the same kind fusing the same ops: one kernel whose body
+        changed (index math, layout, tiling) rather than a kernel removed and another added."""
+        pairs: list[tuple[KernelInfo, KernelInfo]] = []
+        added = list(self.only_candidate)
+        for b in self.only_baseline:
+            match = next(
+                (
+                    c
+                    for c in added
+                    if (c.kind, c.graph, c.fused_ops) == (b.kind, b.graph, b.fused_ops)
+                ),
+                None,
+            )
+            if match is not None:
+                added.remove(match)
+                pairs.append((b, match))
+        return tuple(pairs)
+
     def __str__(self) -> str:
+        pairs = self.changed_pairs
+        in_pairs = {id(k) for pair in pairs for k in pair}
         lines = [
             f"kernel diff: {len(self.shared)} shared, {len(self.only_baseline)} only in the "
             f"baseline (removed), {len(self.only_candidate)} only in the candidate (added)"
+            + (f"; {len(pairs)} of them the same fused ops with another body" if pairs else "")
         ]
-        lines += [self._line("-", "baseline", k) for k in self.only_baseline]
-        lines += [self._line("+", "candidate", k) for k in self.only_candidate]
+        lines += [
+            self._line("-", "baseline", k) for k in self.only_baseline if id(k) not in in_pairs
+        ]
+        lines += [
+            self._line("+", "candidate", k) for k in self.only_candidate if id(k) not in in_pairs
+        ]
+        for b, c in pairs:
+            lines.append(
+                f"  ~ {b.name} -> {c.name} [{c.graph} {c.kind}: body changed; loads "
+                f"{b.num_loads}->{c.num_loads}, stores {b.num_stores}->{c.num_stores}]"
+                f"{self._time('candidate', c.name)}"
+            )
         for b, c in self.shared:
             same = b.name if b.name == c.name else f"{b.name} == {c.name}"
             lines.append(f"  = {same}{self._time('candidate', c.name)}")
