@@ -276,10 +276,8 @@ def test_magi_compile_config_must_be_a_pass_config(config: Any) -> None:
 
 
 # --------------------------------------------------------------------------- call-site checks
-FIELDS = (
-    "enable_conv_channels_last, enable_nd_tiling, enable_dynamic_reshape, conv_heavy_ratio, "
-    "nd_tiling_with_channels_last, channels_last_weights_once, bucket_dynamic_reductions"
-)
+FIELDS = ", ".join(PassConfig.field_names())
+N_FIELDS = len(PassConfig.field_names())
 
 
 def _graph_module() -> torch.fx.GraphModule:
@@ -297,10 +295,10 @@ CALL_SITE_CASES: list[tuple[str, Any, type[Exception], str]] = [
     ),
     (
         "pass-config-too-many-positional",
-        lambda: PassConfig(*([True] * 8)),
+        lambda: PassConfig(*([True] * (N_FIELDS + 1))),
         TypeError,
-        "PassConfig(...): got 8 positional arguments (True, True, True, True, True, True, True, "
-        f"True); expected at most 7 ({FIELDS}); fix: pass fields by name, e.g. "
+        f"PassConfig(...): got {N_FIELDS + 1} positional arguments {(True,) * (N_FIELDS + 1)!r}; "
+        f"expected at most {N_FIELDS} ({FIELDS}); fix: pass fields by name, e.g. "
         "PassConfig(enable_nd_tiling=False)",
     ),
     (
