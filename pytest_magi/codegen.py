@@ -326,24 +326,11 @@ def _magi_patches(config: Any) -> tuple[dict[str, Any], Any]:
 
 
 # --------------------------------------------------------------------------- arguments
-def _check_config(config: Any) -> Any:
-    if config is None:
-        return None
-    from magi_passes import PassConfig
+def _check_config(config: Any, where: str) -> Any:
+    """A ``PassConfig`` or None; a dict (``inductor_options()``'s result) fails naming the fix."""
+    from magi_passes._validate import check_pass_config
 
-    if isinstance(config, PassConfig):
-        return config
-    hint = (
-        " (a dict such as inductor_options() returns is Inductor options: give Inductor "
-        "patches as inductor_config={...}, the magi passes as config=PassConfig(...))"
-        if isinstance(config, Mapping)
-        else ""
-    )
-    shown = f"<a dict of {len(config)} entries>" if isinstance(config, Mapping) else repr(config)
-    raise TypeError(
-        f"config={shown:.120}: expected a magi_passes.PassConfig or None, got a "
-        f"{type(config).__name__}{hint}; e.g. config=PassConfig(enable_nd_tiling=False)"
-    )
+    return check_pass_config(where, config)
 
 
 @dataclasses.dataclass
@@ -368,6 +355,7 @@ def _check_call(
     config: Any,
     inductor_config: Any,
     passes: Any,
+    where: str = "inductor_codegen",
 ) -> _Call:
     if not callable(fn):
         raise TypeError(f"inductor_codegen: fn must be an nn.Module or a callable, got {fn!r}")
@@ -377,7 +365,7 @@ def _check_call(
         dims=validate_dynamic_dims(dynamic_dims, inputs),
         dynamic_dims=dynamic_dims,
         backward=validate_bool("backward", backward),
-        config=_check_config(config),
+        config=_check_config(config, where),
         extra=validate_inductor_config("inductor_config", inductor_config),
         passes=validate_passes(passes),
     )
@@ -583,6 +571,10 @@ def inductor_codegen(
     See the module docstring for how the call is isolated from the rest of the process.
     """
     call = _check_call(fn, inputs, dynamic_dims, backward, config, inductor_config, passes)
+    return _generate_code(call)
+
+
+def _generate_code(call: _Call) -> GeneratedCode:
     recorder = _Recorder()
     stats = CompileStatsCollector()
     device = _generate(call, recorder, stats)
@@ -608,15 +600,10 @@ def kernel_counts(
 
     Raises :class:`KernelParseError` when the generated code launches kernels the parser did
     not find (a count is never silently too small)."""
-    code = inductor_codegen(
-        fn,
-        *inputs,
-        dynamic_dims=dynamic_dims,
-        backward=backward,
-        config=config,
-        inductor_config=inductor_config,
-        passes=passes,
+    call = _check_call(
+        fn, inputs, dynamic_dims, backward, config, inductor_config, passes, "kernel_counts"
     )
+    code = _generate_code(call)
     return KernelCounts(
         forward=len(code.forward),
         backward=len(code.backward) if backward else None,

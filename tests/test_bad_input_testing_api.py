@@ -46,14 +46,16 @@ CASES: list[tuple[str, Callable[[], Any], type[Exception], str]] = [
         "config-is-inductor-options",
         lambda: kernel_counts(sin, X, config=inductor_options()),
         TypeError,
-        "got a dict (a dict such as inductor_options() returns is Inductor options: give "
-        "Inductor patches as inductor_config={...}, the magi passes as config=PassConfig(...))",
+        "(dict); fix: that dict looks like inductor_options()'s result, which is for "
+        "torch.compile(model, options=...); here pass a PassConfig, e.g. "
+        "kernel_counts(config=PassConfig(enable_nd_tiling=False))",
     ),
     (
         "config-is-a-string",
         lambda: inductor_codegen(sin, X, config="magi"),
         TypeError,
-        "config='magi': expected a magi_passes.PassConfig or None, got a str",
+        "inductor_codegen: config must be a magi_passes.PassConfig or None, got 'magi' (str); "
+        "fix: inductor_codegen(config=PassConfig(...)), or leave it out for the default",
     ),
     (
         "inductor-config-not-a-dict",
