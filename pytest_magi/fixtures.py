@@ -94,7 +94,13 @@ def compiled_pair(request: pytest.FixtureRequest) -> Iterator[Callable[..., Comp
         return pair
 
     yield build
-    pairs.clear()  # the compiled models are not kept alive past the test
+    # the compiled models are not kept alive past the test: Dynamo's caches, globals and
+    # cached backends let go of each pair (pytest_magi.lifetime, docs/reliability.md "Memory")
+    from .lifetime import release_pair
+
+    for pair in pairs:
+        release_pair(pair)
+    pairs.clear()
 
 
 @pytest.fixture

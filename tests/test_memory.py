@@ -102,12 +102,6 @@ def test_many_pairs_level_off() -> None:
         assert (rss1 - rss0) / n < 0.6, f"RSS grew {rss1 - rss0:.1f} MiB over {n} pairs"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="pytest_magi/fixtures.py: the compiled_pair fixture's teardown only clears its list "
-    "(pairs.clear()); it must call pytest_magi.lifetime.release_pair(pair) for each pair, or "
-    "Dynamo keeps every pair of the session alive",
-)
 def test_the_compiled_pair_fixture_releases_its_pairs(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(
         test_pairs=textwrap.dedent(
