@@ -41,6 +41,16 @@ BACKEND = "tests/test_backend.py"
 BAD_INPUT = "tests/test_bad_input.py"
 WEIGHT_UPDATES = "tests/test_corpus.py::test_corpus_weight_updates[cpu]"
 FX_CACHE = "tests/test_corpus.py::test_corpus_fx_graph_cache_keeps_configs_apart"
+CACHE_KEYS = "tests/test_cache_keys.py"
+CACHE_HIT = (
+    "tests/test_cache_keys.py::test_fx_graph_cache_hits_keep_the_passes_effect_and_configs_miss"
+)
+
+
+def bad_input(*case_ids: str) -> tuple[str, ...]:
+    """Node ids of `test_call_site_checks` rows (docs/reliability.md, "Bad input")."""
+    return tuple(f"tests/test_bad_input.py::test_call_site_checks[{case}]" for case in case_ids)
+
 
 MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
@@ -160,6 +170,109 @@ MUTATIONS: tuple[Mutation, ...] = (
         "a MagiPass's uuid() does not cover its PassConfig (only the manager's does)",
         (Edit("base.py", "h.update(self.config.key().encode())", "pass"),),
         (MANAGER, CONFIG, ND_TILING, CHANNELS_LAST),
+    ),
+    Mutation(
+        "pass-uuid-omits-predicates",
+        "the cache key hashes every package file but predicates.py (is_conv_heavy, is_dynamic): "
+        "a changed predicate is served from the FX graph cache with the old behaviour",
+        (
+            Edit(
+                "base.py",
+                'return tuple(sorted(str(p) for p in PACKAGE_DIR.glob("*.py")))',
+                'return tuple(sorted(str(p) for p in PACKAGE_DIR.glob("*.py") '
+                'if p.name != "predicates.py"))',
+            ),
+        ),
+        (f"{CACHE_KEYS}::test_changing_a_predicate_changes_every_key", CACHE_KEYS),
+    ),
+    Mutation(
+        "uuid-hashes-own-module-only",
+        "the old key: a pass's uuid() hashes its own module only, not base/config/predicates/"
+        "manager/backend",
+        (
+            Edit(
+                "base.py",
+                "    files = package_source_files()\n    try:",
+                "    files: tuple[str, ...] = ()\n    try:",
+            ),
+            Edit("manager.py", "h.update(_source_hash(type(self)).encode())", "pass"),
+        ),
+        (CACHE_KEYS,),
+    ),
+    Mutation(
+        "uuid-ignores-sources",
+        "neither the passes' nor the manager's uuid() covers any source file (config only)",
+        (
+            Edit(
+                "base.py",
+                "        return hash_source_files(source_files_for(cls))",
+                '        return "src"',
+            ),
+        ),
+        (CACHE_KEYS, MANAGER),
+    ),
+    Mutation(
+        "uuid-depends-on-install-path",
+        "the key hashes file paths, not names: every checkout and CI machine misses the cache",
+        (
+            Edit(
+                "base.py",
+                'names = "\\n".join(Path(p).name for p in paths)',
+                'names = "\\n".join(paths)',
+            ),
+        ),
+        (f"{CACHE_KEYS}::test_a_copy_of_the_package_has_the_checkouts_keys",),
+    ),
+    Mutation(
+        "manager-uuid-ignores-config-and-passes",
+        "the PassManager's uuid() covers the sources only, not its PassConfig or its passes",
+        (
+            Edit("manager.py", "h.update(self.config.key().encode())", "pass"),
+            Edit(
+                "manager.py",
+                "        for p in self.passes:\n            h.update(p.uuid().encode())",
+                "        for p in ():\n            h.update(p.uuid().encode())",
+            ),
+        ),
+        (f"{CACHE_KEYS}::test_config_is_in_every_key", CACHE_HIT, MANAGER),
+    ),
+    Mutation(
+        "config-dict-accepted",
+        "a dict where a PassConfig is expected passes the call-site check (fails later, deep "
+        "inside Inductor)",
+        (
+            Edit(
+                "_validate.py",
+                "    if value is None or isinstance(value, PassConfig):",
+                "    if value is None or isinstance(value, (PassConfig, Mapping)):",
+            ),
+        ),
+        (*bad_input("magi-backend-config-dict", "pass-manager-config-dict"), BAD_INPUT),
+    ),
+    Mutation(
+        "zero-ratio-accepted",
+        "is_conv_heavy accepts ratio=0 (every graph with a conv is then 'not conv-heavy')",
+        (Edit("_validate.py", "    if value <= 0:", "    if value < 0:"),),
+        (*bad_input("is-conv-heavy-ratio-zero"), ND_TILING),
+    ),
+    Mutation(
+        "unknown-pass-config-field-unexplained",
+        "PassConfig(enable_nd_tilling=False) (misspelt) gets Python's bare 'unexpected keyword "
+        "argument', without the known fields and the close match",
+        (
+            Edit(
+                "config.py",
+                "        if unknown:\n            raise TypeError(",
+                "        if False:\n            raise TypeError(",
+            ),
+        ),
+        (*bad_input("pass-config-unknown-field"), BAD_INPUT),
+    ),
+    Mutation(
+        "manager-history-unbounded",
+        "the PassManager keeps every compilation's results and graph text forever",
+        (Edit("manager.py", "        del self.history[: -self.max_history]", "        pass"),),
+        (f"{MANAGER}::test_history_and_graphs_are_bounded",),
     ),
     Mutation(
         "from-env-accepts-bad-bool",
