@@ -636,3 +636,71 @@ def test_failing_chained_user_pass_is_named_in_the_error() -> None:
             torch.compile(model, backend="magi")(x)
     assert type(info.value).__name__ == "InductorError"
     assert "RuntimeError: user pass failed: no conv found" in str(info.value)
+
+
+# --------------------------------------------------------------------------- pytest_magi modules
+def _plugin_cases() -> list[tuple[str, Any, type[Exception], str]]:
+    from pytest_magi import normalize
+    from pytest_magi.fake_cuda import fake_cuda
+    from pytest_magi.lifetime import release_compiled
+
+    def enter_fake_cuda(**kwargs: Any) -> None:
+        with fake_cuda(**kwargs):
+            pass
+
+    return [
+        (
+            "normalize-code-bytes",
+            lambda: normalize.normalize_code(b"def call(): pass"),
+            TypeError,
+            "normalize_code: text must be a str, got b'def call(): pass' (bytes); fix: decode it "
+            "first: text.decode()",
+        ),
+        (
+            "normalize-fx-graph-none",
+            lambda: normalize.normalize_fx_graph(None),
+            TypeError,
+            "normalize_fx_graph: text must be a str, got None (NoneType); fix: pass the generated "
+            "code as text, e.g. str(graph) or GeneratedCode.normalized()",
+        ),
+        (
+            "renumber-symbols-prefix-str",
+            lambda: normalize.renumber_symbols("s3 + s5", "s"),
+            TypeError,
+            "renumber_symbols: prefixes must be a non-empty iterable of identifier prefixes (not "
+            "one str), got 's'; fix: renumber_symbols(text, prefixes=('s', 'ks'))",
+        ),
+        (
+            "fake-cuda-properties-dict",
+            lambda: enter_fake_cuda(properties={"major": 8}),
+            TypeError,
+            "fake_cuda: properties must be a FakeDeviceProperties or None, got {'major': 8} (dict); "
+            "fix: fake_cuda(properties=FakeDeviceProperties(major=8, minor=0, "
+            "multi_processor_count=108)) or leave it out for the H100-like default",
+        ),
+        (
+            "fake-cuda-emulate-cudnn-str",
+            lambda: enter_fake_cuda(emulate_cudnn="yes"),
+            TypeError,
+            "fake_cuda: emulate_cudnn must be True or False, got 'yes' (str); fix: "
+            "fake_cuda(emulate_cudnn=True)",
+        ),
+        (
+            "release-compiled-not-callable",
+            lambda: release_compiled([3]),
+            TypeError,
+            "release_compiled: functions must be callables (the functions given to "
+            "torch.compile, or what it returned), got 3; fix: "
+            "release_compiled([fn], backends=[backend])",
+        ),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("call", "kind", "message"),
+    [pytest.param(call, kind, message, id=case) for case, call, kind, message in _plugin_cases()],
+)
+def test_plugin_module_call_site_checks(call: Any, kind: type[Exception], message: str) -> None:
+    with pytest.raises(kind) as info:
+        call()
+    assert str(info.value) == message
