@@ -29,6 +29,7 @@ import copy
 import dataclasses
 import difflib
 import importlib
+import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -298,6 +299,7 @@ class ZooModel:
                 f"call .compile() on the eager model returned by zoo.load()"
             )
         owner = copy.deepcopy(self.owner)
+        isolate_forward_code(owner if self.attr is None else getattr(owner, self.attr))
         if self.attr is None:
             owner = torch.compile(owner, backend=backend, **torch_compile_kwargs)
         else:
@@ -356,6 +358,39 @@ class _RunModule(nn.Module):
 
     def forward(self, *inputs: Any) -> Any:
         return self._run(self.owner, inputs)
+
+
+def isolate_forward_code(module: nn.Module) -> int:
+    """Give every submodule of ``module`` a ``forward`` whose code object belongs to this copy.
+
+    Dynamo keeps its compiled code, its guards and its recompile limit (8 by default) per code
+    object. Two compiled copies of one model in one process share the classes' ``forward`` code,
+    so they share those caches wherever a graph break makes a module's ``forward`` a frame of its
+    own. Measured on the Wan 2.2 decode (H200): the copy compiled second found
+    ``WanResidualUpBlock.forward`` already at the recompile limit, compiled 5 graphs instead of 18
+    and ran the rest eagerly. With one fresh code object per class and copy, instances of a class
+    still share it within the copy (as they do in a process that compiles the model once), so
+    each copy behaves as it would alone. Returns the number of classes given fresh code.
+    """
+    fresh: dict[type, Any] = {}
+    for sub in module.modules():
+        cls = type(sub)
+        forward = getattr(cls, "forward", None)
+        code = getattr(forward, "__code__", None)
+        if code is None or "forward" in vars(sub):
+            continue
+        if cls not in fresh:
+            fresh[cls] = types.FunctionType(
+                code.replace(),
+                forward.__globals__,  # type: ignore[union-attr]
+                forward.__name__,  # type: ignore[union-attr]
+                forward.__defaults__,  # type: ignore[union-attr]
+                forward.__closure__,  # type: ignore[union-attr]
+            )
+            fresh[cls].__kwdefaults__ = forward.__kwdefaults__  # type: ignore[union-attr]
+            fresh[cls].__wrapped__ = forward  # type: ignore[attr-defined]
+        sub.forward = types.MethodType(fresh[cls], sub)  # type: ignore[method-assign]
+    return len(fresh)
 
 
 def _settings(spec: ZooSpec, size: str, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -128,3 +128,46 @@ def test_wan_decode_numerics_and_passes() -> None:
 def test_zoo_pair_checks_its_arguments() -> None:
     with pytest.raises(TypeError, match="expected a ZooModel"):
         zoo.ZooPair("sd-vae")  # type: ignore[arg-type]
+
+
+class _Inner(torch.nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = x.sin()
+        torch._dynamo.graph_break()  # the inner forward becomes a frame of its own
+        return x.cos()
+
+
+class _Outer(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.inner = _Inner()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.inner(x) + 1
+
+
+@pytest.mark.parametrize("isolate", [False, True], ids=["shared-code", "isolated"])
+def test_compiled_copies_do_not_share_dynamo_frames(isolate: bool) -> None:
+    """Two compiled copies of one model in one process: without fresh forward code the second
+    finds the first's frames at the recompile limit and runs them eagerly (what the Wan decode
+    did on the GPU); `isolate_forward_code` gives each copy a budget of its own."""
+    import copy
+
+    from torch._dynamo.testing import CompileCounter
+
+    counts = []
+    x = torch.randn(4)
+    torch._dynamo.reset()
+    with torch._dynamo.config.patch(recompile_limit=1):
+        for _ in range(2):
+            model = copy.deepcopy(_Outer())
+            if isolate:
+                assert zoo.isolate_forward_code(model) == 2
+            counter = CompileCounter()
+            torch.testing.assert_close(torch.compile(model, backend=counter)(x), x.sin().cos() + 1)
+            counts.append(counter.frame_count)
+    torch._dynamo.reset()
+    if isolate:
+        assert counts[0] == counts[1] >= 3
+    else:
+        assert counts[1] < counts[0]
