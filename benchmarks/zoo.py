@@ -14,9 +14,13 @@ distance from it. For the Wan 2.2 decode, `--wan-frames` times the whole decode 
 frame counts and fits the cost of one more latent frame (least-squares slope), against the FLOP
 floor of one more frame.
 
-Variants: `torch.compile` (the baseline, default Inductor), `magi` (`backend="magi"` defaults), and
-diagnostic ones (`magi-no-cl`: channels-last rewrite off; `magi-cl-always`: the rewrite forced on
-every conv graph; `magi-weights-in-graph`: no conversion of weights outside the graph).
+Variants: `torch.compile` (the baseline: `torch.compile(module)` as users write it), `magi`
+(`magi_compile(module)`: the passes plus a dynamo frame of its own for every module instance,
+`magi_passes.frames`), `magi-backend` (`torch.compile(module, backend="magi")`: the passes
+alone), and diagnostic ones: `torch.compile+frames` (frames of their own, no passes: what the
+isolation alone buys), `magi-no-cl` (channels-last rewrite off), `magi-cl-always` (the rewrite
+forced on conv2d-only graphs too), `magi-weights-in-graph` (weights converted in the graph).
+Every compiled copy has code objects of its own, so variants never share dynamo's frames.
 """
 
 from __future__ import annotations
@@ -41,16 +45,19 @@ from magi_passes import MagiBackend, PassConfig  # noqa: E402
 from pytest_magi import zoo  # noqa: E402
 from pytest_magi.timing import device_name, measure_pair  # noqa: E402
 
-VARIANTS: dict[str, dict[str, Any] | None] = {
-    "torch.compile": None,
-    "magi": {},
-    "magi-no-cl": {"enable_conv_channels_last": False},
-    "magi-cl-always": {"channels_last_conv2d_graphs": True},
-    "magi-cl-always-weights-in-graph": {
-        "channels_last_conv2d_graphs": True,
-        "channels_last_weights_once": False,
-    },
-    "magi-weights-in-graph": {"channels_last_weights_once": False},
+# name -> (PassConfig overrides, or None for plain Inductor; frame isolation of the copy)
+VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
+    "torch.compile": (None, "class"),
+    "torch.compile+frames": (None, "instance"),
+    "magi": ({}, "instance"),
+    "magi-backend": ({}, "class"),
+    "magi-no-cl": ({"enable_conv_channels_last": False}, "instance"),
+    "magi-cl-always": ({"channels_last_conv2d_graphs": True}, "class"),
+    "magi-cl-always-weights-in-graph": (
+        {"channels_last_conv2d_graphs": True, "channels_last_weights_once": False},
+        "class",
+    ),
+    "magi-weights-in-graph": ({"channels_last_weights_once": False}, "instance"),
 }
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 
@@ -97,12 +104,12 @@ def _compile_stats() -> dict[str, int]:
 def _build_variant(
     model: zoo.ZooModel, variant: str
 ) -> tuple[zoo.ZooModel, MagiBackend | None]:
-    overrides = VARIANTS[variant]
+    overrides, isolate = VARIANTS[variant]
     if overrides is None:
-        return model.compile(backend="inductor"), None
+        return model.compile(backend="inductor", isolate=isolate), None
     config = PassConfig.from_env().replace(**overrides) if overrides else PassConfig.from_env()
     backend = MagiBackend(config)
-    return model.compile(backend=backend), backend
+    return model.compile(backend=backend, isolate=isolate), backend
 
 
 class _LimitHits(logging.Handler):

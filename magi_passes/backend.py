@@ -182,10 +182,16 @@ def magi_compile(
     *,
     config: PassConfig | None = None,
     dynamic: bool | None = None,
+    isolate_frames: bool = True,
     **torch_compile_kwargs: Any,
 ) -> Any:
     """`torch.compile(model, backend=MagiBackend(config), dynamic=dynamic, **kwargs)`.
 
+    ``isolate_frames`` (default on; an ``nn.Module`` only): every submodule instance gets a
+    ``forward`` on a code object of its own first (`magi_passes.frames.isolate_forward_code`),
+    so graph breaks inside repeated blocks never make instances share dynamo's frames, exhaust
+    its recompile limit and fall back to eager (measured on the Wan 2.2 VAE decode:
+    docs/benchmarks.md). The module computes the same; `restore_forward_code` undoes it.
     The returned object carries the backend as `.magi_backend` (its managers, results).
     """
     _validate.check_compile_target("magi_compile", model)
@@ -196,8 +202,13 @@ def magi_compile(
             "magi_compile() chooses the backend itself; call torch.compile(..., backend=...) "
             "directly to use another one"
         )
+    _validate.check_optional_bool("magi_compile", "isolate_frames", isolate_frames)
     options = torch_compile_kwargs.pop("options", None)
     backend = MagiBackend(config, options)
+    if isolate_frames and isinstance(model, torch.nn.Module):
+        from .frames import isolate_forward_code
+
+        isolate_forward_code(model, "instance")
     compiled = torch.compile(model, backend=backend, dynamic=dynamic, **torch_compile_kwargs)
     try:
         compiled.magi_backend = backend

@@ -29,13 +29,16 @@ import copy
 import dataclasses
 import difflib
 import importlib
-import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import torch
 from torch import nn
+
+from magi_passes.frames import isolate_forward_code
+
+__all__ = ["SIZES", "ZooModel", "ZooPair", "isolate_forward_code", "load", "names", "unavailable"]
 
 SIZES = ("tiny", "full")
 
@@ -287,11 +290,18 @@ class ZooModel:
 
     __call__ = run
 
-    def compile(self, backend: Any = "inductor", **torch_compile_kwargs: Any) -> ZooModel:
+    def compile(
+        self, backend: Any = "inductor", *, isolate: str = "class", **torch_compile_kwargs: Any
+    ) -> ZooModel:
         """A new `ZooModel`: a deep copy whose ``.module`` is ``torch.compile(module, ...)``.
 
-        The copy shares nothing with this model (weights included), so two compiled variants of
-        one model never share dynamo's cache entries or converted weights.
+        The copy shares nothing with this model (weights included), and its modules get
+        ``forward`` code objects of their own (`magi_passes.frames.isolate_forward_code`):
+        ``isolate="class"`` (default) makes the copy behave as if it were the only compiled copy
+        in the process — two copies sharing the classes' code share dynamo's frames and recompile
+        limits (measured on the Wan 2.2 decode on the GPU: the second copy ran its up blocks
+        eagerly); ``isolate="instance"`` gives every module instance its own frames, as
+        `magi_compile` does.
         """
         if self.compiled:
             raise ValueError(
@@ -299,14 +309,17 @@ class ZooModel:
                 f"call .compile() on the eager model returned by zoo.load()"
             )
         owner = copy.deepcopy(self.owner)
-        isolate_forward_code(owner if self.attr is None else getattr(owner, self.attr))
+        isolate_forward_code(owner if self.attr is None else getattr(owner, self.attr), isolate)
         if self.attr is None:
             owner = torch.compile(owner, backend=backend, **torch_compile_kwargs)
         else:
             module = getattr(owner, self.attr)
             setattr(owner, self.attr, torch.compile(module, backend=backend, **torch_compile_kwargs))
         return dataclasses.replace(
-            self, owner=owner, backend=backend, compile_kwargs=dict(torch_compile_kwargs)
+            self,
+            owner=owner,
+            backend=backend,
+            compile_kwargs={"isolate": isolate, **torch_compile_kwargs},
         )
 
     def as_module(self) -> nn.Module:
@@ -358,39 +371,6 @@ class _RunModule(nn.Module):
 
     def forward(self, *inputs: Any) -> Any:
         return self._run(self.owner, inputs)
-
-
-def isolate_forward_code(module: nn.Module) -> int:
-    """Give every submodule of ``module`` a ``forward`` whose code object belongs to this copy.
-
-    Dynamo keeps its compiled code, its guards and its recompile limit (8 by default) per code
-    object. Two compiled copies of one model in one process share the classes' ``forward`` code,
-    so they share those caches wherever a graph break makes a module's ``forward`` a frame of its
-    own. Measured on the Wan 2.2 decode (H200): the copy compiled second found
-    ``WanResidualUpBlock.forward`` already at the recompile limit, compiled 5 graphs instead of 18
-    and ran the rest eagerly. With one fresh code object per class and copy, instances of a class
-    still share it within the copy (as they do in a process that compiles the model once), so
-    each copy behaves as it would alone. Returns the number of classes given fresh code.
-    """
-    fresh: dict[type, Any] = {}
-    for sub in module.modules():
-        cls = type(sub)
-        forward = getattr(cls, "forward", None)
-        code = getattr(forward, "__code__", None)
-        if code is None or "forward" in vars(sub):
-            continue
-        if cls not in fresh:
-            fresh[cls] = types.FunctionType(
-                code.replace(),
-                forward.__globals__,  # type: ignore[union-attr]
-                forward.__name__,  # type: ignore[union-attr]
-                forward.__defaults__,  # type: ignore[union-attr]
-                forward.__closure__,  # type: ignore[union-attr]
-            )
-            fresh[cls].__kwdefaults__ = forward.__kwdefaults__  # type: ignore[union-attr]
-            fresh[cls].__wrapped__ = forward  # type: ignore[attr-defined]
-        sub.forward = types.MethodType(fresh[cls], sub)  # type: ignore[method-assign]
-    return len(fresh)
 
 
 def _settings(spec: ZooSpec, size: str, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -456,7 +436,9 @@ class ZooPair:
     """Two compiled copies of one zoo model, the way users compile it: ``baseline`` (plain
     ``torch.compile``) and ``candidate`` (``backend="magi"`` by default).
 
-    Timed by ``@pytest.mark.min_speedup`` like a ``CompiledPair`` (the ``zoo_pair`` fixture
+    The candidate's modules get frames of their own per instance (``candidate_isolate``), as
+    `magi_compile` gives them; the baseline is compiled as users compile it. Timed by
+    ``@pytest.mark.min_speedup`` like a ``CompiledPair`` (the ``zoo_pair`` fixture
     registers it), or directly with ``pytest_magi.timing.measure_pair(pair)``.
     ``candidate_backend`` is the ``MagiBackend`` when the candidate is magi: its managers say
     what each pass did to each graph (``pair.fired("conv_channels_last")``).
@@ -469,6 +451,7 @@ class ZooPair:
         baseline: Any = "inductor",
         candidate: Any = "magi",
         label: str | None = None,
+        candidate_isolate: str = "instance",
         **torch_compile_kwargs: Any,
     ) -> None:
         if not isinstance(model, ZooModel):
@@ -484,7 +467,9 @@ class ZooPair:
         self.model = model
         self.candidate_backend = candidate if hasattr(candidate, "managers") else None
         self.baseline = model.compile(backend=baseline, **torch_compile_kwargs)
-        self.candidate = model.compile(backend=candidate, **torch_compile_kwargs)
+        self.candidate = model.compile(
+            backend=candidate, isolate=candidate_isolate, **torch_compile_kwargs
+        )
         self.label = label or f"{model.name}-{model.size}"
         self.device = str(model.device)
 

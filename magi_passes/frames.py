@@ -1,0 +1,92 @@
+"""Dynamo frames of one's own for each module: fresh ``forward`` code objects.
+
+Dynamo keeps its compiled code, its guards and its recompile limit (``recompile_limit``, 8 by
+default) per *code object*. A model whose repeated blocks graph-break inside (the Wan 2.2 VAE
+decoder: a tensor compared with a string in its upsamplers breaks the graph on torch 2.11) makes
+each block's ``forward`` a frame of its own, and every instance of the block class shares that
+frame's cache: four up blocks of different widths times three chunk shapes exceed the limit, and
+dynamo then runs those blocks *eagerly* for the rest of the process, convolutions included. Shapes
+that differ between instances also make dynamo mark the channel dimension dynamic.
+
+`isolate_forward_code(module, per="instance")` gives every submodule a bound ``forward`` whose
+function is the class's, on a new code object (same bytecode, globals, defaults, closure — so
+``super()`` and tracebacks behave as before). Dynamo then keeps one cache per instance: no
+instance crowds another out of the limit, and no shape of one instance makes another's dynamic.
+``per="class"`` gives one new code object per class (instances of a class still share it), which
+makes a second compiled copy of a model behave as if it were alone in the process.
+
+It changes no computation: the module computes exactly what it did (eager, or compiled). It is
+visible as an instance attribute ``forward`` on each submodule; `restore_forward_code` removes
+them. Modules whose instance already has its own ``forward`` (hooks installed by other
+libraries) are left alone. Measured effect: docs/benchmarks.md (the zoo's Wan 2.2 decode).
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Any
+
+import torch
+
+ISOLATION_LEVELS = ("instance", "class")
+_MARK = "__magi_fresh_forward__"
+
+
+def _fresh_function(function: Any) -> types.FunctionType:
+    fresh = types.FunctionType(
+        function.__code__.replace(),
+        function.__globals__,
+        function.__name__,
+        function.__defaults__,
+        function.__closure__,
+    )
+    fresh.__kwdefaults__ = function.__kwdefaults__
+    fresh.__qualname__ = function.__qualname__
+    fresh.__doc__ = function.__doc__
+    fresh.__wrapped__ = function  # type: ignore[attr-defined]
+    setattr(fresh, _MARK, True)
+    return fresh
+
+
+def isolate_forward_code(module: torch.nn.Module, per: str = "instance") -> int:
+    """Give ``module`` and each of its submodules a ``forward`` on a new code object.
+
+    ``per="instance"``: one code object per module instance (each gets its own dynamo cache);
+    ``per="class"``: one per class within ``module``. Returns how many code objects were made.
+    """
+    if not isinstance(module, torch.nn.Module):
+        raise TypeError(
+            f"isolate_forward_code(module={module!r}): expected a torch.nn.Module"
+        )
+    if per not in ISOLATION_LEVELS:
+        raise ValueError(
+            f"isolate_forward_code(per={per!r}): expected one of {ISOLATION_LEVELS}"
+        )
+    by_class: dict[type, types.FunctionType] = {}
+    made = 0
+    for sub in module.modules():
+        existing = vars(sub).get("forward")
+        if existing is not None and not getattr(getattr(existing, "__func__", None), _MARK, False):
+            continue  # another library's per-instance forward (e.g. an offloading hook)
+        function = getattr(type(sub), "forward", None)
+        if not isinstance(function, types.FunctionType) or function is torch.nn.Module.forward:
+            continue  # containers (ModuleList, ModuleDict) have no forward of their own
+        if per == "class" and type(sub) in by_class:
+            fresh = by_class[type(sub)]
+        else:
+            fresh = _fresh_function(function)
+            by_class[type(sub)] = fresh
+            made += 1
+        sub.forward = types.MethodType(fresh, sub)  # type: ignore[method-assign]
+    return made
+
+
+def restore_forward_code(module: torch.nn.Module) -> int:
+    """Remove the ``forward`` attributes `isolate_forward_code` set; returns how many."""
+    removed = 0
+    for sub in module.modules():
+        existing = vars(sub).get("forward")
+        if existing is not None and getattr(getattr(existing, "__func__", None), _MARK, False):
+            del sub.__dict__["forward"]
+            removed += 1
+    return removed
