@@ -197,7 +197,7 @@ def bench_model(
         row.extra["baseline_ms_same_run"] = sp.baseline_ms
         log(f"  {row.variant:<22} {sp}")
     if args.profile:
-        for variant, cm in [("eager", model), *compiled.items()]:
+        for variant, cm in compiled.items():
             log(profile_breakdown(f"{name} {variant}", cm.run))
     if name == "wan2.2-vae" and args.wan_frames:
         rows.extend(wan_frames(model, compiled, args, log))
@@ -248,10 +248,12 @@ def _slope(xs: list[int], ys: list[float]) -> float:
 
 
 KINDS = (
-    ("conv", ("conv", "cudnn", "xmma", "implicit", "fprop", "nhwc", "ndhwc", "winograd", "gemm")),
-    ("copy/layout", ("copy", "transpose", "nchwToNhwc", "nhwcToNchw", "elementwise_kernel")),
-    ("cat", ("CatArray", "cat")),
-    ("triton", ("triton",)),
+    ("triton", ("triton_",)),
+    ("layout (cuDNN)", ("nchwToNhwc", "nhwcToNchw", "ncdhwToNdhwc", "ndhwcToNcdhw")),
+    ("conv", ("conv", "cudnn", "xmma", "implicit", "fprop", "winograd", "gemm", "nvjet")),
+    ("eager copy", ("direct_copy", "copy_kernel", "transpose")),
+    ("cat", ("CatArray",)),
+    ("eager pointwise", ("elementwise_kernel", "vectorized_", "reduce_kernel", "norm")),
 )
 
 
