@@ -218,3 +218,27 @@ def test_fx_graph_cache_hits_keep_the_passes_effect_and_configs_miss(
             assert CLONED_CONV not in off_code
     finally:
         torch._dynamo.reset()
+
+
+def test_key_without_torchs_file_hash_helper(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # get_hash_for_files exists in torch 2.11 and 2.13; without it the key is computed the same way
+    from torch._inductor import custom_graph_pass
+
+    from magi_passes.base import hash_source_files
+
+    a, b = tmp_path / "a.py", tmp_path / "b.py"
+    a.write_text("x = 1\n")
+    b.write_text("y = 2\n")
+    with_helper = hash_source_files((str(a), str(b)))
+    monkeypatch.delattr(custom_graph_pass, "get_hash_for_files")
+    hash_source_files.cache_clear()
+    try:
+        plain = hash_source_files((str(a), str(b)))
+        assert len(plain) == 64 and plain == hash_source_files((str(a), str(b)))
+        b.write_text("y = 3\n")
+        assert hash_source_files((str(a), str(b.rename(tmp_path / "c.py")))) != plain
+    finally:
+        hash_source_files.cache_clear()
+    assert len(with_helper) == 64
