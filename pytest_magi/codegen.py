@@ -276,11 +276,19 @@ def _channels_last_weights(fn: Any, config: Any, backward: bool) -> dict[int, to
         or not getattr(config, "channels_last_weights_once", False)
     ):
         return {}
-    formats = {torch.nn.Conv2d: torch.channels_last, torch.nn.Conv3d: torch.channels_last_3d}
+    modules = list(fn.modules())
+    if not getattr(config, "channels_last_conv2d_graphs", False) and not any(
+        isinstance(m, torch.nn.Conv3d) for m in modules
+    ):
+        # conv2d-only: the backend leaves the weights alone (its `_has_conv3d` gate, where the
+        # rewrite stands down too); subclasses (diffusers' WanCausalConv3d) count as convs
+        return {}
+    formats = ((torch.nn.Conv3d, torch.channels_last_3d), (torch.nn.Conv2d, torch.channels_last))
     return {
-        id(m.weight): formats[type(m)]
-        for m in fn.modules()
-        if type(m) in formats and m.weight is not None
+        id(m.weight): fmt
+        for m in modules
+        for cls, fmt in formats
+        if isinstance(m, cls) and isinstance(m.weight, torch.Tensor)
     }
 
 

@@ -36,6 +36,14 @@ What is patched (the recipe measured in DESIGN.md, "Facts the design rests on"):
   device guard, which a CPU-only build cannot (``x.t().contiguous()`` fails while
   dynamo traces); inside the block it returns ``self`` or ``clone(memory_format=...)``,
   which is what the binding computes.
+* ``torch.Tensor.__getitem__`` for cuda tensors: its binding opens a CUDA device guard too
+  (``x[:, :, i:i + 1]`` fails while dynamo traces diffusers' Wan VAE); inside the block the
+  same aten decomposition (select / slice / unsqueeze / alias / index) is done in Python
+  (:func:`pytest_magi._fake_cuda_ops.getitem`, checked op for op against the binding).
+* Inductor's joint-graph ``constant_fold_uniform_value`` (``UniformValueConstantFolder``)
+  learns a uniform constant's value by running ``full([1], v, device=cuda)`` and pointwise ops
+  on real tensors; inside the block those run on cpu. Only the value is used (the replacement
+  ``full`` node takes its device from the fake value), so the graph is the GPU's.
 * ``torch._inductor.fx_passes.pad_mm._should_pad``: padding a matmul is decided
   by timing it on the device; without one, matmuls are padded only when
   ``force_shape_pad`` asks for it. (On a real GPU that decision depends on the
@@ -449,6 +457,36 @@ def _patch_environment(stack: contextlib.ExitStack, props: FakeDeviceProperties)
         return self.clone(memory_format=memory_format)
 
     patch(mock.patch.object(torch.Tensor, "contiguous", contiguous))
+
+    # Tensor.__getitem__'s binding opens a CUDA device guard too (dynamo's fake run of
+    # ``x[:, :, i:i + 1]`` fails): for cuda tensors, the same aten decomposition in Python.
+    from . import _fake_cuda_ops
+
+    original_getitem = torch.Tensor.__getitem__
+
+    @functools.wraps(original_getitem)
+    def getitem(self: torch.Tensor, index: Any) -> Any:
+        if (
+            self.device.type != "cuda"
+            or torch._C._get_tracing_state() is not None
+            or _fake_cuda_ops.needs_torch_function(self, index)
+        ):
+            return original_getitem(self, index)
+        return _fake_cuda_ops.getitem(self, index)
+
+    patch(mock.patch.object(torch.Tensor, "__getitem__", getitem))
+
+    # Joint-graph constant folding computes the value of uniform constants with real
+    # one-element tensors on the node's device: compute them on cpu (only the value is used).
+    try:
+        import torch._inductor.fx_passes.joint_graph as joint_graph
+    except ImportError:
+        joint_graph = None  # type: ignore[assignment]
+    folder = getattr(joint_graph, "UniformValueConstantFolder", None)
+    for name in ("_deduce_value", "_add_peephole_patterns"):
+        if folder is not None and name in vars(folder):
+            method = _fake_cuda_ops.cpu_for_cuda_constants(vars(folder)[name])
+            patch(mock.patch.object(folder, name, method))
 
     # pad_mm decides by *timing* the padded and unpadded matmul on the device, which
     # needs real tensors. Without a device: pad only when forced (force_shape_pad).
