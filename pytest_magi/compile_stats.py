@@ -14,7 +14,7 @@ while that call runs (calls of two sides never overlap). Sources, all present in
 * recompile reasons: ``torch._dynamo.utils.guard_failures`` (failed guards, per code object),
   without the BACKEND_MATCH failures of the pair's isolation;
 * eager fallbacks: Dynamo's warning "torch._dynamo hit config.recompile_limit" (the frame then
-  runs eagerly), from the ``torch._dynamo`` loggers;
+  runs eagerly), from the ``torch._dynamo.convert_frame`` logger;
 * automatic dynamic: the "marking <name> as dynamic (from automatic dynamic/PGO)" record of the
   ``torch.fx.experimental.symbolic_shapes`` logger (INFO; captured and kept out of the output).
 """
@@ -29,7 +29,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-LIMIT_LOGGER = "torch._dynamo"
+LIMIT_LOGGER = "torch._dynamo.convert_frame"
 SHAPES_LOGGER = "torch.fx.experimental.symbolic_shapes"
 _LIMIT_MARK = "hit config."
 _AUTO_DYNAMIC_MARK = "from automatic dynamic"

@@ -297,12 +297,12 @@ def test_min_speedup_without_perf_runs_the_body_then_skips(fakes: pytest.Pyteste
     )
 
 
-@pytest.mark.parametrize("xdist", [NO_XDIST, pytest.param(["-n", "1"], id="xdist-1")])
+@pytest.mark.parametrize("xdist", [NO_XDIST])
 def test_min_speedup_with_perf_times_pairs_and_reports_everything(
     fakes: pytest.Pytester, xdist: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Also under one xdist worker: the controller's summary and JSON hold the worker's records,
-    and it has its own Inductor cache folder (a TRITON_CACHE_DIR the user set is kept)."""
+    """Timing runs in one process (several xdist workers are refused, see below; records of
+    every worker reaching the controller: test_records_of_every_worker_...)."""
     monkeypatch.delenv("TORCHINDUCTOR_CACHE_DIR", raising=False)
     monkeypatch.setenv("TRITON_CACHE_DIR", str(fakes.path / "my-triton-cache"))
     fakes.makepyfile(PERF_TESTS)

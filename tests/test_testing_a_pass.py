@@ -111,7 +111,9 @@ def test_kernel_diff_of_the_pair_names_the_changed_kernel(mul_pair: CompiledPair
     assert diff.changed
     text = str(diff)
     assert text.startswith("kernel diff: 0 shared, 1 only in the baseline (removed), 1 only")
-    assert "- cpp_fused_mul_sin_0" in text and "+ cpp_fused" in text
+    # the same kernel name and fused ops, another body: shown as one kernel that changed
+    assert "~ cpp_fused_mul_sin_0 -> cpp_fused_mul_sin_0 [inference cpp: body changed" in text
+    assert len(diff.changed_pairs) == 1
 
 
 class Conv3dNet(nn.Module):
@@ -179,6 +181,17 @@ def test_a_forced_recompile_is_counted_with_its_reason(mul_pair: CompiledPair) -
         pair.expect_compile(recompiles=0)
     with pytest.raises(TypeError, match="unknown count; accepted: frames, graphs"):
         pair.expect_compile(breaks=0)
+
+
+def test_a_frame_over_the_recompile_limit_is_an_eager_fallback() -> None:
+    pair = CompiledPair.build(times_two_sin, torch.randn(8, 8), passes=[MulByTwoToAdd()])
+    with torch._dynamo.config.patch(recompile_limit=2, automatic_dynamic_shapes=False):
+        for n in (3, 4, 5):
+            pair.candidate(torch.randn(n, 8))
+    stats = pair.compile_stats["candidate"]
+    assert stats.eager_fallbacks == 1 and stats.recompiles == 1, stats
+    with pytest.raises(AssertionError, match="candidate eager_fallbacks=1 > 0"):
+        pair.expect_compile(eager_fallbacks=0)
 
 
 # --------------------------------------------------------------------------- numerics
