@@ -152,9 +152,11 @@ def _compile_id() -> tuple[int, int] | None:
         cid = CompileContext.current_compile_id()
     except Exception:  # pragma: no cover - other torch layouts
         return None
-    if cid is None or getattr(cid, "frame_id", None) is None:
+    frame_id = getattr(cid, "frame_id", None)
+    frame_compile_id = getattr(cid, "frame_compile_id", None)
+    if frame_id is None or frame_compile_id is None:
         return None
-    return int(cid.frame_id), int(cid.frame_compile_id)
+    return int(frame_id), int(frame_compile_id)
 
 
 @dataclass

@@ -29,7 +29,7 @@ from .report import (
 )
 
 if TYPE_CHECKING:  # config_guard imports torch: the plugin loads without it
-    pass
+    from .config_guard import ConfigPatchStack  # noqa: F401 - in a StashKey["..."] below
 
 DEFAULT_PERF_ROUNDS = 8
 # cache env vars each xdist worker gets its own folder for (unless the user set them)
