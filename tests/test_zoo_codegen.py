@@ -12,7 +12,8 @@ Measured (torch 2.13.0+cpu, triton 3.7, fake H100; one graph each, no graph brea
 On Wan the rewrite adds kernels at this size (the layout copies it inserts are kernels of their
 own; the conv weights are converted once, outside the graph, as ``magi_backend`` does in
 inference); the bound asserted below is that measurement with some room, not a goal.
-About 20-30 s per generation on 2 busy cores; each model's two generations are shared by its tests.
+Each model's two generations are shared by its tests: the file took 35 s on this 2-core machine
+(87 s while other jobs kept both cores busy).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from pytest_magi import zoo
 from pytest_magi.codegen import inductor_codegen
 from pytest_magi.fake_cuda import fake_cuda_status, real_cuda_available
 
-# every test here needs a model's two generations (~20-30 s each on 2 cores): `-m "not slow"`
+# every test here needs a model's two generations (~8-20 s each on 2 cores): `-m "not slow"`
 # leaves the file out of a quick loop
 pytestmark = pytest.mark.slow
 
