@@ -198,7 +198,7 @@ def summary_table(rows: list[Row]) -> str:
     return "\n".join(out)
 
 
-def details(rows: list[Row]) -> str:
+def details(rows: list[Row], limit: int | None = 12) -> str:
     out: list[str] = []
     for r in rows:
         out.append(f"## {r.name}")
@@ -208,7 +208,11 @@ def details(rows: list[Row]) -> str:
         assert r.plain is not None and r.magi is not None and r.diff is not None
         out.append(f"  passes: {_fired(r.magi)}")
         out.append(f"  compile health: plain {_health(r.plain)}; magi {_health(r.magi)}")
-        out.extend("  " + line for line in str(r.diff).splitlines() if not line.startswith("  = "))
+        lines = [ln for ln in str(r.diff).splitlines() if not ln.startswith("  = ")]
+        shown = lines if limit is None else lines[: limit + 1]
+        out.extend("  " + line for line in shown)
+        if len(shown) < len(lines):
+            out.append(f"    ... {len(lines) - len(shown)} more (--all-kernels, or --json)")
         if r.health:
             out.append(f"  whole .run() on this CPU: {r.health}")
     return "\n".join(out)
@@ -280,6 +284,9 @@ def main(argv: list[str] | None = None) -> int:
         "--health", action="store_true", help="also compile each zoo model's .run() here"
     )
     parser.add_argument("--json", default=None, help="write the report to this path")
+    parser.add_argument(
+        "--all-kernels", action="store_true", help="list every changed kernel (default: 12 a model)"
+    )
     args = parser.parse_args(argv)
     dtype = getattr(torch, args.dtype, None)
     if not isinstance(dtype, torch.dtype):
@@ -302,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(summary_table(rows))
     print()
-    print(details(rows))
+    print(details(rows, None if args.all_kernels else 12))
     for name, why in missing.items():
         print(f"## {name}\n  not installed: {why}")
     print(
