@@ -134,7 +134,10 @@ def run_mode(
             v.kernels = None if v.name == "eager" else sum(count_kernels(s) for s in sources)
             v.backend = getattr(v.fn, "magi_backend", None)
             v.max_abs_err = float((out.float() - reference).abs().max())
-            print(f"  compiled {mode:8s} {v.name:32s} {v.compile_s:7.1f} s  kernels={v.kernels}", flush=True)
+            print(
+                f"  compiled {mode:8s} {v.name:32s} {v.compile_s:7.1f} s  kernels={v.kernels}",
+                flush=True,
+            )
         # all variants stay alive; each is timed against torch.compile with measure_pair
         base = next(v for v in variants if v.name == "torch.compile")
         for v in variants:
@@ -204,7 +207,11 @@ def main(argv: list[str] | None = None) -> int:
         return cpu_report(args)
     device = torch.device(args.device or ("cuda" if torch.cuda.is_available() else "cpu"))
     preset = args.preset or ("540p" if device.type == "cuda" else "tiny")
-    dtype = getattr(torch, args.dtype) if args.dtype else (torch.bfloat16 if device.type == "cuda" else torch.float32)
+    dtype = (
+        getattr(torch, args.dtype)
+        if args.dtype
+        else (torch.bfloat16 if device.type == "cuda" else torch.float32)
+    )
     torch.manual_seed(0)
     model_cls = VAEDecoderLike if args.model == "vae" else WanCausalStage
     model = model_cls(preset).to(device=device, dtype=dtype).eval()
@@ -213,8 +220,15 @@ def main(argv: list[str] | None = None) -> int:
         torch.manual_seed(1)
         return model.example_input(device=device, dtype=dtype)
 
-    device_name = torch.cuda.get_device_name(device) if device.type == "cuda" else platform.processor() or platform.machine()
-    print(f"{args.model} preset={preset} dtype={dtype} device={device_name} torch={torch.__version__}", flush=True)
+    device_name = (
+        torch.cuda.get_device_name(device)
+        if device.type == "cuda"
+        else platform.processor() or platform.machine()
+    )
+    print(
+        f"{args.model} preset={preset} dtype={dtype} device={device_name} torch={torch.__version__}",
+        flush=True,
+    )
     rows: list[Variant] = []
     # one throwaway compile so CUDA/cuDNN/Triton start-up is not charged to the first variant
     with torch.no_grad():
@@ -224,7 +238,9 @@ def main(argv: list[str] | None = None) -> int:
         for mode in args.modes.split(","):
             if mode not in ("static", "dynamic"):
                 parser.error(f"--modes: unknown mode {mode!r}; use static and/or dynamic")
-            rows += run_mode(copy.deepcopy(model), make_input, model_cls.DYNAMIC_HW, mode, args, device)
+            rows += run_mode(
+                copy.deepcopy(model), make_input, model_cls.DYNAMIC_HW, mode, args, device
+            )
     print(table(rows))
     gaps = {}
     for name in ("torch.compile", "magi"):
@@ -244,10 +260,23 @@ def main(argv: list[str] | None = None) -> int:
             "dynamic_over_static": gaps,
             "rows": [
                 {
-                    **{k: getattr(v, k) for k in ("name", "mode", "compile_s", "kernels", "times", "ratios", "max_abs_err")},
+                    **{
+                        k: getattr(v, k)
+                        for k in (
+                            "name",
+                            "mode",
+                            "compile_s",
+                            "kernels",
+                            "times",
+                            "ratios",
+                            "max_abs_err",
+                        )
+                    },
                     "median_ms": statistics.median(v.times),
                     "speedup": statistics.median(v.ratios),
-                    "pass_results": [str(r) for m in (v.backend.managers if v.backend else []) for r in m.results],
+                    "pass_results": [
+                        str(r) for m in (v.backend.managers if v.backend else []) for r in m.results
+                    ],
                 }
                 for v in rows
             ],
