@@ -166,6 +166,35 @@ def validate_passes(passes: Any, argument: str = "passes") -> tuple[Any, ...]:
     return tuple(passes)
 
 
+def declared_config(passes: Sequence[Any]) -> dict[str, Any]:
+    """``{key: current value}`` of the Inductor config keys the passes declare they change
+    (``mutates_inductor_config`` of a ``MagiPass``), for the compile's own ``config.patch``:
+    what a pass sets then lasts for that compile only, backward graph included."""
+    keys: list[str] = []
+    for p in passes:
+        for key in getattr(p, "mutates_inductor_config", ()) or ():
+            if isinstance(key, str) and key not in keys:
+                keys.append(key)
+    current = torch._inductor.config.get_config_copy()
+    return {k: current[k] for k in keys if k in current}
+
+
+@contextlib.contextmanager
+def inductor_config_restored() -> Iterator[None]:
+    """Put back every ``torch._inductor.config`` key the block changed (a pass that sets a key
+    it did not declare must not leak it into the process)."""
+    before = torch._inductor.config.get_config_copy()
+    try:
+        yield
+    finally:
+        after = torch._inductor.config.get_config_copy()
+        changed = {
+            k: v for k, v in before.items() if after.get(k, v) is not v and after.get(k) != v
+        }
+        if changed:
+            torch._inductor.config.load_config(changed)
+
+
 class PassChain(CustomGraphPass):
     """The user's post-grad passes, run in order. ``uuid()`` combines theirs; a pass without
     one gets a token unique to this chain (a cache miss, never a wrong hit). ``results`` keeps

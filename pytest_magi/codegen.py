@@ -59,8 +59,10 @@ from .capture import (
     GraphLog,
     PassChain,
     RecordingGraphPass,
+    declared_config,
     fresh_entry,
     generate_only,
+    inductor_config_restored,
     validate_bool,
     validate_dynamic_dims,
     validate_inductor_config,
@@ -286,21 +288,6 @@ def _dynamo_patches() -> dict[str, Any]:
     return {k: v for k, v in patches.items() if k in existing}
 
 
-@contextlib.contextmanager
-def _inductor_config_unchanged() -> Iterator[None]:
-    """Guarantee ``torch._inductor.config`` is the same after the block as before it."""
-    before = torch._inductor.config.get_config_copy()
-    try:
-        yield
-    finally:
-        after = torch._inductor.config.get_config_copy()
-        changed = {
-            k: v for k, v in before.items() if after.get(k, v) is not v and after.get(k) != v
-        }
-        if changed:
-            torch._inductor.config.load_config(changed)
-
-
 def _magi_patches(config: Any) -> tuple[dict[str, Any], Any]:
     try:
         from magi_passes.backend import inductor_options
@@ -391,6 +378,7 @@ def _post_grad_passes(call: _Call, recorder: _Recorder) -> tuple[dict[str, Any],
             magi_options, manager = _magi_patches(call.config)
         user_pass = magi_options.pop("post_grad_custom_post_pass", None) or user_pass
     patches: dict[str, Any] = {
+        **declared_config([installed, *call.passes]),
         **magi_options,
         **extra,
         "force_disable_caches": True,
@@ -500,7 +488,7 @@ def _generate(call: _Call, recorder: _Recorder, stats: CompileStatsCollector) ->
     """Trace and generate under fake CUDA (or the real GPU); returns the device's name."""
     real_gpu = real_cuda_available()
     with contextlib.ExitStack() as stack:
-        stack.enter_context(_inductor_config_unchanged())
+        stack.enter_context(inductor_config_restored())
         env = stack.enter_context(fake_cuda())
         stack.enter_context(warnings.catch_warnings())
         warnings.filterwarnings("ignore", message=".*force disabled by .*force_disable_caches")

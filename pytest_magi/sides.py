@@ -29,7 +29,9 @@ from .capture import (
     RecordingGraphPass,
     capture_output_code,
     copy_graph,
+    declared_config,
     existing,
+    inductor_config_restored,
     pass_name,
     validate_inductor_config,
 )
@@ -217,16 +219,27 @@ class SideBackend:
             "post_grad_custom_post_pass", torch._inductor.config.post_grad_custom_post_pass
         )
         patches.update(existing(torch._inductor.config, GRAPH_CACHES_OFF))
+        patches = {**declared_config([installed, *self.spec.passes]), **patches}
         patches["post_grad_custom_post_pass"] = RecordingGraphPass(
             self._installed_and_chain(installed), log=self.log
         )
-        return compile_fx(gm, inputs, config_patches=patches)
+        with inductor_config_restored():
+            return compile_fx(gm, inputs, config_patches=patches)
 
     def _compile_magi(self, gm: torch.fx.GraphModule, inputs: list[Any]) -> Any:
         # MagiBackend's PassManager chains the post-grad pass installed when it is built
-        chained = self._installed_and_chain(torch._inductor.config.post_grad_custom_post_pass)
-        patches = {**(self.spec.patches or {}), "post_grad_custom_post_pass": chained}
-        with torch._inductor.config.patch(patches), record_pass_manager(self.log):
+        installed = torch._inductor.config.post_grad_custom_post_pass
+        chained = self._installed_and_chain(installed)
+        patches = {
+            **declared_config([installed, *self.spec.passes]),
+            **(self.spec.patches or {}),
+            "post_grad_custom_post_pass": chained,
+        }
+        with (
+            inductor_config_restored(),
+            torch._inductor.config.patch(patches),
+            record_pass_manager(self.log),
+        ):
             return self.spec.backend(gm, inputs)
 
     @property

@@ -269,3 +269,17 @@ def test_pytester_user_pass_through_the_fixture_and_markers(pytester: pytest.Pyt
             "*magi: compile health (graphs/frames, breaks, recompiles)*",
         ]
     )
+
+
+def test_a_magi_pass_given_as_a_user_pass_leaks_no_config() -> None:
+    """ConvChannelsLastPass sets layout_optimization (declared): through passes=[...] it lasts
+    for the candidate's compile only, as through the magi backend."""
+    from magi_passes import ConvChannelsLastPass
+
+    before = torch._inductor.config.layout_optimization
+    net = Conv3dNet().eval()
+    pair = CompiledPair.build(net, torch.randn(1, 4, 4, 8, 8), passes=[ConvChannelsLastPass()])
+    assert pair.fired("conv_channels_last")
+    assert pair.op_count(aten.clone, stage="before") == 0 < pair.op_count(aten.clone)
+    assert torch._inductor.config.layout_optimization == before
+    pair.assert_close()
