@@ -525,6 +525,9 @@ class CompiledPair:
     def profile(self, top: int = 10, *, iterations: int = 5) -> str:
         """Per-kernel breakdown of each side with ``torch.profiler``: the ``top`` entries by self
         device time (CUDA kernels) or self CPU time (CPU), with their share of the side's total."""
+        for name, value in (("top", top), ("iterations", iterations)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name}={value!r}: expected an int >= 1")
         out: list[str] = [f"profile of {self.label} ({iterations} calls per side)"]
         for side, fn in self._callables_by_side().items():
             rows, cuda = self._profile_side(fn, iterations)

@@ -180,6 +180,12 @@ PAIR_CASES: list[tuple[str, Callable[[CompiledPair], Any], type[Exception], str]
         "rtol/atol apply to reference='eager' only",
     ),
     (
+        "profile-top-zero",
+        lambda p: p.profile(top=0),
+        ValueError,
+        "top=0: expected an int >= 1",
+    ),
+    (
         "kernel-diff-timed-not-bool",
         lambda p: p.kernel_diff(timed="yes"),
         TypeError,
