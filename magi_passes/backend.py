@@ -14,12 +14,13 @@ Options (`torch.compile(m, backend="magi", options={...})`): `PassConfig` field 
 which is passed to Inductor as a patch. Without options the config comes from
 `PassConfig.from_env()`.
 
-Weights converted once: in inference (grad disabled while dynamo traced, or weights that do not
-require grad) conv2d/conv3d weights that reach the graph as inputs are converted to channels-last
-outside the compiled graph, once per weight version (`tensor._version`, storage pointer), and the
-compiled graph receives the converted copy, so no per-call weight re-layout kernel exists. The
-cost is one extra copy of those weights in memory. In training the weight clone stays in the graph
-(autograd must see it).
+Weights converted once (opt-in, `PassConfig.channels_last_weights_once`): in inference (grad
+disabled while dynamo traced, or weights that do not require grad) conv weights that reach a graph
+the channels-last rewrite fires on are converted outside the compiled graph, once per weight
+version (`tensor._version`, storage pointer), and the compiled graph receives the converted copy,
+so no per-call weight re-layout kernel exists. The cost is one extra copy of those weights in
+memory, and `.data` in-place updates are not seen (see `PassConfig`). By default the weights'
+clones stay in the graph (a copy per call: under 1% of the Wan 2.2 decode, docs/benchmarks.md).
 """
 
 from __future__ import annotations
