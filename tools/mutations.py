@@ -39,7 +39,12 @@ CONFIG = "tests/test_config.py"
 MANAGER = "tests/test_manager.py"
 BACKEND = "tests/test_backend.py"
 BAD_INPUT = "tests/test_bad_input.py"
-WEIGHT_UPDATES = "tests/test_corpus.py::test_corpus_weight_updates[cpu]"
+WEIGHT_UPDATES = "tests/test_corpus.py::test_corpus_weight_updates[cpu-weights-once]"
+WEIGHT_UPDATES_DEFAULT = (
+    "tests/test_default_weights.py",
+    "tests/test_corpus.py::test_corpus_weight_update_through_data[cpu-default]",
+    "tests/test_corpus.py::test_corpus_weight_updates[cpu-default]",
+)
 FX_CACHE = "tests/test_corpus.py::test_corpus_fx_graph_cache_keeps_configs_apart"
 CACHE_KEYS = "tests/test_cache_keys.py"
 CACHE_HIT = (
@@ -359,6 +364,19 @@ MUTATIONS: tuple[Mutation, ...] = (
         "weights are converted at run time but the graph was compiled for the original layout",
         (Edit("backend.py", "_convert_example_weights(gm, inputs, hoisted)", "pass"),),
         (*corpus("conv2d-bias-fp32-infer"), BACKEND),
+    ),
+    Mutation(
+        "weights-once-on-by-default",
+        "conv weights are converted outside the graph by default again: `w.data.add_()` (its own "
+        "version counter) leaves the cached channels-last copy stale, silently",
+        (
+            Edit(
+                "config.py",
+                "    channels_last_weights_once: bool = False",
+                "    channels_last_weights_once: bool = True",
+            ),
+        ),
+        WEIGHT_UPDATES_DEFAULT,
     ),
     Mutation(
         "manager-drops-user-pass",
