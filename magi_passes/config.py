@@ -39,8 +39,13 @@ class PassConfig:
     - `channels_last_conv2d_graphs`: also rewrite graphs whose convolutions are all conv2d. Off by
       default: on such graphs Inductor's own layout optimisation decides, and the rewrite was
       measured slower on real conv2d nets (timm efficientnet_b0, resnet50; docs/benchmarks.md).
-    - `channels_last_weights_once`: in inference (no grad), convert conv weights to channels-last
-      once per weight version outside the compiled graph instead of on every call.
+    - `channels_last_weights_once` (opt-in): in inference (no grad), convert conv weights to
+      channels-last once per weight version outside the compiled graph instead of in the graph on
+      every call. Semantics as Inductor's freezing: weights may change by `copy_`/`add_` under
+      no_grad, `load_state_dict`, optimiser steps and `.data =` assignment, but not by in-place
+      updates through `.data` (its version counter is not the parameter's). Off by default: on
+      the Wan 2.2 decode it bought under 1% (docs/benchmarks.md), and a default must never give
+      stale numbers.
     """
 
     enable_conv_channels_last: bool = True
@@ -48,7 +53,7 @@ class PassConfig:
     enable_dynamic_reshape: bool = True
     conv_heavy_ratio: int = 300
     nd_tiling_with_channels_last: bool = False
-    channels_last_weights_once: bool = True
+    channels_last_weights_once: bool = False
     bucket_dynamic_reductions: bool = False
     channels_last_conv2d_graphs: bool = False
 

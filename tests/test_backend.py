@@ -24,11 +24,16 @@ def no_fx_graph_cache():
     torch._dynamo.reset()
 
 
+# conv3d: the channels-last rewrite fires on graphs with a conv3d (conv2d-only graphs are left to
+# Inductor's layout optimisation, tests/test_channels_last.py)
+ONCE = PassConfig(channels_last_weights_once=True)
+
+
 class TinyConv(torch.nn.Module):
     def __init__(self) -> None:
         super().__init__()
-        self.c1 = torch.nn.Conv2d(3, 8, 3, padding=1)
-        self.c2 = torch.nn.Conv2d(8, 8, 3, padding=1)
+        self.c1 = torch.nn.Conv3d(3, 8, 3, padding=1)
+        self.c2 = torch.nn.Conv3d(8, 8, 3, padding=1)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.c2(F.silu(self.c1(x))).sum(1)
@@ -45,7 +50,7 @@ def test_backend_registered_and_no_config_leak_forward_and_lazy_backward() -> No
     model = TinyConv()
     ref_model = TinyConv()
     ref_model.load_state_dict(model.state_dict())
-    x = torch.randn(2, 3, 9, 9, requires_grad=True)
+    x = torch.randn(2, 3, 3, 9, 9, requires_grad=True)
     x_ref = x.detach().clone().requires_grad_(True)
     before = inductor_config_values()
     with inductor_config.patch(layout_optimization=True):
@@ -66,7 +71,7 @@ def test_backend_registered_and_no_config_leak_forward_and_lazy_backward() -> No
 def test_backward_graph_runs_the_passes() -> None:
     backend = MagiBackend()
     model = TinyConv()
-    x = torch.randn(1, 3, 8, 8, requires_grad=True)
+    x = torch.randn(1, 3, 2, 8, 8, requires_grad=True)
     out = torch.compile(model, backend=backend)(x)
     manager = backend.managers[-1]
     assert len(manager.history) == 1  # forward only, so far
@@ -81,7 +86,7 @@ def test_backward_graph_runs_the_passes() -> None:
 
 def test_two_configs_in_one_process_do_not_influence_each_other() -> None:
     model = TinyConv().eval()
-    x = torch.randn(1, 3, 8, 8)
+    x = torch.randn(1, 3, 2, 8, 8)
     on, off = MagiBackend(PassConfig()), MagiBackend(PassConfig(enable_conv_channels_last=False))
     with torch.no_grad():
         a = torch.compile(model, backend=on)(x)
@@ -95,7 +100,7 @@ def test_two_configs_in_one_process_do_not_influence_each_other() -> None:
 
 def test_options_pass_fields_and_inductor_keys() -> None:
     model = TinyConv().eval()
-    x = torch.randn(1, 3, 8, 8)
+    x = torch.randn(1, 3, 2, 8, 8)
     before = inductor_config_values()
     with torch.no_grad():
         out = torch.compile(
@@ -117,12 +122,12 @@ def test_options_pass_fields_and_inductor_keys() -> None:
 def test_bad_options_are_clear(options: dict, match: str) -> None:
     model = TinyConv()
     with pytest.raises(Exception, match=match):
-        torch.compile(model, backend="magi", options=options)(torch.randn(1, 3, 8, 8))
+        torch.compile(model, backend="magi", options=options)(torch.randn(1, 3, 2, 8, 8))
 
 
 def test_inductor_options_for_backend_inductor() -> None:
     model = TinyConv().eval()
-    x = torch.randn(1, 3, 8, 8)
+    x = torch.randn(1, 3, 2, 8, 8)
     options = inductor_options()
     manager = options["post_grad_custom_post_pass"]
     assert set(manager.mutates_inductor_config) <= set(options)
@@ -138,8 +143,8 @@ def test_magi_compile_wrapper() -> None:
     model = TinyConv().eval()
     compiled = magi_compile(model, config=PassConfig(enable_nd_tiling=False))
     with torch.no_grad():
-        out = compiled(torch.ones(1, 3, 8, 8))
-    torch.testing.assert_close(out, model(torch.ones(1, 3, 8, 8)), rtol=1e-4, atol=1e-4)
+        out = compiled(torch.ones(1, 3, 2, 8, 8))
+    torch.testing.assert_close(out, model(torch.ones(1, 3, 2, 8, 8)), rtol=1e-4, atol=1e-4)
     assert compiled.magi_backend.fired("conv_channels_last")
     with pytest.raises(TypeError, match="chooses the backend itself"):
         magi_compile(model, backend="inductor")
@@ -147,8 +152,8 @@ def test_magi_compile_wrapper() -> None:
 
 def test_weights_converted_once_and_refreshed_after_in_place_update() -> None:
     model = TinyConv().eval()
-    x = torch.randn(1, 3, 8, 8)
-    backend = MagiBackend()
+    x = torch.randn(1, 3, 2, 8, 8)
+    backend = MagiBackend(ONCE)
     compiled = torch.compile(model, backend=backend)
     with torch.no_grad():
         first = compiled(x)
@@ -165,9 +170,9 @@ def test_weights_converted_once_and_refreshed_after_in_place_update() -> None:
 
 
 def test_training_keeps_weight_clones_in_graph() -> None:
-    backend = MagiBackend()
+    backend = MagiBackend(ONCE)
     model = TinyConv()
-    torch.compile(model, backend=backend)(torch.randn(1, 3, 8, 8))
+    torch.compile(model, backend=backend)(torch.randn(1, 3, 2, 8, 8))
     assert backend.hoisted_weights == [0]
     result = backend.managers[-1].result("conv_channels_last")
     assert result.counts["clones_inserted"] >= 2  # the two weights, cloned in the graph
@@ -211,7 +216,7 @@ def test_vae_decoder_tiny_training_grads_match() -> None:
 def test_outputs_keep_eager_layout_when_weights_are_converted_once() -> None:
     model = torch.nn.Conv2d(3, 4, 3).eval()  # the graph output is the conv itself
     x = torch.randn(2, 3, 8, 8)
-    backend = MagiBackend()
+    backend = MagiBackend(ONCE.replace(channels_last_conv2d_graphs=True))
     with torch.no_grad():
         out = torch.compile(model, backend=backend)(x)
         ref = model(x)
@@ -224,7 +229,23 @@ def test_inference_mode_weights_stay_in_graph() -> None:
     with torch.inference_mode():
         model = torch.nn.Conv2d(3, 4, 3).eval()  # parameters are inference tensors
         x = torch.randn(1, 3, 8, 8)
-        backend = MagiBackend()
+        backend = MagiBackend(ONCE.replace(channels_last_conv2d_graphs=True))
         out = torch.compile(model, backend=backend)(x)
         torch.testing.assert_close(out, model(x), rtol=1e-4, atol=1e-4)
     assert backend.hoisted_weights == [0]  # no version counter to watch: no cached copy
+
+
+def test_default_weights_stay_in_graph_and_follow_every_update() -> None:
+    """The default converts weights in the graph: nothing is cached, so even an update through
+    `.data` (which the opt-in cache cannot see) is followed."""
+    model = TinyConv().eval()
+    x = torch.randn(1, 3, 2, 8, 8)
+    backend = MagiBackend()
+    compiled = torch.compile(model, backend=backend)
+    with torch.no_grad():
+        compiled(x)
+        assert backend.hoisted_weights == [0]
+        model.c1.weight.data.add_(1.0)
+        torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
+    result = backend.managers[-1].result("conv_channels_last")
+    assert result.applied and result.counts["clones_inserted"] >= 2  # the weights' clones
