@@ -63,6 +63,9 @@ TOLERANCES: dict[torch.dtype, tuple[tuple[float, float], tuple[float, float]]] =
     torch.float16: ((1e-2, 1e-2), (2e-2, 2e-2)),
     torch.bfloat16: ((3e-2, 3e-2), (8e-2, 5e-2)),
 }
+# weight updates: fp32 conv3d on a GPU may run cuDNN's TF32 kernels, so compiled and eager differ
+# by up to 2.4e-4 (measured on an H200); a stale weight differs by O(1)
+UPDATE_TOL = {"atol": 1e-3, "rtol": 1e-3}
 DTYPE_IDS = {torch.float32: "fp32", torch.float16: "fp16", torch.bfloat16: "bf16"}
 
 # The contract (DESIGN.md), spelt out here rather than imported from magi_passes.nd_tiling, so a
@@ -601,7 +604,7 @@ def _compile_conv_inference(
     backend = MagiBackend(PassConfig(channels_last_weights_once=weights_once))
     compiled = torch.compile(model, backend=backend)
     with torch.no_grad():
-        torch.testing.assert_close(compiled(x), model(x), atol=1e-4, rtol=1e-4)
+        torch.testing.assert_close(compiled(x), model(x), **UPDATE_TOL)
     assert backend.hoisted_weights == [2 if weights_once else 0], backend.hoisted_weights
     return model, compiled, x, backend
 
@@ -651,7 +654,7 @@ def test_corpus_weight_updates(device: str, weights_once: bool) -> None:
         with torch.no_grad():
             out, ref = compiled(x), model(x)
         torch.testing.assert_close(
-            out, ref, atol=1e-4, rtol=1e-4, msg=lambda m, n=name: f"{n}: {m}"
+            out, ref, **UPDATE_TOL, msg=lambda m, n=name: f"{n}: {m}"
         )
         assert not torch.allclose(ref, previous), f"{name} did not change the model"
         previous = ref
@@ -679,7 +682,7 @@ def test_corpus_weight_update_through_data(device: str, weights_once: bool) -> N
     model, compiled, x, _ = _compile_conv_inference(device, weights_once)
     model[0].weight.data.add_(1)  # old-style in-place update (EMA, weight surgery)
     with torch.no_grad():
-        torch.testing.assert_close(compiled(x), model(x), atol=1e-4, rtol=1e-4)
+        torch.testing.assert_close(compiled(x), model(x), **UPDATE_TOL)
 
 
 @pytest.mark.parametrize("device", DEVICES)
