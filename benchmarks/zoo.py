@@ -118,9 +118,14 @@ class _LimitHits(logging.Handler):
     def __init__(self) -> None:
         super().__init__(logging.WARNING)
         self.hits = 0
+        self.seen: set[int] = set()
 
     def emit(self, record: logging.LogRecord) -> None:
-        if "recompile_limit" in record.getMessage() or "cache_size_limit" in record.getMessage():
+        message = record.getMessage()
+        if ("recompile_limit" in message or "cache_size_limit" in message) and id(
+            record
+        ) not in self.seen:  # a record can reach two of the loggers listened on
+            self.seen.add(id(record))
             self.hits += 1
 
 
@@ -129,8 +134,11 @@ def _first_call(compiled: zoo.ZooModel) -> tuple[float, dict[str, int]]:
 
     counters.clear()
     handler = _LimitHits()
-    logger = logging.getLogger("torch._dynamo")
-    logger.addHandler(handler)
+    # the warning comes from torch._dynamo.convert_frame, whose records torch's own logging
+    # setup may keep from propagating: listen on the emitting logger itself
+    loggers = [logging.getLogger(n) for n in ("torch._dynamo", "torch._dynamo.convert_frame")]
+    for logger in loggers:
+        logger.addHandler(handler)
     try:
         _sync()
         start = time.perf_counter()
@@ -138,7 +146,8 @@ def _first_call(compiled: zoo.ZooModel) -> tuple[float, dict[str, int]]:
         _sync()
         seconds = time.perf_counter() - start
     finally:
-        logger.removeHandler(handler)
+        for logger in loggers:
+            logger.removeHandler(handler)
     return seconds, {**_compile_stats(), "eager_fallbacks": handler.hits}
 
 
