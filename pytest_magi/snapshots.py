@@ -40,8 +40,10 @@ The extensions' `serialize` works without pytest.
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import re
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -74,9 +76,10 @@ DEFAULT_EXTENSION = f"{__name__}.MagiAmberExtension"
 def torch_version_dirname(version: str | None = None) -> str:
     """`"torch-<major>.<minor>"` of `version` (default: the running torch), e.g. `torch-2.13`."""
     if version is None:
-        import torch
-
-        version = torch.__version__
+        # torch's own version when it is imported; else read without importing it (the session
+        # end discovers snapshot folders even in runs that never imported torch)
+        torch = sys.modules.get("torch")
+        version = torch.__version__ if torch is not None else importlib.metadata.version("torch")
     text = version
     match = _VERSION_RE.match(str(text))
     if match is None:
@@ -110,8 +113,13 @@ def snapshot_device_key(capability: tuple[int, int] | None | str = "current") ->
 
 def snapshot_version_dirname() -> str:
     """The folder this machine's generated-code snapshots live in: `torch-2.13` (baseline) or
-    `torch-2.13-sm80` (a real GPU of another capability)."""
-    key = snapshot_device_key()
+    `torch-2.13-sm80` (a real GPU of another capability).
+
+    In a process that has not imported torch no code was generated, so what a snapshot holds
+    does not depend on the device: the baseline folder, and torch stays unimported (plugin
+    startup cost). `--snapshot-update` asks the device itself (`pytest_configure`).
+    """
+    key = snapshot_device_key() if "torch" in sys.modules else None
     return torch_version_dirname() + (f"-{key}" if key else "")
 
 

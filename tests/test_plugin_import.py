@@ -15,16 +15,6 @@ EMPTY_TEST = "def test_nothing_of_magi():\n    assert 1 + 1 == 2\n"
 # of each (load only ever adds time), so a slow run caused by the neighbours does not count
 MAX_EXTRA_S = 0.2
 RUNS = 3
-# until pytest_magi/snapshots.py stops importing torch at the end of every session: syrupy's
-# snapshot discovery calls MagiAmberExtension.dirname -> snapshot_version_dirname() ->
-# device_capability(), which imports pytest_magi.fake_cuda (torch). With that call answered
-# without torch when torch is not imported (importlib.metadata.version("torch"), device None),
-# both tests pass: measured 1.56 s with the plugin vs 1.78 s with -p no:magi (minima of 5).
-SNAPSHOTS_IMPORT_TORCH = pytest.mark.xfail(
-    strict=True,
-    reason="pytest_magi/snapshots.py imports torch at session end (snapshot_version_dirname -> "
-    "device_capability -> fake_cuda)",
-)
 
 
 def _run(pytester: pytest.Pytester, *args: str) -> float:
@@ -41,7 +31,6 @@ def _run(pytester: pytest.Pytester, *args: str) -> float:
     return elapsed
 
 
-@SNAPSHOTS_IMPORT_TORCH
 def test_loading_the_plugin_imports_no_torch(pytester: pytest.Pytester) -> None:
     """A whole session with the plugin (hooks, fixtures, snapshot extension, summary) on a test
     that uses none of it ends without torch in sys.modules; the first importer is named."""
@@ -73,7 +62,6 @@ print("".join(first))
     assert "NO-TORCH" in proc.stdout, f"torch was imported; first importer:\n{proc.stdout}"
 
 
-@SNAPSHOTS_IMPORT_TORCH
 def test_plugin_startup_is_within_a_fifth_of_a_second_of_no_plugin(
     pytester: pytest.Pytester,
 ) -> None:
