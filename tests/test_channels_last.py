@@ -217,7 +217,9 @@ def test_end_to_end_inference_layout_and_numerics(ndim: int) -> None:
     model = ConvNet(ndim).eval()
     x = torch.randn(1, 4, *((3, 6, 7) if ndim == 3 else (6, 7)))
     torch._dynamo.reset()
-    backend = MagiBackend(PassConfig(channels_last_conv2d_graphs=True))
+    backend = MagiBackend(
+        PassConfig(channels_last_conv2d_graphs=True, channels_last_weights_once=True)
+    )
     with torch.no_grad(), inductor_config.patch(fx_graph_cache=False):
         out, (code, *_) = run_and_get_code(torch.compile(model, backend=backend), x)
         ref = model(x)

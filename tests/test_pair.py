@@ -174,14 +174,16 @@ def test_build_fails_when_nothing_compiles() -> None:
 
 # --------------------------------------------------------------------------- magi candidate
 # measured on torch 2.13 CPU: the baseline keeps a weight re-layout and an output copy kernel
-MEASURED_CONV_KERNELS = {("2.13", "cpu"): {"baseline": 3, "candidate": 2}}
+# the candidate clones its conv weights in the graph (the default; 2 kernels with the opt-in
+# channels_last_weights_once), its activations' clones fuse into their producers
+MEASURED_CONV_KERNELS = {("2.13", "cpu"): {"baseline": 3, "candidate": 3}}
 
 
 def test_magi_candidate_kernel_counts_results_and_code(conv_pair: CompiledPair) -> None:
     counts = conv_pair.kernel_counts
     assert counts == {s: len(kernel_names(c)) for s, c in conv_pair.code.items()}
     assert counts["baseline"] > 0
-    assert counts["candidate"] <= counts["baseline"]  # a channels-last clone costs no kernel
+    assert counts["candidate"] <= counts["baseline"]  # an activation's clone costs no kernel
     measured = MEASURED_CONV_KERNELS.get((".".join(torch.__version__.split(".")[:2]), "cpu"))
     if measured is not None:
         assert counts == measured

@@ -7,11 +7,12 @@ Measured (torch 2.13.0+cpu, triton 3.7, fake H100; one graph each, no graph brea
 | model (tiny) | Inductor kernels | magi kernels | ``conv_channels_last`` |
 | --- | --- | --- | --- |
 | ``sd-vae``, latent (1, 4, 4, 4) | 47 | 47, same signature | stands down: conv2d-only graph (27 convs) |
-| ``wan2.2-vae``, latent (1, 4, 1, 2, 3) | 39 | 43 | fires: 29 of 29 convolutions (11 clones) |
+| ``wan2.2-vae``, latent (1, 4, 1, 2, 3) | 39 | 49 (43 with weights converted once) | fires: 29 of 29 convolutions |
 
 On Wan the rewrite adds kernels at this size (the layout copies it inserts are kernels of their
-own; the conv weights are converted once, outside the graph, as ``magi_backend`` does in
-inference); the bound asserted below is that measurement with some room, not a goal.
+own, and by default the conv weights are cloned in the graph; the opt-in
+``channels_last_weights_once`` converts them once outside it); the bound asserted below is that
+measurement with some room, not a goal.
 Each model's two generations are shared by its tests: the file took 35 s on this 2-core machine
 (87 s while other jobs kept both cores busy).
 """
@@ -107,8 +108,9 @@ def test_wan_vae_channels_last_fires_within_the_measured_kernel_bound() -> None:
     assert convs > 0 and rewrite.counts.get("skipped_conv2d_graph", 0) == 0, str(rewrite)
     assert "channels_last_3d" in magi.graphs[0] and "channels_last_3d" not in inductor.graphs[0]
     assert magi.signature() != inductor.signature()
-    # measured 39 -> 43 (docstring): the rewrite's copies cost kernels at this size
-    assert inductor.kernel_count <= magi.kernel_count <= inductor.kernel_count * 1.2, (
+    # measured 39 -> 49 on torch 2.13 (43 with the opt-in channels_last_weights_once): the
+    # rewrite's copies (graph input, weights cloned in the graph) cost kernels at this size
+    assert inductor.kernel_count <= magi.kernel_count <= inductor.kernel_count * 1.3, (
         inductor.kernel_count,
         magi.kernel_count,
     )
