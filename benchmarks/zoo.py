@@ -101,9 +101,7 @@ def _compile_stats() -> dict[str, int]:
     }
 
 
-def _build_variant(
-    model: zoo.ZooModel, variant: str
-) -> tuple[zoo.ZooModel, MagiBackend | None]:
+def _build_variant(model: zoo.ZooModel, variant: str) -> tuple[zoo.ZooModel, MagiBackend | None]:
     overrides, isolate = VARIANTS[variant]
     if overrides is None:
         return model.compile(backend="inductor", isolate=isolate), None
@@ -168,9 +166,7 @@ def _max_rel_l2(actual: torch.Tensor, reference: torch.Tensor) -> float:
     return float((a - r).norm() / r.norm().clamp_min(1e-30))
 
 
-def bench_model(
-    name: str, args: argparse.Namespace, log: Callable[[str], None]
-) -> list[Row]:
+def bench_model(name: str, args: argparse.Namespace, log: Callable[[str], None]) -> list[Row]:
     dtype = DTYPES[args.dtype]
     device = "cuda" if torch.cuda.is_available() else "cpu"
     options = {"frames": args.frames} if args.frames and name == "wan2.2-vae" else {}
@@ -178,8 +174,10 @@ def bench_model(
     flops = model.flops()
     floor_ms = flops / (args.peak_tflops * 1e12) * 1e3
     shapes = "x".join(str(s) for s in model.inputs[0].shape)
-    log(f"== {name} ({args.size}, {args.dtype}, input {shapes}): {flops / 1e12:.3f} TFLOP, "
-        f"floor {floor_ms:.3f} ms at {args.peak_tflops:g} TFLOP/s")
+    log(
+        f"== {name} ({args.size}, {args.dtype}, input {shapes}): {flops / 1e12:.3f} TFLOP, "
+        f"floor {floor_ms:.3f} ms at {args.peak_tflops:g} TFLOP/s"
+    )
     with torch.no_grad():
         reference = model.run()
     rows: list[Row] = []
@@ -189,15 +187,47 @@ def bench_model(
         seconds, stats = _first_call(cm)
         compiled[variant] = cm
         err = _max_rel_l2(cm.run(), reference)
-        log(f"  {variant:<22} compiled in {seconds:6.1f} s; {stats}; rel-L2 vs eager {err:.2e}; "
-            f"{_passes_summary(backend)}")
-        rows.append(Row(name, variant, shapes, 0.0, None, None, seconds, stats["graphs"],
-                        stats["graph_breaks"], stats["recompiles"], flops, floor_ms,
-                        _passes_summary(backend), {"rel_l2_vs_eager": err}))
+        log(
+            f"  {variant:<22} compiled in {seconds:6.1f} s; {stats}; rel-L2 vs eager {err:.2e}; "
+            f"{_passes_summary(backend)}"
+        )
+        rows.append(
+            Row(
+                name,
+                variant,
+                shapes,
+                0.0,
+                None,
+                None,
+                seconds,
+                stats["graphs"],
+                stats["graph_breaks"],
+                stats["recompiles"],
+                flops,
+                floor_ms,
+                _passes_summary(backend),
+                {"rel_l2_vs_eager": err},
+            )
+        )
     base = compiled["torch.compile"]
     eager_vs = measure_pair((model.run, base.run), rounds=args.rounds)
-    rows.insert(0, Row(name, "eager", shapes, eager_vs.baseline_ms, 1.0 / eager_vs.ratio,
-                       eager_vs.spread, None, None, None, None, flops, floor_ms))
+    rows.insert(
+        0,
+        Row(
+            name,
+            "eager",
+            shapes,
+            eager_vs.baseline_ms,
+            1.0 / eager_vs.ratio,
+            eager_vs.spread,
+            None,
+            None,
+            None,
+            None,
+            flops,
+            floor_ms,
+        ),
+    )
     rows[1].ms = eager_vs.candidate_ms
     rows[1].ratio_vs_compile = 1.0
     for row in rows[2:]:
@@ -228,24 +258,49 @@ def wan_frames(
     rows: list[Row] = []
     for t in frames:
         zt = torch.randn(z.shape[0], z.shape[1], t, *z.shape[3:], device=z.device, dtype=z.dtype)
-        runs = {"eager": model.with_inputs(zt), **{v: m.with_inputs(zt) for v, m in compiled.items()}}
+        runs = {
+            "eager": model.with_inputs(zt),
+            **{v: m.with_inputs(zt) for v, m in compiled.items()},
+        }
         base = runs["torch.compile"]
         for variant, m in runs.items():
             if variant == "torch.compile":
                 continue
             sp = measure_pair((base.run, m.run), rounds=args.rounds)
             times[variant].append(sp.candidate_ms)
-            if variant == "eager" or not times["torch.compile"] or len(times["torch.compile"]) < len(times[variant]):
+            if (
+                variant == "eager"
+                or not times["torch.compile"]
+                or len(times["torch.compile"]) < len(times[variant])
+            ):
                 times["torch.compile"].append(sp.baseline_ms)
-            log(f"  T={t:>2} {variant:<22} {sp.candidate_ms:9.2f} ms vs torch.compile "
-                f"{sp.baseline_ms:9.2f} ms: {sp.ratio:.3f}x (spread {sp.spread:.1%})")
+            log(
+                f"  T={t:>2} {variant:<22} {sp.candidate_ms:9.2f} ms vs torch.compile "
+                f"{sp.baseline_ms:9.2f} ms: {sp.ratio:.3f}x (spread {sp.spread:.1%})"
+            )
     for variant, ms in times.items():
         if len(ms) >= 2:
             slope = _slope(frames, ms)
-            log(f"  per further latent frame: {variant:<22} {slope:8.2f} ms "
-                f"({slope / floor:.2f}x the {floor:.1f} ms floor of {per_frame_flops / 1e12:.1f} TFLOP)")
-            rows.append(Row("wan2.2-vae per frame", variant, f"T={args.wan_frames}", slope, None,
-                            None, None, None, None, None, per_frame_flops, floor))
+            log(
+                f"  per further latent frame: {variant:<22} {slope:8.2f} ms "
+                f"({slope / floor:.2f}x the {floor:.1f} ms floor of {per_frame_flops / 1e12:.1f} TFLOP)"
+            )
+            rows.append(
+                Row(
+                    "wan2.2-vae per frame",
+                    variant,
+                    f"T={args.wan_frames}",
+                    slope,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    per_frame_flops,
+                    floor,
+                )
+            )
     return rows
 
 
@@ -297,45 +352,67 @@ def profile_breakdown(label: str, fn: Callable[[], Any], iterations: int = 3) ->
         by_kind[_kind(evt.key)] = by_kind.get(_kind(evt.key), 0.0) + us / 1e3 / iterations
         kernels.append((us / 1e3 / iterations, evt.count // iterations, evt.key))
     total = sum(by_kind.values())
-    lines = [f"  profile {label}: wall {wall_ms:.2f} ms, kernels {total:.2f} ms, "
-             f"idle {max(0.0, wall_ms - total):.2f} ms; "
-             + ", ".join(f"{k} {v:.2f}" for k, v in sorted(by_kind.items(), key=lambda kv: -kv[1]))]
+    lines = [
+        f"  profile {label}: wall {wall_ms:.2f} ms, kernels {total:.2f} ms, "
+        f"idle {max(0.0, wall_ms - total):.2f} ms; "
+        + ", ".join(f"{k} {v:.2f}" for k, v in sorted(by_kind.items(), key=lambda kv: -kv[1]))
+    ]
     for ms, calls, key in sorted(kernels, reverse=True)[:12]:
         lines.append(f"    {ms:8.3f} ms {calls:5d}x  {_kind(key):<11} {key[:110]}")
     return "\n".join(lines)
 
 
 def format_table(rows: list[Row], device: str) -> str:
-    head = (f"device: {device}; torch {torch.__version__}\n\n"
-            "| model | variant | inputs | ms | vs torch.compile | spread | compile s | graphs "
-            "| breaks | TFLOP | floor ms | x floor |\n| --- | --- | --- | ---: | ---: | ---: | ---: "
-            "| ---: | ---: | ---: | ---: | ---: |")
+    head = (
+        f"device: {device}; torch {torch.__version__}\n\n"
+        "| model | variant | inputs | ms | vs torch.compile | spread | compile s | graphs "
+        "| breaks | TFLOP | floor ms | x floor |\n| --- | --- | --- | ---: | ---: | ---: | ---: "
+        "| ---: | ---: | ---: | ---: | ---: |"
+    )
     out = [head]
     for r in rows:
         ratio = f"{r.ratio_vs_compile:.3f}x" if r.ratio_vs_compile is not None else ""
         spread = f"{r.spread:.1%}" if r.spread is not None else ""
         comp = f"{r.compile_s:.1f}" if r.compile_s is not None else ""
-        out.append(f"| {r.model} | {r.variant} | {r.inputs} | {r.ms:.3f} | {ratio} | {spread} | "
-                   f"{comp} | {r.graphs if r.graphs is not None else ''} | "
-                   f"{r.graph_breaks if r.graph_breaks is not None else ''} | {r.flops / 1e12:.2f} | "
-                   f"{r.floor_ms:.2f} | {r.floor_distance:.2f} |")
+        out.append(
+            f"| {r.model} | {r.variant} | {r.inputs} | {r.ms:.3f} | {ratio} | {spread} | "
+            f"{comp} | {r.graphs if r.graphs is not None else ''} | "
+            f"{r.graph_breaks if r.graph_breaks is not None else ''} | {r.flops / 1e12:.2f} | "
+            f"{r.floor_ms:.2f} | {r.floor_distance:.2f} |"
+        )
     return "\n".join(out)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--models", default=",".join(zoo.names()),
-                        help=f"comma-separated zoo names (here: {', '.join(zoo.names())})")
+    parser.add_argument(
+        "--models",
+        default=",".join(zoo.names()),
+        help=f"comma-separated zoo names (here: {', '.join(zoo.names())})",
+    )
     parser.add_argument("--size", default="full", choices=zoo.SIZES)
     parser.add_argument("--dtype", default="bf16", choices=sorted(DTYPES))
-    parser.add_argument("--variants", default="torch.compile,magi",
-                        help=f"comma-separated, from {', '.join(VARIANTS)}")
+    parser.add_argument(
+        "--variants",
+        default="torch.compile,magi",
+        help=f"comma-separated, from {', '.join(VARIANTS)}",
+    )
     parser.add_argument("--rounds", type=int, default=8)
-    parser.add_argument("--peak-tflops", type=float, default=790.0,
-                        help="the floor's throughput (H200/H100 bf16 matmul: ~790)")
-    parser.add_argument("--frames", type=int, default=0,
-                        help="latent frames of the Wan decode (default: the size's, 21 at full)")
-    parser.add_argument("--wan-frames", default="", help="e.g. 2,3,5: per-frame cost of the Wan decode")
+    parser.add_argument(
+        "--peak-tflops",
+        type=float,
+        default=790.0,
+        help="the floor's throughput (H200/H100 bf16 matmul: ~790)",
+    )
+    parser.add_argument(
+        "--frames",
+        type=int,
+        default=0,
+        help="latent frames of the Wan decode (default: the size's, 21 at full)",
+    )
+    parser.add_argument(
+        "--wan-frames", default="", help="e.g. 2,3,5: per-frame cost of the Wan decode"
+    )
     parser.add_argument("--profile", action="store_true", help="kernel time by kind per variant")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
@@ -346,8 +423,11 @@ def main(argv: list[str] | None = None) -> int:
     missing = zoo.unavailable()
     models = [m for m in args.models.split(",") if m]
     if not torch.cuda.is_available() and args.size == "full":
-        print("no CUDA GPU: full-size zoo timings are GPU numbers; see docs/benchmarks.md, or run "
-              "`python benchmarks/cpu_codegen_report.py` for what a CPU can say", file=sys.stderr)
+        print(
+            "no CUDA GPU: full-size zoo timings are GPU numbers; see docs/benchmarks.md, or run "
+            "`python benchmarks/cpu_codegen_report.py` for what a CPU can say",
+            file=sys.stderr,
+        )
         return 2
     device = device_name("cuda" if torch.cuda.is_available() else "cpu")
     print(f"device: {device}; torch {torch.__version__}; python {platform.python_version()}")
@@ -362,9 +442,16 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(format_table(rows, device))
     if args.json:
-        args.json.write_text(json.dumps(
-            {"device": device, "torch": torch.__version__,
-             "rows": [asdict(r) | {"floor_distance": r.floor_distance} for r in rows]}, indent=1))
+        args.json.write_text(
+            json.dumps(
+                {
+                    "device": device,
+                    "torch": torch.__version__,
+                    "rows": [asdict(r) | {"floor_distance": r.floor_distance} for r in rows],
+                },
+                indent=1,
+            )
+        )
     return 0
 
 

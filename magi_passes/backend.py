@@ -79,9 +79,7 @@ def config_snapshot(manager: PassManager) -> dict[str, Any]:
     return {key: get_inductor_config_value(key) for key in manager.mutates_inductor_config}
 
 
-def inductor_options(
-    config: PassConfig | None = None, **inductor_patches: Any
-) -> dict[str, Any]:
+def inductor_options(config: PassConfig | None = None, **inductor_patches: Any) -> dict[str, Any]:
     """Options for users who keep `backend="inductor"`: `torch.compile(m, options=inductor_options())`.
 
     The dict installs a fresh `PassManager` (chaining an already-installed user pass) and pins the
@@ -90,7 +88,9 @@ def inductor_options(
     """
     config = _validate.check_pass_config("inductor_options", config)
     _validate.check_inductor_keys("inductor_options", inductor_patches)
-    manager = PassManager.chained_with_current(config if config is not None else PassConfig.from_env())
+    manager = PassManager.chained_with_current(
+        config if config is not None else PassConfig.from_env()
+    )
     return {
         **config_snapshot(manager),
         **inductor_patches,
@@ -106,7 +106,9 @@ class MagiBackend:
     """
 
     def __init__(
-        self, config: PassConfig | None = None, inductor_config_patches: dict[str, Any] | None = None
+        self,
+        config: PassConfig | None = None,
+        inductor_config_patches: dict[str, Any] | None = None,
     ) -> None:
         config = _validate.check_pass_config("MagiBackend", config)
         patches = _validate.check_optional_mapping(
@@ -160,7 +162,7 @@ class MagiBackend:
             hoisted = _hoistable_conv_weights(gm, inputs)
             _convert_example_weights(gm, inputs, hoisted)
         self.hoisted_weights.append(len(hoisted))
-        compiled = compile_fx(gm, inputs, config_patches=patches)
+        compiled: Any = compile_fx(gm, inputs, config_patches=patches)
         if not hoisted:
             return compiled
         return _with_converted_weights(compiled, hoisted, _eager_output_formats(gm))
@@ -210,7 +212,7 @@ def magi_compile(
         from .frames import isolate_forward_code
 
         isolate_forward_code(model, "instance")
-    compiled = torch.compile(model, backend=backend, dynamic=dynamic, **torch_compile_kwargs)
+    compiled: Any = torch.compile(model, backend=backend, dynamic=dynamic, **torch_compile_kwargs)
     try:
         compiled.magi_backend = backend
     except AttributeError:  # pragma: no cover - objects that refuse attributes
@@ -279,9 +281,7 @@ def _hoistable_conv_weights(
         if all(
             user.op == "call_function"
             and user.target in _CONV_FUNCTIONS
-            and (
-                (len(user.args) > 1 and user.args[1] is node) or user.kwargs.get("weight") is node
-            )
+            and ((len(user.args) > 1 and user.args[1] is node) or user.kwargs.get("weight") is node)
             and user.args[0] is not node
             for user in node.users
         ):

@@ -103,9 +103,7 @@ class ConvChannelsLastPass(MagiPass):
         }
         result.counts = counts
         convs = [
-            n
-            for n in graph.nodes
-            if n.op == "call_function" and n.target in (CONV, CONV_BACKWARD)
+            n for n in graph.nodes if n.op == "call_function" and n.target in (CONV, CONV_BACKWARD)
         ]
         if not convs:
             result.reason = "no convolutions"
@@ -202,7 +200,9 @@ class ConvChannelsLastPass(MagiPass):
                         aten.clone.default, (source,), {"memory_format": fmt}
                     )
                 clone.meta.update({k: v for k, v in source.meta.items() if k != "val"})
-                clone.meta["val"] = run_on_fake(source.meta["val"], lambda t: t.clone(memory_format=fmt))
+                clone.meta["val"] = run_on_fake(
+                    source.meta["val"], lambda t: t.clone(memory_format=fmt)
+                )
                 clones[key] = clone
                 counts["clones_inserted"] += 1
             else:

@@ -55,13 +55,9 @@ def isolate_forward_code(module: torch.nn.Module, per: str = "instance") -> int:
     ``per="class"``: one per class within ``module``. Returns how many code objects were made.
     """
     if not isinstance(module, torch.nn.Module):
-        raise TypeError(
-            f"isolate_forward_code(module={module!r}): expected a torch.nn.Module"
-        )
+        raise TypeError(f"isolate_forward_code(module={module!r}): expected a torch.nn.Module")
     if per not in ISOLATION_LEVELS:
-        raise ValueError(
-            f"isolate_forward_code(per={per!r}): expected one of {ISOLATION_LEVELS}"
-        )
+        raise ValueError(f"isolate_forward_code(per={per!r}): expected one of {ISOLATION_LEVELS}")
     by_class: dict[type, types.FunctionType] = {}
     made = 0
     for sub in module.modules():

@@ -69,7 +69,7 @@ def _wan_build(s: Mapping[str, Any], device: torch.device, dtype: torch.dtype) -
     from diffusers import AutoencoderKLWan
 
     z_dim = s["z_dim"]
-    vae = AutoencoderKLWan(
+    vae: Any = AutoencoderKLWan(
         base_dim=s["base_dim"],
         decoder_base_dim=s["decoder_base_dim"],
         z_dim=z_dim,
@@ -98,7 +98,7 @@ def _sd_build(s: Mapping[str, Any], device: torch.device, dtype: torch.dtype) ->
     from diffusers import AutoencoderKL
 
     blocks = len(s["block_out_channels"])
-    vae = AutoencoderKL(
+    vae: Any = AutoencoderKL(
         in_channels=3,
         out_channels=3,
         down_block_types=("DownEncoderBlock2D",) * blocks,
@@ -149,14 +149,26 @@ SPECS: dict[str, ZooSpec] = {
                 # the TI2V-5B VAE: base_dim 160, decoder_base_dim 256, z_dim 48, residual,
                 # 12 in/out channels (patch_size 2), 16x spatial / 4x temporal; full = 540p, T=21
                 "full": {
-                    "base_dim": 160, "decoder_base_dim": 256, "z_dim": 48,
-                    "dim_mult": (1, 2, 4, 4), "num_res_blocks": 2,
-                    "batch": 1, "frames": 21, "height": 34, "width": 60,
+                    "base_dim": 160,
+                    "decoder_base_dim": 256,
+                    "z_dim": 48,
+                    "dim_mult": (1, 2, 4, 4),
+                    "num_res_blocks": 2,
+                    "batch": 1,
+                    "frames": 21,
+                    "height": 34,
+                    "width": 60,
                 },
                 "tiny": {
-                    "base_dim": 8, "decoder_base_dim": 8, "z_dim": 4,
-                    "dim_mult": (1, 2, 2, 2), "num_res_blocks": 1,
-                    "batch": 1, "frames": 2, "height": 2, "width": 3,
+                    "base_dim": 8,
+                    "decoder_base_dim": 8,
+                    "z_dim": 4,
+                    "dim_mult": (1, 2, 2, 2),
+                    "num_res_blocks": 1,
+                    "batch": 1,
+                    "frames": 2,
+                    "height": 2,
+                    "width": 3,
                 },
             },  # fmt: skip
             _wan_build,
@@ -169,12 +181,18 @@ SPECS: dict[str, ZooSpec] = {
             "diffusers AutoencoderKL, SD-style 4x UpDecoderBlock2D; vae.decode of an image latent",
             {
                 "full": {
-                    "block_out_channels": (128, 256, 512, 512), "layers_per_block": 2,
-                    "norm_num_groups": 32, "batch": 1, "resolution": 64,
+                    "block_out_channels": (128, 256, 512, 512),
+                    "layers_per_block": 2,
+                    "norm_num_groups": 32,
+                    "batch": 1,
+                    "resolution": 64,
                 },
                 "tiny": {
-                    "block_out_channels": (8, 8, 16, 16), "layers_per_block": 1,
-                    "norm_num_groups": 4, "batch": 1, "resolution": 4,
+                    "block_out_channels": (8, 8, 16, 16),
+                    "layers_per_block": 1,
+                    "norm_num_groups": 4,
+                    "batch": 1,
+                    "resolution": 4,
                 },
             },  # fmt: skip
             _sd_build,
@@ -223,7 +241,11 @@ def _library_error(library: str) -> str | None:
             _LIBRARY_ERRORS[library] = (
                 f"{library} is not importable here ({type(exc).__name__}: {first}); "
                 f"install it with `pip install 'pytest-magi[models]'`"
-                + (" (timm needs a torchvision that matches the installed torch)" if library == "timm" else "")
+                + (
+                    " (timm needs a torchvision that matches the installed torch)"
+                    if library == "timm"
+                    else ""
+                )
             )
         else:
             _LIBRARY_ERRORS[library] = None
@@ -308,13 +330,15 @@ class ZooModel:
                 f"zoo model {self.name!r} is already compiled (backend={self.backend!r}); "
                 f"call .compile() on the eager model returned by zoo.load()"
             )
-        owner = copy.deepcopy(self.owner)
+        owner: Any = copy.deepcopy(self.owner)
         isolate_forward_code(owner if self.attr is None else getattr(owner, self.attr), isolate)
         if self.attr is None:
             owner = torch.compile(owner, backend=backend, **torch_compile_kwargs)
         else:
             module = getattr(owner, self.attr)
-            setattr(owner, self.attr, torch.compile(module, backend=backend, **torch_compile_kwargs))
+            setattr(
+                owner, self.attr, torch.compile(module, backend=backend, **torch_compile_kwargs)
+            )
         return dataclasses.replace(
             self,
             owner=owner,
@@ -353,9 +377,7 @@ class ZooModel:
         return {k: self.settings[k] for k in self.spec.options if k in self.settings}
 
     def __repr__(self) -> str:
-        shapes = ", ".join(
-            str(tuple(t.shape)) for t in self.inputs if isinstance(t, torch.Tensor)
-        )
+        shapes = ", ".join(str(tuple(t.shape)) for t in self.inputs if isinstance(t, torch.Tensor))
         state = f"compiled backend={self.backend!r}" if self.compiled else "eager"
         return (
             f"ZooModel({self.name!r}, size={self.size!r}, inputs=[{shapes}], "
