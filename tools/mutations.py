@@ -335,8 +335,9 @@ MUTATIONS: tuple[Mutation, ...] = (
         (
             Edit(
                 "backend.py",
-                "compiled = compile_fx(gm, inputs, config_patches=patches)",
-                "with inductor_config.patch(patches):\n            compiled = compile_fx(gm, inputs)",
+                "compiled: Any = compile_fx(gm, inputs, config_patches=patches)",
+                "with inductor_config.patch(patches):\n"
+                "            compiled: Any = compile_fx(gm, inputs)",
             ),
         ),
         (*corpus("conv2d-nobias-fp32-train"), BACKEND),
