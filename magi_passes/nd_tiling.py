@@ -73,7 +73,9 @@ class NdTilingPass(MagiPass):
         for key, value in ND_TILING_SETTINGS.items():
             self.set_config(key, value, result)
         result.applied = True
-        result.reason = f"dynamic, conv-heavy graph ({len(graph.nodes)} nodes, {n_convs} convolutions)"
+        result.reason = (
+            f"dynamic, conv-heavy graph ({len(graph.nodes)} nodes, {n_convs} convolutions)"
+        )
         return result
 
 

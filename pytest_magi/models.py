@@ -257,4 +257,3 @@ class WanCausalStage(nn.Module):
         )
 
     DYNAMIC_HW: tuple[int, ...] = (3, 4)
-
