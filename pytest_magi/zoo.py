@@ -38,8 +38,6 @@ from torch import nn
 
 from magi_passes.frames import isolate_forward_code
 
-__all__ = ["SIZES", "ZooModel", "ZooPair", "isolate_forward_code", "load", "names", "unavailable"]
-
 SIZES = ("tiny", "full")
 
 # ---------------------------------------------------------------------------------- specs
