@@ -513,8 +513,15 @@ def _generate(call: _Call, recorder: _Recorder, stats: CompileStatsCollector) ->
         stack.enter_context(generate_only(lambda text: recorder.sources.append(text)))
         entry = fresh_entry(call.fn, "codegen")
         stats.entry_code = entry.__code__
-        with stats.watch():
-            _run(call, torch.compile(entry, backend=backend, fullgraph=False), inputs)
+        try:
+            with stats.watch():
+                _run(call, torch.compile(entry, backend=backend, fullgraph=False), inputs)
+        finally:
+            # the entry is never called again: drop dynamo's cache of it and the backend, which
+            # would otherwise keep the generated graphs alive (docs/reliability.md, "Memory")
+            from .lifetime import release_compiled
+
+            release_compiled([entry], [backend])
         return env.device
 
 

@@ -83,7 +83,8 @@ def _wan_build(s: Mapping[str, Any], device: torch.device, dtype: torch.dtype) -
         latents_mean=[0.0] * z_dim,
         latents_std=[1.0] * z_dim,
     )
-    vae = vae.to(device=device, dtype=dtype).eval()
+    # nn.Module.to: diffusers' own .to warns on any dtype (its fp32-module list is empty here)
+    vae = nn.Module.to(vae, device=device, dtype=dtype).eval()
     z = _randn((s["batch"], z_dim, s["frames"], s["height"], s["width"]), device, dtype)
     return _Built(vae, "decoder", (z,))
 
@@ -106,7 +107,8 @@ def _sd_build(s: Mapping[str, Any], device: torch.device, dtype: torch.dtype) ->
         latent_channels=4,
         norm_num_groups=s["norm_num_groups"],
     )
-    vae = vae.to(device=device, dtype=dtype).eval()
+    # nn.Module.to: diffusers' own .to warns on any dtype (its fp32-module list is empty here)
+    vae = nn.Module.to(vae, device=device, dtype=dtype).eval()
     z = _randn((s["batch"], 4, s["resolution"], s["resolution"]), device, dtype)
     return _Built(vae, "decoder", (z,))
 

@@ -133,3 +133,25 @@ def test_the_compiled_pair_fixture_releases_its_pairs(pytester: pytest.Pytester)
         pytest.skip("the magi plugin is not installed in this environment")
     result = pytester.runpytest("-p", "no:cacheprovider", "-p", "no:randomly")
     result.assert_outcomes(passed=2)
+
+
+def test_inductor_codegen_releases_its_compiled_entry() -> None:
+    """`inductor_codegen` drops dynamo's cache of its entry and its backend after generating:
+    many generations in one process do not accumulate backends (each held its graphs)."""
+    import gc
+
+    from torch._dynamo import eval_frame
+
+    from pytest_magi.codegen import inductor_codegen
+
+    def fn(x: torch.Tensor) -> torch.Tensor:
+        return torch.sin(x) * 2
+
+    x = torch.randn(8)
+    inductor_codegen(fn, x)
+    gc.collect()
+    before = len(eval_frame.cached_backends)
+    for _ in range(5):
+        inductor_codegen(fn, x)
+    gc.collect()
+    assert len(eval_frame.cached_backends) <= before
