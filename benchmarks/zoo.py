@@ -43,6 +43,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from magi_passes import MagiBackend, PassConfig  # noqa: E402
 from pytest_magi import zoo  # noqa: E402
+from pytest_magi.compile_stats import _LIMIT_MARK, LIMIT_LOGGER, _captured  # noqa: E402
+from pytest_magi.numerics import _relative_l2  # noqa: E402
+from pytest_magi.pair import _profile_rows  # noqa: E402
 from pytest_magi.timing import device_name, measure_pair  # noqa: E402
 
 # name -> (PassConfig overrides, or None for plain Inductor; frame isolation of the copy)
@@ -110,43 +113,18 @@ def _build_variant(model: zoo.ZooModel, variant: str) -> tuple[zoo.ZooModel, Mag
     return model.compile(backend=backend, isolate=isolate), backend
 
 
-class _LimitHits(logging.Handler):
-    """Counts dynamo's "hit config.recompile_limit" warnings: frames that then run eagerly."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.hits = 0
-        self.seen: set[int] = set()
-
-    def emit(self, record: logging.LogRecord) -> None:
-        message = record.getMessage()
-        if ("recompile_limit" in message or "cache_size_limit" in message) and id(
-            record
-        ) not in self.seen:  # a record can reach two of the loggers listened on
-            self.seen.add(id(record))
-            self.hits += 1
-
-
 def _first_call(compiled: zoo.ZooModel) -> tuple[float, dict[str, int]]:
     from torch._dynamo.utils import counters
 
     counters.clear()
-    handler = _LimitHits()
-    # the warning comes from torch._dynamo.convert_frame, whose records torch's own logging
-    # setup may keep from propagating: listen on the emitting logger itself
-    loggers = [logging.getLogger(n) for n in ("torch._dynamo", "torch._dynamo.convert_frame")]
-    for logger in loggers:
-        logger.addHandler(handler)
-    try:
+    # dynamo's "hit config.recompile_limit" warnings: frames that then run eagerly
+    with _captured(LIMIT_LOGGER, _LIMIT_MARK, logging.WARNING) as limit_hits:
         _sync()
         start = time.perf_counter()
         compiled.run()
         _sync()
         seconds = time.perf_counter() - start
-    finally:
-        for logger in loggers:
-            logger.removeHandler(handler)
-    return seconds, {**_compile_stats(), "eager_fallbacks": handler.hits}
+    return seconds, {**_compile_stats(), "eager_fallbacks": len(limit_hits.messages)}
 
 
 def _passes_summary(backend: MagiBackend | None) -> str:
@@ -159,11 +137,6 @@ def _passes_summary(backend: MagiBackend | None) -> str:
                 fired[result.name] = fired.get(result.name, 0) + 1
     graphs = len(backend.managers)
     return ", ".join(f"{k} {v}/{graphs}" for k, v in fired.items()) or f"none fired ({graphs})"
-
-
-def _max_rel_l2(actual: torch.Tensor, reference: torch.Tensor) -> float:
-    a, r = actual.double(), reference.double()
-    return float((a - r).norm() / r.norm().clamp_min(1e-30))
 
 
 def bench_model(name: str, args: argparse.Namespace, log: Callable[[str], None]) -> list[Row]:
@@ -186,7 +159,7 @@ def bench_model(name: str, args: argparse.Namespace, log: Callable[[str], None])
         cm, backend = _build_variant(model, variant)
         seconds, stats = _first_call(cm)
         compiled[variant] = cm
-        err = _max_rel_l2(cm.run(), reference)
+        err = _relative_l2(cm.run(), reference)
         log(
             f"  {variant:<22} compiled in {seconds:6.1f} s; {stats}; rel-L2 vs eager {err:.2e}; "
             f"{_passes_summary(backend)}"
@@ -343,14 +316,10 @@ def profile_breakdown(label: str, fn: Callable[[], Any], iterations: int = 3) ->
         wall_ms = (time.perf_counter() - start) * 1e3 / iterations
     by_kind: dict[str, float] = {}
     kernels: list[tuple[float, int, str]] = []
-    for evt in prof.key_averages():
-        if "cuda" not in str(getattr(evt, "device_type", "")).lower():
-            continue
-        us = float(getattr(evt, "self_device_time_total", 0.0) or 0.0)
-        if us <= 0:
-            continue
-        by_kind[_kind(evt.key)] = by_kind.get(_kind(evt.key), 0.0) + us / 1e3 / iterations
-        kernels.append((us / 1e3 / iterations, evt.count // iterations, evt.key))
+    for key, us, calls in _profile_rows(prof.key_averages(), cuda=True):
+        ms = us / 1e3 / iterations
+        by_kind[_kind(key)] = by_kind.get(_kind(key), 0.0) + ms
+        kernels.append((ms, calls // iterations, key))
     total = sum(by_kind.values())
     lines = [
         f"  profile {label}: wall {wall_ms:.2f} ms, kernels {total:.2f} ms, "
