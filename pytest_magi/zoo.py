@@ -517,29 +517,21 @@ class ZooPair:
         Returns the judgement text; raises ``AssertionError`` with it when the candidate is
         clearly further from the reference than the baseline.
         """
-        from .numerics import judge_against_reference
+        from .numerics import REFERENCES, judge_against_reference, reference_outputs
 
-        choices = {"eager": None, "fp32": torch.float32, "fp64": torch.float64}
         if reference is None:
             low = self.model.dtype in (torch.bfloat16, torch.float16)
             reference = "fp32" if low else "eager"
-        if reference not in choices:
+        if reference not in REFERENCES:
             raise ValueError(
-                f"assert_close(reference={reference!r}): expected one of {list(choices)}"
+                f"assert_close(reference={reference!r}): expected one of {list(REFERENCES)}"
             )
         base, cand = self.baseline.run(), self.candidate.run()
-        ref_model = self.model
-        dtype = choices[reference]
-        if dtype is not None and dtype != self.model.dtype:
-            ref_model = dataclasses.replace(
-                self.model,
-                owner=copy.deepcopy(self.model.owner).to(dtype),
-                inputs=tuple(
-                    t.to(dtype) if isinstance(t, torch.Tensor) and t.is_floating_point() else t
-                    for t in self.model.inputs
-                ),
-            )
-        ref = ref_model.run()
+        dtype = {"fp32": torch.float32, "fp64": torch.float64}.get(reference, self.model.dtype)
+        if dtype == self.model.dtype:
+            ref = self.model.run()
+        else:  # a copy of the whole call cast to the reference dtype
+            ref = reference_outputs(self.model.as_module(), self.model.inputs, dtype, True)
         ok, lines = judge_against_reference(base, cand, ref, reference)
         text = f"{self.label}: " + "; ".join(lines)
         if not ok:
