@@ -34,7 +34,7 @@ from torch._inductor import config as inductor_config
 
 from . import _validate
 from .base import get_inductor_config_value
-from .channels_last import channels_last_format
+from .channels_last import channels_last_format, fires_on
 from .config import PassConfig
 from .manager import PassManager
 
@@ -154,11 +154,7 @@ class MagiBackend:
         patches = {**config_snapshot(manager), **extra, "post_grad_custom_post_pass": manager}
         inputs = list(example_inputs)
         hoisted: dict[int, torch.memory_format] = {}
-        if (
-            pass_config.enable_conv_channels_last
-            and pass_config.channels_last_weights_once
-            and (pass_config.channels_last_conv2d_graphs or _has_conv3d(gm))
-        ):
+        if pass_config.channels_last_weights_once and fires_on(pass_config, _has_conv3d(gm)):
             hoisted = _hoistable_conv_weights(gm, inputs)
             _convert_example_weights(gm, inputs, hoisted)
         self.hoisted_weights.append(len(hoisted))

@@ -61,6 +61,7 @@ import torch
 from torch._prims_common import suggest_memory_format
 
 from .base import MagiPass, PassResult, run_on_fake
+from .config import PassConfig
 from .nd_tiling import CHANNELS_LAST_MARK
 
 aten = torch.ops.aten
@@ -70,6 +71,12 @@ CONV_BACKWARD = aten.convolution_backward.default
 
 def channels_last_format(ndim: int) -> torch.memory_format | None:
     return {4: torch.channels_last, 5: torch.channels_last_3d}.get(ndim)
+
+
+def fires_on(config: PassConfig, has_conv3d: bool) -> bool:
+    """The measured gate (module docstring), in one place for the pass, the backend's weight
+    conversion and codegen: graphs with a conv3d, conv2d-only graphs only when forced."""
+    return config.enable_conv_channels_last and (has_conv3d or config.channels_last_conv2d_graphs)
 
 
 def _weight_dim(conv: torch.fx.Node) -> int:
@@ -152,9 +159,7 @@ class ConvChannelsLastPass(MagiPass):
 
     def _gate(self, convs: list[torch.fx.Node]) -> str:
         """Why the rewrite stands down on this graph ("" if it fires): see the module docstring."""
-        if self.config.channels_last_conv2d_graphs:
-            return ""
-        if any(_weight_dim(c) == 5 and not _transposed(c) for c in convs):
+        if fires_on(self.config, any(_weight_dim(c) == 5 and not _transposed(c) for c in convs)):
             return ""
         return (
             "conv2d-only graph: left to Inductor's own layout optimisation (the rewrite was "

@@ -254,16 +254,15 @@ def _channels_last_weights(fn: Any, config: Any, backward: bool) -> dict[int, to
         backward
         or config is None
         or not isinstance(fn, torch.nn.Module)
-        or not getattr(config, "enable_conv_channels_last", False)
-        or not getattr(config, "channels_last_weights_once", False)
+        or not config.channels_last_weights_once
     ):
         return {}
+    from magi_passes.channels_last import fires_on
+
     modules = list(fn.modules())
-    if not getattr(config, "channels_last_conv2d_graphs", False) and not any(
-        isinstance(m, torch.nn.Conv3d) for m in modules
-    ):
-        # conv2d-only: the backend leaves the weights alone (its `_has_conv3d` gate, where the
-        # rewrite stands down too); subclasses (diffusers' WanCausalConv3d) count as convs
+    # the rewrite's gate, applied to the module (subclasses such as diffusers' WanCausalConv3d
+    # count as convs); where it stands down the backend leaves the weights alone too
+    if not fires_on(config, any(isinstance(m, torch.nn.Conv3d) for m in modules)):
         return {}
     formats = ((torch.nn.Conv3d, torch.channels_last_3d), (torch.nn.Conv2d, torch.channels_last))
     return {
