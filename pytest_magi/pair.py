@@ -432,8 +432,9 @@ class CompiledPair:
             )
         dtype = torch.float64 if reference == "fp64" else torch.float32
         ref = reference_outputs(self.model, tuple(args), dtype, self.inference)
+        eager = reference_outputs(self.model, tuple(args), None, self.inference)
         ok, lines = judge_against_reference(
-            outputs["baseline"], outputs["candidate"], ref, reference
+            outputs["baseline"], outputs["candidate"], ref, reference, eager=eager
         )
         if not ok:
             raise AssertionError(

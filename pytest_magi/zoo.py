@@ -528,11 +528,12 @@ class ZooPair:
             )
         base, cand = self.baseline.run(), self.candidate.run()
         dtype = {"fp32": torch.float32, "fp64": torch.float64}.get(reference, self.model.dtype)
+        eager = self.model.run()
         if dtype == self.model.dtype:
-            ref = self.model.run()
+            ref, eager = eager, None
         else:  # a copy of the whole call cast to the reference dtype
             ref = reference_outputs(self.model.as_module(), self.model.inputs, dtype, True)
-        ok, lines = judge_against_reference(base, cand, ref, reference)
+        ok, lines = judge_against_reference(base, cand, ref, reference, eager=eager)
         text = f"{self.label}: " + "; ".join(lines)
         if not ok:
             raise AssertionError(text)

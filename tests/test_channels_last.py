@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 import torch
 import torch.nn.functional as F
 from graphs import GraphBuilder, clones
 from torch._inductor import config as inductor_config
-from torch._prims_common import suggest_memory_format
+from torch._prims_common import (
+    make_channels_last_strides_for,
+    make_contiguous_strides_for,
+    suggest_memory_format,
+)
 
 from magi_passes import ConvChannelsLastPass, PassConfig
 
@@ -38,6 +44,10 @@ def conv_graph(ndim: int, dynamic: bool):
     return b, b.output(y), act, w, y
 
 
+def _strides(strides: Sequence[int | torch.SymInt]) -> list[str]:
+    return [str(s) for s in strides]
+
+
 @pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
 @pytest.mark.parametrize("ndim", [4, 5], ids=["conv2d", "conv3d"])
 def test_input_and_weight_get_channels_last_clones(ndim: int, dynamic: bool) -> None:
@@ -53,9 +63,11 @@ def test_input_and_weight_get_channels_last_clones(ndim: int, dynamic: bool) -> 
         assert clone.args == (source,)
         assert clone.kwargs == {"memory_format": CL[ndim]}
         val = clone.meta["val"]
-        # the fake value is exactly eager clone(memory_format=...): channels-last strides
-        assert val.is_contiguous(memory_format=CL[ndim])
-        assert not val.is_contiguous()
+        # the fake value is exactly eager clone(memory_format=...): channels-last strides.
+        # Compared as expressions: on symbolic sizes torch 2.11's is_contiguous answers False
+        # for what it cannot decide without a guard (seen on the GPU machine).
+        assert _strides(val.stride()) == _strides(make_channels_last_strides_for(val.shape))
+        assert _strides(val.stride()) != _strides(make_contiguous_strides_for(val.shape))
         assert val.shape == source.meta["val"].shape
     graph.lint()
 

@@ -63,9 +63,10 @@ TOLERANCES: dict[torch.dtype, tuple[tuple[float, float], tuple[float, float]]] =
     torch.float16: ((1e-2, 1e-2), (2e-2, 2e-2)),
     torch.bfloat16: ((3e-2, 3e-2), (8e-2, 5e-2)),
 }
-# weight updates: fp32 conv3d on a GPU may run cuDNN's TF32 kernels, so compiled and eager differ
-# by up to 2.4e-4 (measured on an H200); a stale weight differs by O(1)
-UPDATE_TOL = {"atol": 1e-3, "rtol": 1e-3}
+# weight updates: TF32 is off on the GPU (`_exact_cuda_convs`), so compiled and eager differ by
+# fp32 summation order alone; a stale weight differs by O(1). With TF32 on they differed by up to
+# 2.8e-3 after `w.data.add_(1)` (measured on an H200, torch 2.11).
+UPDATE_TOL = {"atol": 1e-4, "rtol": 1e-4}
 DTYPE_IDS = {torch.float32: "fp32", torch.float16: "fp16", torch.bfloat16: "bf16"}
 
 # The contract (DESIGN.md), spelt out here rather than imported from magi_passes.nd_tiling, so a
@@ -417,6 +418,13 @@ class InvariantCheck(CustomGraphPass):
 
 # --------------------------------------------------------------------------- running a case
 @pytest.fixture(autouse=True)
+def _exact_cuda_convs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Eager and compiled must not differ by TF32 rounding: cuDNN's TF32 convolutions off
+    (restored by monkeypatch; nothing changes where there is no GPU)."""
+    monkeypatch.setattr(torch.backends.cudnn, "allow_tf32", False)
+
+
+@pytest.fixture(autouse=True)
 def _fresh_dynamo(config_patch: Any) -> Iterator[None]:
     torch._dynamo.reset()
     config_patch(fx_graph_cache=False)
@@ -555,9 +563,7 @@ def _run_training(
 
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
-def test_corpus(case: Case, device: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    if device == "cuda":  # eager and compiled must not differ by TF32 rounding
-        monkeypatch.setattr(torch.backends.cudnn, "allow_tf32", False)
+def test_corpus(case: Case, device: str) -> None:
     torch.manual_seed(0)
     model = case.model().to(device=device, dtype=case.dtype)
     randn = _randn_factory(device, case.dtype)

@@ -30,12 +30,14 @@ BF16 = torch.bfloat16
 
 Codegen = Callable[..., GeneratedCode]
 
-# Triton kernel counts of GQAProjection(kv_heads=4), bf16, Hq and D dynamic (pytorch#181108):
-# (static, dynamic, dynamic + magi) inference graphs. torch 2.11: a real H200 (DESIGN.md);
-# torch 2.13: fake CUDA (H100-like), measured for this suite. The extra dynamic kernel is the
-# copy DynamicReshapePass removes.
+# Triton kernel counts of GQAProjection(kv_heads=4) at its tiny size, bf16, Hq and D dynamic
+# (pytorch#181108): (static, dynamic, dynamic + magi) inference graphs. torch 2.11: a real H200
+# (torch 2.11.0+cu130, as at full size; the issue's own function gives 2, 3, 2,
+# docs/benchmarks.md);
+# torch 2.13: fake CUDA (H100-like). The extra dynamic kernel is the copy DynamicReshapePass
+# removes.
 GQA_INFERENCE_COUNTS: dict[str, tuple[int, int, int]] = {
-    "torch-2.11": (2, 3, 2),
+    "torch-2.11": (1, 2, 1),
     "torch-2.13": (1, 2, 1),
 }
 # training (forward, backward) with Hq and D dynamic: without and with the magi passes

@@ -8,6 +8,7 @@ channels-last pass runs through fake-CUDA codegen, where it is about CUDA kernel
 from __future__ import annotations
 
 import textwrap
+import warnings
 
 import pytest
 import torch
@@ -17,6 +18,7 @@ from torch._inductor.custom_graph_pass import CustomGraphPass
 from magi_passes import MagiPass, PassConfig, PassResult
 from pytest_magi.codegen import inductor_codegen, kernel_diff
 from pytest_magi.compile_stats import CompileStats
+from pytest_magi.numerics import BaselineNumericsWarning, judge_against_reference
 from pytest_magi.pair import CompiledPair
 
 aten = torch.ops.aten
@@ -220,8 +222,44 @@ def test_fp32_reference_passes_rounding_noise_and_fails_a_wrong_result() -> None
     assert "clearly further from the fp64 reference than the baseline" in text
     assert "relative L2 distance from the fp64 reference: candidate 0.0" in text
     assert "baseline " in text and "max(2 x baseline, floor 0.01)" in text
+    assert "; eager 0.0" in text  # the model's own bf16 distance, beside both sides'
     with pytest.raises(AssertionError, match="fp32 reference"):
         wrong.assert_close(reference="fp32")
+
+
+def _noisy(ref: torch.Tensor, scale: float, seed: int) -> torch.Tensor:
+    noise = torch.randn(ref.shape, generator=torch.Generator().manual_seed(seed))
+    return (ref + scale * noise * ref.norm() / noise.norm()).to(torch.bfloat16)
+
+
+def test_a_baseline_far_from_the_reference_while_eager_is_close_is_a_warning() -> None:
+    """What the GPU found on the Wan 2.2 decode (eager 0.014 from fp32, torch.compile 0.878):
+    the judgment of the candidate stands, and the baseline's own distance is called out."""
+    ref = torch.randn(4096, dtype=torch.float64)
+    eager, baseline = _noisy(ref, 0.01, 1), _noisy(ref, 0.5, 2)
+    with pytest.warns(
+        BaselineNumericsWarning, match=r"the baseline is 0\.5\d* from the fp32"
+    ) as rec:
+        ok, lines = judge_against_reference(baseline, baseline.clone(), ref, "fp32", eager=eager)
+    assert ok, lines  # the candidate is exactly as far as the baseline: no verdict against it
+    assert "eager 0.01" in str(rec[0].message) and "no verdict on its passes" in str(rec[0].message)
+    assert "; eager 0.01" in lines[0], lines
+    # a candidate clearly further than the baseline still fails, warning or not
+    with pytest.warns(BaselineNumericsWarning):
+        ok, _ = judge_against_reference(baseline, _noisy(ref, 2.0, 3), ref, "fp32", eager=eager)
+    assert not ok
+
+
+def test_a_baseline_as_close_as_eager_gives_no_warning() -> None:
+    ref = torch.randn(4096, dtype=torch.float64)
+    eager, baseline = _noisy(ref, 0.01, 1), _noisy(ref, 0.012, 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", BaselineNumericsWarning)
+        ok, lines = judge_against_reference(baseline, baseline, ref, "fp32", eager=eager)
+    assert ok and "; eager 0.01" in lines[0], lines
+    # without eager outputs, the line is the judgment alone
+    _, lines = judge_against_reference(baseline, baseline, ref, "fp32")
+    assert "eager" not in lines[0], lines
 
 
 def test_pytester_user_pass_through_the_fixture_and_markers(pytester: pytest.Pytester) -> None:

@@ -1,0 +1,1082 @@
+# ruff: noqa
+# pytest-magi snapshot (torch-2.11): Inductor's generated code, normalised. Update: pytest --snapshot-update
+# ===== graph 0: inference =====
+# AOT ID: ['N_inference']
+from ctypes import c_void_p, c_long, c_int
+import torch
+import math
+import random
+import os
+import tempfile
+from math import inf, nan
+from cmath import nanj
+from torch._inductor.hooks import run_intermediate_hooks
+from torch._inductor.utils import maybe_profile
+from torch._inductor.codegen.memory_planning import _align as align
+from torch import device, empty_strided
+from torch._inductor.async_compile import AsyncCompile
+from torch._inductor.select_algorithm import extern_kernels
+import triton
+import triton.language as tl
+from torch._inductor.runtime.triton_heuristics import start_graph, end_graph
+from torch._C import _cuda_getCurrentRawStream as get_raw_stream
+
+aten = torch.ops.aten
+inductor_ops = torch.ops.inductor
+_quantized = torch.ops._quantized
+assert_size_stride = torch._C._dynamo.guards.assert_size_stride
+assert_alignment = torch._C._dynamo.guards.assert_alignment
+empty_strided_cpu = torch._C._dynamo.guards._empty_strided_cpu
+empty_strided_cpu_pinned = torch._C._dynamo.guards._empty_strided_cpu_pinned
+empty_strided_cuda = torch._C._dynamo.guards._empty_strided_cuda
+empty_strided_xpu = torch._C._dynamo.guards._empty_strided_xpu
+empty_strided_mtia = torch._C._dynamo.guards._empty_strided_mtia
+reinterpret_tensor = torch._C._dynamo.guards._reinterpret_tensor
+alloc_from_pool = torch.ops.inductor._alloc_from_pool
+async_compile = AsyncCompile()
+empty_strided_p2p = torch._C._distributed_c10d._SymmetricMemory.empty_strided_p2p
+
+
+# kernel path: <kernel-path>
+# Topologically Sorted Source Nodes: [h, group_norm], Original ATen: [aten.convolution, aten.native_group_norm]
+# Source node to ATen node mapping:
+#   group_norm => convert_element_type, var_mean, view
+#   h => convolution
+# Graph fragment:
+#   %buf0 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0" = PlaceHolder[target=buf0]
+#   %arg1_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg1_1]
+#   %convolution : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%arg4_1, %arg0_1, %arg1_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convert_element_type : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution, torch.float32), kwargs = {})
+#   %view : Tensor "f32[1, 4, 4, 2*s1*s0][32*s1*s0, 8*s1*s0, 2*s1*s0, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type, [1, 4, 4, %mul_7]), kwargs = {})
+#   %var_mean : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view, [2, 3]), kwargs = {correction: 0, keepdim: True})
+#   return %getitem_1,%buf2
+triton_red_fused_convolution_native_group_norm_0 = async_compile.triton('triton_red_fused_convolution_native_group_norm_0', '''
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.reduction(
+    size_hints={'x': 4, 'r0_': 512},
+    reduction_hint=ReductionHint.INNER,
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'out_ptr0': '*fp32', 'out_ptr1': '*fp32', 'ks0': 'i64', 'ks1': 'i64', 'ks2': 'i64', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr', 'R0_BLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_red_fused_convolution_native_group_norm_0', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 2, 'num_reduction': 2, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 32, 'r0_': 3072}}
+)
+@triton.jit
+def triton_red_fused_convolution_native_group_norm_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, ks0, ks1, ks2, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+    xnumel = 4
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_base = tl.arange(0, R0_BLOCK)[None, :]
+    rbase = r0_base
+    x0 = xindex
+    tmp5_mean = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    tmp5_m2 = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    tmp5_weight = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = r0_index < r0_numel
+        roffset = r0_offset
+        rindex = r0_index
+        r0_3 = r0_index
+        r0_2 = r0_index // ks2
+        tmp0 = tl.load(in_ptr0 + (r0_3 + 8*ks0*ks1*x0), r0_mask & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+        tmp1 = tl.load(in_ptr1 + (r0_2 + 4*x0), r0_mask & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+        tmp2 = tmp0 + tmp1
+        tmp3 = tmp2.to(tl.float32)
+        tmp4 = tl.broadcast_to(tmp3, [XBLOCK, R0_BLOCK])
+        tmp5_mean_next, tmp5_m2_next, tmp5_weight_next = triton_helpers.welford_reduce(
+            tmp4, tmp5_mean, tmp5_m2, tmp5_weight, roffset == 0
+        )
+        tmp5_mean = tl.where(r0_mask & xmask, tmp5_mean_next, tmp5_mean)
+        tmp5_m2 = tl.where(r0_mask & xmask, tmp5_m2_next, tmp5_m2)
+        tmp5_weight = tl.where(r0_mask & xmask, tmp5_weight_next, tmp5_weight)
+    tmp6, tmp7, tmp8 = triton_helpers.welford(tmp5_mean, tmp5_m2, tmp5_weight, 1)
+    tmp5 = tmp6[:, None]
+    tmp9 = tmp7[:, None]
+    tmp10 = tmp8[:, None]
+    tl.store(out_ptr0 + (x0), tmp5, xmask)
+    tl.store(out_ptr1 + (x0), tmp9, xmask)
+''', device_str='cuda')
+
+
+# kernel path: <kernel-path>
+# Topologically Sorted Source Nodes: [h, group_norm, silu, h_1], Original ATen: [aten.convolution, aten.native_group_norm, aten.silu]
+# Source node to ATen node mapping:
+#   group_norm => add_5, add_6, convert_element_type, mul_26, mul_27, rsqrt, sub_2, unsqueeze, unsqueeze_1, unsqueeze_2, unsqueeze_3, unsqueeze_4, unsqueeze_5, unsqueeze_6, unsqueeze_7, var_mean, view, view_1
+#   h => convolution
+#   h_1 => convolution_1
+#   silu => add_12, convert_element_type_5, div, exp, neg
+# Graph fragment:
+#   %buf0 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0" = PlaceHolder[target=buf0]
+#   %arg1_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg1_1]
+#   %getitem_1 : Tensor "f32[1, 4, 1, 1][4, 1, 4, 4]cuda:0" = PlaceHolder[target=getitem_1]
+#   %buf2 : Tensor "f32[1, 4, 1, 1][4, 1, 4, 4]cuda:0" = PlaceHolder[target=buf2]
+#   %arg5_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg5_1]
+#   %arg6_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg6_1]
+#   %add_6 : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0" = PlaceHolder[target=add_6]
+#   %convolution : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%arg4_1, %arg0_1, %arg1_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convert_element_type : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution, torch.float32), kwargs = {})
+#   %view : Tensor "f32[1, 4, 4, 2*s1*s0][32*s1*s0, 8*s1*s0, 2*s1*s0, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type, [1, 4, 4, %mul_7]), kwargs = {})
+#   %var_mean : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view, [2, 3]), kwargs = {correction: 0, keepdim: True})
+#   %sub_2 : Tensor "f32[1, 4, 4, 2*s1*s0][32*s1*s0, 8*s1*s0, 2*s1*s0, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view, %getitem_1), kwargs = {})
+#   %add_5 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%getitem, 1e-05), kwargs = {})
+#   %rsqrt : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_5,), kwargs = {})
+#   %mul_26 : Tensor "f32[1, 4, 4, 2*s1*s0][32*s1*s0, 8*s1*s0, 2*s1*s0, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_2, %rsqrt), kwargs = {})
+#   %view_1 : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%mul_26, [1, 16, 2, %arg2_1, %arg3_1]), kwargs = {})
+#   %unsqueeze : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg5_1, 0), kwargs = {})
+#   %unsqueeze_1 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze, 2), kwargs = {})
+#   %unsqueeze_2 : Tensor "bf16[1, 16, 1, 1][16, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_1, 3), kwargs = {})
+#   %unsqueeze_3 : Tensor "bf16[1, 16, 1, 1, 1][16, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_2, 4), kwargs = {})
+#   %mul_27 : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%view_1, %unsqueeze_3), kwargs = {})
+#   %unsqueeze_4 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg6_1, 0), kwargs = {})
+#   %unsqueeze_5 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_4, 2), kwargs = {})
+#   %unsqueeze_6 : Tensor "bf16[1, 16, 1, 1][16, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_5, 3), kwargs = {})
+#   %unsqueeze_7 : Tensor "bf16[1, 16, 1, 1, 1][16, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_6, 4), kwargs = {})
+#   %add_6 : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.add.Tensor](args = (%mul_27, %unsqueeze_7), kwargs = {})
+#   %neg : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%add_6,), kwargs = {})
+#   %exp : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg,), kwargs = {})
+#   %add_12 : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp, 1), kwargs = {})
+#   %div : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%add_6, %add_12), kwargs = {})
+#   %convert_element_type_5 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div, torch.bfloat16), kwargs = {})
+#   %convolution_1 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%convert_element_type_5, %arg7_1, %arg8_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   return %add_6,%buf5
+triton_poi_fused_convolution_native_group_norm_silu_1 = async_compile.triton('triton_poi_fused_convolution_native_group_norm_silu_1', '''
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.pointwise(
+    size_hints={'x': 2048}, 
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*fp32', 'in_ptr3': '*fp32', 'in_ptr4': '*bf16', 'in_ptr5': '*bf16', 'out_ptr1': '*bf16', 'ks0': 'i64', 'ks1': 'i64', 'ks2': 'i64', 'ks3': 'i64', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (11,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_native_group_norm_silu_1', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 6, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 9216}},
+    min_elem_per_thread=0
+)
+@triton.jit
+def triton_poi_fused_convolution_native_group_norm_silu_1(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, out_ptr1, ks0, ks1, ks2, ks3, xnumel, XBLOCK : tl.constexpr):
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    x0 = (xindex % ks0)
+    x1 = ((xindex // ks0) % ks1)
+    x2 = ((xindex // ks2) % 2)
+    x3 = xindex // ks3
+    x4 = xindex
+    tmp0 = tl.load(in_ptr0 + (x0 + ks0*x1 + ks0*ks1*((((x0 + ks0*x1 + ks0*ks1*x2) // (ks0*ks1)) % 2)) + 2*ks0*ks1*x3), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp1 = tl.load(in_ptr1 + (x3), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp4 = tl.load(in_ptr2 + (x3 // 4), xmask, eviction_policy='evict_last')
+    tmp6 = tl.load(in_ptr3 + (x3 // 4), xmask, eviction_policy='evict_last')
+    tmp14 = tl.load(in_ptr4 + (x3), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp17 = tl.load(in_ptr5 + (x3), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp2 = tmp0 + tmp1
+    tmp3 = tmp2.to(tl.float32)
+    tmp5 = tmp3 - tmp4
+    tmp7 = 8*ks0*ks1
+    tmp8 = tmp7.to(tl.float32)
+    tmp9 = (tmp6 / tmp8)
+    tmp10 = tl.full([1], 1e-05, tl.float32)
+    tmp11 = tmp9 + tmp10
+    tmp12 = libdevice.rsqrt(tmp11)
+    tmp13 = tmp5 * tmp12
+    tmp15 = tmp14.to(tl.float32)
+    tmp16 = tmp13 * tmp15
+    tmp18 = tmp17.to(tl.float32)
+    tmp19 = tmp16 + tmp18
+    tmp20 = -tmp19
+    tmp21 = libdevice.exp(tmp20)
+    tmp22 = tl.full([1], 1.0, tl.float32)
+    tmp23 = tmp21 + tmp22
+    tmp24 = (tmp19 / tmp23)
+    tmp25 = tmp24.to(tl.float32)
+    tl.store(out_ptr1 + (x4), tmp25, xmask)
+''', device_str='cuda')
+
+
+# kernel path: <kernel-path>
+# Topologically Sorted Source Nodes: [silu, h_1, group_norm_1, silu_1, h_2], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
+# Source node to ATen node mapping:
+#   group_norm_1 => add_23, add_24, convert_element_type_6, mul_62, mul_63, rsqrt_1, sub_9, unsqueeze_10, unsqueeze_11, unsqueeze_12, unsqueeze_13, unsqueeze_14, unsqueeze_15, unsqueeze_8, unsqueeze_9, var_mean_1, view_2, view_3
+#   h_1 => convolution_1
+#   h_2 => convolution_2
+#   silu => add_12, convert_element_type_5, div, exp, neg
+#   silu_1 => add_30, convert_element_type_11, div_1, exp_1, neg_1
+# Graph fragment:
+#   %buf6 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0" = PlaceHolder[target=buf6]
+#   %arg8_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg8_1]
+#   %getitem_3 : Tensor "f32[1, 4, 1, 1][4, 1, 4, 4]cuda:0" = PlaceHolder[target=getitem_3]
+#   %buf8 : Tensor "f32[1, 4, 1, 1][4, 1, 4, 4]cuda:0" = PlaceHolder[target=buf8]
+#   %arg9_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg9_1]
+#   %arg10_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg10_1]
+#   %add_24 : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0" = PlaceHolder[target=add_24]
+#   %neg : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%add_6,), kwargs = {})
+#   %exp : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg,), kwargs = {})
+#   %add_12 : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp, 1), kwargs = {})
+#   %div : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%add_6, %add_12), kwargs = {})
+#   %convert_element_type_5 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div, torch.bfloat16), kwargs = {})
+#   %convolution_1 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%convert_element_type_5, %arg7_1, %arg8_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convert_element_type_6 : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution_1, torch.float32), kwargs = {})
+#   %view_2 : Tensor "f32[1, 4, 4, 2*s1*s0][32*s1*s0, 8*s1*s0, 2*s1*s0, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_6, [1, 4, 4, %mul_7]), kwargs = {})
+#   %var_mean_1 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_2, [2, 3]), kwargs = {correction: 0, keepdim: True})
+#   %sub_9 : Tensor "f32[1, 4, 4, 2*s1*s0][32*s1*s0, 8*s1*s0, 2*s1*s0, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view_2, %getitem_3), kwargs = {})
+#   %add_23 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%getitem_2, 1e-05), kwargs = {})
+#   %rsqrt_1 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_23,), kwargs = {})
+#   %mul_62 : Tensor "f32[1, 4, 4, 2*s1*s0][32*s1*s0, 8*s1*s0, 2*s1*s0, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_9, %rsqrt_1), kwargs = {})
+#   %view_3 : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%mul_62, [1, 16, 2, %arg2_1, %arg3_1]), kwargs = {})
+#   %unsqueeze_8 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg9_1, 0), kwargs = {})
+#   %unsqueeze_9 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_8, 2), kwargs = {})
+#   %unsqueeze_10 : Tensor "bf16[1, 16, 1, 1][16, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_9, 3), kwargs = {})
+#   %unsqueeze_11 : Tensor "bf16[1, 16, 1, 1, 1][16, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_10, 4), kwargs = {})
+#   %mul_63 : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%view_3, %unsqueeze_11), kwargs = {})
+#   %unsqueeze_12 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg10_1, 0), kwargs = {})
+#   %unsqueeze_13 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_12, 2), kwargs = {})
+#   %unsqueeze_14 : Tensor "bf16[1, 16, 1, 1][16, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_13, 3), kwargs = {})
+#   %unsqueeze_15 : Tensor "bf16[1, 16, 1, 1, 1][16, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_14, 4), kwargs = {})
+#   %add_24 : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.add.Tensor](args = (%mul_63, %unsqueeze_15), kwargs = {})
+#   %neg_1 : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%add_24,), kwargs = {})
+#   %exp_1 : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_1,), kwargs = {})
+#   %add_30 : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_1, 1), kwargs = {})
+#   %div_1 : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%add_24, %add_30), kwargs = {})
+#   %convert_element_type_11 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_1, torch.bfloat16), kwargs = {})
+#   %convolution_2 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%convert_element_type_11, %arg11_1, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   return %add_24,%buf11
+triton_poi_fused_convolution_native_group_norm_silu_2 = async_compile.triton('triton_poi_fused_convolution_native_group_norm_silu_2', '''
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.pointwise(
+    size_hints={'x': 2048}, 
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*fp32', 'in_ptr3': '*fp32', 'in_ptr4': '*bf16', 'in_ptr5': '*bf16', 'out_ptr1': '*bf16', 'ks0': 'i64', 'ks1': 'i64', 'ks2': 'i64', 'ks3': 'i64', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (11,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_native_group_norm_silu_2', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 6, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 9216}},
+    min_elem_per_thread=0
+)
+@triton.jit
+def triton_poi_fused_convolution_native_group_norm_silu_2(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, out_ptr1, ks0, ks1, ks2, ks3, xnumel, XBLOCK : tl.constexpr):
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    x0 = (xindex % ks0)
+    x1 = ((xindex // ks0) % ks1)
+    x2 = ((xindex // ks2) % 2)
+    x3 = xindex // ks3
+    x4 = xindex
+    tmp0 = tl.load(in_ptr0 + (x0 + ks0*x1 + ks0*ks1*((((x0 + ks0*x1 + ks0*ks1*x2) // ks2) % 2)) + 2*ks0*ks1*x3), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp1 = tl.load(in_ptr1 + (x3), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp4 = tl.load(in_ptr2 + (x3 // 4), xmask, eviction_policy='evict_last')
+    tmp6 = tl.load(in_ptr3 + (x3 // 4), xmask, eviction_policy='evict_last')
+    tmp14 = tl.load(in_ptr4 + (x3), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp17 = tl.load(in_ptr5 + (x3), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp2 = tmp0 + tmp1
+    tmp3 = tmp2.to(tl.float32)
+    tmp5 = tmp3 - tmp4
+    tmp7 = 8*ks0*ks1
+    tmp8 = tmp7.to(tl.float32)
+    tmp9 = (tmp6 / tmp8)
+    tmp10 = tl.full([1], 1e-05, tl.float32)
+    tmp11 = tmp9 + tmp10
+    tmp12 = libdevice.rsqrt(tmp11)
+    tmp13 = tmp5 * tmp12
+    tmp15 = tmp14.to(tl.float32)
+    tmp16 = tmp13 * tmp15
+    tmp18 = tmp17.to(tl.float32)
+    tmp19 = tmp16 + tmp18
+    tmp20 = -tmp19
+    tmp21 = libdevice.exp(tmp20)
+    tmp22 = tl.full([1], 1.0, tl.float32)
+    tmp23 = tmp21 + tmp22
+    tmp24 = (tmp19 / tmp23)
+    tmp25 = tmp24.to(tl.float32)
+    tl.store(out_ptr1 + (x4), tmp25, xmask)
+''', device_str='cuda')
+
+
+# kernel path: <kernel-path>
+# Topologically Sorted Source Nodes: [h, silu_1, h_2, input_1, interpolate, input_2], Original ATen: [aten.convolution, aten.silu, aten.add, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index]
+# Source node to ATen node mapping:
+#   h => convolution
+#   h_2 => convolution_2
+#   input_1 => add_41
+#   input_2 => convolution_3
+#   interpolate => _unsafe_index, add_52, add_53, add_55, add_58, add_69, add_72, convert_element_type_12, convert_element_type_13, convert_element_type_14, convert_element_type_15, convert_element_type_16, convert_element_type_17, convert_element_type_18, convert_element_type_19, iota, iota_1, iota_2, mul_86, mul_87, mul_89, mul_97, unsqueeze_16, unsqueeze_17, unsqueeze_18
+#   silu_1 => add_30, convert_element_type_11, div_1, exp_1, neg_1
+# Graph fragment:
+#   %buf0 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0" = PlaceHolder[target=buf0]
+#   %arg1_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg1_1]
+#   %buf12 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0" = PlaceHolder[target=buf12]
+#   %arg12_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg12_1]
+#   %_unsafe_index : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0" = PlaceHolder[target=_unsafe_index]
+#   %convolution : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%arg4_1, %arg0_1, %arg1_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %neg_1 : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%add_24,), kwargs = {})
+#   %exp_1 : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_1,), kwargs = {})
+#   %add_30 : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_1, 1), kwargs = {})
+#   %div_1 : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%add_24, %add_30), kwargs = {})
+#   %convert_element_type_11 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_1, torch.bfloat16), kwargs = {})
+#   %convolution_2 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%convert_element_type_11, %arg11_1, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %add_41 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%convolution, %convolution_2), kwargs = {})
+#   %convert_element_type_12 : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%add_41, torch.float32), kwargs = {})
+#   %iota : Tensor "i64[2][1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.iota.default](args = (2,), kwargs = {start: 0, step: 1, dtype: torch.int64, device: cuda:0, requires_grad: False})
+#   %mul_86 : Tensor "i64[2][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%iota, 1), kwargs = {})
+#   %add_52 : Tensor "i64[2][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mul_86, 0), kwargs = {})
+#   %convert_element_type_13 : Tensor "f32[2][1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%add_52, torch.float32), kwargs = {})
+#   %add_53 : Tensor "f32[2][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%convert_element_type_13, 0.0), kwargs = {})
+#   %mul_87 : Tensor "f32[2][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%add_53, 1.0), kwargs = {})
+#   %convert_element_type_14 : Tensor "i64[2][1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%mul_87, torch.int64), kwargs = {})
+#   %unsqueeze_16 : Tensor "i64[2, 1][1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%convert_element_type_14, -1), kwargs = {})
+#   %unsqueeze_17 : Tensor "i64[2, 1, 1][1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_16, -1), kwargs = {})
+#   %iota_1 : Tensor "i64[2*s0][1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.iota.default](args = (%mul_6,), kwargs = {start: 0, step: 1, dtype: torch.int64, device: cuda:0, requires_grad: False})
+#   %mul_89 : Tensor "i64[2*s0][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%iota_1, 1), kwargs = {})
+#   %add_55 : Tensor "i64[2*s0][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mul_89, 0), kwargs = {})
+#   %convert_element_type_15 : Tensor "f32[2*s0][1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%add_55, torch.float32), kwargs = {})
+#   %add_58 : Tensor "f32[2*s0][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%convert_element_type_15, 0.0), kwargs = {})
+#   %full_default : Tensor "f64[][]cpu"[num_users=1] = call_function[target=torch.ops.aten.full.default](args = ([], 2.0), kwargs = {dtype: torch.float64, layout: torch.strided, device: cpu, pin_memory: False})
+#   %scalar_tensor_default : Tensor "f32[][]cpu"[num_users=1] = call_function[target=torch.ops.aten.scalar_tensor.default](args = (%arg2_1,), kwargs = {})
+#   %convert_element_type_default : Tensor "f64[][]cpu"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%scalar_tensor_default, torch.float64), kwargs = {})
+#   %mul_tensor : Tensor "f64[][]cpu"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%full_default, %convert_element_type_default), kwargs = {})
+#   %true_divide_tensor : Tensor "f64[][]cpu"[num_users=1] = call_function[target=torch.ops.aten.true_divide.Tensor](args = (%convert_element_type_default, %mul_tensor), kwargs = {})
+#   %convert_element_type_default_1 : Tensor "f32[][]cpu"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%true_divide_tensor, torch.float32), kwargs = {})
+#   %mul_tensor_1 : Tensor "f32[2*s0][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%add_58, %convert_element_type_default_1), kwargs = {})
+#   %convert_element_type_16 : Tensor "i64[2*s0][1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%mul_tensor_1, torch.int64), kwargs = {})
+#   %unsqueeze_18 : Tensor "i64[2*s0, 1][1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%convert_element_type_16, -1), kwargs = {})
+#   %iota_2 : Tensor "i64[2*s1][1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.iota.default](args = (%mul_81,), kwargs = {start: 0, step: 1, dtype: torch.int64, device: cuda:0, requires_grad: False})
+#   %mul_97 : Tensor "i64[2*s1][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%iota_2, 1), kwargs = {})
+#   %add_69 : Tensor "i64[2*s1][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mul_97, 0), kwargs = {})
+#   %convert_element_type_17 : Tensor "f32[2*s1][1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%add_69, torch.float32), kwargs = {})
+#   %add_72 : Tensor "f32[2*s1][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%convert_element_type_17, 0.0), kwargs = {})
+#   %full_default_1 : Tensor "f64[][]cpu"[num_users=1] = call_function[target=torch.ops.aten.full.default](args = ([], 2.0), kwargs = {dtype: torch.float64, layout: torch.strided, device: cpu, pin_memory: False})
+#   %scalar_tensor_default_2 : Tensor "f32[][]cpu"[num_users=1] = call_function[target=torch.ops.aten.scalar_tensor.default](args = (%arg3_1,), kwargs = {})
+#   %convert_element_type_default_2 : Tensor "f64[][]cpu"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%scalar_tensor_default_2, torch.float64), kwargs = {})
+#   %mul_tensor_2 : Tensor "f64[][]cpu"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%full_default_1, %convert_element_type_default_2), kwargs = {})
+#   %true_divide_tensor_1 : Tensor "f64[][]cpu"[num_users=1] = call_function[target=torch.ops.aten.true_divide.Tensor](args = (%convert_element_type_default_2, %mul_tensor_2), kwargs = {})
+#   %convert_element_type_default_3 : Tensor "f32[][]cpu"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%true_divide_tensor_1, torch.float32), kwargs = {})
+#   %mul_tensor_3 : Tensor "f32[2*s1][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%add_72, %convert_element_type_default_3), kwargs = {})
+#   %convert_element_type_18 : Tensor "i64[2*s1][1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%mul_tensor_3, torch.int64), kwargs = {})
+#   %_unsafe_index : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten._unsafe_index.Tensor](args = (%convert_element_type_12, [None, None, %unsqueeze_17, %unsqueeze_18, %convert_element_type_18]), kwargs = {})
+#   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
+#   %convolution_3 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%convert_element_type_19, %arg13_1, %arg14_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   return %_unsafe_index,%buf14
+triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_3 = async_compile.triton('triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_3', '''
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.pointwise(
+    size_hints={'x': 8192}, 
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'in_ptr3': '*bf16', 'out_ptr1': '*bf16', 'ks0': 'i64', 'ks1': 'i64', 'ks2': 'i64', 'ks3': 'i64', 'ks4': 'i64', 'ks5': 'i64', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (11,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_3', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 24576}},
+    min_elem_per_thread=0
+)
+@triton.jit
+def triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_3(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1, ks0, ks1, ks2, ks3, ks4, ks5, xnumel, XBLOCK : tl.constexpr):
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    x2 = ((xindex // ks0) % 2)
+    x1 = ((xindex // ks2) % ks3)
+    x0 = (xindex % ks2)
+    x3 = xindex // ks5
+    x4 = xindex
+    tmp31 = tl.load(in_ptr1 + (x3), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp34 = tl.load(in_ptr3 + (x3), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp0 = x2
+    tmp1 = tmp0.to(tl.float32)
+    tmp2 = tl.full([1], 1.0, tl.float32)
+    tmp3 = tmp1 * tmp2
+    tmp4 = tmp3.to(tl.int64)
+    tmp5 = tl.full([1], 2.0, tl.float64)
+    tmp6 = ks1
+    tmp7 = tmp6.to(tl.float64)
+    tmp8 = tmp5 * tmp7
+    tmp9 = (tmp7 / tmp8)
+    tmp10 = tmp9.to(tl.float32)
+    tmp11 = x1
+    tmp12 = tmp11.to(tl.float32)
+    tmp13 = tmp12 * tmp10
+    tmp14 = tmp13.to(tl.int64)
+    tmp15 = tmp14 + tmp6
+    tmp16 = tmp14 < 0
+    tmp17 = tl.where(tmp16, tmp15, tmp14)
+    tmp18 = ks4
+    tmp19 = tmp18.to(tl.float64)
+    tmp20 = tmp5 * tmp19
+    tmp21 = (tmp19 / tmp20)
+    tmp22 = tmp21.to(tl.float32)
+    tmp23 = x0
+    tmp24 = tmp23.to(tl.float32)
+    tmp25 = tmp24 * tmp22
+    tmp26 = tmp25.to(tl.int64)
+    tmp27 = tmp26 + tmp18
+    tmp28 = tmp26 < 0
+    tmp29 = tl.where(tmp28, tmp27, tmp26)
+    tmp30 = tl.load(in_ptr0 + (tmp29 + ks4*tmp17 + ks1*ks4*tmp4 + 2*ks1*ks4*x3), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp32 = tmp30 + tmp31
+    tmp33 = tl.load(in_ptr2 + (tmp29 + ks4*tmp17 + ks1*ks4*tmp4 + 2*ks1*ks4*x3), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp35 = tmp33 + tmp34
+    tmp36 = tmp32 + tmp35
+    tmp37 = tmp36.to(tl.float32)
+    tmp38 = tmp37.to(tl.float32)
+    tl.store(out_ptr1 + (x4), tmp38, xmask)
+''', device_str='cuda')
+
+
+# kernel path: <kernel-path>
+# Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm]
+# Source node to ATen node mapping:
+#   group_norm_2 => convert_element_type_20, var_mean_2, view_4
+#   input_2 => convolution_3
+#   interpolate => convert_element_type_19
+# Graph fragment:
+#   %buf15 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0" = PlaceHolder[target=buf15]
+#   %arg14_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg14_1]
+#   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
+#   %convolution_3 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%convert_element_type_19, %arg13_1, %arg14_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convert_element_type_20 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution_3, torch.float32), kwargs = {})
+#   %view_4 : Tensor "f32[1, 4, 4, 8*s1*s0][128*s1*s0, 32*s1*s0, 8*s1*s0, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, %mul_118]), kwargs = {})
+#   %var_mean_2 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_4, [2, 3]), kwargs = {correction: 0, keepdim: True})
+#   return %getitem_5,%buf17
+triton_red_fused__to_copy_convolution_native_group_norm_4 = async_compile.triton('triton_red_fused__to_copy_convolution_native_group_norm_4', '''
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.reduction(
+    size_hints={'x': 4, 'r0_': 2048},
+    reduction_hint=ReductionHint.INNER,
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'out_ptr0': '*fp32', 'out_ptr1': '*fp32', 'ks0': 'i64', 'ks1': 'i64', 'ks2': 'i64', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr', 'R0_BLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (8,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_red_fused__to_copy_convolution_native_group_norm_4', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 2, 'num_reduction': 2, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 32, 'r0_': 12288}}
+)
+@triton.jit
+def triton_red_fused__to_copy_convolution_native_group_norm_4(in_ptr0, in_ptr1, out_ptr0, out_ptr1, ks0, ks1, ks2, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+    xnumel = 4
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_base = tl.arange(0, R0_BLOCK)[None, :]
+    rbase = r0_base
+    x0 = xindex
+    tmp5_mean = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    tmp5_m2 = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    tmp5_weight = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = r0_index < r0_numel
+        roffset = r0_offset
+        rindex = r0_index
+        r0_3 = r0_index
+        r0_2 = r0_index // ks2
+        tmp0 = tl.load(in_ptr0 + (r0_3 + 32*ks0*ks1*x0), r0_mask & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+        tmp1 = tl.load(in_ptr1 + (r0_2 + 4*x0), r0_mask & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+        tmp2 = tmp0 + tmp1
+        tmp3 = tmp2.to(tl.float32)
+        tmp4 = tl.broadcast_to(tmp3, [XBLOCK, R0_BLOCK])
+        tmp5_mean_next, tmp5_m2_next, tmp5_weight_next = triton_helpers.welford_reduce(
+            tmp4, tmp5_mean, tmp5_m2, tmp5_weight, roffset == 0
+        )
+        tmp5_mean = tl.where(r0_mask & xmask, tmp5_mean_next, tmp5_mean)
+        tmp5_m2 = tl.where(r0_mask & xmask, tmp5_m2_next, tmp5_m2)
+        tmp5_weight = tl.where(r0_mask & xmask, tmp5_weight_next, tmp5_weight)
+    tmp6, tmp7, tmp8 = triton_helpers.welford(tmp5_mean, tmp5_m2, tmp5_weight, 1)
+    tmp5 = tmp6[:, None]
+    tmp9 = tmp7[:, None]
+    tmp10 = tmp8[:, None]
+    tl.store(out_ptr0 + (x0), tmp5, xmask)
+    tl.store(out_ptr1 + (x0), tmp9, xmask)
+''', device_str='cuda')
+
+
+# kernel path: <kernel-path>
+# Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2, silu_2, h_3], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm, aten.silu]
+# Source node to ATen node mapping:
+#   group_norm_2 => add_94, add_95, convert_element_type_20, mul_137, mul_138, rsqrt_2, sub_39, unsqueeze_19, unsqueeze_20, unsqueeze_21, unsqueeze_22, unsqueeze_23, unsqueeze_24, unsqueeze_25, unsqueeze_26, var_mean_2, view_4, view_5
+#   h_3 => convolution_4
+#   input_2 => convolution_3
+#   interpolate => convert_element_type_19
+#   silu_2 => add_101, convert_element_type_25, div_2, exp_2, neg_2
+# Graph fragment:
+#   %buf15 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0" = PlaceHolder[target=buf15]
+#   %arg14_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg14_1]
+#   %getitem_5 : Tensor "f32[1, 4, 1, 1][4, 1, 4, 4]cuda:0" = PlaceHolder[target=getitem_5]
+#   %buf17 : Tensor "f32[1, 4, 1, 1][4, 1, 4, 4]cuda:0" = PlaceHolder[target=buf17]
+#   %arg15_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg15_1]
+#   %arg16_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg16_1]
+#   %add_95 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0" = PlaceHolder[target=add_95]
+#   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
+#   %convolution_3 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%convert_element_type_19, %arg13_1, %arg14_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convert_element_type_20 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution_3, torch.float32), kwargs = {})
+#   %view_4 : Tensor "f32[1, 4, 4, 8*s1*s0][128*s1*s0, 32*s1*s0, 8*s1*s0, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, %mul_118]), kwargs = {})
+#   %var_mean_2 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_4, [2, 3]), kwargs = {correction: 0, keepdim: True})
+#   %sub_39 : Tensor "f32[1, 4, 4, 8*s1*s0][128*s1*s0, 32*s1*s0, 8*s1*s0, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view_4, %getitem_5), kwargs = {})
+#   %add_94 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%getitem_4, 1e-05), kwargs = {})
+#   %rsqrt_2 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_94,), kwargs = {})
+#   %mul_137 : Tensor "f32[1, 4, 4, 8*s1*s0][128*s1*s0, 32*s1*s0, 8*s1*s0, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_39, %rsqrt_2), kwargs = {})
+#   %view_5 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%mul_137, [1, 16, 2, %mul_6, %mul_81]), kwargs = {})
+#   %unsqueeze_19 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg15_1, 0), kwargs = {})
+#   %unsqueeze_20 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_19, 2), kwargs = {})
+#   %unsqueeze_21 : Tensor "bf16[1, 16, 1, 1][16, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_20, 3), kwargs = {})
+#   %unsqueeze_22 : Tensor "bf16[1, 16, 1, 1, 1][16, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_21, 4), kwargs = {})
+#   %mul_138 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%view_5, %unsqueeze_22), kwargs = {})
+#   %unsqueeze_23 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg16_1, 0), kwargs = {})
+#   %unsqueeze_24 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_23, 2), kwargs = {})
+#   %unsqueeze_25 : Tensor "bf16[1, 16, 1, 1][16, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_24, 3), kwargs = {})
+#   %unsqueeze_26 : Tensor "bf16[1, 16, 1, 1, 1][16, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_25, 4), kwargs = {})
+#   %add_95 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.add.Tensor](args = (%mul_138, %unsqueeze_26), kwargs = {})
+#   %neg_2 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%add_95,), kwargs = {})
+#   %exp_2 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_2,), kwargs = {})
+#   %add_101 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_2, 1), kwargs = {})
+#   %div_2 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%add_95, %add_101), kwargs = {})
+#   %convert_element_type_25 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_2, torch.bfloat16), kwargs = {})
+#   %convolution_4 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%convert_element_type_25, %arg17_1, %arg18_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   return %add_95,%buf20
+triton_poi_fused__to_copy_convolution_native_group_norm_silu_5 = async_compile.triton('triton_poi_fused__to_copy_convolution_native_group_norm_silu_5', '''
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.pointwise(
+    size_hints={'x': 8192}, 
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*fp32', 'in_ptr3': '*fp32', 'in_ptr4': '*bf16', 'in_ptr5': '*bf16', 'out_ptr1': '*bf16', 'ks0': 'i64', 'ks1': 'i64', 'ks2': 'i64', 'ks3': 'i64', 'ks4': 'i64', 'ks5': 'i64', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (13,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy_convolution_native_group_norm_silu_5', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 6, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 36864}},
+    min_elem_per_thread=0
+)
+@triton.jit
+def triton_poi_fused__to_copy_convolution_native_group_norm_silu_5(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, out_ptr1, ks0, ks1, ks2, ks3, ks4, ks5, xnumel, XBLOCK : tl.constexpr):
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    x0 = (xindex % ks0)
+    x1 = ((xindex // ks0) % ks1)
+    x2 = ((xindex // ks2) % 2)
+    x3 = xindex // ks3
+    x4 = xindex
+    tmp0 = tl.load(in_ptr0 + (x0 + 2*ks4*x1 + 4*ks4*ks5*((((x0 + 2*ks4*x1 + 4*ks4*ks5*x2) // ks2) % 2)) + 8*ks4*ks5*x3), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp1 = tl.load(in_ptr1 + (x3), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp4 = tl.load(in_ptr2 + (x3 // 4), xmask, eviction_policy='evict_last')
+    tmp6 = tl.load(in_ptr3 + (x3 // 4), xmask, eviction_policy='evict_last')
+    tmp14 = tl.load(in_ptr4 + (x3), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp17 = tl.load(in_ptr5 + (x3), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp2 = tmp0 + tmp1
+    tmp3 = tmp2.to(tl.float32)
+    tmp5 = tmp3 - tmp4
+    tmp7 = 32*ks4*ks5
+    tmp8 = tmp7.to(tl.float32)
+    tmp9 = (tmp6 / tmp8)
+    tmp10 = tl.full([1], 1e-05, tl.float32)
+    tmp11 = tmp9 + tmp10
+    tmp12 = libdevice.rsqrt(tmp11)
+    tmp13 = tmp5 * tmp12
+    tmp15 = tmp14.to(tl.float32)
+    tmp16 = tmp13 * tmp15
+    tmp18 = tmp17.to(tl.float32)
+    tmp19 = tmp16 + tmp18
+    tmp20 = -tmp19
+    tmp21 = libdevice.exp(tmp20)
+    tmp22 = tl.full([1], 1.0, tl.float32)
+    tmp23 = tmp21 + tmp22
+    tmp24 = (tmp19 / tmp23)
+    tmp25 = tmp24.to(tl.float32)
+    tl.store(out_ptr1 + (x4), tmp25, xmask)
+''', device_str='cuda')
+
+
+# kernel path: <kernel-path>
+# Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
+# Source node to ATen node mapping:
+#   group_norm_4 => convert_element_type_32, var_mean_4, view_8
+#   h_4 => convolution_5
+#   input_2 => convolution_3
+#   input_3 => add_130
+#   interpolate => convert_element_type_19
+#   silu_3 => add_119, convert_element_type_31, div_3, exp_3, neg_3
+# Graph fragment:
+#   %buf15 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0" = PlaceHolder[target=buf15]
+#   %arg14_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg14_1]
+#   %buf27 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0" = PlaceHolder[target=buf27]
+#   %arg22_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg22_1]
+#   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
+#   %convolution_3 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%convert_element_type_19, %arg13_1, %arg14_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %neg_3 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%add_113,), kwargs = {})
+#   %exp_3 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_3,), kwargs = {})
+#   %add_119 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_3, 1), kwargs = {})
+#   %div_3 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%add_113, %add_119), kwargs = {})
+#   %convert_element_type_31 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_3, torch.bfloat16), kwargs = {})
+#   %convolution_5 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%convert_element_type_31, %arg21_1, %arg22_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %add_130 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%convolution_3, %convolution_5), kwargs = {})
+#   %convert_element_type_32 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%add_130, torch.float32), kwargs = {})
+#   %view_8 : Tensor "f32[1, 4, 4, 8*s1*s0][128*s1*s0, 32*s1*s0, 8*s1*s0, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_32, [1, 4, 4, %mul_118]), kwargs = {})
+#   %var_mean_4 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_8, [2, 3]), kwargs = {correction: 0, keepdim: True})
+#   return %getitem_9,%buf29
+triton_red_fused__to_copy_add_convolution_native_group_norm_silu_6 = async_compile.triton('triton_red_fused__to_copy_add_convolution_native_group_norm_silu_6', '''
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.reduction(
+    size_hints={'x': 4, 'r0_': 2048},
+    reduction_hint=ReductionHint.INNER,
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'in_ptr3': '*bf16', 'out_ptr0': '*fp32', 'out_ptr1': '*fp32', 'ks0': 'i64', 'ks1': 'i64', 'ks2': 'i64', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr', 'R0_BLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (10,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_red_fused__to_copy_add_convolution_native_group_norm_silu_6', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 4, 'num_store': 2, 'num_reduction': 2, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 32, 'r0_': 24576}}
+)
+@triton.jit
+def triton_red_fused__to_copy_add_convolution_native_group_norm_silu_6(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr0, out_ptr1, ks0, ks1, ks2, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+    xnumel = 4
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_base = tl.arange(0, R0_BLOCK)[None, :]
+    rbase = r0_base
+    x0 = xindex
+    tmp9_mean = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    tmp9_m2 = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    tmp9_weight = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = r0_index < r0_numel
+        roffset = r0_offset
+        rindex = r0_index
+        r0_3 = r0_index
+        r0_2 = r0_index // ks2
+        tmp0 = tl.load(in_ptr0 + (r0_3 + 32*ks0*ks1*x0), r0_mask & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+        tmp1 = tl.load(in_ptr1 + (r0_2 + 4*x0), r0_mask & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+        tmp3 = tl.load(in_ptr2 + (r0_3 + 32*ks0*ks1*x0), r0_mask & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+        tmp4 = tl.load(in_ptr3 + (r0_2 + 4*x0), r0_mask & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+        tmp2 = tmp0 + tmp1
+        tmp5 = tmp3 + tmp4
+        tmp6 = tmp2 + tmp5
+        tmp7 = tmp6.to(tl.float32)
+        tmp8 = tl.broadcast_to(tmp7, [XBLOCK, R0_BLOCK])
+        tmp9_mean_next, tmp9_m2_next, tmp9_weight_next = triton_helpers.welford_reduce(
+            tmp8, tmp9_mean, tmp9_m2, tmp9_weight, roffset == 0
+        )
+        tmp9_mean = tl.where(r0_mask & xmask, tmp9_mean_next, tmp9_mean)
+        tmp9_m2 = tl.where(r0_mask & xmask, tmp9_m2_next, tmp9_m2)
+        tmp9_weight = tl.where(r0_mask & xmask, tmp9_weight_next, tmp9_weight)
+    tmp10, tmp11, tmp12 = triton_helpers.welford(tmp9_mean, tmp9_m2, tmp9_weight, 1)
+    tmp9 = tmp10[:, None]
+    tmp13 = tmp11[:, None]
+    tmp14 = tmp12[:, None]
+    tl.store(out_ptr0 + (x0), tmp9, xmask)
+    tl.store(out_ptr1 + (x0), tmp13, xmask)
+''', device_str='cuda')
+
+
+# kernel path: <kernel-path>
+# Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4, silu_4, conv3d_6], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
+# Source node to ATen node mapping:
+#   conv3d_6 => convolution_6
+#   group_norm_4 => add_136, add_137, convert_element_type_32, mul_213, mul_214, rsqrt_4, sub_55, unsqueeze_35, unsqueeze_36, unsqueeze_37, unsqueeze_38, unsqueeze_39, unsqueeze_40, unsqueeze_41, unsqueeze_42, var_mean_4, view_8, view_9
+#   h_4 => convolution_5
+#   input_2 => convolution_3
+#   input_3 => add_130
+#   interpolate => convert_element_type_19
+#   silu_3 => add_119, convert_element_type_31, div_3, exp_3, neg_3
+#   silu_4 => add_143, convert_element_type_37, div_4, exp_4, neg_4
+# Graph fragment:
+#   %buf15 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0" = PlaceHolder[target=buf15]
+#   %arg14_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg14_1]
+#   %buf27 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0" = PlaceHolder[target=buf27]
+#   %arg22_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg22_1]
+#   %getitem_9 : Tensor "f32[1, 4, 1, 1][4, 1, 4, 4]cuda:0" = PlaceHolder[target=getitem_9]
+#   %buf29 : Tensor "f32[1, 4, 1, 1][4, 1, 4, 4]cuda:0" = PlaceHolder[target=buf29]
+#   %arg23_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg23_1]
+#   %arg24_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg24_1]
+#   %add_137 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0" = PlaceHolder[target=add_137]
+#   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
+#   %convolution_3 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%convert_element_type_19, %arg13_1, %arg14_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %neg_3 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%add_113,), kwargs = {})
+#   %exp_3 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_3,), kwargs = {})
+#   %add_119 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_3, 1), kwargs = {})
+#   %div_3 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%add_113, %add_119), kwargs = {})
+#   %convert_element_type_31 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_3, torch.bfloat16), kwargs = {})
+#   %convolution_5 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%convert_element_type_31, %arg21_1, %arg22_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %add_130 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%convolution_3, %convolution_5), kwargs = {})
+#   %convert_element_type_32 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%add_130, torch.float32), kwargs = {})
+#   %view_8 : Tensor "f32[1, 4, 4, 8*s1*s0][128*s1*s0, 32*s1*s0, 8*s1*s0, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_32, [1, 4, 4, %mul_118]), kwargs = {})
+#   %var_mean_4 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_8, [2, 3]), kwargs = {correction: 0, keepdim: True})
+#   %sub_55 : Tensor "f32[1, 4, 4, 8*s1*s0][128*s1*s0, 32*s1*s0, 8*s1*s0, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view_8, %getitem_9), kwargs = {})
+#   %add_136 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%getitem_8, 1e-05), kwargs = {})
+#   %rsqrt_4 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_136,), kwargs = {})
+#   %mul_213 : Tensor "f32[1, 4, 4, 8*s1*s0][128*s1*s0, 32*s1*s0, 8*s1*s0, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_55, %rsqrt_4), kwargs = {})
+#   %view_9 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%mul_213, [1, 16, 2, %mul_6, %mul_81]), kwargs = {})
+#   %unsqueeze_35 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg23_1, 0), kwargs = {})
+#   %unsqueeze_36 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_35, 2), kwargs = {})
+#   %unsqueeze_37 : Tensor "bf16[1, 16, 1, 1][16, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_36, 3), kwargs = {})
+#   %unsqueeze_38 : Tensor "bf16[1, 16, 1, 1, 1][16, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_37, 4), kwargs = {})
+#   %mul_214 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%view_9, %unsqueeze_38), kwargs = {})
+#   %unsqueeze_39 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg24_1, 0), kwargs = {})
+#   %unsqueeze_40 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_39, 2), kwargs = {})
+#   %unsqueeze_41 : Tensor "bf16[1, 16, 1, 1][16, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_40, 3), kwargs = {})
+#   %unsqueeze_42 : Tensor "bf16[1, 16, 1, 1, 1][16, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_41, 4), kwargs = {})
+#   %add_137 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.add.Tensor](args = (%mul_214, %unsqueeze_42), kwargs = {})
+#   %neg_4 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%add_137,), kwargs = {})
+#   %exp_4 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_4,), kwargs = {})
+#   %add_143 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_4, 1), kwargs = {})
+#   %div_4 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%add_137, %add_143), kwargs = {})
+#   %convert_element_type_37 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_4, torch.bfloat16), kwargs = {})
+#   %convolution_6 : Tensor "bf16[1, 3, 2, 2*s0, 2*s1][24*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%convert_element_type_37, %arg25_1, %arg26_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   return %add_137,%buf32
+triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_7 = async_compile.triton('triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_7', '''
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.pointwise(
+    size_hints={'x': 8192}, 
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'in_ptr3': '*bf16', 'in_ptr4': '*fp32', 'in_ptr5': '*fp32', 'in_ptr6': '*bf16', 'in_ptr7': '*bf16', 'out_ptr1': '*bf16', 'ks0': 'i64', 'ks1': 'i64', 'ks2': 'i64', 'ks3': 'i64', 'ks4': 'i64', 'ks5': 'i64', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]], (8,): [['tt.divisibility', 16]], (15,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_7', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 8, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 49152}},
+    min_elem_per_thread=0
+)
+@triton.jit
+def triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_7(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, in_ptr6, in_ptr7, out_ptr1, ks0, ks1, ks2, ks3, ks4, ks5, xnumel, XBLOCK : tl.constexpr):
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    x0 = (xindex % ks0)
+    x1 = ((xindex // ks0) % ks1)
+    x2 = ((xindex // ks2) % 2)
+    x3 = xindex // ks3
+    x4 = xindex
+    tmp0 = tl.load(in_ptr0 + (x0 + 2*ks4*x1 + 4*ks4*ks5*((((x0 + 2*ks4*x1 + 4*ks4*ks5*x2) // ks2) % 2)) + 8*ks4*ks5*x3), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp1 = tl.load(in_ptr1 + (x3), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp3 = tl.load(in_ptr2 + (x0 + 2*ks4*x1 + 4*ks4*ks5*((((x0 + 2*ks4*x1 + 4*ks4*ks5*x2) // ks2) % 2)) + 8*ks4*ks5*x3), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp4 = tl.load(in_ptr3 + (x3), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp8 = tl.load(in_ptr4 + (x3 // 4), xmask, eviction_policy='evict_last')
+    tmp10 = tl.load(in_ptr5 + (x3 // 4), xmask, eviction_policy='evict_last')
+    tmp18 = tl.load(in_ptr6 + (x3), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp21 = tl.load(in_ptr7 + (x3), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp2 = tmp0 + tmp1
+    tmp5 = tmp3 + tmp4
+    tmp6 = tmp2 + tmp5
+    tmp7 = tmp6.to(tl.float32)
+    tmp9 = tmp7 - tmp8
+    tmp11 = 32*ks4*ks5
+    tmp12 = tmp11.to(tl.float32)
+    tmp13 = (tmp10 / tmp12)
+    tmp14 = tl.full([1], 1e-05, tl.float32)
+    tmp15 = tmp13 + tmp14
+    tmp16 = libdevice.rsqrt(tmp15)
+    tmp17 = tmp9 * tmp16
+    tmp19 = tmp18.to(tl.float32)
+    tmp20 = tmp17 * tmp19
+    tmp22 = tmp21.to(tl.float32)
+    tmp23 = tmp20 + tmp22
+    tmp24 = -tmp23
+    tmp25 = libdevice.exp(tmp24)
+    tmp26 = tl.full([1], 1.0, tl.float32)
+    tmp27 = tmp25 + tmp26
+    tmp28 = (tmp23 / tmp27)
+    tmp29 = tmp28.to(tl.float32)
+    tl.store(out_ptr1 + (x4), tmp29, xmask)
+''', device_str='cuda')
+
+
+# kernel path: <kernel-path>
+# Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
+# Source node to ATen node mapping:
+#   conv3d_6 => convolution_6
+#   silu_4 => add_143, convert_element_type_37, div_4, exp_4, neg_4
+# Graph fragment:
+#   %buf33 : Tensor "bf16[1, 3, 2, 2*s0, 2*s1][24*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0" = PlaceHolder[target=buf33]
+#   %arg26_1 : Tensor "bf16[3][1]cuda:0" = PlaceHolder[target=arg26_1]
+#   %neg_4 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%add_137,), kwargs = {})
+#   %exp_4 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_4,), kwargs = {})
+#   %add_143 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_4, 1), kwargs = {})
+#   %div_4 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%add_137, %add_143), kwargs = {})
+#   %convert_element_type_37 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_4, torch.bfloat16), kwargs = {})
+#   %convolution_6 : Tensor "bf16[1, 3, 2, 2*s0, 2*s1][24*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%convert_element_type_37, %arg25_1, %arg26_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   return %convolution_6
+triton_poi_fused_convolution_silu_8 = async_compile.triton('triton_poi_fused_convolution_silu_8', '''
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.pointwise(
+    size_hints={'x': 2048}, 
+    filename=__file__,
+    triton_meta={'signature': {'in_out_ptr0': '*bf16', 'in_ptr0': '*bf16', 'ks0': 'i64', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_silu_8', 'mutated_arg_names': ['in_out_ptr0'], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 6912}},
+    min_elem_per_thread=0
+)
+@triton.jit
+def triton_poi_fused_convolution_silu_8(in_out_ptr0, in_ptr0, ks0, xnumel, XBLOCK : tl.constexpr):
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    x2 = xindex
+    x1 = xindex // ks0
+    tmp0 = tl.load(in_out_ptr0 + (x2), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp1 = tl.load(in_ptr0 + (x1), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp2 = tmp0 + tmp1
+    tl.store(in_out_ptr0 + (x2), tmp2, xmask)
+''', device_str='cuda')
+
+
+async_compile.wait(globals())
+del async_compile
+
+class Runner:
+    def __init__(self, partitions):
+        self.partitions = partitions
+
+    def recursively_apply_fns(self, fns):
+        new_callables = []
+        for fn, c in zip(fns, self.partitions):
+            new_callables.append(fn(c))
+        self.partitions = new_callables
+
+    def call(self, args):
+        arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1, arg10_1, arg11_1, arg12_1, arg13_1, arg14_1, arg15_1, arg16_1, arg17_1, arg18_1, arg19_1, arg20_1, arg21_1, arg22_1, arg23_1, arg24_1, arg25_1, arg26_1 = args
+        args.clear()
+        s0 = arg2_1
+        s1 = arg3_1
+        assert_size_stride(arg0_1, (16, 4, 3, 3, 3), (108, 27, 9, 3, 1))
+        assert_size_stride(arg1_1, (16, ), (1, ))
+        assert_size_stride(arg4_1, (1, 4, 2, s0, s1), (8*s1*s0, 2*s1*s0, s1*s0, s1, 1))
+        assert_size_stride(arg5_1, (16, ), (1, ))
+        assert_size_stride(arg6_1, (16, ), (1, ))
+        assert_size_stride(arg7_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1))
+        assert_size_stride(arg8_1, (16, ), (1, ))
+        assert_size_stride(arg9_1, (16, ), (1, ))
+        assert_size_stride(arg10_1, (16, ), (1, ))
+        assert_size_stride(arg11_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1))
+        assert_size_stride(arg12_1, (16, ), (1, ))
+        assert_size_stride(arg13_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1))
+        assert_size_stride(arg14_1, (16, ), (1, ))
+        assert_size_stride(arg15_1, (16, ), (1, ))
+        assert_size_stride(arg16_1, (16, ), (1, ))
+        assert_size_stride(arg17_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1))
+        assert_size_stride(arg18_1, (16, ), (1, ))
+        assert_size_stride(arg19_1, (16, ), (1, ))
+        assert_size_stride(arg20_1, (16, ), (1, ))
+        assert_size_stride(arg21_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1))
+        assert_size_stride(arg22_1, (16, ), (1, ))
+        assert_size_stride(arg23_1, (16, ), (1, ))
+        assert_size_stride(arg24_1, (16, ), (1, ))
+        assert_size_stride(arg25_1, (3, 16, 3, 3, 3), (432, 27, 9, 3, 1))
+        assert_size_stride(arg26_1, (3, ), (1, ))
+        with torch.cuda._DeviceGuard(0):
+            torch.cuda.set_device(0)
+            # Topologically Sorted Source Nodes: [h], Original ATen: [aten.convolution]
+            buf0 = extern_kernels.convolution(arg4_1, arg0_1, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf0, (1, 16, 2, s0, s1), (32*s1*s0, 2*s1*s0, s1*s0, s1, 1), 'torch.ops.aten.convolution.default')
+            del arg0_1
+            del arg4_1
+            ps0 = 2*s1*s0
+            buf1 = empty_strided_cuda((1, 4, 1, 1), (4, 1, 4, 4), torch.float32)
+            buf2 = empty_strided_cuda((1, 4, 1, 1), (4, 1, 4, 4), torch.float32)
+            # Topologically Sorted Source Nodes: [h, group_norm], Original ATen: [aten.convolution, aten.native_group_norm]
+            triton_red_fused_convolution_native_group_norm_0_r0_numel = 8*s1*s0
+            stream0 = get_raw_stream(0)
+            triton_red_fused_convolution_native_group_norm_0.run(buf0, arg1_1, buf1, buf2, s1, s0, ps0, 4, triton_red_fused_convolution_native_group_norm_0_r0_numel, stream=stream0)
+            ps1 = s1*s0
+            buf5 = empty_strided_cuda((1, 16, 2, s0, s1), (32*s1*s0, 2*s1*s0, s1*s0, s1, 1), torch.bfloat16)
+            # Topologically Sorted Source Nodes: [h, group_norm, silu, h_1], Original ATen: [aten.convolution, aten.native_group_norm, aten.silu]
+            triton_poi_fused_convolution_native_group_norm_silu_1_xnumel = 32*s1*s0
+            stream0 = get_raw_stream(0)
+            triton_poi_fused_convolution_native_group_norm_silu_1.run(buf0, arg1_1, buf1, buf2, arg5_1, arg6_1, buf5, s1, s0, ps1, ps0, triton_poi_fused_convolution_native_group_norm_silu_1_xnumel, stream=stream0)
+            del arg5_1
+            del arg6_1
+            # Topologically Sorted Source Nodes: [silu, h_1], Original ATen: [aten.silu, aten.convolution]
+            buf6 = extern_kernels.convolution(buf5, arg7_1, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf6, (1, 16, 2, s0, s1), (32*s1*s0, 2*s1*s0, s1*s0, s1, 1), 'torch.ops.aten.convolution.default')
+            del arg7_1
+            buf7 = buf2; del buf2  # reuse
+            buf8 = buf1; del buf1  # reuse
+            # Topologically Sorted Source Nodes: [silu, h_1, group_norm_1], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
+            triton_red_fused_convolution_native_group_norm_0_r0_numel = 8*s1*s0
+            stream0 = get_raw_stream(0)
+            triton_red_fused_convolution_native_group_norm_0.run(buf6, arg8_1, buf7, buf8, s1, s0, ps0, 4, triton_red_fused_convolution_native_group_norm_0_r0_numel, stream=stream0)
+            buf11 = buf5; del buf5  # reuse
+            # Topologically Sorted Source Nodes: [silu, h_1, group_norm_1, silu_1, h_2], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
+            triton_poi_fused_convolution_native_group_norm_silu_2_xnumel = 32*s1*s0
+            stream0 = get_raw_stream(0)
+            triton_poi_fused_convolution_native_group_norm_silu_2.run(buf6, arg8_1, buf7, buf8, arg9_1, arg10_1, buf11, s1, s0, ps1, ps0, triton_poi_fused_convolution_native_group_norm_silu_2_xnumel, stream=stream0)
+            del arg10_1
+            del arg8_1
+            del arg9_1
+            del buf6
+            # Topologically Sorted Source Nodes: [silu_1, h_2], Original ATen: [aten.silu, aten.convolution]
+            buf12 = extern_kernels.convolution(buf11, arg11_1, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf12, (1, 16, 2, s0, s1), (32*s1*s0, 2*s1*s0, s1*s0, s1, 1), 'torch.ops.aten.convolution.default')
+            del arg11_1
+            del buf11
+            ps2 = 4*s1*s0
+            ps3 = 2*s1
+            ps4 = 2*s0
+            ps5 = 8*s1*s0
+            buf14 = empty_strided_cuda((1, 16, 2, 2*s0, 2*s1), (128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1), torch.bfloat16)
+            # Topologically Sorted Source Nodes: [h, silu_1, h_2, input_1, interpolate, input_2], Original ATen: [aten.convolution, aten.silu, aten.add, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index]
+            triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_3_xnumel = 128*s1*s0
+            stream0 = get_raw_stream(0)
+            triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_3.run(buf0, arg1_1, buf12, arg12_1, buf14, ps2, s0, ps3, ps4, s1, ps5, triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_3_xnumel, stream=stream0)
+            del arg12_1
+            del arg1_1
+            del buf0
+            del buf12
+            # Topologically Sorted Source Nodes: [interpolate, input_2], Original ATen: [aten._to_copy, aten.convolution]
+            buf15 = extern_kernels.convolution(buf14, arg13_1, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf15, (1, 16, 2, 2*s0, 2*s1), (128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1), 'torch.ops.aten.convolution.default')
+            del arg13_1
+            buf16 = buf8; del buf8  # reuse
+            buf17 = buf7; del buf7  # reuse
+            # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm]
+            triton_red_fused__to_copy_convolution_native_group_norm_4_r0_numel = 32*s1*s0
+            stream0 = get_raw_stream(0)
+            triton_red_fused__to_copy_convolution_native_group_norm_4.run(buf15, arg14_1, buf16, buf17, s1, s0, ps5, 4, triton_red_fused__to_copy_convolution_native_group_norm_4_r0_numel, stream=stream0)
+            buf20 = buf14; del buf14  # reuse
+            # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2, silu_2, h_3], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm, aten.silu]
+            triton_poi_fused__to_copy_convolution_native_group_norm_silu_5_xnumel = 128*s1*s0
+            stream0 = get_raw_stream(0)
+            triton_poi_fused__to_copy_convolution_native_group_norm_silu_5.run(buf15, arg14_1, buf16, buf17, arg15_1, arg16_1, buf20, ps3, ps4, ps2, ps5, s1, s0, triton_poi_fused__to_copy_convolution_native_group_norm_silu_5_xnumel, stream=stream0)
+            del arg15_1
+            del arg16_1
+            # Topologically Sorted Source Nodes: [silu_2, h_3], Original ATen: [aten.silu, aten.convolution]
+            buf21 = extern_kernels.convolution(buf20, arg17_1, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf21, (1, 16, 2, 2*s0, 2*s1), (128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1), 'torch.ops.aten.convolution.default')
+            del arg17_1
+            buf22 = buf17; del buf17  # reuse
+            buf23 = buf16; del buf16  # reuse
+            # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
+            triton_red_fused__to_copy_convolution_native_group_norm_4_r0_numel = 32*s1*s0
+            stream0 = get_raw_stream(0)
+            triton_red_fused__to_copy_convolution_native_group_norm_4.run(buf21, arg18_1, buf22, buf23, s1, s0, ps5, 4, triton_red_fused__to_copy_convolution_native_group_norm_4_r0_numel, stream=stream0)
+            buf26 = buf20; del buf20  # reuse
+            # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3, silu_3, h_4], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
+            triton_poi_fused__to_copy_convolution_native_group_norm_silu_5_xnumel = 128*s1*s0
+            stream0 = get_raw_stream(0)
+            triton_poi_fused__to_copy_convolution_native_group_norm_silu_5.run(buf21, arg18_1, buf22, buf23, arg19_1, arg20_1, buf26, ps3, ps4, ps2, ps5, s1, s0, triton_poi_fused__to_copy_convolution_native_group_norm_silu_5_xnumel, stream=stream0)
+            del arg18_1
+            del arg19_1
+            del arg20_1
+            del buf21
+            # Topologically Sorted Source Nodes: [silu_3, h_4], Original ATen: [aten.silu, aten.convolution]
+            buf27 = extern_kernels.convolution(buf26, arg21_1, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf27, (1, 16, 2, 2*s0, 2*s1), (128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1), 'torch.ops.aten.convolution.default')
+            del arg21_1
+            buf28 = buf23; del buf23  # reuse
+            buf29 = buf22; del buf22  # reuse
+            # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
+            triton_red_fused__to_copy_add_convolution_native_group_norm_silu_6_r0_numel = 32*s1*s0
+            stream0 = get_raw_stream(0)
+            triton_red_fused__to_copy_add_convolution_native_group_norm_silu_6.run(buf15, arg14_1, buf27, arg22_1, buf28, buf29, s1, s0, ps5, 4, triton_red_fused__to_copy_add_convolution_native_group_norm_silu_6_r0_numel, stream=stream0)
+            buf32 = buf26; del buf26  # reuse
+            # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4, silu_4, conv3d_6], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
+            triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_7_xnumel = 128*s1*s0
+            stream0 = get_raw_stream(0)
+            triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_7.run(buf15, arg14_1, buf27, arg22_1, buf28, buf29, arg23_1, arg24_1, buf32, ps3, ps4, ps2, ps5, s1, s0, triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_7_xnumel, stream=stream0)
+            del arg14_1
+            del arg22_1
+            del arg23_1
+            del arg24_1
+            del buf15
+            del buf27
+            del buf28
+            del buf29
+            # Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
+            buf33 = extern_kernels.convolution(buf32, arg25_1, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf33, (1, 3, 2, 2*s0, 2*s1), (24*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1), 'torch.ops.aten.convolution.default')
+            del arg25_1
+            del buf32
+            buf34 = buf33; del buf33  # reuse
+            # Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
+            triton_poi_fused_convolution_silu_8_xnumel = 24*s1*s0
+            stream0 = get_raw_stream(0)
+            triton_poi_fused_convolution_silu_8.run(buf34, arg26_1, ps5, triton_poi_fused_convolution_silu_8_xnumel, stream=stream0)
+            del arg26_1
+        return (buf34, )
+
+runner = Runner(partitions=[])
+call = runner.call
+recursively_apply_fns = runner.recursively_apply_fns
+
+
+def get_args():
+    from torch._dynamo.testing import rand_strided
+    arg0_1 = rand_strided((16, 4, 3, 3, 3), (108, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg1_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg2_1 = 6
+    arg3_1 = 8
+    arg4_1 = rand_strided((1, 4, 2, 6, 8), (384, 96, 48, 8, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg5_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg6_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg7_1 = rand_strided((16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg8_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg9_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg10_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg11_1 = rand_strided((16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg12_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg13_1 = rand_strided((16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg14_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg15_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg16_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg17_1 = rand_strided((16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg18_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg19_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg20_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg21_1 = rand_strided((16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg22_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg23_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg24_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg25_1 = rand_strided((3, 16, 3, 3, 3), (432, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg26_1 = rand_strided((3, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    return [arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1, arg10_1, arg11_1, arg12_1, arg13_1, arg14_1, arg15_1, arg16_1, arg17_1, arg18_1, arg19_1, arg20_1, arg21_1, arg22_1, arg23_1, arg24_1, arg25_1, arg26_1]
+
+
+def benchmark_compiled_module(args, times=10, repeat=10):
+    from torch._inductor.utils import print_performance
+    fn = lambda: call(list(args))
+    return print_performance(fn, times=times, repeat=repeat)
+
+
+if __name__ == "__main__":
+    from torch._inductor.wrapper_benchmark import compiled_module_main
+    args = get_args()
+    compiled_module_main('None', lambda times, repeat: benchmark_compiled_module(args, times=times, repeat=repeat))
