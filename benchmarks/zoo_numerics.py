@@ -1,0 +1,165 @@
+"""Where a compiled model's numbers go wrong: each stage of torch.compile against a run of higher
+precision, on the zoo's real models.
+
+    python benchmarks/zoo_numerics.py --models wan2.2-vae --frames 3     # GPU, full size, bf16
+    python benchmarks/zoo_numerics.py --models sd-vae --size tiny --device cpu --backends eager,inductor
+
+For each model (`pytest_magi.zoo`, random weights) the eager model at its dtype and a copy cast
+to `--reference` (fp32 or fp64) decode the same inputs once. Then every backend in `--backends`
+compiles a copy of the model (`ZooModel.compile`, frames of its own) and runs the same inputs.
+The stages in the order torch.compile applies them:
+
+| backend | adds |
+| --- | --- |
+| `eager` | dynamo's tracing alone (graphs run by the eager kernels) |
+| `aot_eager` | AOTAutograd (functionalisation) |
+| `aot_eager_decomp_partition` | Inductor's decompositions and the partitioner |
+| `inductor` | Inductor's generated code (this is torch.compile) |
+| `magi` / `magi-weights-once` | the magi passes (`MagiBackend`), a frame per module instance |
+
+The first stage whose distance from the reference jumps above eager's is where the numbers go
+wrong; a stage bit-equal to eager changed nothing. Columns: relative L2 distance from the
+reference and from eager, bit-equality with eager, non-finite elements, the worst latent/output
+frame (5-D outputs, dim 2), and the seconds of the compiling first call. A backend that raises
+gets a row with its error, and the others still run. docs/testing-a-pass.md has the Wan 2.2
+table this produced on an H200.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from magi_passes import MagiBackend, PassConfig  # noqa: E402
+from pytest_magi import zoo  # noqa: E402
+from pytest_magi.numerics import _relative_l2, reference_outputs  # noqa: E402
+
+STAGES = ("eager", "aot_eager", "aot_eager_decomp_partition", "inductor")
+MAGI = {"magi": PassConfig(), "magi-weights-once": PassConfig(channels_last_weights_once=True)}
+DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
+REFERENCE_DTYPES = {"fp32": torch.float32, "fp64": torch.float64}
+
+
+def _backend(name: str) -> tuple[Any, str]:
+    """(backend for ``ZooModel.compile``, frame isolation) of a backend name."""
+    if name in STAGES:
+        return name, "class"
+    return MagiBackend(MAGI[name]), "instance"
+
+
+def _tensor(out: Any) -> torch.Tensor:
+    from torch.utils._pytree import tree_leaves
+
+    leaves = [t for t in tree_leaves(out) if isinstance(t, torch.Tensor) and t.is_floating_point()]
+    if not leaves:
+        raise ValueError(f"the model returned no floating tensor: {type(out).__name__}")
+    return leaves[0].detach()
+
+
+def _worst_frame(out: torch.Tensor, ref: torch.Tensor) -> str:
+    if out.ndim != 5 or out.shape != ref.shape:
+        return "-"
+    per = [_relative_l2(out[:, :, f], ref[:, :, f]) for f in range(out.shape[2])]
+    worst = max(range(len(per)), key=lambda f: per[f])
+    return f"{worst}: {per[worst]:.3g}"
+
+
+def measure(model: zoo.ZooModel, backends: list[str], reference: str) -> list[dict[str, Any]]:
+    """One row per backend (eager's own first), each against the same reference run."""
+    with torch.no_grad():
+        eager = _tensor(model.run())
+        ref_dtype = REFERENCE_DTYPES[reference]
+        ref = _tensor(reference_outputs(model.as_module(), model.inputs, ref_dtype, True))
+        rows = [_row("eager model", eager, eager, ref, 0.0)]
+        for name in backends:
+            backend, isolate = _backend(name)
+            start = time.perf_counter()
+            try:
+                out = _tensor(model.compile(backend, isolate=isolate).run())
+            except Exception as error:  # noqa: BLE001 - one failing stage must not hide the rest
+                rows.append({"backend": name, "error": f"{type(error).__name__}: {error}"[:300]})
+                print(f"  {name}: {rows[-1]['error']}", flush=True)
+                continue
+            rows.append(_row(name, out, eager, ref, time.perf_counter() - start))
+            print(f"  {name}: {rows[-1]['from_reference']:.4g} from {reference}", flush=True)
+    return rows
+
+
+def _row(
+    name: str, out: torch.Tensor, eager: torch.Tensor, ref: torch.Tensor, seconds: float
+) -> dict[str, Any]:
+    return {
+        "backend": name,
+        "from_reference": _relative_l2(out, ref),
+        "from_eager": _relative_l2(out, eager),
+        "equal_to_eager": bool(torch.equal(out, eager)),
+        "non_finite": int((~torch.isfinite(out)).sum()),
+        "worst_frame": _worst_frame(out, ref),
+        "seconds": seconds,
+    }
+
+
+def table(rows: list[dict[str, Any]], reference: str) -> str:
+    head = f"| backend | from {reference} | from eager | = eager | non-finite | worst frame | s |"
+    lines = [head, "| --- | ---: | ---: | --- | ---: | --- | ---: |"]
+    for r in rows:
+        if "error" in r:
+            lines.append(f"| {r['backend']} | error: {r['error']} | | | | | |")
+            continue
+        lines.append(
+            f"| {r['backend']} | {r['from_reference']:.4g} | {r['from_eager']:.4g} | "
+            f"{'yes' if r['equal_to_eager'] else 'no'} | {r['non_finite']} | {r['worst_frame']} "
+            f"| {r['seconds']:.1f} |"
+        )
+    return "\n".join(lines)
+
+
+def _names(text: str, known: list[str] | tuple[str, ...], what: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in known]
+    if unknown or not names:
+        raise SystemExit(f"--{what} {text!r}: unknown {unknown}; choose from {', '.join(known)}")
+    return names
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--models", default="wan2.2-vae")
+    parser.add_argument("--size", default="full", choices=["tiny", "full"])
+    parser.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
+    parser.add_argument("--dtype", default="bf16", choices=list(DTYPES))
+    parser.add_argument("--reference", default="fp32", choices=list(REFERENCE_DTYPES))
+    parser.add_argument("--backends", default=",".join((*STAGES, "magi")))
+    parser.add_argument("--frames", type=int, default=None, help="Wan latent frames")
+    parser.add_argument("--json", type=Path, default=None, help="write the rows here")
+    args = parser.parse_args(argv)
+    models = _names(args.models, zoo.all_names(), "models")
+    backends = _names(args.backends, (*STAGES, *MAGI), "backends")
+    env = f"torch {torch.__version__}, {args.device}"
+    if args.device.startswith("cuda"):
+        env += f" ({torch.cuda.get_device_name()})"
+    report: dict[str, Any] = {"environment": env, "models": {}}
+    for name in models:
+        options = {"frames": args.frames} if args.frames and name.startswith("wan") else {}
+        model = zoo.load(
+            name, args.size, device=args.device, dtype=DTYPES[args.dtype], seed=0, **options
+        )
+        print(f"{name} ({args.size}, {args.dtype}, {env}):", flush=True)
+        rows = measure(model, backends, args.reference)
+        report["models"][name] = rows
+        print(table(rows, args.reference), flush=True)
+    if args.json is not None:
+        args.json.write_text(json.dumps(report, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,71 @@
+"""`benchmarks/zoo_numerics.py`: each stage of torch.compile against a higher-precision run, on
+a zoo model (tiny sizes on the CPU here; the Wan 2.2 table in docs/testing-a-pass.md is the GPU)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("diffusers")
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "zoo_numerics.py"
+
+
+def _load() -> Any:
+    spec = importlib.util.spec_from_file_location("zoo_numerics", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_tracing_stages_are_bit_equal_to_eager_and_a_failing_stage_is_a_row(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bench = _load()
+    real_backend = bench._backend
+
+    def backend(name: str) -> tuple[Any, str]:
+        if name == "aot_eager_decomp_partition":  # stands in for a stage that crashes
+
+            def broken(gm: Any, inputs: Any) -> Any:
+                raise RuntimeError("lowering exploded")
+
+            return broken, "class"
+        return real_backend(name)
+
+    monkeypatch.setattr(bench, "_backend", backend)
+    out_json = tmp_path / "n.json"
+    argv = ["--models", "wan2.2-vae", "--size", "tiny", "--device", "cpu", "--dtype", "fp32"]
+    argv += ["--reference", "fp64"]
+    argv += ["--backends", "eager,aot_eager,aot_eager_decomp_partition", "--json", str(out_json)]
+    assert bench.main(argv) == 0
+    rows = json.loads(out_json.read_text())["models"]["wan2.2-vae"]
+    assert [r["backend"] for r in rows] == [
+        "eager model",
+        "eager",
+        "aot_eager",
+        "aot_eager_decomp_partition",
+    ]
+    model, dynamo, aot, broken = rows
+    for row in (dynamo, aot):  # tracing alone changes no number
+        assert row["equal_to_eager"] and row["from_eager"] == 0.0, row
+        assert row["from_reference"] == model["from_reference"] and row["non_finite"] == 0
+    assert 0 < model["from_reference"] < 1e-5  # fp32 rounding, measured against fp64
+    assert model["worst_frame"].startswith(("0: ", "1: ", "2: ", "3: ", "4: "))  # 5-D video
+    assert "lowering exploded" in broken["error"]
+    text = capsys.readouterr().out
+    assert "| backend | from fp64 | from eager | = eager |" in text
+    assert "| aot_eager_decomp_partition | error: " in text
+
+
+def test_unknown_backend_is_a_usage_error() -> None:
+    bench = _load()
+    with pytest.raises(SystemExit, match=r"--backends 'inductr': unknown \['inductr'\]; choose"):
+        bench.main(["--models", "sd-vae", "--backends", "inductr"])
