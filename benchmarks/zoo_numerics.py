@@ -18,7 +18,10 @@ The stages in the order torch.compile applies them:
 | `magi` / `magi-weights-once` | the magi passes (`MagiBackend`), a frame per module instance |
 
 The first stage whose distance from the reference jumps above eager's is where the numbers go
-wrong; a stage bit-equal to eager changed nothing. Columns: relative L2 distance from the
+wrong; a stage bit-equal to eager changed nothing. To bisect inside Inductor, a backend takes
+Inductor config for its own row after `@`: `inductor@emulate_precision_casts=True`,
+`inductor@split_reductions=False@triton.persistent_reductions=False` (values are Python
+literals; the config is patched around that row's compile and first run, then restored). Columns: relative L2 distance from the
 reference and from eager, bit-equality with eager, non-finite elements, the worst latent/output
 frame (5-D outputs, dim 2), and the seconds of the compiling first call. A backend that raises
 gets a row with its error, and the others still run. docs/testing-a-pass.md has the Wan 2.2
@@ -28,6 +31,7 @@ table this produced on an H200.
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import sys
 import time
@@ -35,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import torch
+import torch._inductor.config
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -49,10 +54,35 @@ REFERENCE_DTYPES = {"fp32": torch.float32, "fp64": torch.float64}
 
 
 def _backend(name: str) -> tuple[Any, str]:
-    """(backend for ``ZooModel.compile``, frame isolation) of a backend name."""
+    """(backend for ``ZooModel.compile``, frame isolation) of a backend name (no ``@`` part)."""
     if name in STAGES:
         return name, "class"
     return MagiBackend(MAGI[name]), "instance"
+
+
+def parse_backend(text: str) -> tuple[str, dict[str, Any]]:
+    """``"inductor@key=value@..."`` -> ``("inductor", {key: value, ...})``, checked."""
+    name, *patches = text.split("@")
+    known = (*STAGES, *MAGI)
+    if name not in known:
+        raise SystemExit(f"--backends: unknown backend {name!r} in {text!r}; choose from {known}")
+    config = torch._inductor.config.get_config_copy()
+    options: dict[str, Any] = {}
+    for patch in patches:
+        key, sep, raw = patch.partition("=")
+        if not sep or key not in config:
+            raise SystemExit(
+                f"--backends {text!r}: {patch!r} is not KEY=VALUE with KEY a "
+                f"torch._inductor.config key (e.g. inductor@emulate_precision_casts=True)"
+            )
+        try:
+            options[key] = ast.literal_eval(raw)
+        except (ValueError, SyntaxError):
+            raise SystemExit(
+                f"--backends {text!r}: {raw!r} for {key} is not a Python literal "
+                f"(True, 3, 'max-autotune', ...)"
+            ) from None
+    return name, options
 
 
 def _tensor(out: Any) -> torch.Tensor:
@@ -80,10 +110,11 @@ def measure(model: zoo.ZooModel, backends: list[str], reference: str) -> list[di
         ref = _tensor(reference_outputs(model.as_module(), model.inputs, ref_dtype, True))
         rows = [_row("eager model", eager, eager, ref, 0.0)]
         for name in backends:
-            backend, isolate = _backend(name)
+            backend, isolate = _backend(parse_backend(name)[0])
             start = time.perf_counter()
             try:
-                out = _tensor(model.compile(backend, isolate=isolate).run())
+                with torch._inductor.config.patch(parse_backend(name)[1]):
+                    out = _tensor(model.compile(backend, isolate=isolate).run())
             except Exception as error:  # noqa: BLE001 - one failing stage must not hide the rest
                 rows.append({"backend": name, "error": f"{type(error).__name__}: {error}"[:300]})
                 print(f"  {name}: {rows[-1]['error']}", flush=True)
@@ -142,7 +173,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None, help="write the rows here")
     args = parser.parse_args(argv)
     models = _names(args.models, zoo.all_names(), "models")
-    backends = _names(args.backends, (*STAGES, *MAGI), "backends")
+    backends = [b.strip() for b in args.backends.split(",") if b.strip()]
+    if not backends:
+        raise SystemExit(f"--backends {args.backends!r}: name at least one of {(*STAGES, *MAGI)}")
+    for text in backends:
+        parse_backend(text)  # every row checked before any model is built
     env = f"torch {torch.__version__}, {args.device}"
     if args.device.startswith("cuda"):
         env += f" ({torch.cuda.get_device_name()})"

@@ -65,7 +65,47 @@ def test_tracing_stages_are_bit_equal_to_eager_and_a_failing_stage_is_a_row(
     assert "| aot_eager_decomp_partition | error: " in text
 
 
-def test_unknown_backend_is_a_usage_error() -> None:
+@pytest.mark.parametrize(
+    ("backends", "message"),
+    [
+        ("inductr", r"unknown backend 'inductr' in 'inductr'; choose from \('eager'"),
+        ("inductor@no_such_key=1", r"'no_such_key=1' is not KEY=VALUE with KEY a torch._inductor"),
+        ("inductor@fallback_random", r"'fallback_random' is not KEY=VALUE"),
+        ("inductor@fallback_random=yes", r"'yes' for fallback_random is not a Python literal"),
+        (",", r"name at least one of"),
+    ],
+)
+def test_bad_backend_is_a_usage_error(backends: str, message: str) -> None:
     bench = _load()
-    with pytest.raises(SystemExit, match=r"--backends 'inductr': unknown \['inductr'\]; choose"):
-        bench.main(["--models", "sd-vae", "--backends", "inductr"])
+    with pytest.raises(SystemExit, match=message):
+        bench.main(["--models", "sd-vae", "--backends", backends])
+
+
+def test_a_row_with_inductor_config_gets_it_and_gives_it_back(tmp_path: Path) -> None:
+    import torch
+    import torch._inductor.config as inductor_config
+
+    bench = _load()
+    assert bench.parse_backend("inductor@emulate_precision_casts=True@max_autotune=False") == (
+        "inductor",
+        {"emulate_precision_casts": True, "max_autotune": False},
+    )
+    seen: list[bool] = []
+    real_compile = bench.zoo.ZooModel.compile
+
+    def compile_and_look(self: Any, backend: Any, **kwargs: Any) -> Any:
+        seen.append(inductor_config.fallback_random)
+        return real_compile(self, backend, **kwargs)
+
+    before = inductor_config.fallback_random
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(bench.zoo.ZooModel, "compile", compile_and_look)
+        argv = ["--models", "wan2.2-vae", "--size", "tiny", "--device", "cpu", "--dtype", "fp32"]
+        argv += ["--backends", f"eager@fallback_random={not before},eager"]
+        argv += ["--json", str(tmp_path / "n.json")]
+        assert bench.main(argv) == 0
+    assert seen == [not before, before]  # patched for its own row only
+    assert inductor_config.fallback_random is before  # and restored
+    rows = json.loads((tmp_path / "n.json").read_text())["models"]["wan2.2-vae"]
+    assert rows[1]["backend"] == f"eager@fallback_random={not before}" and rows[1]["equal_to_eager"]
+    assert torch.is_grad_enabled()
