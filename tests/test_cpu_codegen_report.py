@@ -3,23 +3,15 @@ do to the CUDA code of a model, with progress, and the pointer to the GPU tables
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
-
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "cpu_codegen_report.py"
+from scripts import load_benchmark
 
 
 def _load():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("cpu_codegen_report", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("cpu_codegen_report")
 
 
 def test_gqa_report_names_the_removed_copy_kernel(

@@ -3,26 +3,18 @@ a zoo model (tiny sizes on the CPU here; the Wan 2.2 table in docs/testing-a-pas
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from scripts import load_benchmark
 
 pytest.importorskip("diffusers")
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "zoo_numerics.py"
 
-
-def _load() -> Any:
-    spec = importlib.util.spec_from_file_location("zoo_numerics", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+def _load():  # type: ignore[no-untyped-def]
+    return load_benchmark("zoo_numerics")
 
 
 def test_tracing_stages_are_bit_equal_to_eager_and_a_failing_stage_is_a_row(
