@@ -21,11 +21,13 @@ The first stage whose distance from the reference jumps above eager's is where t
 wrong; a stage bit-equal to eager changed nothing. To bisect inside Inductor, a backend takes
 Inductor config for its own row after `@`: `inductor@emulate_precision_casts=True`,
 `inductor@split_reductions=False@triton.persistent_reductions=False` (values are Python
-literals; the config is patched around that row's compile and first run, then restored). Columns: relative L2 distance from the
-reference and from eager, bit-equality with eager, non-finite elements, the worst latent/output
-frame (5-D outputs, dim 2), and the seconds of the compiling first call. A backend that raises
-gets a row with its error, and the others still run. docs/testing-a-pass.md has the Wan 2.2
-table this produced on an H200.
+literals; the config is patched around that row's compile and first run, then restored).
+
+Columns: relative L2 distance from the reference and from eager, bit-equality with eager,
+non-finite elements, the worst latent/output frame (5-D outputs, dim 2), and the seconds of the
+compiling first call. A backend that raises gets a row with its error, and the others still
+run. The Wan 2.2 table in docs/testing-a-pass.md
+came from the probe runs this script grew out of (H200, torch 2.11).
 """
 
 from __future__ import annotations
