@@ -48,7 +48,9 @@ def main() -> int:
     torch.backends.cudnn.benchmark = args.cudnn_benchmark
     torch.manual_seed(0)
     model = VAEDecoderLike(args.preset).cuda().to(torch.bfloat16).eval()
-    print(f"device={torch.cuda.get_device_name()} torch={torch.__version__} cudnn.benchmark={args.cudnn_benchmark}")
+    print(
+        f"device={torch.cuda.get_device_name()} torch={torch.__version__} cudnn.benchmark={args.cudnn_benchmark}"
+    )
     with torch.no_grad(), torch._dynamo.config.patch(recompile_limit=64):
         for mode in ("static", "dynamic"):
             for name in ("torch.compile", "magi"):

@@ -20,8 +20,10 @@ The stages in the order torch.compile applies them:
 The first stage whose distance from the reference jumps above eager's is where the numbers go
 wrong; a stage bit-equal to eager changed nothing. To bisect inside Inductor, a backend takes
 Inductor config for its own row after `@`: `inductor@emulate_precision_casts=True`,
-`inductor@split_reductions=False@triton.persistent_reductions=False` (values are Python
-literals; the config is patched around that row's compile and first run, then restored).
+`inductor@split_reductions=False@triton.persistent_reductions=False`; keys starting with
+`dynamo.` are dynamo's (`inductor@dynamo.automatic_dynamic_shapes=False`: recompile with static
+shapes instead of going dynamic). Values are Python literals; the config is patched around that
+row's compile and first run, then restored.
 
 Columns: relative L2 distance from the reference and from eager, bit-equality with eager,
 non-finite elements, the worst latent/output frame (5-D outputs, dim 2), and the seconds of the
@@ -34,13 +36,16 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import json
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import torch
+import torch._dynamo.config
 import torch._inductor.config
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -63,19 +68,24 @@ def _backend(name: str) -> tuple[Any, str]:
 
 
 def parse_backend(text: str) -> tuple[str, dict[str, Any]]:
-    """``"inductor@key=value@..."`` -> ``("inductor", {key: value, ...})``, checked."""
+    """``"inductor@key=value@..."`` -> ``("inductor", {key: value, ...})``, checked; a key
+    ``dynamo.<name>`` is ``torch._dynamo.config.<name>``, any other one Inductor's."""
     name, *patches = text.split("@")
     known = (*STAGES, *MAGI)
     if name not in known:
         raise SystemExit(f"--backends: unknown backend {name!r} in {text!r}; choose from {known}")
-    config = torch._inductor.config.get_config_copy()
+    inductor_keys = torch._inductor.config.get_config_copy()
+    dynamo_keys = torch._dynamo.config.get_config_copy()
     options: dict[str, Any] = {}
     for patch in patches:
         key, sep, raw = patch.partition("=")
-        if not sep or key not in config:
+        dynamo_key = key.removeprefix("dynamo.")
+        known_key = dynamo_key in dynamo_keys if key.startswith("dynamo.") else key in inductor_keys
+        if not sep or not known_key:
             raise SystemExit(
                 f"--backends {text!r}: {patch!r} is not KEY=VALUE with KEY a "
-                f"torch._inductor.config key (e.g. inductor@emulate_precision_casts=True)"
+                f"torch._inductor.config key or dynamo.<torch._dynamo.config key> "
+                f"(e.g. inductor@emulate_precision_casts=True)"
             )
         try:
             options[key] = ast.literal_eval(raw)
@@ -85,6 +95,15 @@ def parse_backend(text: str) -> tuple[str, dict[str, Any]]:
                 f"(True, 3, 'max-autotune', ...)"
             ) from None
     return name, options
+
+
+@contextlib.contextmanager
+def _patched(options: dict[str, Any]) -> Iterator[None]:
+    """Inductor's and dynamo's config patched for one row (``dynamo.`` keys are dynamo's)."""
+    dynamo = {k.removeprefix("dynamo."): v for k, v in options.items() if k.startswith("dynamo.")}
+    inductor = {k: v for k, v in options.items() if not k.startswith("dynamo.")}
+    with torch._inductor.config.patch(inductor), torch._dynamo.config.patch(dynamo):
+        yield
 
 
 def _tensor(out: Any) -> torch.Tensor:
@@ -115,7 +134,7 @@ def measure(model: zoo.ZooModel, backends: list[str], reference: str) -> list[di
             backend, isolate = _backend(parse_backend(name)[0])
             start = time.perf_counter()
             try:
-                with torch._inductor.config.patch(parse_backend(name)[1]):
+                with _patched(parse_backend(name)[1]):
                     out = _tensor(model.compile(backend, isolate=isolate).run())
             except Exception as error:  # noqa: BLE001 - one failing stage must not hide the rest
                 rows.append({"backend": name, "error": f"{type(error).__name__}: {error}"[:300]})

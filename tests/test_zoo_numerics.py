@@ -62,6 +62,7 @@ def test_tracing_stages_are_bit_equal_to_eager_and_a_failing_stage_is_a_row(
     [
         ("inductr", r"unknown backend 'inductr' in 'inductr'; choose from \('eager'"),
         ("inductor@no_such_key=1", r"'no_such_key=1' is not KEY=VALUE with KEY a torch._inductor"),
+        ("inductor@dynamo.no_such_key=1", r"'dynamo.no_such_key=1' is not KEY=VALUE"),
         ("inductor@fallback_random", r"'fallback_random' is not KEY=VALUE"),
         ("inductor@fallback_random=yes", r"'yes' for fallback_random is not a Python literal"),
         (",", r"name at least one of"),
@@ -78,26 +79,33 @@ def test_a_row_with_inductor_config_gets_it_and_gives_it_back(tmp_path: Path) ->
     import torch._inductor.config as inductor_config
 
     bench = _load()
-    assert bench.parse_backend("inductor@emulate_precision_casts=True@max_autotune=False") == (
+    assert bench.parse_backend(
+        "inductor@emulate_precision_casts=True@max_autotune=False@dynamo.recompile_limit=3"
+    ) == (
         "inductor",
-        {"emulate_precision_casts": True, "max_autotune": False},
+        {"emulate_precision_casts": True, "max_autotune": False, "dynamo.recompile_limit": 3},
     )
-    seen: list[bool] = []
+    import torch._dynamo.config as dynamo_config
+
+    seen: list[tuple[bool, bool]] = []
     real_compile = bench.zoo.ZooModel.compile
 
     def compile_and_look(self: Any, backend: Any, **kwargs: Any) -> Any:
-        seen.append(inductor_config.fallback_random)
+        seen.append((inductor_config.fallback_random, dynamo_config.automatic_dynamic_shapes))
         return real_compile(self, backend, **kwargs)
 
     before = inductor_config.fallback_random
+    dynamic = dynamo_config.automatic_dynamic_shapes
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(bench.zoo.ZooModel, "compile", compile_and_look)
         argv = ["--models", "wan2.2-vae", "--size", "tiny", "--device", "cpu", "--dtype", "fp32"]
-        argv += ["--backends", f"eager@fallback_random={not before},eager"]
+        patch = f"eager@fallback_random={not before}@dynamo.automatic_dynamic_shapes={not dynamic}"
+        argv += ["--backends", f"{patch},eager"]
         argv += ["--json", str(tmp_path / "n.json")]
         assert bench.main(argv) == 0
-    assert seen == [not before, before]  # patched for its own row only
+    assert seen == [(not before, not dynamic), (before, dynamic)]  # its own row only
     assert inductor_config.fallback_random is before  # and restored
+    assert dynamo_config.automatic_dynamic_shapes is dynamic
     rows = json.loads((tmp_path / "n.json").read_text())["models"]["wan2.2-vae"]
-    assert rows[1]["backend"] == f"eager@fallback_random={not before}" and rows[1]["equal_to_eager"]
+    assert rows[1]["backend"] == patch and rows[1]["equal_to_eager"]
     assert torch.is_grad_enabled()
