@@ -316,6 +316,10 @@ def _eager_note(where: str, b: Any, r: Any, e: Any, reference_name: str) -> str:
     return f"; eager {eager_err:.3g}"
 
 
+def _non_finite(t: torch.Tensor) -> int:
+    return int((~torch.isfinite(t.detach())).sum())
+
+
 def _judge_leaf(b: Any, c: Any, r: Any, reference_name: str) -> tuple[bool, str]:
     if not isinstance(c, torch.Tensor) or not c.is_floating_point():
         good = bool(c == b) if not isinstance(c, torch.Tensor) else bool(torch.equal(c, b))
@@ -323,6 +327,15 @@ def _judge_leaf(b: Any, c: Any, r: Any, reference_name: str) -> tuple[bool, str]
     if c.shape != b.shape or c.shape != r.shape:
         return False, f"shapes differ: candidate {tuple(c.shape)}, baseline {tuple(b.shape)}"
     base_err, cand_err = _relative_l2(b, r), _relative_l2(c, r)
+    base_bad, cand_bad = _non_finite(b), _non_finite(c)
+    if cand_bad or base_bad:  # a distance with NaN/inf in it compares as nothing
+        good = cand_bad == 0
+        return good, (
+            f"non-finite elements (NaN/inf): candidate {cand_bad}, baseline {base_bad} of "
+            f"{c.numel()} ({c.dtype}); a candidate with any fails, a finite candidate beside a "
+            f"non-finite baseline passes; relative L2 distance from the {reference_name} "
+            f"reference: candidate {cand_err:.3g}, baseline {base_err:.3g}"
+        )
     floor = REFERENCE_FLOOR.get(c.dtype, 1e-2)
     bound = max(REFERENCE_FACTOR * base_err, floor)
     good = cand_err <= bound

@@ -250,6 +250,24 @@ def test_a_baseline_far_from_the_reference_while_eager_is_close_is_a_warning() -
     assert not ok
 
 
+def test_non_finite_outputs_are_named_and_never_pass_on_the_candidate() -> None:
+    """Seen on the GPU: a Wan 2.2 candidate decoded NaN ("candidate nan" was all it said)."""
+    ref = torch.randn(4096, dtype=torch.float64)
+    finite = _noisy(ref, 0.01, 1)
+    broken = finite.clone()
+    broken[:3] = float("nan")
+    broken[3] = float("inf")
+    ok, lines = judge_against_reference(finite, broken, ref, "fp32")
+    assert not ok
+    assert "non-finite elements (NaN/inf): candidate 4, baseline 0 of 4096" in lines[0], lines
+    ok, lines = judge_against_reference(
+        broken, finite, ref, "fp32"
+    )  # the baseline is the broken one
+    assert ok and "candidate 0, baseline 4" in lines[0], lines
+    ok, lines = judge_against_reference(broken, broken, ref, "fp32")  # both: still a failure
+    assert not ok and "candidate 4, baseline 4" in lines[0], lines
+
+
 def test_a_baseline_as_close_as_eager_gives_no_warning() -> None:
     ref = torch.randn(4096, dtype=torch.float64)
     eager, baseline = _noisy(ref, 0.01, 1), _noisy(ref, 0.012, 2)
