@@ -295,7 +295,9 @@ def test_backward_through_an_input_only() -> None:
 
 
 def test_unknown_inductor_config_key() -> None:
-    with pytest.raises(ValueError, match=r"inductor_config: unknown torch._inductor.config key 'max_tile'"):
+    with pytest.raises(
+        ValueError, match=r"inductor_config: unknown torch._inductor.config key 'max_tile'"
+    ):
         inductor_codegen(torch.sin, torch.randn(4), inductor_config={"max_tile": 2})
 
 

@@ -56,7 +56,9 @@ def test_from_env_bad_bool_names_variable_value_and_accepted() -> None:
 
 @pytest.mark.parametrize("raw", ["-3", "0", "1.5", "ten"])
 def test_from_env_bad_int(raw: str) -> None:
-    with pytest.raises(ValueError, match=r"MAGI_PASSES__CONV_HEAVY_RATIO: '.*'; expected a positive integer"):
+    with pytest.raises(
+        ValueError, match=r"MAGI_PASSES__CONV_HEAVY_RATIO: '.*'; expected a positive integer"
+    ):
         PassConfig.from_env({"MAGI_PASSES__CONV_HEAVY_RATIO": raw})
 
 

@@ -659,9 +659,7 @@ def test_corpus_weight_updates(device: str, weights_once: bool) -> None:
         update(model, x)
         with torch.no_grad():
             out, ref = compiled(x), model(x)
-        torch.testing.assert_close(
-            out, ref, **UPDATE_TOL, msg=lambda m, n=name: f"{n}: {m}"
-        )
+        torch.testing.assert_close(out, ref, **UPDATE_TOL, msg=lambda m, n=name: f"{n}: {m}")
         assert not torch.allclose(ref, previous), f"{name} did not change the model"
         previous = ref
     assert len(backend.managers) == 1, "recompiled: the weight cache was not exercised"

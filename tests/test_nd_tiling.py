@@ -53,7 +53,11 @@ def test_predicates() -> None:
 def test_fires_on_dynamic_conv_heavy_graphs_with_two_tiles() -> None:
     result, after = run(conv_stack(dynamic=True))
     assert result.applied, result.reason
-    assert after == {"triton.prefer_nd_tiling": True, "triton.max_tiles": 2, "triton.tile_reductions": True}
+    assert after == {
+        "triton.prefer_nd_tiling": True,
+        "triton.max_tiles": 2,
+        "triton.tile_reductions": True,
+    }
     assert result.config_changes == after
     assert result.counts["convolutions"] == 2
 

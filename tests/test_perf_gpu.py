@@ -71,7 +71,10 @@ def test_gqa_projection_dynamic_inference(compiled_pair) -> None:
 
     x = GQAProjection.example_input("h200", device="cuda", dtype=torch.bfloat16)
     pair = compiled_pair(
-        GQAProjection(kv_heads=4), x, dynamic_dims={0: GQAProjection.DYNAMIC_DIMS}, label="gqa-dynamic"
+        GQAProjection(kv_heads=4),
+        x,
+        dynamic_dims={0: GQAProjection.DYNAMIC_DIMS},
+        label="gqa-dynamic",
     )
     pair.assert_close()
     assert pair.fired("dynamic_reshape")

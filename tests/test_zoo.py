@@ -30,9 +30,18 @@ def test_names_and_unavailable_partition_the_zoo() -> None:
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: zoo.load("wan2.1-vae"), "unknown zoo model name 'wan2.1-vae'.*did you mean 'wan2.2-vae'"),
-        (lambda: zoo.load("sd-vae", "small"), r"unknown zoo size 'small'; choose one of \['tiny', 'full'\]"),
-        (lambda: zoo.load("sd-vae", frames=3), "unknown option.*'frames'.*accepts batch, resolution"),
+        (
+            lambda: zoo.load("wan2.1-vae"),
+            "unknown zoo model name 'wan2.1-vae'.*did you mean 'wan2.2-vae'",
+        ),
+        (
+            lambda: zoo.load("sd-vae", "small"),
+            r"unknown zoo size 'small'; choose one of \['tiny', 'full'\]",
+        ),
+        (
+            lambda: zoo.load("sd-vae", frames=3),
+            "unknown option.*'frames'.*accepts batch, resolution",
+        ),
         (lambda: zoo.load("wan2.2-vae", frames=0), "frames=0 must be a positive int"),
         (lambda: zoo.load("sd-vae", dtype=torch.int8), "expected a floating torch.dtype"),
     ],

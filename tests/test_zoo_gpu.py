@@ -32,8 +32,6 @@ def test_zoo_model_is_never_slower(zoo_pair, name: str) -> None:
 
 @pytest.mark.min_speedup(WAN_MIN_SPEEDUP)
 def test_wan_decode_holds_its_gain(zoo_pair) -> None:
-    pair = zoo_pair(
-        "wan2.2-vae", "full", device="cuda", dtype=torch.bfloat16, frames=WAN_FRAMES
-    )
+    pair = zoo_pair("wan2.2-vae", "full", device="cuda", dtype=torch.bfloat16, frames=WAN_FRAMES)
     pair.assert_close()
     assert pair.fired("conv_channels_last")
