@@ -52,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from magi_passes import MagiBackend, PassConfig  # noqa: E402
 from pytest_magi import zoo  # noqa: E402
-from pytest_magi.numerics import _relative_l2, reference_outputs  # noqa: E402
+from pytest_magi.numerics import _non_finite, _relative_l2, reference_outputs  # noqa: E402
 
 STAGES = ("eager", "aot_eager", "aot_eager_decomp_partition", "inductor")
 MAGI = {"magi": PassConfig(), "magi-weights-once": PassConfig(channels_last_weights_once=True)}
@@ -123,18 +123,21 @@ def _worst_frame(out: torch.Tensor, ref: torch.Tensor) -> str:
     return f"{worst}: {per[worst]:.3g}"
 
 
-def measure(model: zoo.ZooModel, backends: list[str], reference: str) -> list[dict[str, Any]]:
-    """One row per backend (eager's own first), each against the same reference run."""
+def measure(
+    model: zoo.ZooModel, backends: list[tuple[str, str, dict[str, Any]]], reference: str
+) -> list[dict[str, Any]]:
+    """One row per ``(name, stage, config patches)`` of `parse_backend` (eager's own row
+    first), each against the same reference run."""
     with torch.no_grad():
         eager = _tensor(model.run())
         ref_dtype = REFERENCE_DTYPES[reference]
         ref = _tensor(reference_outputs(model.as_module(), model.inputs, ref_dtype, True))
         rows = [_row("eager model", eager, eager, ref, 0.0)]
-        for name in backends:
-            backend, isolate = _backend(parse_backend(name)[0])
+        for name, stage, options in backends:
+            backend, isolate = _backend(stage)
             start = time.perf_counter()
             try:
-                with _patched(parse_backend(name)[1]):
+                with _patched(options):
                     out = _tensor(model.compile(backend, isolate=isolate).run())
             except Exception as error:  # noqa: BLE001 - one failing stage must not hide the rest
                 rows.append({"backend": name, "error": f"{type(error).__name__}: {error}"[:300]})
@@ -153,7 +156,7 @@ def _row(
         "from_reference": _relative_l2(out, ref),
         "from_eager": _relative_l2(out, eager),
         "equal_to_eager": bool(torch.equal(out, eager)),
-        "non_finite": int((~torch.isfinite(out)).sum()),
+        "non_finite": _non_finite(out),
         "worst_frame": _worst_frame(out, ref),
         "seconds": seconds,
     }
@@ -194,11 +197,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None, help="write the rows here")
     args = parser.parse_args(argv)
     models = _names(args.models, zoo.all_names(), "models")
-    backends = [b.strip() for b in args.backends.split(",") if b.strip()]
-    if not backends:
+    names = [b.strip() for b in args.backends.split(",") if b.strip()]
+    if not names:
         raise SystemExit(f"--backends {args.backends!r}: name at least one of {(*STAGES, *MAGI)}")
-    for text in backends:
-        parse_backend(text)  # every row checked before any model is built
+    backends = [(text, *parse_backend(text)) for text in names]  # all checked before any model
     env = f"torch {torch.__version__}, {args.device}"
     if args.device.startswith("cuda"):
         env += f" ({torch.cuda.get_device_name()})"

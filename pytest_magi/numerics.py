@@ -240,14 +240,13 @@ def _cast(value: Any, dtype: torch.dtype) -> Any:
 
 
 def reference_outputs(
-    model: Callable[..., Any], inputs: tuple[Any, ...], dtype: torch.dtype | None, inference: bool
+    model: Callable[..., Any], inputs: tuple[Any, ...], dtype: torch.dtype, inference: bool
 ) -> Any:
-    """Run a deep copy of ``model`` cast to ``dtype`` eagerly on ``inputs`` cast to ``dtype``
-    (``dtype=None``: as they are, the model's own eager outputs)."""
+    """Run a deep copy of ``model`` cast to ``dtype`` eagerly on ``inputs`` cast to ``dtype``."""
     reference = copy.deepcopy(model)
-    if isinstance(reference, torch.nn.Module) and dtype is not None:
+    if isinstance(reference, torch.nn.Module):
         reference = reference.to(dtype)
-    args = inputs if dtype is None else _cast(inputs, dtype)
+    args = _cast(inputs, dtype)
     with torch.no_grad() if inference else torch.enable_grad():
         return reference(*args)
 
@@ -287,21 +286,22 @@ def judge_against_reference(
     lines: list[str] = []
     for i, (b, c, r, e) in enumerate(zip(b_leaves, c_leaves, r_leaves, e_leaves, strict=True)):
         where = f"output[{i}]: " if len(r_leaves) > 1 else ""
-        good, text = _judge_leaf(b, c, r, reference_name)
-        text += _eager_note(where, b, r, e, reference_name)
+        good, text, base_err = _judge_leaf(b, c, r, reference_name)
+        if base_err is not None:
+            text += _eager_note(where, base_err, b, r, e, reference_name)
         ok = ok and good
         lines.append(where + text)
     return ok, lines
 
 
-def _eager_note(where: str, b: Any, r: Any, e: Any, reference_name: str) -> str:
-    """``"; eager <dist>"`` for a floating leaf, warning when the baseline is clearly further."""
-    tensors = (b, r, e)
-    if not all(isinstance(t, torch.Tensor) and t.is_floating_point() for t in tensors):
+def _eager_note(
+    where: str, base_err: float, b: torch.Tensor, r: torch.Tensor, e: Any, reference_name: str
+) -> str:
+    """``"; eager <dist>"`` for a floating leaf whose baseline is ``base_err`` from the
+    reference, warning when the baseline is clearly further than eager."""
+    if not (isinstance(e, torch.Tensor) and e.is_floating_point() and e.shape == r.shape):
         return ""
-    if not b.shape == r.shape == e.shape:
-        return ""
-    base_err, eager_err = _relative_l2(b, r), _relative_l2(e, r)
+    eager_err = _relative_l2(e, r)
     bound = max(REFERENCE_FACTOR * eager_err, REFERENCE_FLOOR.get(b.dtype, 1e-2))
     if base_err > bound:
         warnings.warn(
@@ -320,27 +320,30 @@ def _non_finite(t: torch.Tensor) -> int:
     return int((~torch.isfinite(t.detach())).sum())
 
 
-def _judge_leaf(b: Any, c: Any, r: Any, reference_name: str) -> tuple[bool, str]:
+def _judge_leaf(b: Any, c: Any, r: Any, reference_name: str) -> tuple[bool, str, float | None]:
+    """(verdict, text, the baseline's distance from the reference: None where none is taken)."""
     if not isinstance(c, torch.Tensor) or not c.is_floating_point():
         good = bool(c == b) if not isinstance(c, torch.Tensor) else bool(torch.equal(c, b))
-        return good, "equal" if good else f"{c!r} != baseline {b!r}"
+        return good, "equal" if good else f"{c!r} != baseline {b!r}", None
     if c.shape != b.shape or c.shape != r.shape:
-        return False, f"shapes differ: candidate {tuple(c.shape)}, baseline {tuple(b.shape)}"
+        text = f"shapes differ: candidate {tuple(c.shape)}, baseline {tuple(b.shape)}"
+        return False, text, None
     base_err, cand_err = _relative_l2(b, r), _relative_l2(c, r)
     base_bad, cand_bad = _non_finite(b), _non_finite(c)
     if cand_bad or base_bad:  # a distance with NaN/inf in it compares as nothing
-        good = cand_bad == 0
-        return good, (
+        text = (
             f"non-finite elements (NaN/inf): candidate {cand_bad}, baseline {base_bad} of "
             f"{c.numel()} ({c.dtype}); a candidate with any fails, a finite candidate beside a "
             f"non-finite baseline passes; relative L2 distance from the {reference_name} "
             f"reference: candidate {cand_err:.3g}, baseline {base_err:.3g}"
         )
+        return cand_bad == 0, text, base_err
     floor = REFERENCE_FLOOR.get(c.dtype, 1e-2)
     bound = max(REFERENCE_FACTOR * base_err, floor)
     good = cand_err <= bound
-    return good, (
+    text = (
         f"relative L2 distance from the {reference_name} reference: candidate {cand_err:.3g}, "
         f"baseline {base_err:.3g} ({c.dtype}); candidate {'<=' if good else '>'} "
         f"max({REFERENCE_FACTOR:g} x baseline, floor {floor:g}) = {bound:.3g}"
     )
+    return good, text, base_err

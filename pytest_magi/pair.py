@@ -432,7 +432,7 @@ class CompiledPair:
             )
         dtype = torch.float64 if reference == "fp64" else torch.float32
         ref = reference_outputs(self.model, tuple(args), dtype, self.inference)
-        eager = reference_outputs(self.model, tuple(args), None, self.inference)
+        eager = self.eager(*args)
         ok, lines = judge_against_reference(
             outputs["baseline"], outputs["candidate"], ref, reference, eager=eager
         )

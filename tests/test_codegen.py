@@ -146,6 +146,11 @@ def test_gn_silu_is_one_kernel_on_2_13(gn_dynamic_code: GeneratedCode) -> None:
     assert fused[0].reduction_dims == ("r0",)
 
 
+def _size_symbols(code: str) -> set[str]:
+    """The size symbols (`s0`, `s1`, ...) a piece of generated code uses."""
+    return set(re.findall(r"(?<![\w.])s\d+(?!\w)", code))
+
+
 def test_spatially_dynamic_conv_backward_is_a_clear_error_or_stays_dynamic() -> None:
     """Dynamic dims are never specialised quietly. Where Inductor's convolution_backward
     lowering guards on the input strides (torch 2.13 generating for fake CUDA), that would
@@ -161,13 +166,13 @@ def test_spatially_dynamic_conv_backward_is_a_clear_error_or_stays_dynamic() -> 
         assert "backward=False" in message
     else:
         normalized = code.normalized()
-        symbols = set(re.findall(r"(?<![\w.])s\d+(?!\w)", normalized))
+        symbols = _size_symbols(normalized)
         assert {"s0", "s1"} <= symbols, f"H and W were specialised: symbols {sorted(symbols)}"
 
 
 def test_dynamic_symbols_are_renumbered(gn_dynamic_code: GeneratedCode) -> None:
     normalized = gn_dynamic_code.normalized()
-    symbols = set(re.findall(r"(?<![\w.])s\d+(?!\w)", normalized))
+    symbols = _size_symbols(normalized)
     assert symbols == {"s0", "s1"}, "H and W are the only dynamic sizes"
     assign = re.compile(r"^\s+(s\d+) = (arg\d+_1)$", re.MULTILINE)
     raw_assigns = assign.findall(gn_dynamic_code.raw)
