@@ -19,7 +19,8 @@ Variants: `torch.compile` (the baseline: `torch.compile(module)` as users write 
 `magi_passes.frames`), `magi-backend` (`torch.compile(module, backend="magi")`: the passes
 alone), and diagnostic ones: `torch.compile+frames` (frames of their own, no passes: what the
 isolation alone buys), `magi-no-cl` (channels-last rewrite off), `magi-cl-always` (the rewrite
-forced on conv2d-only graphs too), `magi-weights-in-graph` (weights converted in the graph).
+forced on conv2d-only graphs too), `magi-weights-once` (weights converted once outside the graph,
+the opt-in `channels_last_weights_once`; the default converts them in the graph).
 Every compiled copy has code objects of its own, so variants never share dynamo's frames.
 """
 
@@ -56,11 +57,11 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-backend": ({}, "class"),
     "magi-no-cl": ({"enable_conv_channels_last": False}, "instance"),
     "magi-cl-always": ({"channels_last_conv2d_graphs": True}, "class"),
-    "magi-cl-always-weights-in-graph": (
-        {"channels_last_conv2d_graphs": True, "channels_last_weights_once": False},
+    "magi-cl-always-weights-once": (
+        {"channels_last_conv2d_graphs": True, "channels_last_weights_once": True},
         "class",
     ),
-    "magi-weights-in-graph": ({"channels_last_weights_once": False}, "instance"),
+    "magi-weights-once": ({"channels_last_weights_once": True}, "instance"),
 }
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 
