@@ -14,9 +14,17 @@ directly. A clone is a kernel of its own only when its producer cannot take a la
 input, an extern kernel output of another layout). Measured cost (docs/benchmarks.md): the copy
 of the graph input, and one kernel per GroupNorm whose output feeds a conv, because Inductor no
 longer fuses GroupNorm's statistics with its channels-last normalise (VAEDecoderLike tiny on fake
-CUDA: 7 -> 11 kernels; 540p on the H200: 17 -> 19). Weights are normally already
-channels-last when the graph reaches this pass (`magi_backend` converts them once per weight
-version outside the graph in inference), and then no weight clone is emitted at all.
+CUDA: 7 -> 11 kernels; 540p on the H200: 17 -> 19). Weights get a clone in the
+graph by default (a tiled transpose per call); with the opt-in
+`PassConfig.channels_last_weights_once`, `magi_backend` converts them once per weight version
+outside the graph and no weight clone is emitted.
+
+A limit, measured: under dynamic shapes Inductor cannot tile a clone that is fused with a pad, a
+concatenation or a normalisation of a contiguous input (its coalescing analysis bails on symbolic
+sizes, and ND tiling does not split those indices either), so that kernel runs 1-D with scattered
+stores. On the Wan 2.2 decode, when its up blocks had compiled with H, W and T symbolic, one such
+kernel took 25 ms of a 227 ms decode (docs/benchmarks.md); with each module's frame kept static it
+is tiled. Static shapes, or the graph's producer writing channels-last itself, avoid it.
 
 - One clone per (tensor, memory format), shared by every conv that reads the tensor.
 - Single-user `constant_pad_nd` chains (the causal padding of video VAEs: `F.pad` then

@@ -15,10 +15,12 @@ import torch
 pytestmark = [pytest.mark.requires_cuda, pytest.mark.slow]
 
 # Wan 2.2 decode at T=3 latent frames (9 video frames), magi_compile-style candidate (passes and
-# a dynamo frame per module instance) against torch.compile(vae.decoder): measured 1.462x
-# (spread 1.0-1.5%, H200, torch 2.11, benchmarks/zoo.py); held at 1.4
+# a dynamo frame per module instance, weights converted in the graph) against
+# torch.compile(vae.decoder): measured 1.622x (266.1 -> 164.0 ms, spread 0.6% over 8 rounds, H200,
+# torch 2.11, this test; docs/results/session4/wan_test_fixed_run5.log); held at 1.5. Before the
+# copies of forward had names of their own it read 1.153x here (magi_passes/frames.py).
 WAN_FRAMES = 3
-WAN_MIN_SPEEDUP = 1.4
+WAN_MIN_SPEEDUP = 1.5
 
 
 @pytest.mark.min_speedup(0.98)
