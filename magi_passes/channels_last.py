@@ -23,8 +23,8 @@ A limit, measured: under dynamic shapes Inductor cannot tile a clone that is fus
 concatenation or a normalisation of a contiguous input (its coalescing analysis bails on symbolic
 sizes, and ND tiling does not split those indices either), so that kernel runs 1-D with scattered
 stores. On the Wan 2.2 decode, when its up blocks had compiled with H, W and T symbolic, one such
-kernel took 25 ms of a 227 ms decode (docs/benchmarks.md); with each module's frame kept static it
-is tiled. Static shapes, or the graph's producer writing channels-last itself, avoid it.
+kernel took 25 ms of a 227 ms decode (docs/benchmarks.md). With static shapes the same fused
+kernel is tiled 2-D (fake CUDA, a norm + cat + pad + conv3d block, torch 2.13).
 
 - One clone per (tensor, memory format), shared by every conv that reads the tensor.
 - Single-user `constant_pad_nd` chains (the causal padding of video VAEs: `F.pad` then
