@@ -266,7 +266,10 @@ class CompileStatsCollector:
 
 
 def check_maximums(
-    stats: Mapping[str, CompileStats], maximums: Mapping[str, Any], label: str
+    stats: Mapping[str, CompileStats],
+    maximums: Mapping[str, Any],
+    label: str,
+    owner: str = "CompiledPair",
 ) -> None:
     """AssertionError naming every side and count over its maximum (with the reasons)."""
     for name, limit in maximums.items():
@@ -287,7 +290,7 @@ def check_maximums(
                 excess.append(f"  {side} {name}={value} > {limit}" + (f": {why}" if why else ""))
     if excess:
         raise AssertionError(
-            f"CompiledPair {label!r}: compile health over the maximums:\n" + "\n".join(excess)
+            f"{owner} {label!r}: compile health over the maximums:\n" + "\n".join(excess)
         )
 
 

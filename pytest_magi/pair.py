@@ -95,7 +95,7 @@ from .numerics import REFERENCE_FACTOR as REFERENCE_FACTOR
 from .numerics import REFERENCE_FLOOR as REFERENCE_FLOOR
 from .numerics import TF32_TOLERANCES as TF32_TOLERANCES
 from .numerics import default_tolerances as default_tolerances
-from .sides import SIDES, SideBackend, SideCallable, SideSpec, resolve_side
+from .sides import SIDES, SideBackend, SideCallable, SideSpec, check_side_name, resolve_side
 from .timing import Speedup, measure_pair
 
 
@@ -116,12 +116,6 @@ def _default_label(model: Any, specs: Mapping[str, SideSpec]) -> str:
         else getattr(model, "__name__", type(model).__name__)
     )
     return f"{name}[{specs['baseline'].description} vs {specs['candidate'].description}]"
-
-
-def _check_side_name(side: Any, allow_both: bool = False) -> None:
-    accepted = SIDES + (("both",) if allow_both else ())
-    if side not in accepted:
-        raise ValueError(f"side={side!r}: expected one of {', '.join(map(repr, accepted))}")
 
 
 def _check_build_args(
@@ -287,7 +281,7 @@ class CompiledPair:
 
     def fx_graphs(self, side: str = "candidate", stage: str = "after") -> list[torch.fx.Graph]:
         """Copies of ``side``'s post-grad graphs ``"before"`` or ``"after"`` its passes."""
-        _check_side_name(side)
+        check_side_name(side)
         return list(self.backends[side].log.stage(stage))
 
     @property
@@ -311,7 +305,7 @@ class CompiledPair:
 
     def fired(self, name: str, side: str = "candidate") -> bool:
         """Whether the pass ``name`` (a magi pass or your MagiPass) applied to a graph of ``side``."""
-        _check_side_name(side)
+        check_side_name(side)
         return any(r.name == name and r.applied for r in self.backends[side].results)
 
     # ------------------------------------------------------------------ ops before/after
@@ -331,7 +325,7 @@ class CompiledPair:
         """Assert exact op counts before and after ``side``'s passes, e.g.
         ``assert_ops(before={aten.clone: 3}, after={aten.clone: 0})``. The failure lists each
         wrong count and every op present at that stage with its count."""
-        _check_side_name(side)
+        check_side_name(side)
         problems: list[str] = []
         for stage, wanted in (("before", before), ("after", after)):
             if wanted is None:
@@ -377,7 +371,7 @@ class CompiledPair:
         """Fail naming each count over its maximum, e.g. ``expect_compile(graph_breaks=0,
         recompiles=0)``; counts: frames, graphs, graph_breaks, recompiles, eager_fallbacks,
         automatic_dynamic. ``side``: "baseline", "candidate" or "both" (default)."""
-        _check_side_name(side, allow_both=True)
+        check_side_name(side, allow_both=True)
         if not maximums:
             raise TypeError("expect_compile() needs at least one maximum, e.g. graph_breaks=0")
         stats = self.compile_stats

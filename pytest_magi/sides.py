@@ -38,6 +38,12 @@ from .capture import (
 from .compile_stats import CompileStatsCollector
 
 SIDES: tuple[str, str] = ("baseline", "candidate")
+
+
+def check_side_name(side: Any, allow_both: bool = False) -> None:
+    accepted = SIDES + (("both",) if allow_both else ())
+    if side not in accepted:
+        raise ValueError(f"side={side!r}: expected one of {', '.join(map(repr, accepted))}")
 SIDE_ACCEPTED = (
     "None (default), a magi_passes.PassConfig, a MagiBackend, a dict of torch._inductor.config "
     "patches, a backend name, or a callable dynamo backend"

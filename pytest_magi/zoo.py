@@ -464,6 +464,15 @@ class ZooPair:
     registers it), or directly with ``pytest_magi.timing.measure_pair(pair)``.
     ``candidate_backend`` is the ``MagiBackend`` when the candidate is magi: its managers say
     what each pass did to each graph (``pair.fired("conv_channels_last")``).
+
+    Compile health per side, as for a ``CompiledPair``: ``pair.compile_stats[side]`` (graphs,
+    frames, graph breaks, recompiles, frames that hit the recompile limit and ran eagerly, dims
+    made dynamic automatically), ``pair.expect_compile(...)``, and the report's compile column.
+    Each side's backend reports the graphs it compiles; the other counts are read while a call
+    made through the pair runs (``pair.run(side)``, ``assert_close``, the first timed call), not
+    during calls of ``pair.baseline.run()`` made directly. A string backend given with
+    ``mode=``/``options=`` is left to ``torch.compile`` and its graphs are not counted (a note
+    in the stats says so).
     """
 
     def __init__(
@@ -486,17 +495,73 @@ class ZooPair:
             from magi_passes import MagiBackend
 
             candidate = MagiBackend()
+        from .compile_stats import CompileStatsCollector
+
         self.model = model
         self.candidate_backend = candidate if hasattr(candidate, "managers") else None
-        self.baseline = model.compile(backend=baseline, **torch_compile_kwargs)
+        self._stats = {"baseline": CompileStatsCollector(), "candidate": CompileStatsCollector()}
+        self._watched: set[str] = set()
+        self.baseline = model.compile(
+            backend=_counted(baseline, self._stats["baseline"], torch_compile_kwargs),
+            **torch_compile_kwargs,
+        )
         self.candidate = model.compile(
-            backend=candidate, isolate=candidate_isolate, **torch_compile_kwargs
+            backend=_counted(candidate, self._stats["candidate"], torch_compile_kwargs),
+            isolate=candidate_isolate,
+            **torch_compile_kwargs,
         )
         self.label = label or f"{model.name}-{model.size}"
         self.device = str(model.device)
 
+    def run(self, side: str) -> Any:
+        """One call of ``side`` ("baseline" or "candidate") on the model's inputs, with what
+        dynamo reports meanwhile counted in ``compile_stats[side]``."""
+        from .sides import check_side_name
+
+        check_side_name(side)
+        with self._stats[side].watch():
+            out = (self.baseline if side == "baseline" else self.candidate).run()
+        self._watched.add(side)
+        return out
+
     def timing_callables(self) -> tuple[Callable[[], Any], Callable[[], Any]]:
-        return self.baseline.run, self.candidate.run
+        """Each side's call; a side's first call goes through ``run`` (it compiles), the timed
+        ones call the compiled model directly (no bookkeeping per call)."""
+
+        def side(name: str) -> Callable[[], Any]:
+            model = self.baseline if name == "baseline" else self.candidate
+
+            def call() -> Any:
+                return model.run() if name in self._watched else self.run(name)
+
+            return call
+
+        return side("baseline"), side("candidate")
+
+    @property
+    def compile_stats(self) -> dict[str, Any]:
+        """``{side: pytest_magi.compile_stats.CompileStats}`` of the calls made through the pair."""
+        return {side: c.stats() for side, c in self._stats.items()}
+
+    @property
+    def compile_note(self) -> str | None:
+        """A note when the candidate compiles more graphs than the baseline."""
+        from .compile_stats import more_graphs_note
+
+        return more_graphs_note(self.compile_stats)
+
+    def expect_compile(self, *, side: str = "both", **maximums: int) -> None:
+        """Fail naming each count over its maximum, as ``CompiledPair.expect_compile``:
+        ``pair.expect_compile(eager_fallbacks=0, automatic_dynamic=0, side="candidate")``."""
+        from .compile_stats import check_maximums
+        from .sides import check_side_name
+
+        check_side_name(side, allow_both=True)
+        if not maximums:
+            raise TypeError("expect_compile() needs at least one maximum, e.g. graph_breaks=0")
+        stats = self.compile_stats
+        chosen = stats if side == "both" else {side: stats[side]}
+        check_maximums(chosen, maximums, self.label, owner="ZooPair")
 
     def fired(self, name: str) -> bool:
         """Whether the candidate's magi pass ``name`` applied to any graph compiled so far."""
@@ -526,7 +591,7 @@ class ZooPair:
             raise ValueError(
                 f"assert_close(reference={reference!r}): expected one of {list(REFERENCES)}"
             )
-        base, cand = self.baseline.run(), self.candidate.run()
+        base, cand = self.run("baseline"), self.run("candidate")
         dtype = {"fp32": torch.float32, "fp64": torch.float64}.get(reference, self.model.dtype)
         eager = self.model.run()
         if dtype == self.model.dtype:
@@ -541,3 +606,31 @@ class ZooPair:
 
     def __repr__(self) -> str:
         return f"ZooPair({self.label!r}, device={self.device!r})"
+
+
+class _CountedBackend:
+    """A side's dynamo backend that reports each graph it compiles to the side's collector."""
+
+    def __init__(self, backend: Callable[..., Any], collector: Any, name: str) -> None:
+        self.backend = backend
+        self.collector = collector
+        self.name = name
+
+    def __call__(self, gm: torch.fx.GraphModule, example_inputs: Any, **kwargs: Any) -> Any:
+        self.collector.on_compile()
+        return self.backend(gm, example_inputs, **kwargs)
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+def _counted(backend: Any, collector: Any, compile_kwargs: Mapping[str, Any]) -> Any:
+    if isinstance(backend, str):
+        if "mode" in compile_kwargs or "options" in compile_kwargs:
+            # torch.compile applies mode/options itself only for a backend given by name
+            collector._note(f"graphs of backend {backend!r} with mode/options are not counted")
+            return backend
+        from torch._dynamo import lookup_backend
+
+        return _CountedBackend(lookup_backend(backend), collector, repr(backend))
+    return _CountedBackend(backend, collector, repr(backend))

@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from magi_passes import MagiBackend, PassConfig
-from pytest_magi import zoo
+from pytest_magi import report, zoo
 
 DIFFUSERS = pytest.mark.skipif(
     "wan2.2-vae" not in zoo.names(), reason=zoo.unavailable().get("wan2.2-vae", "")
@@ -111,6 +111,36 @@ def test_sd_vae_conv2d_only_graph_is_left_to_inductor(config_patch) -> None:
     assert cl and not any(r.applied for r in cl)
     assert all("conv2d-only graph" in r.reason for r in cl)
     assert pair.candidate_backend is not None and pair.candidate_backend.hoisted_weights == [0]
+    # compile health per side, counted through the pair's own calls
+    stats = pair.compile_stats
+    for side in ("baseline", "candidate"):
+        assert stats[side].graphs >= 1 and stats[side].frames >= 1, stats[side]
+        assert stats[side].eager_fallbacks == 0 and stats[side].recompiles == 0, stats[side]
+    pair.expect_compile(eager_fallbacks=0, recompiles=0)
+    with pytest.raises(AssertionError, match=r"(?s)ZooPair 'sd-vae-tiny'.*baseline graphs=1 > 0"):
+        pair.expect_compile(graphs=0, side="baseline")
+    record = report.CompileRecord.from_pair("t", pair)
+    assert record is not None and record.candidate["graphs"] == stats["candidate"].graphs
+    # a timed call after the first compiles nothing and is not watched
+    before = {side: s.graphs for side, s in stats.items()}
+    for call in pair.timing_callables():
+        call()
+    assert {side: s.graphs for side, s in pair.compile_stats.items()} == before
+
+
+@DIFFUSERS
+def test_zoo_pair_compile_stats_without_compiling() -> None:
+    """Before any call nothing is counted; a backend given by name with mode/options is left to
+    torch.compile (its graphs uncounted, said in a note); sides are checked by name."""
+    pair = zoo.ZooPair(zoo.load("sd-vae"), candidate="inductor", mode="default")
+    stats = pair.compile_stats
+    assert stats["candidate"].graphs == 0 and stats["baseline"].frames == 0
+    assert any("not counted" in n for n in stats["baseline"].notes), stats["baseline"].notes
+    assert "backend='inductor'" in repr(pair.baseline)
+    with pytest.raises(ValueError, match="side='eager'"):
+        pair.run("eager")
+    with pytest.raises(TypeError, match="at least one maximum"):
+        pair.expect_compile()
 
 
 @DIFFUSERS
@@ -132,6 +162,8 @@ def test_wan_decode_numerics_and_passes(config_patch) -> None:
         cl = next(r for r in manager.results if r.name == "conv_channels_last")
         assert cl.applied, cl.reason
         assert cl.counts["convs_converted"] >= 20
+    # every instance compiles in a frame of its own: none falls back to eager
+    assert pair.compile_stats["candidate"].eager_fallbacks == 0
     # a pass that changed the compiled module did not touch the eager model
     assert not model.compiled and model.module is model.owner.decoder
 
