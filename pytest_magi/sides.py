@@ -38,16 +38,17 @@ from .capture import (
 from .compile_stats import CompileStatsCollector
 
 SIDES: tuple[str, str] = ("baseline", "candidate")
-
-
-def check_side_name(side: Any, allow_both: bool = False) -> None:
-    accepted = SIDES + (("both",) if allow_both else ())
-    if side not in accepted:
-        raise ValueError(f"side={side!r}: expected one of {', '.join(map(repr, accepted))}")
 SIDE_ACCEPTED = (
     "None (default), a magi_passes.PassConfig, a MagiBackend, a dict of torch._inductor.config "
     "patches, a backend name, or a callable dynamo backend"
 )
+
+
+def check_side_name(side: Any, allow_both: bool = False) -> None:
+    """ValueError naming ``side`` and the accepted names (``"both"`` where ``allow_both``)."""
+    accepted = SIDES + (("both",) if allow_both else ())
+    if side not in accepted:
+        raise ValueError(f"side={side!r}: expected one of {', '.join(map(repr, accepted))}")
 
 
 @dataclass(frozen=True)
