@@ -187,13 +187,14 @@ class CompileStatsCollector:
         """Called by the side's backend for each graph it compiles."""
         cid = _compile_id()
         if cid is None:
-            self._note("compile ids unavailable in this torch: frames and recompiles estimated")
+            self.note("compile ids unavailable in this torch: frames and recompiles estimated")
         elif cid[1] > 0 and any(c is not None and c[0] == cid[0] for c in self.compile_ids):
             if not any(c == cid for c in self.compile_ids):
                 self.recompiles += 1
         self.compile_ids.append(cid)
 
-    def _note(self, text: str) -> None:
+    def note(self, text: str) -> None:
+        """Add ``text`` to the stats' notes (once): what could not be counted, and why."""
         if text not in self.notes:
             self.notes.append(text)
 
@@ -229,7 +230,7 @@ class CompileStatsCollector:
         model's first break, and is not counted."""
         after = _graph_break_counter()
         if before is None or after is None:
-            self._note("torch._dynamo.utils.counters['graph_break'] unavailable: breaks unknown")
+            self.note("torch._dynamo.utils.counters['graph_break'] unavailable: breaks unknown")
             return
         new: list[str] = []
         for reason, count in after.items():
@@ -240,7 +241,7 @@ class CompileStatsCollector:
 
     def _collect_failures(self, failures: Any, lengths: Mapping[Any, int]) -> None:
         if failures is None:
-            self._note("torch._dynamo.utils.guard_failures unavailable: recompile reasons unknown")
+            self.note("torch._dynamo.utils.guard_failures unavailable: recompile reasons unknown")
             return
         for code, reasons in list(failures.items()):
             for reason in reasons[lengths.get(code, 0) :]:
@@ -270,8 +271,15 @@ def check_maximums(
     maximums: Mapping[str, Any],
     label: str,
     owner: str = "CompiledPair",
+    side: str = "both",
 ) -> None:
-    """AssertionError naming every side and count over its maximum (with the reasons)."""
+    """AssertionError naming every side and count over its maximum (with the reasons): the body
+    of ``CompiledPair.expect_compile`` and ``ZooPair.expect_compile``. ``side``: a key of
+    ``stats`` (already checked by the caller) or ``"both"``."""
+    if not maximums:
+        raise TypeError("expect_compile() needs at least one maximum, e.g. graph_breaks=0")
+    if side != "both":
+        stats = {side: stats[side]}
     for name, limit in maximums.items():
         if name not in COUNT_FIELDS:
             raise TypeError(

@@ -520,7 +520,7 @@ class ZooPair:
 
         check_side_name(side)
         with self._stats[side].watch():
-            out = (self.baseline if side == "baseline" else self.candidate).run()
+            out = getattr(self, side).run()
         self._watched.add(side)
         return out
 
@@ -529,7 +529,7 @@ class ZooPair:
         ones call the compiled model directly (no bookkeeping per call)."""
 
         def side(name: str) -> Callable[[], Any]:
-            model = self.baseline if name == "baseline" else self.candidate
+            model = getattr(self, name)
 
             def call() -> Any:
                 return model.run() if name in self._watched else self.run(name)
@@ -557,11 +557,7 @@ class ZooPair:
         from .sides import check_side_name
 
         check_side_name(side, allow_both=True)
-        if not maximums:
-            raise TypeError("expect_compile() needs at least one maximum, e.g. graph_breaks=0")
-        stats = self.compile_stats
-        chosen = stats if side == "both" else {side: stats[side]}
-        check_maximums(chosen, maximums, self.label, owner="ZooPair")
+        check_maximums(self.compile_stats, maximums, self.label, owner="ZooPair", side=side)
 
     def fired(self, name: str) -> bool:
         """Whether the candidate's magi pass ``name`` applied to any graph compiled so far."""
@@ -628,7 +624,7 @@ def _counted(backend: Any, collector: Any, compile_kwargs: Mapping[str, Any]) ->
     if isinstance(backend, str):
         if "mode" in compile_kwargs or "options" in compile_kwargs:
             # torch.compile applies mode/options itself only for a backend given by name
-            collector._note(f"graphs of backend {backend!r} with mode/options are not counted")
+            collector.note(f"graphs of backend {backend!r} with mode/options are not counted")
             return backend
         from torch._dynamo import lookup_backend
 

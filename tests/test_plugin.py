@@ -82,8 +82,7 @@ class FakePair:
     def expect_compile(self, *, side="both", **maximums):
         from pytest_magi.compile_stats import check_maximums
 
-        stats = self.compile_stats
-        check_maximums(stats if side == "both" else {side: stats[side]}, maximums, self.label)
+        check_maximums(self.compile_stats, maximums, self.label, side=side)
 
 
 def measure_pair(pair, *, rounds, device=None, threshold=None):
