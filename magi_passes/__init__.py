@@ -14,6 +14,7 @@ from .dynamic_reshape import DynamicReshapePass
 from .manager import PassManager
 from .nd_tiling import NdTilingPass
 from .predicates import is_conv_heavy, is_dynamic
+from .workarounds import PaddingMiscompileWorkaround
 
 __all__ = [
     "ConvChannelsLastPass",
@@ -23,6 +24,7 @@ __all__ = [
     "NdTilingPass",
     "PassConfig",
     "PassManager",
+    "PaddingMiscompileWorkaround",
     "PassResult",
     "inductor_options",
     "is_conv_heavy",

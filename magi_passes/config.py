@@ -48,6 +48,11 @@ class PassConfig:
       cost little once each module instance really has a frame of its own (1.62x over
       torch.compile with them in the graph, against 1.47x measured earlier with this opt-in;
       docs/benchmarks.md).
+    - `work_around_inductor_bugs`: let `PaddingMiscompileWorkaround` keep Inductor's comprehensive
+      padding off on the CUDA convolution graphs of torch versions that miscompile it
+      (pytorch#194281: the Wan 2.2 decode in bf16 came out 0.878 from fp32 on torch 2.11, eager
+      0.014). On by default: a default must never give wrong numbers; turn it off only to
+      reproduce the bug.
     """
 
     enable_conv_channels_last: bool = True
@@ -58,6 +63,7 @@ class PassConfig:
     channels_last_weights_once: bool = False
     bucket_dynamic_reductions: bool = False
     channels_last_conv2d_graphs: bool = False
+    work_around_inductor_bugs: bool = True
 
     def __new__(cls, *args: Any, **kwargs: Any) -> PassConfig:
         # names are checked before the dataclass __init__ sees them, so a misspelt field gets the

@@ -2,6 +2,8 @@
 
 Order, and why:
 
+0. `PaddingMiscompileWorkaround`: first, on the graph as Inductor made it; it changes no node,
+   only turns comprehensive padding off where this torch miscompiles it (pytorch#194281).
 1. `DynamicReshapePass`: fixes view/reshape size expressions first, so later passes see the
    reinterpretable views the graph will really have.
 2. `ConvChannelsLastPass`: decides conv layouts.
@@ -33,10 +35,12 @@ from .channels_last import ConvChannelsLastPass
 from .config import PassConfig
 from .dynamic_reshape import DynamicReshapePass
 from .nd_tiling import NdTilingPass
+from .workarounds import PaddingMiscompileWorkaround
 
 log = logging.getLogger(__name__)
 
 PASS_ORDER: tuple[type[MagiPass], ...] = (
+    PaddingMiscompileWorkaround,
     DynamicReshapePass,
     ConvChannelsLastPass,
     NdTilingPass,

@@ -3,25 +3,30 @@ higher-precision reference.
 
 Two ways to judge a pair (``CompiledPair.assert_close(reference=...)``):
 
-* ``"eager"`` (the default for fp32/fp64 outputs): baseline vs eager, candidate vs eager and
-  candidate vs baseline, elementwise with the dtype's tolerances (:data:`DEFAULT_TOLERANCES`);
-  bf16/fp16 leaves fall back to a relative-L2 bound.
+* ``"eager"`` (the default for fp32/fp64 outputs): baseline vs eager and candidate vs eager,
+  elementwise with the dtype's tolerances (:data:`DEFAULT_TOLERANCES`); bf16/fp16 leaves fall back
+  to a relative-L2 bound. A baseline that mismatches while the candidate matches raises
+  :class:`BaselineMiscompiled`. ``against="baseline"`` adds candidate vs baseline and lets a
+  low-precision candidate be as far from eager as the baseline is (x ``BASELINE_NOISE_FACTOR``).
 * ``"fp64"`` / ``"fp32"`` (the default for bf16/fp16 outputs: fp64 on CPU, fp32 on CUDA): a deep
-  copy of the model cast to that dtype runs eagerly on the inputs cast too, and each side's
-  distance from it is measured as relative L2 error ``||side - ref|| / ||ref||``. The candidate
-  fails only when it is clearly further from the reference than the baseline:
-  ``cand_err > max(REFERENCE_FACTOR * base_err, REFERENCE_FLOOR[dtype])``.
+  copy of the model cast to that dtype runs eagerly on the inputs cast too, and each run's
+  distance from it is measured as relative L2 error ``||run - ref|| / ||ref||``: eager's (the
+  model at its own dtype), the baseline's and the candidate's. **The rule** (``against="eager"``,
+  the default): each compiled side fails when its distance exceeds
+  ``max(REFERENCE_FACTOR * eager_err, REFERENCE_FLOOR[dtype])``; the candidate fails whatever the
+  baseline does, and a baseline above the bound while the candidate is within it raises
+  :class:`BaselineMiscompiled` (an ``AssertionError`` of its own: a finding about the baseline
+  compiler, catchable and xfail-able as such). ``against="baseline"`` keeps the older rule for
+  testing a pass's delta alone: the candidate within ``max(REFERENCE_FACTOR * base_err, floor)``.
 
-Why: comparing two low-precision runs with each other cannot tell a miscompile from rounding.
-Measured against a run of higher precision, both sides carry rounding error of the same size and
-a wrong result stands out (torch's own accuracy checker, ``torch._dynamo.utils.same`` with an
-fp64 reference, works the same way). The candidate is judged against the baseline, not against
-eager, because the baseline compiler may itself be far from the reference: on the full Wan 2.2
-VAE decode in bf16 (H200, torch 2.11, T=3), eager is 0.014 from fp32 while torch.compile's
-output is 0.878 from it, and dynamo's ``eager`` and ``aot_eager`` backends match eager exactly
-(docs/testing-a-pass.md). When ``eager`` outputs are given, each line also says eager's distance,
-and a baseline clearly further than eager raises a :class:`BaselineNumericsWarning`: a finding
-about the baseline compiler, not a verdict on the candidate's passes.
+Why eager: comparing two low-precision runs with each other cannot tell a miscompile from
+rounding; measured against a run of higher precision, a correct compiled run carries rounding
+error of eager's size and a wrong result stands out (torch's own accuracy checker,
+``torch._dynamo.utils.same`` with an fp64 reference, works the same way). Why not the baseline:
+the baseline compiler can be wrong itself. On the full Wan 2.2 VAE decode in bf16 (H200, torch
+2.11, T=3) eager is 0.014 from fp32 while torch.compile's output is 0.878 from it (an Inductor
+miscompile, pytorch#194281): judged against the baseline, a candidate just as corrupted passed.
+docs/testing-a-pass.md states the rule with those numbers.
 """
 
 from __future__ import annotations
@@ -29,7 +34,8 @@ from __future__ import annotations
 import copy
 import math
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import torch
@@ -252,8 +258,68 @@ def reference_outputs(
 
 
 class BaselineNumericsWarning(UserWarning):
-    """The baseline is clearly further from the higher-precision reference than eager is: the
-    baseline compiler's own numerics are off on this model (no verdict on the candidate)."""
+    """``against="baseline"`` only: the baseline is clearly further from the higher-precision
+    reference than eager is, and that judgment does not hold it to account (see
+    :class:`BaselineMiscompiled` for the default judgment, which does)."""
+
+
+class BaselineMiscompiled(AssertionError):
+    """The baseline compiler (plain ``torch.compile``) is clearly further from the
+    higher-precision reference than eager is, while the candidate is within the bound: a
+    finding about the baseline, distinct from a failing candidate and catchable as such
+    (``pytest.raises(BaselineMiscompiled)``, ``xfail(raises=BaselineMiscompiled)``).
+
+    ``distances``: one ``LeafDistances`` per floating output leaf.
+    """
+
+    def __init__(self, message: str, distances: Sequence[LeafDistances] = ()) -> None:
+        super().__init__(message)
+        self.distances = tuple(distances)
+
+
+# what a compiled side is judged against: eager's own distance (the default), or the baseline's
+# (a pass's delta alone: the older rule, which passes a candidate as wrong as its baseline)
+AGAINST = ("eager", "baseline")
+
+
+@dataclass(frozen=True)
+class LeafDistances:
+    """One output leaf: each run's relative L2 distance from the reference, and the bound.
+
+    ``eager`` is None where eager is the reference itself (its distance is then 0).
+    """
+
+    index: int
+    dtype: str
+    eager: float | None
+    baseline: float
+    candidate: float
+    bound: float
+    baseline_ok: bool
+    candidate_ok: bool
+
+
+@dataclass(frozen=True)
+class Judgment:
+    """What :func:`judge_against_reference` found: the candidate's verdict, the baseline's
+    (always True under ``against="baseline"``), one line per leaf, and the distances."""
+
+    candidate_ok: bool
+    baseline_ok: bool
+    lines: tuple[str, ...]
+    distances: tuple[LeafDistances, ...] = ()
+
+
+def check_against(against: Any, owner: str) -> str:
+    """``against`` if it is one of :data:`AGAINST`, else a ValueError naming it."""
+    if against not in AGAINST:
+        raise ValueError(
+            f"{owner}(against={against!r}): expected 'eager' (each compiled side within "
+            f"max({REFERENCE_FACTOR:g} x eager's distance, floor), the default) or 'baseline' "
+            f"(the candidate within max({REFERENCE_FACTOR:g} x the baseline's distance, floor): "
+            f"a pass's delta alone)"
+        )
+    return str(against)
 
 
 def judge_against_reference(
@@ -262,88 +328,156 @@ def judge_against_reference(
     reference: Any,
     reference_name: str,
     eager: Any = None,
-) -> tuple[bool, list[str]]:
-    """Each floating leaf: both sides' relative L2 distance from the reference; the candidate
-    fails when ``cand_err > max(REFERENCE_FACTOR * base_err, REFERENCE_FLOOR[dtype])``.
+    against: str = "eager",
+) -> Judgment:
+    """Each floating leaf: each side's relative L2 distance from the reference, judged.
 
-    ``eager``: the model's own outputs at its dtype, optional. Given, each line says eager's
-    distance too, and a baseline with ``base_err > max(REFERENCE_FACTOR * eager_err, floor)``
-    raises a :class:`BaselineNumericsWarning` (the judgment itself is unchanged).
+    ``against="eager"`` (default): the bound is ``max(REFERENCE_FACTOR * eager_err,
+    REFERENCE_FLOOR[dtype])``; the candidate fails above it whatever the baseline does, and a
+    baseline above it is not ok either (``Judgment.baseline_ok``). ``eager``: the model's own
+    outputs at its dtype; None means the reference *is* eager (``eager_err`` 0).
+    ``against="baseline"``: the bound is ``max(REFERENCE_FACTOR * base_err, floor)`` for the
+    candidate only; a baseline clearly further than eager raises a
+    :class:`BaselineNumericsWarning` instead of a verdict.
+    NaN/inf: a side with any non-finite element fails (where eager's output is finite).
     """
     from torch.utils._pytree import tree_flatten
 
+    check_against(against, "judge_against_reference")
     b_leaves, b_spec = tree_flatten(baseline)
     c_leaves, c_spec = tree_flatten(candidate)
     r_leaves, r_spec = tree_flatten(reference)
     if not (b_spec == c_spec == r_spec):
-        return False, [f"output structure differs: {b_spec} / {c_spec} / reference {r_spec}"]
+        text = f"output structure differs: {b_spec} / {c_spec} / reference {r_spec}"
+        return Judgment(False, True, (text,))
     e_leaves: list[Any] = [None] * len(r_leaves)
     if eager is not None:
         flat, e_spec = tree_flatten(eager)
         if e_spec == r_spec:
             e_leaves = flat
-    ok = True
+    cand_ok = base_ok = True
     lines: list[str] = []
+    found: list[LeafDistances] = []
     for i, (b, c, r, e) in enumerate(zip(b_leaves, c_leaves, r_leaves, e_leaves, strict=True)):
         where = f"output[{i}]: " if len(r_leaves) > 1 else ""
-        good, text, base_err = _judge_leaf(b, c, r, reference_name)
-        if base_err is not None:
-            text += _eager_note(where, base_err, b, r, e, reference_name)
-        ok = ok and good
+        leaf = _judge_leaf(i, b, c, r, e, reference_name, against)
+        if isinstance(leaf, LeafDistances):
+            found.append(leaf)
+            good_c, good_b = leaf.candidate_ok, leaf.baseline_ok
+            text = _leaf_text(leaf, b, c, reference_name, against)
+            if against == "baseline":
+                _warn_baseline(where, leaf, b, r, e, reference_name)
+        else:
+            good_c, text = leaf
+            good_b = True
+        cand_ok, base_ok = cand_ok and good_c, base_ok and good_b
         lines.append(where + text)
-    return ok, lines
+    return Judgment(cand_ok, base_ok, tuple(lines), tuple(found))
 
 
-def _eager_note(
-    where: str, base_err: float, b: torch.Tensor, r: torch.Tensor, e: Any, reference_name: str
-) -> str:
-    """``"; eager <dist>"`` for a floating leaf whose baseline is ``base_err`` from the
-    reference, warning when the baseline is clearly further than eager."""
-    if not (isinstance(e, torch.Tensor) and e.is_floating_point() and e.shape == r.shape):
-        return ""
-    eager_err = _relative_l2(e, r)
-    bound = max(REFERENCE_FACTOR * eager_err, REFERENCE_FLOOR.get(b.dtype, 1e-2))
-    if base_err > bound:
+def _warn_baseline(
+    where: str, leaf: LeafDistances, b: torch.Tensor, r: torch.Tensor, e: Any, reference_name: str
+) -> None:
+    """``against="baseline"``: warn when the baseline is clearly further than eager."""
+    if leaf.eager is None:
+        return
+    bound = max(REFERENCE_FACTOR * leaf.eager, REFERENCE_FLOOR.get(b.dtype, 1e-2))
+    if leaf.baseline > bound:
         warnings.warn(
             BaselineNumericsWarning(
-                f"{where}the baseline is {base_err:.3g} from the {reference_name} reference, "
-                f"eager {eager_err:.3g} (bound {bound:.3g}): the baseline compiler's own "
-                f"numerics are off on this model; the candidate is judged against the "
-                f"baseline, so this is no verdict on its passes"
+                f"{where}the baseline is {leaf.baseline:.3g} from the {reference_name} "
+                f"reference, eager {leaf.eager:.3g} (bound {bound:.3g}): the baseline "
+                f"compiler's own numerics are off on this model; against='baseline' judges "
+                f"the candidate's delta only, so this is no verdict on its passes"
             ),
             stacklevel=4,
         )
-    return f"; eager {eager_err:.3g}"
 
 
 def _non_finite(t: torch.Tensor) -> int:
     return int((~torch.isfinite(t.detach())).sum())
 
 
-def _judge_leaf(b: Any, c: Any, r: Any, reference_name: str) -> tuple[bool, str, float | None]:
-    """(verdict, text, the baseline's distance from the reference: None where none is taken)."""
+def _judge_leaf(
+    index: int, b: Any, c: Any, r: Any, e: Any, reference_name: str, against: str
+) -> LeafDistances | tuple[bool, str]:
+    """A floating leaf's distances and verdicts, or ``(verdict, text)`` for any other leaf."""
     if not isinstance(c, torch.Tensor) or not c.is_floating_point():
         good = bool(c == b) if not isinstance(c, torch.Tensor) else bool(torch.equal(c, b))
-        return good, "equal" if good else f"{c!r} != baseline {b!r}", None
+        return good, "equal" if good else f"{c!r} != baseline {b!r}"
     if c.shape != b.shape or c.shape != r.shape:
-        text = f"shapes differ: candidate {tuple(c.shape)}, baseline {tuple(b.shape)}"
-        return False, text, None
+        return False, f"shapes differ: candidate {tuple(c.shape)}, baseline {tuple(b.shape)}"
+    has_eager = isinstance(e, torch.Tensor) and e.is_floating_point() and e.shape == r.shape
+    eager_err = _relative_l2(e, r) if has_eager else None
     base_err, cand_err = _relative_l2(b, r), _relative_l2(c, r)
-    base_bad, cand_bad = _non_finite(b), _non_finite(c)
-    if cand_bad or base_bad:  # a distance with NaN/inf in it compares as nothing
-        text = (
-            f"non-finite elements (NaN/inf): candidate {cand_bad}, baseline {base_bad} of "
-            f"{c.numel()} ({c.dtype}); a candidate with any fails, a finite candidate beside a "
-            f"non-finite baseline passes; relative L2 distance from the {reference_name} "
-            f"reference: candidate {cand_err:.3g}, baseline {base_err:.3g}"
-        )
-        return cand_bad == 0, text, base_err
     floor = REFERENCE_FLOOR.get(c.dtype, 1e-2)
-    bound = max(REFERENCE_FACTOR * base_err, floor)
-    good = cand_err <= bound
+    if against == "eager":
+        bound = max(REFERENCE_FACTOR * (eager_err or 0.0), floor)
+        if not math.isfinite(bound):  # eager itself non-finite: only finiteness is judged
+            bound = math.inf
+    else:
+        bound = max(REFERENCE_FACTOR * base_err, floor) if math.isfinite(base_err) else math.inf
+    eager_finite = not has_eager or _non_finite(e) == 0
+    cand_ok = _non_finite(c) == 0 and cand_err <= bound
+    base_ok = True
+    if against == "eager":
+        base_ok = (_non_finite(b) == 0 or not eager_finite) and base_err <= bound
+    return LeafDistances(
+        index, str(c.dtype).removeprefix("torch."), eager_err, base_err, cand_err, bound,
+        base_ok, cand_ok,
+    )  # fmt: skip
+
+
+def _leaf_text(
+    leaf: LeafDistances, b: torch.Tensor, c: torch.Tensor, reference_name: str, against: str
+) -> str:
+    floor = REFERENCE_FLOOR.get(c.dtype, 1e-2)
+    eager = "eager (the reference itself) 0" if leaf.eager is None else f"eager {leaf.eager:.3g}"
+    scale = "eager" if against == "eager" else "baseline"
     text = (
-        f"relative L2 distance from the {reference_name} reference: candidate {cand_err:.3g}, "
-        f"baseline {base_err:.3g} ({c.dtype}); candidate {'<=' if good else '>'} "
-        f"max({REFERENCE_FACTOR:g} x baseline, floor {floor:g}) = {bound:.3g}"
+        f"relative L2 distance from the {reference_name} reference: {eager}, baseline "
+        f"{leaf.baseline:.3g}, candidate {leaf.candidate:.3g} ({leaf.dtype}); bound "
+        f"max({REFERENCE_FACTOR:g} x {scale}, floor {floor:g}) = {leaf.bound:.3g}: candidate "
+        f"{'ok' if leaf.candidate_ok else 'OVER'}"
     )
-    return good, text, base_err
+    if against == "eager":
+        text += f", baseline {'ok' if leaf.baseline_ok else 'OVER'}"
+    bad_c, bad_b = _non_finite(c), _non_finite(b)
+    if bad_c or bad_b:
+        text += (
+            f"; non-finite elements (NaN/inf): candidate {bad_c}, baseline {bad_b} of "
+            f"{c.numel()} (a side with any fails)"
+        )
+    return text
+
+
+def verdict(
+    judgment: Judgment,
+    *,
+    owner: str,
+    reference_name: str,
+    against: str,
+    locate_call: Callable[[str], str],
+) -> None:
+    """Raise for a :class:`Judgment`: ``AssertionError`` when the candidate fails (the verdict
+    on the candidate comes first), :class:`BaselineMiscompiled` when only the baseline does.
+    Each message ends with the call that locates the failing side's wrong graph and output.
+    ``locate_call(side)`` spells that call (e.g. ``"pair.locate(side='candidate')"``).
+    """
+    body = "\n".join(f"  {x}" for x in judgment.lines)
+    scale = "eager" if against == "eager" else "the baseline"
+    if not judgment.candidate_ok:
+        also = "" if judgment.baseline_ok else " (and so is the baseline)"
+        raise AssertionError(
+            f"{owner}: the candidate is clearly further from the {reference_name} reference "
+            f"than {scale}{also}\n{body}\nlocate it: {locate_call('candidate')}"
+        )
+    if not judgment.baseline_ok:
+        raise BaselineMiscompiled(
+            f"{owner}: the baseline (its compiler without the candidate's passes) is clearly "
+            f"further from the {reference_name} reference than eager, while the candidate is "
+            f"within the bound: the baseline compiler miscompiles this model\n{body}\n"
+            f"locate it: {locate_call('baseline')}; to judge the candidate's delta alone, "
+            f"assert_close(against='baseline')",
+            judgment.distances,
+        )

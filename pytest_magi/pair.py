@@ -81,11 +81,14 @@ from .kernels import parse_output_code as _parse_output_code
 from .numerics import (
     BASELINE_NOISE_FACTOR,
     REFERENCES,
+    BaselineMiscompiled,
     _max_low_precision_l2,
+    check_against,
     compare_outputs,
     default_reference,
     judge_against_reference,
     reference_outputs,
+    verdict,
 )
 
 # re-exported: the numerics of a pair are importable from here as they were before the split
@@ -394,26 +397,33 @@ class CompiledPair:
         rtol: float | None = None,
         atol: float | None = None,
         reference: str | None = None,
+        against: str = "eager",
     ) -> None:
         """Check both sides' outputs on ``inputs`` (default: the example inputs).
 
-        ``reference="eager"``: baseline vs eager, candidate vs eager and candidate vs baseline
-        with dtype-aware tolerances (``default_tolerances``). ``reference="fp64"`` / ``"fp32"``:
-        each side's relative L2 distance from a run of the model at that precision; the candidate
-        fails when ``cand_err > max(REFERENCE_FACTOR * base_err, REFERENCE_FLOOR[dtype])``.
-        Default: ``"eager"``, or for bf16/fp16 outputs ``"fp64"`` (CPU) / ``"fp32"`` (CUDA).
+        ``reference="fp64"`` / ``"fp32"`` (the default for bf16/fp16 outputs: fp64 on CPU, fp32
+        on CUDA): each run's relative L2 distance from a run of the model at that precision.
+        ``against="eager"`` (default): each compiled side fails above
+        ``max(REFERENCE_FACTOR * eager_err, REFERENCE_FLOOR[dtype])``: the candidate whatever
+        the baseline does (``AssertionError``), the baseline as a finding of its own
+        (``pytest_magi.numerics.BaselineMiscompiled``) when the candidate is within the bound.
+        ``against="baseline"``: the candidate's delta alone, within
+        ``max(REFERENCE_FACTOR * base_err, floor)``. ``reference="eager"`` (the default for
+        fp32/fp64 outputs): elementwise with dtype-aware tolerances (``default_tolerances``).
+        A failure ends with the call that locates it (``pair.locate(side=...)``).
         """
         if reference is not None and reference not in REFERENCES:
             raise ValueError(
                 f"reference={reference!r}: expected one of {', '.join(map(repr, REFERENCES))} "
                 f"(None picks by output dtype)"
             )
+        check_against(against, "CompiledPair.assert_close")
         args = inputs or self.example_inputs
         outputs = {"baseline": self.baseline(*args), "candidate": self.candidate(*args)}
         if reference is None:
             reference = default_reference(outputs["candidate"], self.device)
         if reference == "eager":
-            self._assert_close_to_eager(args, outputs, rtol, atol)
+            self._assert_close_to_eager(args, outputs, rtol, atol, against)
             return
         if rtol is not None or atol is not None:
             raise ValueError(
@@ -422,15 +432,21 @@ class CompiledPair:
             )
         dtype = torch.float64 if reference == "fp64" else torch.float32
         ref = reference_outputs(self.model, tuple(args), dtype, self.inference)
-        eager = self.eager(*args)
-        ok, lines = judge_against_reference(
-            outputs["baseline"], outputs["candidate"], ref, reference, eager=eager
+        judgment = judge_against_reference(
+            outputs["baseline"],
+            outputs["candidate"],
+            ref,
+            reference,
+            eager=self.eager(*args),
+            against=against,
         )
-        if not ok:
-            raise AssertionError(
-                f"CompiledPair {self.label!r}: the candidate is clearly further from the "
-                f"{reference} reference than the baseline\n" + "\n".join(f"  {x}" for x in lines)
-            )
+        verdict(
+            judgment,
+            owner=f"CompiledPair {self.label!r}",
+            reference_name=reference,
+            against=against,
+            locate_call=_locate_call,
+        )
 
     def _assert_close_to_eager(
         self,
@@ -438,28 +454,43 @@ class CompiledPair:
         outputs: Mapping[str, Any],
         rtol: float | None,
         atol: float | None,
+        against: str,
     ) -> None:
         eager = self.eager(*args)
+        checks: list[tuple[str, Any, Any, float]] = [
+            ("baseline vs eager", outputs["baseline"], eager, 0.0),
+            ("candidate vs eager", outputs["candidate"], eager, 0.0),
+        ]
+        if against == "baseline":
+            # the delta alone: a low-precision candidate may be as far from eager as the
+            # compiled baseline is (x1.5), never held tighter than the dtype's fixed bound
+            floor = BASELINE_NOISE_FACTOR * _max_low_precision_l2(outputs["baseline"], eager)
+            checks = [(name, a, e, floor) for name, a, e, _ in checks]
+            checks.append(("candidate vs baseline", outputs["candidate"], outputs["baseline"], 0.0))
         lines: list[str] = []
-        failed = False
-        # low precision: the compiled baseline's own distance from eager is the noise floor a
-        # candidate is held to (x1.5), never looser than the dtype's fixed bound
-        floor = BASELINE_NOISE_FACTOR * _max_low_precision_l2(outputs["baseline"], eager)
-        for name, actual, expected, norm_floor in (
-            ("baseline vs eager", outputs["baseline"], eager, floor),
-            ("candidate vs eager", outputs["candidate"], eager, floor),
-            ("candidate vs baseline", outputs["candidate"], outputs["baseline"], 0.0),
-        ):
+        failed: dict[str, bool] = {}
+        for name, actual, expected, norm_floor in checks:
             ok, details = compare_outputs(
                 actual, expected, rtol=rtol, atol=atol, device=self.device, norm_floor=norm_floor
             )
-            failed = failed or not ok
-            verdict = "ok" if ok else "MISMATCH"
-            lines.extend(f"  {name}: {verdict}: {d}" for d in details)
-        if failed:
+            failed[name] = not ok
+            verdict_text = "ok" if ok else "MISMATCH"
+            lines.extend(f"  {name}: {verdict_text}: {d}" for d in details)
+        body = "\n".join(lines)
+        if failed["candidate vs eager"] or failed.get("candidate vs baseline", False):
             raise AssertionError(
-                f"CompiledPair {self.label!r}: outputs differ\n" + "\n".join(lines)
+                f"CompiledPair {self.label!r}: outputs differ\n{body}\n"
+                f"locate it: {_locate_call('candidate')}"
             )
+        if failed["baseline vs eager"] and against == "eager":
+            raise BaselineMiscompiled(
+                f"CompiledPair {self.label!r}: the baseline differs from eager while the "
+                f"candidate matches: the baseline compiler miscompiles this model\n{body}\n"
+                f"locate it: {_locate_call('baseline')}; to judge the candidate's delta alone, "
+                f"assert_close(against='baseline')"
+            )
+        if failed["baseline vs eager"]:
+            raise AssertionError(f"CompiledPair {self.label!r}: outputs differ\n{body}")
 
     # ------------------------------------------------------------------ speed
     def timing_callables(self) -> tuple[Callable[[], Any], Callable[[], Any]]:
@@ -541,6 +572,10 @@ class CompiledPair:
             f"CompiledPair({self.label!r}, device={self.device!r}, "
             f"kernels={self.kernel_counts}, compiles={self.compiles})"
         )
+
+
+def _locate_call(side: str) -> str:
+    return f"pair.locate(side={side!r}), or run pytest with --magi-locate"
 
 
 def _show_op(op: Any) -> str:

@@ -569,16 +569,25 @@ class ZooPair:
         backend = self.candidate_backend
         return [r for m in backend.managers for r in m.results] if backend is not None else []
 
-    def assert_close(self, reference: str | None = None) -> str:
+    def assert_close(self, reference: str | None = None, against: str = "eager") -> str:
         """Both sides against a reference run of the same model, by the rule of
         ``pytest_magi.numerics.judge_against_reference`` (docs/testing-a-pass.md).
 
         ``reference``: ``"eager"`` (the model itself), ``"fp32"`` or ``"fp64"`` (a copy cast
         to that dtype); default ``"fp32"`` for bf16/fp16 models and ``"eager"`` otherwise.
-        Returns the judgement text; raises ``AssertionError`` with it when the candidate is
-        clearly further from the reference than the baseline.
+        ``against="eager"`` (default): each compiled side within ``max(2 x eager's distance,
+        the dtype's floor)``; a failing candidate raises ``AssertionError``, a failing baseline
+        beside a good candidate ``pytest_magi.numerics.BaselineMiscompiled``.
+        ``against="baseline"``: the candidate's delta alone (within 2 x the baseline's distance).
+        Returns the judgement text; a failure ends with the call that locates it.
         """
-        from .numerics import REFERENCES, judge_against_reference, reference_outputs
+        from .numerics import (
+            REFERENCES,
+            check_against,
+            judge_against_reference,
+            reference_outputs,
+            verdict,
+        )
 
         if reference is None:
             low = self.model.dtype in (torch.bfloat16, torch.float16)
@@ -587,6 +596,7 @@ class ZooPair:
             raise ValueError(
                 f"assert_close(reference={reference!r}): expected one of {list(REFERENCES)}"
             )
+        check_against(against, "ZooPair.assert_close")
         base, cand = self.run("baseline"), self.run("candidate")
         dtype = {"fp32": torch.float32, "fp64": torch.float64}.get(reference, self.model.dtype)
         eager = self.model.run()
@@ -594,11 +604,15 @@ class ZooPair:
             ref, eager = eager, None
         else:  # a copy of the whole call cast to the reference dtype
             ref = reference_outputs(self.model.as_module(), self.model.inputs, dtype, True)
-        ok, lines = judge_against_reference(base, cand, ref, reference, eager=eager)
-        text = f"{self.label}: " + "; ".join(lines)
-        if not ok:
-            raise AssertionError(text)
-        return text
+        judgment = judge_against_reference(base, cand, ref, reference, eager=eager, against=against)
+        verdict(
+            judgment,
+            owner=f"ZooPair {self.label!r}",
+            reference_name=reference,
+            against=against,
+            locate_call=lambda side: f"pair.locate(side={side!r}), or pytest --magi-locate",
+        )
+        return f"{self.label}: " + "; ".join(judgment.lines)
 
     def __repr__(self) -> str:
         return f"ZooPair({self.label!r}, device={self.device!r})"

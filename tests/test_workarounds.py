@@ -1,0 +1,163 @@
+"""PaddingMiscompileWorkaround (pytorch#194281): the version gate, the source it rests on, the
+graphs it fires on, and the rule in generated CUDA code (fake CUDA, torch version mocked)."""
+
+from __future__ import annotations
+
+import inspect
+import re
+
+import pytest
+import torch
+from graphs import GraphBuilder
+from torch import nn
+from torch._inductor import config as inductor_config
+
+import magi_passes.workarounds as workarounds
+from magi_passes import PassConfig, PassManager
+from magi_passes.workarounds import PaddingMiscompileWorkaround, has_padding_miscompile
+
+aten = torch.ops.aten
+F = nn.functional
+PADDED = "49152, 6144, 2048, 60, 1"  # (1, 8, 3, 34, 60) bf16 with 2040-element rows padded to 2048
+UNPADDED = "48960, 6120, 2040, 60, 1"
+
+
+@pytest.mark.parametrize(
+    ("version", "affected"),
+    [
+        ("2.11.0+cu130", True),
+        ("2.11.1", True),
+        ("2.12.0+cpu", True),
+        ("2.13.0", False),
+        ("2.13.0+cpu", False),
+        ("2.14.0.dev20261101", False),
+        ("3.0.0", False),
+    ],
+)
+def test_version_gate(version: str, affected: bool) -> None:
+    assert has_padding_miscompile(version) is affected
+
+
+def test_version_gate_names_a_bad_version() -> None:
+    with pytest.raises(ValueError, match=r"torch version 'nightly': expected 'MAJOR.MINOR"):
+        has_padding_miscompile("nightly")
+
+
+def test_the_gate_matches_the_running_torchs_source() -> None:
+    """The gate rests on torch's source: 2.11 and 2.12 pad a flexible layout's strides in place
+    while asking whether it is contiguous; 2.13 pads a copy. If a torch of the range changes
+    that, this test fails on it (CI's torch 2.13 here, the GPU machine's 2.11 there)."""
+    from torch._inductor import ir
+
+    source = inspect.getsource(ir.is_contiguous_storage_and_layout)
+    mutates = "layout.pad_strides()" in source
+    assert mutates is has_padding_miscompile(), (torch.__version__, source)
+
+
+def conv_graph(dtype: torch.dtype = torch.bfloat16) -> torch.fx.Graph:
+    b = GraphBuilder()
+    x = b.input((1, 4, 3, 6, 6), dtype=dtype)
+    w = b.input((4, 4, 3, 3, 3), dtype=dtype)
+    return b.output(b.conv(b.call(aten.silu.default, x), w, padding=1))
+
+
+def run(graph: torch.fx.Graph, version: str, monkeypatch: pytest.MonkeyPatch, **config: bool):
+    monkeypatch.setattr(workarounds, "torch_version", lambda: version)
+    p = PaddingMiscompileWorkaround(PassConfig(**config))
+    with inductor_config.patch(comprehensive_padding=True):
+        p(graph)
+        after = inductor_config.comprehensive_padding
+    return p.last_result, after
+
+
+def test_skips_cpu_graphs_graphs_without_convolutions_and_fixed_torch(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    result, after = run(conv_graph(), "2.11.0", monkeypatch)
+    assert not result.applied and after is True
+    assert "not a CUDA graph" in result.reason
+    b = GraphBuilder()
+    plain = b.output(b.call(aten.relu.default, b.input((4, 4))))
+    result, _ = run(plain, "2.11.0", monkeypatch)
+    assert not result.applied and "no convolution" in result.reason
+    result, _ = run(conv_graph(), "2.13.0", monkeypatch)
+    assert not result.applied and "has the fix of pytorch#194281 (>= 2.13)" in result.reason
+
+
+def test_the_pass_manager_reports_it_disabled_by_config() -> None:
+    manager = PassManager(PassConfig(work_around_inductor_bugs=False))
+    declared = inductor_config.get_config_copy()
+    with inductor_config.patch({k: declared[k] for k in manager.mutates_inductor_config}):
+        manager(conv_graph())  # the other passes set their declared keys inside this patch
+    result = manager.result("padding_miscompile_workaround")
+    assert result is not None and not result.applied
+    assert result.reason == "disabled by PassConfig"
+    assert "comprehensive_padding" in manager.mutates_inductor_config
+
+
+class CausalCacheBlock(nn.Module):
+    """The Wan decoder's pattern: conv, norm, SiLU, the causal cache's last frames concatenated
+    in front, conv. The concatenated buffer has 34x60 = 2040-element rows: padded in bf16."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = nn.Conv3d(8, 8, 3, padding=1)
+        self.norm = nn.GroupNorm(2, 8)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        z = F.silu(self.norm(self.conv(x)))
+        return self.conv(torch.cat([z[:, :, -2:], z], 2))
+
+
+def _buffers(code) -> list[str]:
+    return [
+        strides
+        for _, strides in re.findall(r"empty_strided_cuda\(\(([^)]*)\), \(([^)]*)\)", code.wrapper)
+    ]
+
+
+def _workaround(code):
+    return [
+        r
+        for graph in code.captured
+        for r in graph.pass_results
+        if r.name == "padding_miscompile_workaround"
+    ]
+
+
+@pytest.mark.parametrize(("version", "padded"), [("2.11.0+cu130", False), ("2.13.0", True)])
+def test_fake_cuda_code_shows_the_rule(
+    inductor_codegen, monkeypatch: pytest.MonkeyPatch, version: str, padded: bool
+) -> None:
+    """Plain Inductor pads the cache buffer's rows (2040 -> 2048 elements); magi on an affected
+    torch does not, and on a fixed one generates what plain Inductor does. The channels-last
+    rewrite is off here: it makes this buffer channels-last, which Inductor never pads, and the
+    point is the workaround's own effect."""
+    model = CausalCacheBlock().to(torch.bfloat16).eval()
+    x = torch.randn(1, 8, 3, 34, 60, dtype=torch.bfloat16)
+    before = inductor_config.get_config_copy()
+    plain = inductor_codegen(model, x)
+    assert PADDED in _buffers(plain)  # the premise: Inductor pads this buffer
+    monkeypatch.setattr(workarounds, "torch_version", lambda: version)
+    magi = inductor_codegen(model, x, config=PassConfig(enable_conv_channels_last=False))
+    assert (PADDED in _buffers(magi)) is padded, _buffers(magi)
+    assert (UNPADDED in _buffers(magi)) is not padded, _buffers(magi)
+    (result,) = _workaround(magi)
+    assert result.applied is not padded, result.reason
+    if not padded:
+        assert result.config_changes == {"comprehensive_padding": False}
+        assert "pytorch#194281" in result.reason and "2 convolutions on CUDA" in result.reason
+    assert inductor_config.get_config_copy() == before  # scoped: nothing leaked
+
+
+def test_fake_cuda_backward_graph_decides_on_its_own(
+    inductor_codegen, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(workarounds, "torch_version", lambda: "2.11.0+cu130")
+    model = nn.Sequential(nn.Conv3d(8, 8, 3, padding=1), nn.SiLU(), nn.Conv3d(8, 8, 3, padding=1))
+    model = model.to(torch.bfloat16)
+    x = torch.randn(1, 8, 3, 34, 60, dtype=torch.bfloat16, requires_grad=True)
+    code = inductor_codegen(model, x, config=PassConfig(), backward=True)
+    results = _workaround(code)
+    assert len(results) == 2 and all(r.applied for r in results), [str(r) for r in results]
+    assert inductor_config.comprehensive_padding is True
