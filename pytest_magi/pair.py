@@ -190,7 +190,8 @@ class CompiledPair:
 
         ``passes``: your post-grad passes (``CustomGraphPass``, ``MagiPass`` or a callable on
         the ``torch.fx.Graph``), run in order by the candidate instead of the magi passes (after
-        them when ``candidate`` is a ``PassConfig``). ``inductor_config``: Inductor config
+        them when ``candidate`` is a ``PassConfig``); ``passes=[]`` runs no pass at all (plain
+        Inductor on both sides: an A/A pair), ``passes=None`` keeps the default candidate. ``inductor_config``: Inductor config
         patches of the candidate. ``dynamic_dims``: ``{input_index: dim or dims}`` marked with
         ``torch._dynamo.mark_dynamic`` on copies of the inputs used for the compiling calls.
         ``backward``: compile for training (calls run with grad; the backward graph is
@@ -207,7 +208,9 @@ class CompiledPair:
         inference = (not backward) if inference is None else validate_bool("inference", inference)
         specs = {
             "baseline": resolve_side("baseline", baseline),
-            "candidate": resolve_side("candidate", candidate, chain, extra),
+            "candidate": resolve_side(
+                "candidate", candidate, chain if passes is not None else None, extra
+            ),
         }
         backends = {side: SideBackend(side, specs[side]) for side in SIDES}
         entries = {side: fresh_entry(model, f"pair_{side}") for side in SIDES}

@@ -120,19 +120,21 @@ def _base_spec(side: str, spec: Any, has_passes: bool) -> SideSpec:
 def resolve_side(
     side: str,
     spec: Any,
-    passes: Sequence[Any] = (),
+    passes: Sequence[Any] | None = None,
     inductor_config: Mapping[str, Any] | None = None,
 ) -> SideSpec:
     """Turn a ``baseline=`` / ``candidate=`` argument into a ``SideSpec``.
 
     None: baseline = plain Inductor; candidate = magi (``MagiBackend``, config from the env), or
-    plain Inductor running ``passes`` when they are given. A ``PassConfig``: the magi passes with
+    plain Inductor running ``passes`` when they are given (``passes=[]``, given and empty:
+    plain Inductor, no pass at all; ``passes=None``: not given). A ``PassConfig``: the magi passes with
     that config (then ``passes``, if any: composed only when asked like this). A ``MagiBackend``:
     that backend. A dict: plain Inductor with those ``torch._inductor.config`` patches, for this
     side only. "inductor" or another registered backend name, or a callable backend.
     ``inductor_config``: more Inductor patches for this side.
     """
-    base = _base_spec(side, spec, bool(passes))
+    base = _base_spec(side, spec, passes is not None)
+    passes = tuple(passes or ())
     extra = dict(inductor_config or {})
     if (passes or extra) and base.kind == "backend":
         raise ValueError(

@@ -7,8 +7,8 @@ channels-last pass runs through fake-CUDA codegen, where it is about CUDA kernel
 
 from __future__ import annotations
 
+import re
 import textwrap
-import warnings
 
 import pytest
 import torch
@@ -18,7 +18,11 @@ from torch._inductor.custom_graph_pass import CustomGraphPass
 from magi_passes import MagiPass, PassConfig, PassResult
 from pytest_magi.codegen import inductor_codegen, kernel_diff
 from pytest_magi.compile_stats import CompileStats
-from pytest_magi.numerics import BaselineNumericsWarning, judge_against_reference
+from pytest_magi.numerics import (
+    BaselineMiscompiled,
+    BaselineNumericsWarning,
+    judge_against_reference,
+)
 from pytest_magi.pair import CompiledPair
 
 aten = torch.ops.aten
@@ -218,13 +222,18 @@ def test_fp32_reference_passes_rounding_noise_and_fails_a_wrong_result() -> None
     assert wrong.fired("scale_output")
     with pytest.raises(AssertionError) as info:
         wrong.assert_close()  # bf16 output on CPU: the fp64 reference by default
+    assert not isinstance(info.value, BaselineMiscompiled)
     text = str(info.value)
-    assert "clearly further from the fp64 reference than the baseline" in text
-    assert "relative L2 distance from the fp64 reference: candidate 0.0" in text
-    assert "baseline " in text and "max(2 x baseline, floor 0.01)" in text
-    assert "; eager 0.0" in text  # the model's own bf16 distance, beside both sides'
+    assert "the candidate is clearly further from the fp64 reference than eager\n" in text
+    assert re.search(r"eager 0\.00\d+, baseline 0\.00\d+, candidate 0\.0[45]\d* \(bfloat16\)", text)
+    assert "bound max(2 x eager, floor 0.01) = 0.01: candidate OVER, baseline ok" in text
+    assert text.endswith(
+        "locate it: pair.locate(side='candidate'), or run pytest with --magi-locate"
+    )
     with pytest.raises(AssertionError, match="fp32 reference"):
         wrong.assert_close(reference="fp32")
+    with pytest.raises(AssertionError, match="than the baseline"):
+        wrong.assert_close(against="baseline")  # the delta alone: 0.05 > 2 x the baseline's too
 
 
 def _noisy(ref: torch.Tensor, scale: float, seed: int) -> torch.Tensor:
@@ -232,52 +241,128 @@ def _noisy(ref: torch.Tensor, scale: float, seed: int) -> torch.Tensor:
     return (ref + scale * noise * ref.norm() / noise.norm()).to(torch.bfloat16)
 
 
-def test_a_baseline_far_from_the_reference_while_eager_is_close_is_a_warning() -> None:
-    """What the GPU found on the Wan 2.2 decode (eager 0.014 from fp32, torch.compile 0.878):
-    the judgment of the candidate stands, and the baseline's own distance is called out."""
+def test_a_candidate_as_wrong_as_a_miscompiled_baseline_fails() -> None:
+    """The Wan 2.2 decode on torch 2.11 (eager 0.014 from fp32, every compiled side 0.878): the
+    old rule passed the candidate for matching its baseline; now both are held to eager's."""
     ref = torch.randn(4096, dtype=torch.float64)
-    eager, baseline = _noisy(ref, 0.01, 1), _noisy(ref, 0.5, 2)
-    with pytest.warns(
-        BaselineNumericsWarning, match=r"the baseline is 0\.5\d* from the fp32"
-    ) as rec:
-        ok, lines = judge_against_reference(baseline, baseline.clone(), ref, "fp32", eager=eager)
-    assert ok, lines  # the candidate is exactly as far as the baseline: no verdict against it
-    assert "eager 0.01" in str(rec[0].message) and "no verdict on its passes" in str(rec[0].message)
-    assert "; eager 0.01" in lines[0], lines
-    # a candidate clearly further than the baseline still fails, warning or not
-    with pytest.warns(BaselineNumericsWarning):
-        ok, _ = judge_against_reference(baseline, _noisy(ref, 2.0, 3), ref, "fp32", eager=eager)
-    assert not ok
+    eager, baseline = _noisy(ref, 0.014, 1), _noisy(ref, 0.878, 2)
+    judgment = judge_against_reference(baseline, baseline.clone(), ref, "fp32", eager=eager)
+    assert not judgment.candidate_ok and not judgment.baseline_ok, judgment.lines
+    (leaf,) = judgment.distances
+    assert leaf.eager == pytest.approx(0.014, rel=0.05) and leaf.bound == pytest.approx(
+        0.028, rel=0.05
+    )
+    assert leaf.candidate == pytest.approx(0.878, rel=0.05)
+    assert "candidate OVER, baseline OVER" in judgment.lines[0]
 
 
-def test_non_finite_outputs_are_named_and_never_pass_on_the_candidate() -> None:
+def test_a_miscompiled_baseline_beside_a_correct_candidate_is_a_finding_of_its_own() -> None:
+    ref = torch.randn(4096, dtype=torch.float64)
+    eager, baseline, candidate = _noisy(ref, 0.014, 1), _noisy(ref, 0.878, 2), _noisy(ref, 0.01, 3)
+    judgment = judge_against_reference(baseline, candidate, ref, "fp32", eager=eager)
+    assert judgment.candidate_ok and not judgment.baseline_ok, judgment.lines
+    from pytest_magi.numerics import verdict
+
+    with pytest.raises(BaselineMiscompiled) as info:
+        verdict(judgment, owner="ZooPair 'x'", reference_name="fp32", against="eager",
+                locate_call=lambda side: f"pair.locate(side={side!r})")  # fmt: skip
+    text = str(info.value)
+    assert isinstance(info.value, AssertionError)
+    assert re.search(r"eager 0\.014\d*, baseline 0\.87\d*, candidate 0\.01\d*", text), text
+    assert "locate it: pair.locate(side='baseline')" in text and "against='baseline'" in text
+    assert info.value.distances == judgment.distances
+    # judged by the delta alone, the baseline is no verdict: a warning, and the candidate passes
+    with pytest.warns(BaselineNumericsWarning, match=r"the baseline is 0\.87\d* from the fp32"):
+        delta = judge_against_reference(
+            baseline, candidate, ref, "fp32", eager=eager, against="baseline"
+        )
+    assert delta.candidate_ok and delta.baseline_ok
+
+
+def test_a_candidate_within_twice_eager_passes_whatever_the_baseline() -> None:
+    ref = torch.randn(4096, dtype=torch.float64)
+    eager = _noisy(ref, 0.02, 1)
+    close, far = _noisy(ref, 0.035, 2), _noisy(ref, 0.05, 3)
+    ok = judge_against_reference(far, close, ref, "fp32", eager=eager)
+    assert ok.candidate_ok and not ok.baseline_ok
+    over = judge_against_reference(close, far, ref, "fp32", eager=eager)
+    assert not over.candidate_ok and over.baseline_ok
+    with pytest.raises(ValueError, match=r"against='both'\): expected 'eager'"):
+        judge_against_reference(close, far, ref, "fp32", eager=eager, against="both")
+
+
+def test_non_finite_outputs_are_named_and_never_pass() -> None:
     """Seen on the GPU: a Wan 2.2 candidate decoded NaN ("candidate nan" was all it said)."""
     ref = torch.randn(4096, dtype=torch.float64)
     finite = _noisy(ref, 0.01, 1)
     broken = finite.clone()
     broken[:3] = float("nan")
     broken[3] = float("inf")
-    ok, lines = judge_against_reference(finite, broken, ref, "fp32")
-    assert not ok
-    assert "non-finite elements (NaN/inf): candidate 4, baseline 0 of 4096" in lines[0], lines
-    ok, lines = judge_against_reference(
-        broken, finite, ref, "fp32"
-    )  # the baseline is the broken one
-    assert ok and "candidate 0, baseline 4" in lines[0], lines
-    ok, lines = judge_against_reference(broken, broken, ref, "fp32")  # both: still a failure
-    assert not ok and "candidate 4, baseline 4" in lines[0], lines
+    judgment = judge_against_reference(finite, broken, ref, "fp32", eager=finite)
+    assert not judgment.candidate_ok and judgment.baseline_ok
+    assert "non-finite elements (NaN/inf): candidate 4, baseline 0 of 4096" in judgment.lines[0]
+    judgment = judge_against_reference(broken, finite, ref, "fp32", eager=finite)
+    assert judgment.candidate_ok and not judgment.baseline_ok, judgment.lines
+    assert "candidate 0, baseline 4" in judgment.lines[0]
+    judgment = judge_against_reference(broken, broken, ref, "fp32")  # both: both fail
+    assert not judgment.candidate_ok and not judgment.baseline_ok
 
 
-def test_a_baseline_as_close_as_eager_gives_no_warning() -> None:
+def test_without_eager_outputs_the_reference_is_eager() -> None:
     ref = torch.randn(4096, dtype=torch.float64)
-    eager, baseline = _noisy(ref, 0.01, 1), _noisy(ref, 0.012, 2)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", BaselineNumericsWarning)
-        ok, lines = judge_against_reference(baseline, baseline, ref, "fp32", eager=eager)
-    assert ok and "; eager 0.01" in lines[0], lines
-    # without eager outputs, the line is the judgment alone
-    _, lines = judge_against_reference(baseline, baseline, ref, "fp32")
-    assert "eager" not in lines[0], lines
+    judgment = judge_against_reference(ref, ref.clone(), ref, "eager")
+    assert judgment.candidate_ok and judgment.baseline_ok
+    assert "eager (the reference itself) 0" in judgment.lines[0], judgment.lines
+
+
+def test_compiled_pair_raises_baseline_miscompiled_for_a_wrong_baseline() -> None:
+    """A baseline built to be wrong (its own corrupting pass) beside a correct candidate."""
+    torch.manual_seed(0)
+    model = SmallMLP().to(torch.bfloat16).eval()
+    x = torch.randn(16, 32, dtype=torch.bfloat16)
+    pair = CompiledPair.build(
+        model, x, baseline=MagiBackendWith(ScaleOutput()), candidate=PassConfig()
+    )
+    with pytest.raises(BaselineMiscompiled, match="the baseline compiler miscompiles this model"):
+        pair.assert_close()
+    with pytest.warns(BaselineNumericsWarning):
+        pair.assert_close(against="baseline")  # the candidate's delta alone is fine
+    fp32 = CompiledPair.build(
+        SmallMLP().eval(), torch.randn(16, 32), baseline=MagiBackendWith(ScaleOutput())
+    )
+    with pytest.raises(BaselineMiscompiled, match="baseline differs from eager"):
+        fp32.assert_close()  # the eager reference (fp32 outputs) follows the same rule
+    with pytest.raises(AssertionError, match="outputs differ") as info:
+        fp32.assert_close(against="baseline")
+    assert "candidate vs baseline: MISMATCH" in str(info.value)
+
+
+def MagiBackendWith(user_pass: MagiPass):  # noqa: N802 - a backend factory, read as a class
+    """A dynamo backend: plain Inductor running ``user_pass`` (a wrong baseline for tests)."""
+    from torch._inductor.compile_fx import compile_fx
+
+    def backend(gm: torch.fx.GraphModule, inputs):
+        return compile_fx(gm, inputs, config_patches={"post_grad_custom_post_pass": user_pass})
+
+    return backend
+
+
+def test_empty_passes_mean_no_passes(inductor_codegen, kernel_counts) -> None:
+    x = torch.randn(1, 4, 3, 6, 6)
+    model = Conv3dNet().eval()
+    plain = CompiledPair.build(model, x, passes=[])
+    spec = plain.backends["candidate"].spec
+    assert (spec.kind, spec.description, spec.passes) == ("inductor", "inductor", ())
+    assert plain.candidate_results == [] and not plain.kernel_diff().changed
+    default = CompiledPair.build(model, x, passes=None)
+    assert default.backends["candidate"].spec.kind == "magi" and default.candidate_results
+    # codegen: passes=[] is plain Inductor, as without passes; with a PassConfig, the magi passes
+    assert (
+        inductor_codegen(model, x, passes=[]).signature() == inductor_codegen(model, x).signature()
+    )
+    assert kernel_counts(model, x, passes=[]) == kernel_counts(model, x)
+    magi = inductor_codegen(model, x, config=PassConfig(), passes=[])
+    assert magi.signature() == inductor_codegen(model, x, config=PassConfig()).signature()
 
 
 def test_pytester_user_pass_through_the_fixture_and_markers(pytester: pytest.Pytester) -> None:
