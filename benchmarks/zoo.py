@@ -45,7 +45,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from magi_passes import MagiBackend, PassConfig  # noqa: E402
 from pytest_magi import zoo  # noqa: E402
 from pytest_magi.compile_stats import _LIMIT_MARK, LIMIT_LOGGER, _captured  # noqa: E402
-from pytest_magi.numerics import _relative_l2  # noqa: E402
+from pytest_magi.numerics import (  # noqa: E402
+    REFERENCE_FACTOR,
+    REFERENCE_FLOOR,
+    _relative_l2,
+    reference_outputs,
+)
 from pytest_magi.pair import _profile_rows  # noqa: E402
 from pytest_magi.timing import device_name, measure_pair  # noqa: E402
 
@@ -62,6 +67,7 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
         "class",
     ),
     "magi-weights-once": ({"channels_last_weights_once": True}, "instance"),
+    "magi-no-workaround": ({"work_around_inductor_bugs": False}, "instance"),
 }
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 
@@ -153,7 +159,15 @@ def bench_model(name: str, args: argparse.Namespace, log: Callable[[str], None])
         f"floor {floor_ms:.3f} ms at {args.peak_tflops:g} TFLOP/s"
     )
     with torch.no_grad():
-        reference = model.run()
+        eager_out = model.run()
+    # the numerics every speed number stands beside: each run's distance from a higher-precision
+    # run of the same model, held to max(2 x eager's, the dtype's floor) (pytest_magi.numerics)
+    high = torch.float64 if dtype == torch.float32 else torch.float32
+    reference = reference_outputs(model.as_module(), model.inputs, high, True)
+    eager_err = _relative_l2(eager_out, reference)
+    bound = max(REFERENCE_FACTOR * eager_err, REFERENCE_FLOOR[dtype])
+    del eager_out
+    log(f"  eager: rel-L2 vs {high} {eager_err:.2e}; bound for compiled runs {bound:.2e}")
     rows: list[Row] = []
     compiled: dict[str, zoo.ZooModel] = {}
     for variant in ["torch.compile", *[v for v in args.variants if v != "torch.compile"]]:
@@ -161,9 +175,10 @@ def bench_model(name: str, args: argparse.Namespace, log: Callable[[str], None])
         seconds, stats = _first_call(cm)
         compiled[variant] = cm
         err = _relative_l2(cm.run(), reference)
+        verdict = "ok" if err <= bound else "WRONG"
         log(
-            f"  {variant:<22} compiled in {seconds:6.1f} s; {stats}; rel-L2 vs eager {err:.2e}; "
-            f"{_passes_summary(backend)}"
+            f"  {variant:<22} compiled in {seconds:6.1f} s; {stats}; rel-L2 vs {high} {err:.2e} "
+            f"({verdict}); {_passes_summary(backend)}"
         )
         rows.append(
             Row(
@@ -180,7 +195,7 @@ def bench_model(name: str, args: argparse.Namespace, log: Callable[[str], None])
                 flops,
                 floor_ms,
                 _passes_summary(backend),
-                {"rel_l2_vs_eager": err},
+                {"rel_l2_vs_reference": err, "eager_rel_l2": eager_err, "numerics": verdict},
             )
         )
     base = compiled["torch.compile"]
@@ -335,18 +350,20 @@ def profile_breakdown(label: str, fn: Callable[[], Any], iterations: int = 3) ->
 def format_table(rows: list[Row], device: str) -> str:
     head = (
         f"device: {device}; torch {torch.__version__}\n\n"
-        "| model | variant | inputs | ms | vs torch.compile | spread | compile s | graphs "
-        "| breaks | TFLOP | floor ms | x floor |\n| --- | --- | --- | ---: | ---: | ---: | ---: "
-        "| ---: | ---: | ---: | ---: | ---: |"
+        "| model | variant | inputs | ms | vs torch.compile | spread | rel-L2 (numerics) "
+        "| compile s | graphs | breaks | TFLOP | floor ms | x floor |\n| --- | --- | --- | ---: "
+        "| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
     )
     out = [head]
     for r in rows:
         ratio = f"{r.ratio_vs_compile:.3f}x" if r.ratio_vs_compile is not None else ""
         spread = f"{r.spread:.1%}" if r.spread is not None else ""
         comp = f"{r.compile_s:.1f}" if r.compile_s is not None else ""
+        err = r.extra.get("rel_l2_vs_reference")
+        numerics = f"{err:.2e} ({r.extra['numerics']})" if err is not None else ""
         out.append(
             f"| {r.model} | {r.variant} | {r.inputs} | {r.ms:.3f} | {ratio} | {spread} | "
-            f"{comp} | {r.graphs if r.graphs is not None else ''} | "
+            f"{numerics} | {comp} | {r.graphs if r.graphs is not None else ''} | "
             f"{r.graph_breaks if r.graph_breaks is not None else ''} | {r.flops / 1e12:.2f} | "
             f"{r.floor_ms:.2f} | {r.floor_distance:.2f} |"
         )

@@ -69,9 +69,11 @@ def test_uuid_stable_for_equal_config_and_changes_with_flags() -> None:
 
 def test_pass_order_and_results() -> None:
     manager = PassManager()
-    order = ["dynamic_reshape", "conv_channels_last", "nd_tiling"]
+    order = ["padding_miscompile_workaround", "dynamic_reshape", "conv_channels_last", "nd_tiling"]
     assert [p.name for p in manager.passes] == order
-    with inductor_config.patch({"layout_optimization": True, "triton.max_tiles": None}):
+    with inductor_config.patch(
+        {"layout_optimization": True, "triton.max_tiles": None, "comprehensive_padding": True}
+    ):
         manager(small_graph())
     assert [r.name for r in manager.results] == order
     assert manager.result("conv_channels_last").applied

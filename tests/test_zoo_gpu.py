@@ -12,28 +12,64 @@ from __future__ import annotations
 import pytest
 import torch
 
+from magi_passes.workarounds import has_padding_miscompile
+from pytest_magi.numerics import BaselineMiscompiled
+from pytest_magi.timing import measure_pair
+
 pytestmark = [pytest.mark.requires_cuda, pytest.mark.slow]
 
 # Wan 2.2 decode at T=3 latent frames (9 video frames), magi_compile-style candidate (passes and
 # a dynamo frame per module instance, weights converted in the graph) against
-# torch.compile(vae.decoder): measured 1.622x (266.1 -> 164.0 ms, spread 0.6% over 8 rounds, H200,
-# torch 2.11, this test; docs/results/session4/wan_test_fixed_run5.log); held at 1.5. Before the
-# copies of forward had names of their own it read 1.153x here (magi_passes/frames.py).
+# torch.compile(vae.decoder). Held at 1.5: measured 1.622x in session 4 while both sides decoded
+# corrupted video (pytorch#194281); the re-measurement with the candidate's output correct is in
+# docs/benchmarks.md.
 WAN_FRAMES = 3
 WAN_MIN_SPEEDUP = 1.5
+# timm nets at batch 16 are launch-bound on an H200 (resnet50: 1.01 ms of kernels in a 2.4 ms
+# call): their wall-clock ratios measured host overhead, which differed by up to 14% between two
+# compiled copies with identical code (benchmarks/zoo_timing.py, docs/benchmarks.md). At batch
+# 128 the kernels outlast the host's launches and a ratio measures the code.
+TIMM_BATCH = 128
+A_A_BOUND = 0.02
+
+
+def _load_options(name: str) -> dict[str, int]:
+    return {"batch": TIMM_BATCH} if name in ("resnet50", "efficientnet_b0") else {}
 
 
 @pytest.mark.min_speedup(0.98)
 @pytest.mark.parametrize("name", ["resnet50", "efficientnet_b0", "sd-vae"])
 def test_zoo_model_is_never_slower(zoo_pair, name: str) -> None:
-    pair = zoo_pair(name, "full", device="cuda", dtype=torch.bfloat16)
-    pair.assert_close()
+    pair = zoo_pair(name, "full", device="cuda", dtype=torch.bfloat16, **_load_options(name))
+    pair.assert_close()  # both sides within 2 x eager's distance from an fp32 run
     # conv2d-only networks are left to Inductor's own layout optimisation (the measured gate)
     assert not pair.fired("conv_channels_last")
 
 
+@pytest.mark.min_speedup(1 - A_A_BOUND)
+def test_a_zoo_pair_of_one_backend_times_even(zoo_pair, request) -> None:
+    """A/A: two copies compiled the same way time 1.00 +- 0.02 (the harness's own error)."""
+    pair = zoo_pair(
+        "resnet50", "full", device="cuda", dtype=torch.bfloat16, candidate="inductor",
+        batch=TIMM_BATCH,
+    )  # fmt: skip
+    pair.assert_close()
+    if request.config.getoption("--magi-perf"):
+        speedup = measure_pair(pair)
+        assert abs(speedup.ratio - 1) <= A_A_BOUND, str(speedup)
+
+
 @pytest.mark.min_speedup(WAN_MIN_SPEEDUP)
 def test_wan_decode_holds_its_gain(zoo_pair) -> None:
+    """The candidate's output is correct (held to eager's distance); on a torch with
+    pytorch#194281 the baseline's is not, and that finding is expected, strictly: once torch is
+    fixed the baseline decodes right, this raises nothing, and the test fails until the gate
+    (magi_passes.workarounds.FIXED_IN) is moved."""
     pair = zoo_pair("wan2.2-vae", "full", device="cuda", dtype=torch.bfloat16, frames=WAN_FRAMES)
-    pair.assert_close()
+    if has_padding_miscompile():
+        with pytest.raises(BaselineMiscompiled, match="the baseline compiler miscompiles"):
+            pair.assert_close()
+    else:
+        pair.assert_close()
     assert pair.fired("conv_channels_last")
+    assert pair.fired("padding_miscompile_workaround") is has_padding_miscompile()
