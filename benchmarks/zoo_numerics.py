@@ -30,6 +30,17 @@ non-finite elements, the worst latent/output frame (5-D outputs, dim 2), and the
 compiling first call. A backend that raises gets a row with its error, and the others still
 run. The Wan 2.2 table in docs/testing-a-pass.md
 came from the probe runs this script grew out of (H200, torch 2.11).
+
+`--locate` goes one step further, instead of the table: `pytest_magi.locate` compiles each model
+with `--locate-backend` (one backend, the same spelling, `@` patches included; default
+`inductor`), runs it once, checks every graph's outputs against the same graph run eagerly, names
+the first wrong output (graph, node, module, source line), and retries that graph alone without
+each pass and with each Inductor setting of `locate.DEFAULT_SETTINGS` (comprehensive padding
+first), within `--locate-budget` seconds; `--locate-fp32` adds the fp32 rerun (logic or
+precision). The report ends with the final output's distance from `--reference`, compiled and
+eager (docs/locate.md):
+
+    python benchmarks/zoo_numerics.py --models wan2.2-vae --frames 3 --locate --locate-budget 420
 """
 
 from __future__ import annotations
@@ -52,6 +63,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from magi_passes import MagiBackend, PassConfig  # noqa: E402
 from pytest_magi import zoo  # noqa: E402
+from pytest_magi.locating import LocateReport, LocatingBackend, check_reference  # noqa: E402
 from pytest_magi.numerics import _non_finite, _relative_l2, reference_outputs  # noqa: E402
 
 STAGES = ("eager", "aot_eager", "aot_eager_decomp_partition", "inductor")
@@ -177,6 +189,56 @@ def table(rows: list[dict[str, Any]], reference: str) -> str:
     return "\n".join(lines)
 
 
+def _locate_side(name: str, options: dict[str, Any]) -> tuple[Any, dict[str, Any], str]:
+    """``(backend= of LocatingBackend, its inductor_config, frame isolation)`` of a parsed
+    ``--locate-backend`` (``dynamo.`` options are applied around the run, not here)."""
+    inductor = {k: v for k, v in options.items() if not k.startswith("dynamo.")}
+    if name in MAGI:
+        return MAGI[name], inductor, "instance"
+    if name == "inductor":
+        return dict(inductor), {}, "class"
+    return name, {}, "class"  # a tracing stage: its Inductor patches stay ambient (_patched)
+
+
+def locating_backend(
+    text: str, *, budget_s: float | None = None, fp32_rerun: bool = False
+) -> tuple[LocatingBackend, str, dict[str, Any]]:
+    """``(LocatingBackend, isolation, options to patch around the run)`` for ``text``."""
+    try:
+        name, options = parse_backend(text)
+    except SystemExit as error:
+        raise SystemExit(str(error).replace("--backends", "--locate-backend", 1)) from None
+    side, inductor_config, isolate = _locate_side(name, options)
+    ambient = {k: v for k, v in options.items() if k.startswith("dynamo.")}
+    if name in STAGES and name != "inductor":
+        ambient = options
+    backend = LocatingBackend(
+        side, inductor_config=inductor_config, budget_s=budget_s, fp32_rerun=fp32_rerun, label=text
+    )
+    return backend, isolate, ambient
+
+
+def locate_model(
+    model: zoo.ZooModel,
+    text: str,
+    reference: str,
+    *,
+    budget_s: float | None = None,
+    fp32_rerun: bool = False,
+) -> LocateReport:
+    """`pytest_magi.locate` on the model's call (``ZooModel.run``), compiled as users compile
+    it, with the final output's distance from ``reference`` (compiled and eager)."""
+    backend, isolate, ambient = locating_backend(text, budget_s=budget_s, fp32_rerun=fp32_rerun)
+    with torch.no_grad():
+        with _patched(ambient):
+            out = model.compile(backend, isolate=isolate).run()
+        report = backend.report()
+        report.reference = check_reference(
+            model.as_module(), model.inputs, out, reference, eager_output=model.run()
+        )
+    return report
+
+
 def _names(text: str, known: list[str] | tuple[str, ...], what: str) -> list[str]:
     names = [n.strip() for n in text.split(",") if n.strip()]
     unknown = [n for n in names if n not in known]
@@ -195,7 +257,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--backends", default=",".join((*STAGES, "magi")))
     parser.add_argument("--frames", type=int, default=None, help="Wan latent frames")
     parser.add_argument("--json", type=Path, default=None, help="write the rows here")
+    parser.add_argument(
+        "--locate", action="store_true", help="instead of the table: pytest_magi.locate"
+    )
+    parser.add_argument("--locate-backend", default="inductor", help="the backend --locate checks")
+    parser.add_argument(
+        "--locate-budget", type=float, default=None, help="seconds --locate may spend in all"
+    )
+    parser.add_argument(
+        "--locate-fp32", action="store_true", help="--locate: recompile the wrong graph in fp32"
+    )
     args = parser.parse_args(argv)
+    if args.locate:
+        locating_backend(args.locate_backend, budget_s=args.locate_budget)  # checked up front
     models = _names(args.models, zoo.all_names(), "models")
     names = [b.strip() for b in args.backends.split(",") if b.strip()]
     if not names:
@@ -211,6 +285,17 @@ def main(argv: list[str] | None = None) -> int:
             name, args.size, device=args.device, dtype=DTYPES[args.dtype], seed=0, **options
         )
         print(f"{name} ({args.size}, {args.dtype}, {env}):", flush=True)
+        if args.locate:
+            located = locate_model(
+                model,
+                args.locate_backend,
+                args.reference,
+                budget_s=args.locate_budget,
+                fp32_rerun=args.locate_fp32,
+            )
+            report.setdefault("locate", {})[name] = located.to_dict()
+            print(located, flush=True)
+            continue
         rows = measure(model, backends, args.reference)
         report["models"][name] = rows
         print(table(rows, args.reference), flush=True)

@@ -2,6 +2,8 @@
 
 Numerics (`compiled_pair(...).assert_close()`), generated code (`inductor_codegen`, `kernel_counts`,
 `triton_snapshot`, `fx_snapshot`) and speed (`min_speedup` with `pytest --magi-perf`).
+`pytest_magi.locate(model, *inputs, backend=...)` says where a compiled model's numbers go wrong
+(module `pytest_magi.locating`).
 
 Importing the package (and loading the plugin) imports no torch: the model classes below are
 loaded on first access (`pytest_magi.VAEDecoderLike`), so a pytest run that uses none of the
@@ -12,10 +14,15 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["GQAProjection", "VAEDecoderLike", "WanCausalStage"]
+__all__ = ["GQAProjection", "LocateReport", "VAEDecoderLike", "WanCausalStage", "locate"]
+_LOCATING = ("LocateReport", "locate")
 
 
 def __getattr__(name: str) -> Any:
+    if name in _LOCATING:
+        from . import locating
+
+        return getattr(locating, name)
     if name in __all__:
         from . import models
 

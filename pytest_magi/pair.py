@@ -495,6 +495,22 @@ class CompiledPair:
         if failed["baseline vs eager"]:
             raise AssertionError(f"CompiledPair {self.label!r}: outputs differ\n{body}")
 
+    def locate(self, side: str = "candidate", **options: Any) -> Any:
+        """Where ``side``'s numbers go wrong: ``pytest_magi.locate`` (``pytest_magi.locating``) on this pair's model
+        and example inputs with that side's compiler (a fresh copy of it: the pair's own
+        results stay as they are). ``options``: ``reference``, ``settings``, ``fp32_rerun``,
+        ``tolerance``, ``budget_s`` (see ``docs/locate.md``). Returns a ``LocateReport``."""
+        from .locating import locate
+
+        check_side_name(side)
+        return locate(
+            self.model,
+            *marked_copies(self.example_inputs, self.dynamic_dims),
+            backend=self.backends[side].spec,
+            label=f"{self.label} {side}",
+            **options,
+        )
+
     # ------------------------------------------------------------------ speed
     def timing_callables(self) -> tuple[Callable[[], Any], Callable[[], Any]]:
         """Zero-argument callables of each side on the example inputs (for ``measure_pair``);

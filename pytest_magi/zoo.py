@@ -498,6 +498,10 @@ class ZooPair:
         from .compile_stats import CompileStatsCollector
 
         self.model = model
+        # what each side compiles with, as given (``locate`` compiles a side again from it)
+        self.side_backends = {"baseline": baseline, "candidate": candidate}
+        self.side_isolation = {"baseline": "class", "candidate": candidate_isolate}
+        self.compile_kwargs = dict(torch_compile_kwargs)
         self.candidate_backend = candidate if hasattr(candidate, "managers") else None
         self._stats = {"baseline": CompileStatsCollector(), "candidate": CompileStatsCollector()}
         self._watched: set[str] = set()
@@ -613,6 +617,43 @@ class ZooPair:
             locate_call=lambda side: f"pair.locate(side={side!r}), or pytest --magi-locate",
         )
         return f"{self.label}: " + "; ".join(judgment.lines)
+
+    def locate(
+        self, side: str = "candidate", reference: str | None = "fp32", **options: Any
+    ) -> Any:
+        """Where ``side``'s numbers go wrong on this zoo model: a fresh copy compiled with that
+        side's backend wrapped in a ``pytest_magi.locating.LocatingBackend`` runs ``.run()`` once;
+        each compiled graph is checked against the same FX graph run eagerly, and the first
+        wrong graph is retried without each pass and with each Inductor setting.
+        ``reference``: also judge the final output against a run at that precision (None: no).
+        ``options``: ``settings``, ``fp32_rerun``, ``tolerance``, ``budget_s`` (docs/locate.md).
+        """
+        from .locating import LocatingBackend, check_reference
+        from .sides import check_side_name
+
+        check_side_name(side)
+        backend = self.side_backends[side]
+        if side == "candidate" and self.candidate_backend is not None:
+            from magi_passes import MagiBackend
+
+            # a copy of the candidate's MagiBackend: the pair's own results stay as they are
+            magi = self.candidate_backend
+            backend = MagiBackend(magi.config, magi.inductor_config_patches)
+        options = dict(options)
+        patches = self.compile_kwargs.get("options")
+        if isinstance(backend, str) and patches:
+            options.setdefault("inductor_config", patches)
+        locating = LocatingBackend(backend, label=f"{self.label} {side}", **options)
+        compiled = self.model.compile(backend=locating, isolate=self.side_isolation[side])
+        out = compiled.run()
+        del compiled
+        report = locating.report()
+        if reference is not None and self.model.dtype in (torch.bfloat16, torch.float16):
+            report.reference = check_reference(
+                self.model.as_module(), self.model.inputs, out, reference,
+                eager_output=self.model.run(),
+            )  # fmt: skip
+        return report
 
     def __repr__(self) -> str:
         return f"ZooPair({self.label!r}, device={self.device!r})"

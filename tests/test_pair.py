@@ -240,12 +240,17 @@ def test_assert_close_failure_shows_errors_and_worst_index() -> None:
     text = str(info.value)
     assert "baseline vs eager: ok" in text
     assert "candidate vs eager: MISMATCH: 1 of 16 elements" in text
-    assert "candidate vs baseline: MISMATCH" in text
+    assert "candidate vs baseline" not in text  # judged against eager, not the baseline
+    assert text.endswith(
+        "locate it: pair.locate(side='candidate'), or run pytest with --magi-locate"
+    )
     assert "max abs error 0.5," in text
     assert "max rel error" in text
     assert "worst element at index (0, 3)" in text
     assert "rtol=0.0001, atol=1e-05" in text  # fp32 defaults
     pair.assert_close(atol=0.6)  # a loose enough atol passes
+    with pytest.raises(AssertionError, match="candidate vs baseline: MISMATCH"):
+        pair.assert_close(against="baseline")  # the delta alone compares with the baseline too
 
 
 def test_default_tolerances_per_dtype() -> None:

@@ -109,3 +109,74 @@ def test_a_row_with_inductor_config_gets_it_and_gives_it_back(tmp_path: Path) ->
     rows = json.loads((tmp_path / "n.json").read_text())["models"]["wan2.2-vae"]
     assert rows[1]["backend"] == patch and rows[1]["equal_to_eager"]
     assert torch.is_grad_enabled()
+
+
+# --------------------------------------------------------------------------- --locate
+def test_locate_names_the_wrong_graph_output_and_module_of_a_zoo_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bench = _load()
+    compiled: list[int] = []
+
+    def second_graph_scaled(gm: Any, inputs: Any) -> Any:
+        """Stands in for a miscompile: the first output of every graph but the first (the
+        second graph, and its recompiles for the cures) comes out 1.5x."""
+        compiled.append(len(compiled))
+        wrong = len(compiled) > 1
+
+        def run(*args: Any) -> Any:
+            out = list(gm(*args))
+            if wrong:
+                out[0] = out[0] * 1.5
+            return out
+
+        return run
+
+    real_side = bench._locate_side
+
+    def side(name: str, options: dict[str, Any]) -> tuple[Any, dict[str, Any], str]:
+        assert (name, options) == ("eager", {})  # the spelling reached the script's parser
+        return second_graph_scaled, *real_side(name, options)[1:]
+
+    monkeypatch.setattr(bench, "_locate_side", side)
+    import pytest_magi.locating
+
+    table = ({"comprehensive_padding": False}, {"emulate_precision_casts": True})
+    monkeypatch.setattr(pytest_magi.locating, "DEFAULT_SETTINGS", table)  # two retries, not 14
+    out_json = tmp_path / "locate.json"
+    argv = ["--models", "wan2.2-vae", "--size", "tiny", "--device", "cpu", "--dtype", "fp32"]
+    argv += ["--reference", "fp64", "--locate", "--locate-backend", "eager"]
+    argv += ["--json", str(out_json)]
+    assert bench.main(argv + ["--locate-budget", "300"]) == 0
+    located = json.loads(out_json.read_text())["locate"]["wan2.2-vae"]
+    assert [g["index"] for g in located["graphs"]] == [0, 1]  # first chunk, steady-state chunk
+    assert located["graphs"][0]["wrong"] == [] and located["graphs"][1]["wrong"] == [0]
+    first = located["first_bad"]
+    assert (first["graph"], first["output"]) == (1, 0)
+    assert first["distance"] == pytest.approx(0.5, abs=1e-6) and first["module"]
+    assert first["file"].endswith(".py") and first["line"] > 0
+    assert located["clears"] == []  # no Inductor setting cures this
+    assert [(r["name"], r["status"]) for r in located["retries"]] == [
+        ("comprehensive_padding=False", "wrong"),
+        ("emulate_precision_casts=True", "wrong"),
+    ]
+    assert located["reference"]["wrong"] is True  # and the final output is wrong too
+    text = capsys.readouterr().out
+    assert "first wrong output: graph 1, output 0 of" in text
+    assert f"  module  {first['module']}" in text
+    assert "nothing tried clears it" in text
+
+
+def test_locate_backend_spellings_map_to_the_side() -> None:
+    bench = _load()
+    backend, isolate, ambient = bench.locating_backend(
+        "inductor@comprehensive_padding=False@dynamo.automatic_dynamic_shapes=False", budget_s=60
+    )
+    assert backend.spec.kind == "inductor" and isolate == "class"
+    assert backend.spec.patches == {"comprehensive_padding": False}
+    assert ambient == {"dynamo.automatic_dynamic_shapes": False} and backend.budget_s == 60
+    backend, isolate, _ = bench.locating_backend("magi@triton.max_tiles=2")
+    assert backend.spec.kind == "magi" and isolate == "instance"
+    assert backend.spec.patches == {"triton.max_tiles": 2}
+    with pytest.raises(SystemExit, match=r"--locate-backend: unknown backend 'inductr'"):
+        bench.main(["--locate", "--locate-backend", "inductr"])
