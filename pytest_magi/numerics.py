@@ -263,7 +263,18 @@ class BaselineNumericsWarning(UserWarning):
     :class:`BaselineMiscompiled` for the default judgment, which does)."""
 
 
-class BaselineMiscompiled(AssertionError):
+class NumericsFailed(AssertionError):
+    """A compiled side's output is wrong: ``side`` names it ("candidate" or "baseline");
+    ``locate``, set by the pair that raised it, is ``pair.locate`` bound to that side (what
+    ``pytest --magi-locate`` runs on a failing test)."""
+
+    def __init__(self, message: str, side: str = "candidate") -> None:
+        super().__init__(message)
+        self.side = side
+        self.locate: Callable[..., Any] | None = None
+
+
+class BaselineMiscompiled(NumericsFailed):
     """The baseline compiler (plain ``torch.compile``) is clearly further from the
     higher-precision reference than eager is, while the candidate is within the bound: a
     finding about the baseline, distinct from a failing candidate and catchable as such
@@ -273,7 +284,7 @@ class BaselineMiscompiled(AssertionError):
     """
 
     def __init__(self, message: str, distances: Sequence[LeafDistances] = ()) -> None:
-        super().__init__(message)
+        super().__init__(message, side="baseline")
         self.distances = tuple(distances)
 
 
@@ -468,7 +479,7 @@ def verdict(
     scale = "eager" if against == "eager" else "the baseline"
     if not judgment.candidate_ok:
         also = "" if judgment.baseline_ok else " (and so is the baseline)"
-        raise AssertionError(
+        raise NumericsFailed(
             f"{owner}: the candidate is clearly further from the {reference_name} reference "
             f"than {scale}{also}\n{body}\nlocate it: {locate_call('candidate')}"
         )

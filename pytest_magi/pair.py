@@ -55,7 +55,9 @@ core), :mod:`pytest_magi.compile_stats`, :mod:`pytest_magi.kernels` and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import contextlib
+import functools
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import torch
@@ -82,6 +84,7 @@ from .numerics import (
     BASELINE_NOISE_FACTOR,
     REFERENCES,
     BaselineMiscompiled,
+    NumericsFailed,
     _max_low_precision_l2,
     check_against,
     compare_outputs,
@@ -443,13 +446,23 @@ class CompiledPair:
             eager=self.eager(*args),
             against=against,
         )
-        verdict(
-            judgment,
-            owner=f"CompiledPair {self.label!r}",
-            reference_name=reference,
-            against=against,
-            locate_call=_locate_call,
-        )
+        with self._locatable():
+            verdict(
+                judgment,
+                owner=f"CompiledPair {self.label!r}",
+                reference_name=reference,
+                against=against,
+                locate_call=_locate_call,
+            )
+
+    @contextlib.contextmanager
+    def _locatable(self) -> Iterator[None]:
+        """A numerics failure raised inside carries ``pair.locate`` bound to its side."""
+        try:
+            yield
+        except NumericsFailed as exc:
+            exc.locate = functools.partial(self.locate, exc.side)
+            raise
 
     def _assert_close_to_eager(
         self,
@@ -480,8 +493,12 @@ class CompiledPair:
             verdict_text = "ok" if ok else "MISMATCH"
             lines.extend(f"  {name}: {verdict_text}: {d}" for d in details)
         body = "\n".join(lines)
+        with self._locatable():
+            self._raise_eager_verdict(failed, body, against)
+
+    def _raise_eager_verdict(self, failed: Mapping[str, bool], body: str, against: str) -> None:
         if failed["candidate vs eager"] or failed.get("candidate vs baseline", False):
-            raise AssertionError(
+            raise NumericsFailed(
                 f"CompiledPair {self.label!r}: outputs differ\n{body}\n"
                 f"locate it: {_locate_call('candidate')}"
             )
@@ -493,7 +510,7 @@ class CompiledPair:
                 f"assert_close(against='baseline')"
             )
         if failed["baseline vs eager"]:
-            raise AssertionError(f"CompiledPair {self.label!r}: outputs differ\n{body}")
+            raise NumericsFailed(f"CompiledPair {self.label!r}: outputs differ\n{body}", "baseline")
 
     def locate(self, side: str = "candidate", **options: Any) -> Any:
         """Where ``side``'s numbers go wrong: ``pytest_magi.locate`` (``pytest_magi.locating``) on this pair's model

@@ -32,6 +32,7 @@ from .plugin_state import (
     COMPILE_LIMITS_KEY,
     CONFIG_BEFORE_KEY,
     CONFIG_PATCHES_KEY,
+    DEFAULT_LOCATE_BUDGET,
     DEFAULT_PERF_ROUNDS,
     MARKER_ERROR_KEY,
     MIN_SPEEDUP_KEY,
@@ -80,7 +81,28 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="PATH",
         help="write a bar chart of speedups vs required ratios to PATH (needs matplotlib)",
     )
+    group.addoption(
+        "--magi-locate",
+        action="store_true",
+        default=None,
+        dest="magi_locate",
+        help="on a failing numerics check of a pair, locate the wrong graph, output and cure",
+    )
+    group.addoption(
+        "--magi-locate-budget",
+        action="store",
+        default=None,
+        dest="magi_locate_budget",
+        metavar="SECONDS",
+        help=f"seconds --magi-locate may spend retrying one pair (default {DEFAULT_LOCATE_BUDGET:g})",
+    )
     parser.addini("magi_perf", "default of --magi-perf", type="bool", default=False)
+    parser.addini("magi_locate", "default of --magi-locate", type="bool", default=False)
+    parser.addini(
+        "magi_locate_budget",
+        "default of --magi-locate-budget",
+        default=str(DEFAULT_LOCATE_BUDGET),
+    )
     parser.addini(
         "magi_perf_rounds", "default of --magi-perf-rounds", default=str(DEFAULT_PERF_ROUNDS)
     )
@@ -113,6 +135,20 @@ def _rounds(config: pytest.Config) -> int:
     return rounds
 
 
+def _locate_budget(config: pytest.Config) -> float:
+    value, source = _option_or_ini(config, "magi_locate_budget")
+    try:
+        budget = float(str(value).strip())
+    except ValueError:
+        budget = -1.0
+    if not budget > 0:
+        raise pytest.UsageError(
+            f"{source}={value!r}: expected a positive number of seconds, e.g. "
+            f"--magi-locate-budget {DEFAULT_LOCATE_BUDGET:g}"
+        )
+    return budget
+
+
 def _path(config: pytest.Config, name: str) -> Path | None:
     value, source = _option_or_ini(config, name)
     if not value:
@@ -140,6 +176,8 @@ def pytest_configure(config: pytest.Config) -> None:
         rounds=_rounds(config),
         report_path=_path(config, "magi_report"),
         report_png=_path(config, "magi_report_png"),
+        locate=bool(_option_or_ini(config, "magi_locate")[0]),
+        locate_budget=_locate_budget(config),
     )
     worker = _is_xdist_worker(config)
     if not worker:
@@ -282,6 +320,8 @@ def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     rep = yield
+    if call.when == "call" and rep.failed and call.excinfo is not None:
+        _locate_failure(item, rep, call.excinfo.value)
     # the perf skip is raised by the plugin after the body: report it at the test, as skipif does
     if (
         call.when == "call"
@@ -293,6 +333,27 @@ def pytest_runtest_makereport(
         path, lineno = item.reportinfo()[:2]
         rep.longrepr = (str(path), (lineno or 0) + 1, f"Skipped: {markers.PERF_SKIP_REASON}")
     return rep
+
+
+def _locate_failure(item: pytest.Item, rep: pytest.TestReport, exc: BaseException) -> None:
+    """``--magi-locate``: a pair's failing numerics check carries ``pair.locate`` bound to the
+    failing side; run it, show its report with the failure and keep it for ``--magi-report``."""
+    session = item.config.stash[SESSION_KEY]
+    locate = getattr(exc, "locate", None)
+    if not session.locate or not callable(locate):
+        return
+    try:
+        found = locate(budget_s=session.locate_budget)
+    except Exception as error:  # the failure stands; say why no report came
+        rep.sections.append(("magi locate", f"locate failed: {type(error).__name__}: {error}"))
+        return
+    rep.sections.append(("magi locate", str(found)))
+    item.user_properties.append(
+        (
+            report.LOCATE_PROPERTY,
+            {**found.to_dict(), "test": item.nodeid, "failing_side": getattr(exc, "side", "")},
+        )
+    )
 
 
 @pytest.hookimpl(wrapper=True)
@@ -329,6 +390,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
             magi.kernel_counts,
             options=magi.options(),
             compile_records=magi.compile_records,
+            locate_records=magi.locate_records,
         )
         magi.written.append(f"JSON {report.write_json_report(magi.report_path, data)}")
     if magi.report_png is not None:

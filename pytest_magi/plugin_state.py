@@ -22,6 +22,7 @@ from .markers import CompileLimit, MinSpeedup, RequiresCuda
 from .report import (
     COMPILE_PROPERTY,
     KERNEL_COUNTS_PROPERTY,
+    LOCATE_PROPERTY,
     PAIR_PROPERTY,
     CompileRecord,
     KernelCountRecord,
@@ -32,6 +33,8 @@ if TYPE_CHECKING:  # config_guard imports torch: the plugin loads without it
     from .config_guard import ConfigPatchStack  # noqa: F401 - in a StashKey["..."] below
 
 DEFAULT_PERF_ROUNDS = 8
+# seconds `--magi-locate` may spend retrying one failing pair (a real Wan 2.2 graph: ~15 s a retry)
+DEFAULT_LOCATE_BUDGET = 300.0
 # cache env vars each xdist worker gets its own folder for (unless the user set them)
 WORKER_CACHE_VARS = {"TORCHINDUCTOR_CACHE_DIR": "inductor", "TRITON_CACHE_DIR": "triton"}
 
@@ -44,9 +47,12 @@ class MagiSession:
     rounds: int = DEFAULT_PERF_ROUNDS
     report_path: Path | None = None
     report_png: Path | None = None
+    locate: bool = False
+    locate_budget: float = DEFAULT_LOCATE_BUDGET
     pairs: list[PairRecord] = field(default_factory=list)
     kernel_counts: list[KernelCountRecord] = field(default_factory=list)
     compile_records: list[CompileRecord] = field(default_factory=list)
+    locate_records: list[dict[str, Any]] = field(default_factory=list)  # LocateReport.to_dict()s
     written: list[str] = field(default_factory=list)  # "JSON <path>", "PNG <path>"
     env_patch: pytest.MonkeyPatch = field(default_factory=pytest.MonkeyPatch, repr=False)
 
@@ -59,6 +65,8 @@ class MagiSession:
                 self.kernel_counts.append(KernelCountRecord.from_dict(value))
             elif name == COMPILE_PROPERTY and isinstance(value, dict):
                 self.compile_records.append(CompileRecord.from_dict(value))
+            elif name == LOCATE_PROPERTY and isinstance(value, dict):
+                self.locate_records.append(value)
 
     def isolate_worker_caches(self, worker_id: str) -> dict[str, str]:
         """Give this xdist worker its own Inductor and Triton cache folders.
@@ -77,7 +85,7 @@ class MagiSession:
         return chosen
 
     def options(self) -> dict[str, Any]:
-        return {"perf": self.perf, "rounds": self.rounds}
+        return {"perf": self.perf, "rounds": self.rounds, "locate": self.locate}
 
     def close(self) -> None:
         """Undo the environment changes (pytest_unconfigure)."""

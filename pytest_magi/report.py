@@ -24,6 +24,7 @@ from typing import Any
 PAIR_PROPERTY = "magi_pair"
 KERNEL_COUNTS_PROPERTY = "magi_kernel_counts"
 COMPILE_PROPERTY = "magi_compile"
+LOCATE_PROPERTY = "magi_locate"
 
 REPORT_SCHEMA = "pytest-magi-report/1"
 PLOT_INSTALL_HINT = "pip install pytest-magi[plot]"
@@ -251,6 +252,7 @@ def build_report(
     options: dict[str, Any] | None = None,
     env: dict[str, Any] | None = None,
     compile_records: Sequence[CompileRecord] = (),
+    locate_records: Sequence[dict[str, Any]] = (),
 ) -> dict[str, Any]:
     """The JSON-able report: schema, timestamp, environment, options and every record."""
     return {
@@ -261,6 +263,7 @@ def build_report(
         "pairs": [r.to_dict() for r in sorted_by_test(pairs)],
         "kernel_counts": [r.to_dict() for r in sorted_by_test(kernel_counts)],
         "compile": [r.to_dict() for r in sorted_by_test(compile_records)],
+        "locate": sorted(locate_records, key=lambda r: str(r.get("test", ""))),
     }
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import difflib
+import functools
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -587,6 +588,7 @@ class ZooPair:
         """
         from .numerics import (
             REFERENCES,
+            NumericsFailed,
             check_against,
             judge_against_reference,
             reference_outputs,
@@ -609,13 +611,17 @@ class ZooPair:
         else:  # a copy of the whole call cast to the reference dtype
             ref = reference_outputs(self.model.as_module(), self.model.inputs, dtype, True)
         judgment = judge_against_reference(base, cand, ref, reference, eager=eager, against=against)
-        verdict(
-            judgment,
-            owner=f"ZooPair {self.label!r}",
-            reference_name=reference,
-            against=against,
-            locate_call=lambda side: f"pair.locate(side={side!r}), or pytest --magi-locate",
-        )
+        try:
+            verdict(
+                judgment,
+                owner=f"ZooPair {self.label!r}",
+                reference_name=reference,
+                against=against,
+                locate_call=lambda side: f"pair.locate(side={side!r}), or pytest --magi-locate",
+            )
+        except NumericsFailed as exc:
+            exc.locate = functools.partial(self.locate, exc.side)
+            raise
         return f"{self.label}: " + "; ".join(judgment.lines)
 
     def locate(

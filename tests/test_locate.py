@@ -447,3 +447,68 @@ def test_a_compiled_model_is_refused_with_the_way_out() -> None:
     compiled = torch.compile(nn.Linear(2, 2))
     with pytest.raises(TypeError, match=r"give the eager model.*compiled._orig_mod"):
         locate(compiled, torch.randn(2))
+
+
+# --------------------------------------------------------------------------- the pairs and the plugin
+def test_compiled_pair_locate_names_the_users_wrong_pass() -> None:
+    from pytest_magi.numerics import NumericsFailed
+    from pytest_magi.pair import CompiledPair
+
+    net = model()
+    x = torch.randn(1, 4, 8, 8)
+    pair = CompiledPair.build(net, x, passes=[scale_last_conv])
+    with pytest.raises(NumericsFailed) as info:
+        pair.assert_close()
+    assert info.value.side == "candidate" and callable(info.value.locate)
+    report = info.value.locate()
+    assert report.first_bad is not None and report.first_bad.module.startswith("block2")
+    assert any("scale_last_conv" in name for name in report.clears), report.clears
+    assert pair.locate("baseline").ok  # the baseline compiles right
+
+
+def test_magi_locate_option_attaches_the_report(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        import torch
+        from torch import nn
+
+        aten = torch.ops.aten
+
+        def corrupt(graph):
+            for node in graph.nodes:
+                if node.op == "call_function" and node.target == aten.relu.default:
+                    node.target = aten.neg.default
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = nn.Linear(8, 8)
+
+            def forward(self, x):
+                return torch.relu(self.lin(x)) + 1
+
+        def test_pass(compiled_pair):
+            torch.manual_seed(0)
+            pair = compiled_pair(Net().eval(), torch.randn(4, 8), passes=[corrupt])
+            pair.assert_close()
+        """
+    )
+    report_path = pytester.path / "report.json"
+    result = pytester.runpytest_inprocess(
+        "-p", "no:cacheprovider", "--magi-locate", "--magi-locate-budget", "60",
+        "--magi-report", str(report_path),
+    )  # fmt: skip
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        ["*magi locate*", "*first wrong output: graph 0*", "*clears it:*corrupt*"]
+    )
+    import json
+
+    data = json.loads(report_path.read_text())
+    (record,) = data["locate"]
+    assert record["test"].endswith("test_pass") and record["failing_side"] == "candidate"
+    assert data["options"]["locate"] is True
+    bad = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--magi-locate-budget", "soon")
+    bad.stderr.fnmatch_lines(
+        ["*--magi-locate-budget='soon': expected a positive number of seconds*"]
+    )
