@@ -149,7 +149,11 @@ def _passes_summary(backend: MagiBackend | None) -> str:
 def bench_model(name: str, args: argparse.Namespace, log: Callable[[str], None]) -> list[Row]:
     dtype = DTYPES[args.dtype]
     device = "cuda" if torch.cuda.is_available() else "cpu"
-    options = {"frames": args.frames} if args.frames and name == "wan2.2-vae" else {}
+    options: dict[str, int] = (
+        {"frames": args.frames} if args.frames and name == "wan2.2-vae" else {}
+    )
+    if args.batch and name in ("resnet50", "efficientnet_b0"):
+        options["batch"] = args.batch
     model = zoo.load(name, args.size, device=device, dtype=dtype, **options)
     flops = model.flops()
     floor_ms = flops / (args.peak_tflops * 1e12) * 1e3
@@ -385,6 +389,9 @@ def main(argv: list[str] | None = None) -> int:
         help=f"comma-separated, from {', '.join(VARIANTS)}",
     )
     parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument(
+        "--batch", type=int, default=0, help="timm batch (default the zoo's 16; 128 is GPU-bound)"
+    )
     parser.add_argument(
         "--peak-tflops",
         type=float,

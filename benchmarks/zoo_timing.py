@@ -14,9 +14,10 @@ Rows (every row is a separately compiled copy of the model, timed against the co
 - `ZooPair A/A` / `ZooPair magi`: `pytest_magi.zoo.ZooPair` itself, as the zoo tests build it,
   timed with `measure_pair(pair)` (its own two sides; not against `ref`).
 
-For each copy it also prints the median wall time of a synchronised call, the CUDA kernel time per
-call from `torch.profiler` and the idle share (wall minus kernels): a launch-bound model shows
-where per-call CPU work, not kernels, decides the ratio.
+For each copy it also prints the median wall time of a synchronised call, the host (CPU) time of
+a call while the GPU is kept busy, the CUDA kernel time per call from `torch.profiler` and the idle
+share (wall minus kernels): a launch-bound model shows where per-call CPU work, not kernels,
+decides the ratio. `--host-profile` adds cProfile's view of where the host spends a call.
 """
 
 from __future__ import annotations
@@ -55,6 +56,37 @@ def wall_ms(fn: Callable[[], Any], calls: int = 30) -> float:
     return statistics.median(times)
 
 
+def host_ms(fn: Callable[[], Any], calls: int = 20) -> float:
+    """Median host (CPU) time of one call while the GPU is kept busy, so no launch waits."""
+    times = []
+    for _ in range(calls):
+        _sync()
+        torch.cuda._sleep(100_000_000)  # tens of ms of GPU work queued ahead of the call
+        start = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - start) * 1e3)
+    _sync()
+    return statistics.median(times)
+
+
+def host_profile(fn: Callable[[], Any], calls: int = 20, top: int = 8) -> str:
+    """The functions the host spends one call in (cProfile, by own time)."""
+    import cProfile
+    import io
+    import pstats
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for _ in range(calls):
+        fn()
+    profiler.disable()
+    _sync()
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)
+    lines = [x for x in out.getvalue().splitlines() if x.strip()]
+    return "\n".join("    " + x for x in lines[-(top + 1) :])
+
+
 def kernel_ms(fn: Callable[[], Any], calls: int = 5) -> float:
     from torch.profiler import ProfilerActivity, profile
 
@@ -84,32 +116,40 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--models", default="resnet50,efficientnet_b0")
     parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--batch", type=int, default=0, help="timm batch (default: the zoo's)")
+    parser.add_argument("--host-profile", action="store_true", help="cProfile of ref and magi")
     args = parser.parse_args(argv)
     if not torch.cuda.is_available():
         print("zoo_timing.py times on a GPU; none here")
         return 0
     print(f"device: {device_name('cuda')}, torch {torch.__version__}")
     for name in args.models.split(","):
-        model = zoo.load(name, "full", device="cuda", dtype=torch.bfloat16)
+        options = {"batch": args.batch} if args.batch else {}
+        model = zoo.load(name, "full", device="cuda", dtype=torch.bfloat16, **options)
         fns = copies(model)
         for fn in fns.values():  # compile every copy first
             fn()
         _sync()
         print(f"\n{name}: each copy against `ref` (measure_pair, {args.rounds} rounds)")
         print(
-            f"{'copy':<32} {'ratio':>7} {'spread':>7} {'wall ms':>8} {'kernel ms':>9} {'idle':>6}"
+            f"{'copy':<32} {'ratio':>7} {'spread':>7} {'wall ms':>8} {'host ms':>8} "
+            f"{'kernel ms':>9} {'idle':>6}"
         )
         for label, fn in fns.items():
             ratio = spread = float("nan")
             if label != "ref":
                 s = measure_pair((fns["ref"], fn), rounds=args.rounds, device="cuda")
                 ratio, spread = s.ratio, s.spread
-            wall, kern = wall_ms(fn), kernel_ms(fn)
+            wall, host, kern = wall_ms(fn), host_ms(fn), kernel_ms(fn)
             print(
-                f"{label:<32} {ratio:>7.3f} {spread:>7.1%} {wall:>8.3f} {kern:>9.3f} "
-                f"{max(0.0, 1 - kern / wall):>6.0%}",
+                f"{label:<32} {ratio:>7.3f} {spread:>7.1%} {wall:>8.3f} {host:>8.3f} "
+                f"{kern:>9.3f} {max(0.0, 1 - kern / wall):>6.0%}",
                 flush=True,
             )
+        if args.host_profile:
+            for label in ("ref", "magi"):
+                print(f"  host profile of {label} (20 calls, by own time):")
+                print(host_profile(fns[label]), flush=True)
         del fns
         for label, candidate in (("ZooPair A/A", "inductor"), ("ZooPair magi", "magi")):
             pair = zoo.ZooPair(model, candidate=candidate)
