@@ -21,7 +21,7 @@ version (`tensor._version`, storage pointer), and the compiled graph receives th
 so no per-call weight re-layout kernel exists. The cost is one extra copy of those weights in
 memory, and `.data` in-place updates are not seen (see `PassConfig`). By default the weights'
 clones stay in the graph: a copy per call, bandwidth-bound and tiled (the Wan 2.2 decode runs
-1.62x over torch.compile with them, docs/benchmarks.md).
+1.63x over torch.compile with them, its output correct; docs/benchmarks.md).
 """
 
 from __future__ import annotations

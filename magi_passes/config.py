@@ -45,9 +45,9 @@ class PassConfig:
       no_grad, `load_state_dict`, optimiser steps and `.data =` assignment, but not by in-place
       updates through `.data` (its version counter is not the parameter's). Off by default: a default
       must never give stale numbers, and on the Wan 2.2 decode the weights converted in the graph
-      cost little once each module instance really has a frame of its own (1.62x over
-      torch.compile with them in the graph, against 1.47x measured earlier with this opt-in;
-      docs/benchmarks.md).
+      cost little once each module instance really has a frame of its own (1.63x over
+      torch.compile with them in the graph and the output correct, 1.47x measured earlier with
+      this opt-in; docs/benchmarks.md).
     - `work_around_inductor_bugs`: let `PaddingMiscompileWorkaround` keep Inductor's comprehensive
       padding off on the CUDA convolution graphs of torch versions that miscompile it
       (pytorch#194281: the Wan 2.2 decode in bf16 came out 0.878 from fp32 on torch 2.11, eager

@@ -16,7 +16,8 @@ crowds another out of the limit, and no shape of one instance makes another's dy
 name is what makes the copy a code object of its own everywhere in dynamo: equal code objects
 share resume functions, and automatic-dynamic sizes are kept per (file, first line, name); with
 copies equal but for identity, the Wan 2.2 decode's up blocks compiled with H, W and T symbolic
-and magi ran 1.15x over torch.compile instead of 1.62x (docs/benchmarks.md).
+and magi ran 1.15x over torch.compile instead of 1.62x (both measured before magi's output was
+made correct; 1.63x with it correct, docs/benchmarks.md).
 ``per="class"`` gives one new code object per class (instances of a class still share it), which
 makes a second compiled copy of a model behave as if it were alone in the process.
 

@@ -177,6 +177,17 @@ class Cancel(nn.Module):
         return (x + big) - big  # bf16 eager rounds x + big; Inductor keeps it in fp32
 
 
+def _emulated_casts_clear(x: torch.Tensor, big: torch.Tensor) -> bool:
+    from torch._inductor.compile_fx import compile_fx
+
+    def backend(gm: torch.fx.GraphModule, inputs: list[torch.Tensor]):
+        return compile_fx(gm, inputs, config_patches={"emulate_precision_casts": True})
+
+    out = torch.compile(fresh_entry(Cancel(), "casts"), backend=backend)(x, big)
+    expected = Cancel()(x, big).double()
+    return float((out.double() - expected).norm() / expected.norm()) <= 5e-2
+
+
 def test_a_precision_fault_is_named_by_the_setting_that_clears_it() -> None:
     torch.manual_seed(0)
     x = torch.randn(16, 16, dtype=torch.bfloat16)
@@ -190,9 +201,15 @@ def test_a_precision_fault_is_named_by_the_setting_that_clears_it() -> None:
     first = report.first_bad
     assert first is not None and first.distance > 0.1 and first.module == ""
     assert first.module_type == "Cancel" and first.line is not None
-    assert [r.status for r in report.retries] == ["skipped", "wrong", "cleared"]
+    # what the setting really does, compiled directly: it clears the fault with torch 2.13's CPU
+    # code; torch 2.11's CPU code keeps the sum in fp32 even then (seen on the GPU machine)
+    cleared = _emulated_casts_clear(x, big)
+    assert cleared or torch.__version__ < "2.13", "the premise of this test on CI's torch"
+    assert [r.status for r in report.retries] == [
+        "skipped", "wrong", "cleared" if cleared else "wrong"
+    ]  # fmt: skip
     assert "already has emulate_precision_casts=False" in report.retries[0].note
-    assert report.clears == ["emulate_precision_casts=True"]
+    assert report.clears == (["emulate_precision_casts=True"] if cleared else [])
     assert report.fp32 is not None and report.fp32.verdict == "precision"  # right in fp32
     assert "fp32 rerun: right in fp32: a precision error" in str(report)
 

@@ -329,7 +329,7 @@ def test_min_speedup_with_perf_times_pairs_and_reports_everything(
 
     data = json.loads((fakes.path / "out" / "report.json").read_text())
     assert data["schema"] == report.REPORT_SCHEMA
-    assert data["options"] == {"perf": True, "rounds": 3}
+    assert data["options"] == {"perf": True, "rounds": 3, "locate": False}
     assert set(data["environment"]) >= {"device", "torch", "triton", "python", "platform"}
     assert data["created"]
     pairs = {(p["test"].split("::")[1], p["label"]): p for p in data["pairs"]}
@@ -484,7 +484,7 @@ def test_measure_pair_gets_the_rounds_from_ini_or_cli(fakes: pytest.Pytester) ->
     _run(fakes).assert_outcomes(passed=2)  # ini: perf on, 5 rounds
     assert (fakes.path / "r" / "ini.json").is_file()
     data = json.loads((fakes.path / "r" / "ini.json").read_text())
-    assert data["options"] == {"perf": True, "rounds": 5}
+    assert data["options"] == {"perf": True, "rounds": 5, "locate": False}
     _run(fakes, "--magi-perf-rounds", "4").assert_outcomes(passed=2)  # the option wins
 
 
