@@ -152,9 +152,11 @@ class OutputRecord:
     @property
     def source(self) -> str:
         """``file:line, in function`` of the code that produced it (empty when unknown)."""
-        if not self.file:
-            return ""
-        return f"{self.file}:{self.line}, in {self.function}"
+        return _source_text(self.file, self.line, self.function)
+
+
+def _source_text(file: str, line: int | None, function: str) -> str:
+    return f"{file}:{line}, in {function}" if file else ""
 
 
 @dataclass
@@ -204,9 +206,7 @@ class FirstBad:
 
     @property
     def source(self) -> str:
-        if not self.file:
-            return ""
-        return f"{self.file}:{self.line}, in {self.function}"
+        return _source_text(self.file, self.line, self.function)
 
 
 @dataclass

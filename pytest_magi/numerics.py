@@ -462,18 +462,23 @@ def _leaf_text(
     return text
 
 
+def locate_call(side: str) -> str:
+    """How a failing side is located, as a numerics failure's message ends."""
+    return f"pair.locate(side={side!r}), or run pytest with --magi-locate"
+
+
 def verdict(
     judgment: Judgment,
     *,
     owner: str,
     reference_name: str,
     against: str,
-    locate_call: Callable[[str], str],
+    locate: Callable[[str], str] = locate_call,
 ) -> None:
     """Raise for a :class:`Judgment`: ``AssertionError`` when the candidate fails (the verdict
     on the candidate comes first), :class:`BaselineMiscompiled` when only the baseline does.
-    Each message ends with the call that locates the failing side's wrong graph and output.
-    ``locate_call(side)`` spells that call (e.g. ``"pair.locate(side='candidate')"``).
+    Each message ends with the call that locates the failing side's wrong graph and output,
+    spelled by ``locate(side)`` (default :func:`locate_call`).
     """
     body = "\n".join(f"  {x}" for x in judgment.lines)
     scale = "eager" if against == "eager" else "the baseline"
@@ -481,14 +486,14 @@ def verdict(
         also = "" if judgment.baseline_ok else " (and so is the baseline)"
         raise NumericsFailed(
             f"{owner}: the candidate is clearly further from the {reference_name} reference "
-            f"than {scale}{also}\n{body}\nlocate it: {locate_call('candidate')}"
+            f"than {scale}{also}\n{body}\nlocate it: {locate('candidate')}"
         )
     if not judgment.baseline_ok:
         raise BaselineMiscompiled(
             f"{owner}: the baseline (its compiler without the candidate's passes) is clearly "
             f"further from the {reference_name} reference than eager, while the candidate is "
             f"within the bound: the baseline compiler miscompiles this model\n{body}\n"
-            f"locate it: {locate_call('baseline')}; to judge the candidate's delta alone, "
+            f"locate it: {locate('baseline')}; to judge the candidate's delta alone, "
             f"assert_close(against='baseline')",
             judgment.distances,
         )

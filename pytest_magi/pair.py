@@ -90,6 +90,7 @@ from .numerics import (
     compare_outputs,
     default_reference,
     judge_against_reference,
+    locate_call,
     reference_outputs,
     verdict,
 )
@@ -194,8 +195,8 @@ class CompiledPair:
         ``passes``: your post-grad passes (``CustomGraphPass``, ``MagiPass`` or a callable on
         the ``torch.fx.Graph``), run in order by the candidate instead of the magi passes (after
         them when ``candidate`` is a ``PassConfig``); ``passes=[]`` runs no pass at all (plain
-        Inductor on both sides: an A/A pair), ``passes=None`` keeps the default candidate. ``inductor_config``: Inductor config
-        patches of the candidate. ``dynamic_dims``: ``{input_index: dim or dims}`` marked with
+        Inductor on both sides: an A/A pair), ``passes=None`` keeps the default candidate.
+        ``inductor_config``: Inductor config patches of the candidate. ``dynamic_dims``: ``{input_index: dim or dims}`` marked with
         ``torch._dynamo.mark_dynamic`` on copies of the inputs used for the compiling calls.
         ``backward``: compile for training (calls run with grad; the backward graph is
         generated with the forward); default inference (calls under ``torch.no_grad()``).
@@ -452,7 +453,6 @@ class CompiledPair:
                 owner=f"CompiledPair {self.label!r}",
                 reference_name=reference,
                 against=against,
-                locate_call=_locate_call,
             )
 
     @contextlib.contextmanager
@@ -500,22 +500,22 @@ class CompiledPair:
         if failed["candidate vs eager"] or failed.get("candidate vs baseline", False):
             raise NumericsFailed(
                 f"CompiledPair {self.label!r}: outputs differ\n{body}\n"
-                f"locate it: {_locate_call('candidate')}"
+                f"locate it: {locate_call('candidate')}"
             )
         if failed["baseline vs eager"] and against == "eager":
             raise BaselineMiscompiled(
                 f"CompiledPair {self.label!r}: the baseline differs from eager while the "
                 f"candidate matches: the baseline compiler miscompiles this model\n{body}\n"
-                f"locate it: {_locate_call('baseline')}; to judge the candidate's delta alone, "
+                f"locate it: {locate_call('baseline')}; to judge the candidate's delta alone, "
                 f"assert_close(against='baseline')"
             )
         if failed["baseline vs eager"]:
             raise NumericsFailed(f"CompiledPair {self.label!r}: outputs differ\n{body}", "baseline")
 
     def locate(self, side: str = "candidate", **options: Any) -> Any:
-        """Where ``side``'s numbers go wrong: ``pytest_magi.locate`` (``pytest_magi.locating``) on this pair's model
-        and example inputs with that side's compiler (a fresh copy of it: the pair's own
-        results stay as they are). ``options``: ``reference``, ``settings``, ``fp32_rerun``,
+        """Where ``side``'s numbers go wrong: ``pytest_magi.locate`` on this pair's model and
+        example inputs with that side's compiler (a fresh copy of it: the pair's own results
+        stay as they are). ``options``: ``reference``, ``settings``, ``fp32_rerun``,
         ``tolerance``, ``budget_s`` (see ``docs/locate.md``). Returns a ``LocateReport``."""
         from .locating import locate
 
@@ -608,10 +608,6 @@ class CompiledPair:
             f"CompiledPair({self.label!r}, device={self.device!r}, "
             f"kernels={self.kernel_counts}, compiles={self.compiles})"
         )
-
-
-def _locate_call(side: str) -> str:
-    return f"pair.locate(side={side!r}), or run pytest with --magi-locate"
 
 
 def _show_op(op: Any) -> str:

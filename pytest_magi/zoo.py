@@ -617,7 +617,6 @@ class ZooPair:
                 owner=f"ZooPair {self.label!r}",
                 reference_name=reference,
                 against=against,
-                locate_call=lambda side: f"pair.locate(side={side!r}), or pytest --magi-locate",
             )
         except NumericsFailed as exc:
             exc.locate = functools.partial(self.locate, exc.side)

@@ -265,7 +265,7 @@ def test_a_miscompiled_baseline_beside_a_correct_candidate_is_a_finding_of_its_o
 
     with pytest.raises(BaselineMiscompiled) as info:
         verdict(judgment, owner="ZooPair 'x'", reference_name="fp32", against="eager",
-                locate_call=lambda side: f"pair.locate(side={side!r})")  # fmt: skip
+                locate=lambda side: f"pair.locate(side={side!r})")  # fmt: skip
     text = str(info.value)
     assert isinstance(info.value, AssertionError)
     assert re.search(r"eager 0\.014\d*, baseline 0\.87\d*, candidate 0\.01\d*", text), text
