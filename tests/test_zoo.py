@@ -214,3 +214,37 @@ def test_compiled_copies_do_not_share_dynamo_frames(isolate: bool) -> None:
         assert counts[0] == counts[1] >= 3
     else:
         assert counts[1] < counts[0]
+
+
+@DIFFUSERS
+def test_zoo_pair_locates_a_wrong_baseline_from_its_failure() -> None:
+    """A baseline that miscompiles the Wan decode's steady-state chunk (a stand-in backend: the
+    first output of every graph after the first comes out 1.5x) fails as BaselineMiscompiled,
+    and the failure's own locate names that graph; the candidate side locates clean."""
+    from pytest_magi.numerics import BaselineMiscompiled
+
+    compiled: list[int] = []
+
+    def second_graph_scaled(gm, inputs):
+        compiled.append(len(compiled))
+        wrong = len(compiled) > 1
+
+        def run(*args):
+            out = list(gm(*args))
+            if wrong:
+                out[0] = out[0] * 1.5
+            return out
+
+        return run
+
+    model = zoo.load("wan2.2-vae")
+    pair = zoo.ZooPair(model, baseline=second_graph_scaled, candidate="eager")
+    with pytest.raises(BaselineMiscompiled) as info:
+        pair.assert_close()
+    assert info.value.side == "baseline" and callable(info.value.locate)
+    compiled.clear()
+    found = info.value.locate(settings=[])
+    assert found.first_bad is not None and (found.first_bad.graph, found.first_bad.output) == (1, 0)
+    assert found.first_bad.module  # a module path inside the decoder
+    assert found.clears == []
+    assert pair.locate("candidate", settings=[]).ok
