@@ -3,7 +3,8 @@
 Every model is built from its own library's classes (diffusers, timm) with random initialisation,
 at two sizes: ``"tiny"`` (CPU tests and fake-CUDA codegen: seconds to compile) and ``"full"`` (the
 real size, for the GPU benchmarks in ``benchmarks/zoo.py``). A model whose library is not
-importable here is absent from `names()`; `unavailable()` says why.
+importable here, or whose class the installed version lacks, is absent from `names()`;
+`unavailable()` says why (checked by name when listed, never by building).
 
 | name | library class | what `.module` is | what `.run()` does |
 | --- | --- | --- | --- |
@@ -11,10 +12,27 @@ importable here is absent from `names()`; `unavailable()` says why.
 | ``sd-vae`` | diffusers ``AutoencoderKL``, SD-style 4x ``UpDecoderBlock2D`` | ``vae.decoder`` | ``vae.decode(z).sample`` |
 | ``resnet50`` | timm | the network | ``model(x)`` |
 | ``efficientnet_b0`` | timm | the network | ``model(x)`` |
+| ``cogvideox-vae`` | diffusers ``AutoencoderKLCogVideoX``, CogVideoX-2b | ``vae.decoder`` | ``vae.decode(z).sample`` |
+| ``hunyuanvideo-vae`` | diffusers ``AutoencoderKLHunyuanVideo``, HunyuanVideo | ``vae.decoder`` | ``vae.decode(z).sample`` |
+| ``hunyuanvideo1.5-vae`` | diffusers ``AutoencoderKLHunyuanVideo15``, HunyuanVideo-1.5 | ``vae.decoder`` | ``vae.decode(z).sample`` |
+| ``ltx-video-vae`` | diffusers ``AutoencoderKLLTXVideo``, LTX-Video 0.9.0 | ``vae.decoder`` | ``vae.decode(z).sample`` |
+| ``ltx2-video-vae`` | diffusers ``AutoencoderKLLTX2Video``, LTX-2 | ``vae.decoder`` | ``vae.decode(z).sample`` |
+| ``mochi-vae`` | diffusers ``AutoencoderKLMochi``, Mochi 1 preview | ``vae.decoder`` | ``vae.decode(z).sample`` |
+| ``allegro-vae`` | diffusers ``AutoencoderKLAllegro``, Allegro | ``vae.decoder`` | ``vae.decode(z).sample`` (tiled: its only decode) |
+| ``easyanimate-vae`` | diffusers ``AutoencoderKLMagvit``, EasyAnimate V5.1 | ``vae.decoder`` | ``vae.decode(z).sample`` |
+| ``cosmos-vae`` | diffusers ``AutoencoderKLCosmos``, Cosmos-1.0 CV8x8x8 | ``vae.decoder`` | ``vae.decode(z).sample`` |
+| ``kvae-3d-vae`` | diffusers ``AutoencoderKLKVAEVideo``, KVAE-3D-1.0 | ``vae.decoder`` | ``vae.decode(z).sample`` |
+| ``minimax-h3-vae`` | diffusers ``AutoencoderKLMiniMaxH3``, MiniMax-H3 (ViT decoder) | ``vae.decoder`` | ``vae.decode(z).sample`` (tiling off) |
+| ``vidtok-vae`` | diffusers ``AutoencoderVidTok``, VidTok KL causal 4x8x8 | ``vae.decoder`` | ``vae.decode(z)`` |
+| ``kandinsky6-sr-vae`` | diffusers ``Kandinsky6SRVAE``, Kandinsky 6 SR K-VAE | ``vae.decoder`` | ``vae.decode(z).sample`` |
+| ``svd-vae`` | diffusers ``AutoencoderKLTemporalDecoder``, SVD img2vid | ``vae.decoder`` | ``vae.decode(z, frames).sample`` |
 
 Sizes (``full``): Wan latent (1, 48, 21, 34, 60) — a 540p video of 81 frames; SD latent
-(1, 4, 64, 64) — a 512x512 image; timm batch 16 at 224x224. Options of `load` change the input
-shape (``frames`` for the Wan decode, ``batch`` and ``resolution`` for the others).
+(1, 4, 64, 64) — a 512x512 image; timm batch 16 at 224x224; the other video VAEs at their
+model's own resolution and a few latent frames (T=3, or one tile / clip / VidTok's 17 frames;
+`VIDEO_VAES` lists them, each spec's comment gives its latent). Options of `load` change the
+input shape (``frames`` for the Wan decode, ``batch``, ``frames``, ``height`` and ``width`` of
+the latent for the other video VAEs, ``batch`` and ``resolution`` for the others).
 
 `ZooModel.compile(backend=...)` compiles ``.module`` *in place on a copy* of the whole model, the
 way users do it (``vae.decoder = torch.compile(vae.decoder)``), and returns a new `ZooModel` whose
@@ -25,6 +43,7 @@ compute), so it is cheap even at full size.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import difflib
@@ -62,6 +81,9 @@ class ZooSpec:
     build: Callable[[Mapping[str, Any], torch.device, torch.dtype], _Built]
     run: Callable[[nn.Module, tuple[Any, ...]], Any]
     options: tuple[str, ...]  # the options `load(..., **options)` may override
+    # names the library must export (a class added in a later release): checked when the zoo is
+    # listed, never by building; a missing one makes the model unavailable with the reason
+    needs: tuple[str, ...] = ()
 
 
 def _wan_build(s: Mapping[str, Any], device: torch.device, dtype: torch.dtype) -> _Built:
@@ -132,6 +154,404 @@ def _timm_build(arch: str) -> Callable[[Mapping[str, Any], torch.device, torch.d
 
 def _call_run(net: nn.Module, inputs: tuple[Any, ...]) -> Any:
     return net(*inputs)
+
+
+# ------------------------------------------------------------------------------ video VAEs
+# The video VAEs of diffusers beside Wan: each built from its class with the published model's
+# config at "full" (the class default where that is the published one) and small widths at
+# "tiny". `.run()` is `vae.decode(z)` with spatial tiling and batch slicing off (Allegro's decode
+# is tiled-only); a class's own temporal chunking (CogVideoX's 2-frame batches, KVAE's
+# segments, HunyuanVideo's frame-wise decode past 4 latent frames) is kept: it is how its decode
+# works.
+_VIDEO_OPTIONS = ("batch", "frames", "height", "width")
+
+
+def _latent_channels(vae: Any) -> int:
+    config = vae.config
+    return int(config["latent_channels"] if "latent_channels" in config else config["z_channels"])
+
+
+def _video_vae_build(
+    class_name: str,
+    *,
+    setup: Callable[[Any], None] | None = None,
+    per_frame: bool = False,
+) -> Callable[[Mapping[str, Any], torch.device, torch.dtype], _Built]:
+    """A build of diffusers ``class_name`` from ``s["config"]`` (constructor keywords; empty: the
+    class defaults), decoding a latent ``(batch, C, frames, height, width)``; ``per_frame``: the
+    latent is ``(batch * frames, C, height, width)`` and ``frames`` goes to ``decode`` too."""
+
+    def build(s: Mapping[str, Any], device: torch.device, dtype: torch.dtype) -> _Built:
+        import diffusers
+
+        # created on the device: a full-size model (MiniMax-H3's 2.4B-parameter decoder) is never
+        # initialised on the host first
+        with torch.device(device):
+            vae: Any = getattr(diffusers, class_name)(**s["config"])
+        for attr in ("use_tiling", "use_slicing"):
+            if hasattr(vae, attr):
+                setattr(vae, attr, False)
+        if setup is not None:
+            setup(vae)
+        # nn.Module.to: diffusers' own .to warns on any dtype (its fp32-module list is empty here)
+        vae = nn.Module.to(vae, device=device, dtype=dtype).eval()
+        channels, frames = _latent_channels(vae), s["frames"]
+        if per_frame:
+            frame_latents = (s["batch"] * frames, channels, s["height"], s["width"])
+            return _Built(vae, "decoder", (_randn(frame_latents, device, dtype), frames))
+        latent = (s["batch"], channels, frames, s["height"], s["width"])
+        return _Built(vae, "decoder", (_randn(latent, device, dtype),))
+
+    return build
+
+
+def _decode_tensor_run(vae: nn.Module, inputs: tuple[Any, ...]) -> Any:
+    return vae.decode(*inputs)  # type: ignore[operator]  # VidTok: decode returns the video
+
+
+def _allegro_setup(vae: Any) -> None:
+    # diffusers 0.42.1 AutoencoderKLAllegro._decode: "Decoding without tiling has not been
+    # implemented yet"; its decode is the tiled one (24 frames x sample_size^2 tiles, blended)
+    vae.use_tiling = True
+
+
+def _minimax_setup(vae: Any) -> None:
+    # the class initialises each decoder block's layer scales to zero (the release's are learned):
+    # on random weights every transformer block would be an identity
+    for block in vae.decoder.transformer_blocks:
+        nn.init.normal_(block.scale1, std=0.1)
+        nn.init.normal_(block.scale2, std=0.1)
+
+
+def _video_spec(
+    name: str,
+    class_name: str,
+    published: str,
+    settings: Mapping[str, Mapping[str, Any]],
+    *,
+    run: Callable[[nn.Module, tuple[Any, ...]], Any] | None = None,
+    options: tuple[str, ...] = _VIDEO_OPTIONS,
+    setup: Callable[[Any], None] | None = None,
+    per_frame: bool = False,
+) -> ZooSpec:
+    return ZooSpec(
+        name,
+        "diffusers",
+        f"diffusers {class_name}, {published} config; vae.decode of a video latent",
+        settings,
+        _video_vae_build(class_name, setup=setup, per_frame=per_frame),
+        run or _vae_run,
+        options,
+        needs=(class_name,),
+    )
+
+
+def _size(*, frames: int, height: int, width: int, **config: Any) -> dict[str, Any]:
+    """One size's settings: the latent (batch 1, ``frames`` x ``height`` x ``width``) and the
+    constructor keywords (none: the class defaults)."""
+    return {"config": config, "batch": 1, "frames": frames, "height": height, "width": width}
+
+
+_VIDEO_SPECS = (
+    # CogVideoX-2b: the class default (diffusers scripts/convert_cogvideox_to_diffusers.py builds
+    # AutoencoderKLCogVideoX(scaling_factor=...); 5b differs in scaling_factor only). 16 latent
+    # channels, 8x spatial / 4x temporal, decoded 2 latent frames at a time with a conv cache;
+    # full = 480x720 (the pipeline's size), T=3 (9 frames)
+    _video_spec(
+        "cogvideox-vae",
+        "AutoencoderKLCogVideoX",
+        "CogVideoX-2b",
+        {
+            "full": _size(frames=3, height=60, width=90),
+            "tiny": _size(
+                frames=3,
+                height=4,
+                width=6,
+                block_out_channels=(8, 8, 16, 16),
+                latent_channels=4,
+                layers_per_block=1,
+                norm_num_groups=4,
+            ),
+        },
+    ),
+    # HunyuanVideo: the class default (scaling_factor 0.476986, hunyuanvideo-community/HunyuanVideo).
+    # 16 channels, 8x / 4x, attention in the mid block; full = 544x960 (its 540p), T=3
+    _video_spec(
+        "hunyuanvideo-vae",
+        "AutoencoderKLHunyuanVideo",
+        "HunyuanVideo",
+        {
+            "full": _size(frames=3, height=68, width=120),
+            "tiny": _size(
+                frames=3,
+                height=4,
+                width=6,
+                latent_channels=4,
+                block_out_channels=(8, 8, 16, 16),
+                layers_per_block=1,
+                norm_num_groups=4,
+            ),
+        },
+    ),
+    # HunyuanVideo-1.5: the class default (scripts/convert_hunyuan_video1_5_to_diffusers.py builds
+    # AutoencoderKLHunyuanVideo15()). 32 channels, 16x / 4x; full = 480x848 (the 480p model), T=3
+    _video_spec(
+        "hunyuanvideo1.5-vae",
+        "AutoencoderKLHunyuanVideo15",
+        "HunyuanVideo-1.5",
+        {
+            "full": _size(frames=3, height=30, width=53),
+            "tiny": _size(
+                frames=3,
+                height=2,
+                width=3,
+                latent_channels=4,
+                block_out_channels=(8, 8, 16, 16, 16),
+                layers_per_block=1,
+            ),
+        },
+    ),
+    # LTX-Video 0.9.0: the class default (= get_vae_config("0.9.0") in
+    # scripts/convert_ltx_to_diffusers.py; diffusers/LTX-Video-0.9.0). 128 channels, 32x spatial /
+    # 8x temporal; full = 512x704 (the pipeline's size), T=3 (17 frames)
+    _video_spec(
+        "ltx-video-vae",
+        "AutoencoderKLLTXVideo",
+        "LTX-Video 0.9.0",
+        {
+            "full": _size(frames=3, height=16, width=22),
+            "tiny": _size(
+                frames=3,
+                height=2,
+                width=3,
+                latent_channels=8,
+                block_out_channels=(8, 8, 8, 8),
+                decoder_block_out_channels=(8, 8, 8, 8),
+                layers_per_block=(1, 1, 1, 1, 1),
+                decoder_layers_per_block=(1, 1, 1, 1, 1),
+            ),
+        },
+    ),
+    # LTX-2: the class default (Lightricks/LTX-2; its loaders build AutoencoderKLLTX2Video()).
+    # 128 channels, 32x / 8x, causal decoder with residual 2x upsamplers; full = 512x768 (the
+    # pipeline's size), T=3 (17 frames). Tiny keeps the 2x channel-halving upsamplers
+    _video_spec(
+        "ltx2-video-vae",
+        "AutoencoderKLLTX2Video",
+        "LTX-2",
+        {
+            "full": _size(frames=3, height=16, width=24),
+            "tiny": _size(
+                frames=3,
+                height=2,
+                width=3,
+                latent_channels=8,
+                block_out_channels=(8, 8, 8, 8),
+                decoder_block_out_channels=(8, 16, 32),
+                layers_per_block=(1, 1, 1, 1, 1),
+                decoder_layers_per_block=(1, 1, 1, 1),
+            ),
+        },
+    ),
+    # Mochi 1 preview: the class default (genmo/mochi-1-preview). 12 channels, 8x spatial / 6x
+    # temporal; full = 480x848 (the pipeline's size), T=3 (13 frames). Its group norms have 32
+    # groups, so tiny widths are 32
+    _video_spec(
+        "mochi-vae",
+        "AutoencoderKLMochi",
+        "Mochi 1 preview",
+        {
+            "full": _size(frames=3, height=60, width=106),
+            "tiny": _size(
+                frames=3,
+                height=4,
+                width=6,
+                encoder_block_out_channels=(32, 32, 32, 32),
+                decoder_block_out_channels=(32, 32, 32, 32),
+                layers_per_block=(1, 1, 1, 1, 1),
+            ),
+        },
+    ),
+    # Allegro: the class default (rhymes-ai/Allegro). 4 channels, 8x / 4x; decode is tiled only:
+    # tiles of 6 latent frames x sample_size/8 squared, so full = 720x1280 (its only size) at
+    # T=6 (one temporal tile, 24 frames, 15 spatial tiles). The output is (B, frames, C, H, W);
+    # the tile buffer holds one video, so no batch option. Tiny: sample_size 128 is the smallest
+    # tile its fixed 120-pixel overlap leaves a stride in
+    _video_spec(
+        "allegro-vae",
+        "AutoencoderKLAllegro",
+        "Allegro",
+        {
+            "full": _size(frames=6, height=90, width=160),
+            "tiny": _size(
+                frames=6,
+                height=16,
+                width=16,
+                block_out_channels=(4, 4, 8, 8),
+                layers_per_block=1,
+                norm_num_groups=2,
+                sample_size=128,
+            ),
+        },
+        options=("frames", "height", "width"),
+        setup=_allegro_setup,
+    ),
+    # EasyAnimate (AutoencoderKLMagvit): the class default (the pipeline docs load
+    # alibaba-pai/EasyAnimateV5.1-7b-zh-diffusers; not checked against that config here, no
+    # network). 16 channels, 8x / 4x, one decoder call per latent frame; full = 512x512 (the
+    # pipeline's size), T=3
+    _video_spec(
+        "easyanimate-vae",
+        "AutoencoderKLMagvit",
+        "EasyAnimate V5.1",
+        {
+            "full": _size(frames=3, height=64, width=64),
+            "tiny": _size(
+                frames=3,
+                height=4,
+                width=6,
+                latent_channels=4,
+                block_out_channels=(8, 8, 16, 16),
+                layers_per_block=1,
+                norm_num_groups=4,
+            ),
+        },
+    ),
+    # Cosmos-1.0 tokenizer CV8x8x8: the class default (= VAE_CONFIGS["CV8x8x8-1.0"] in
+    # scripts/convert_cosmos_to_diffusers.py; Cosmos-1.0-Diffusion-*-Text2World). 16 channels,
+    # 8x spatial / 8x temporal (haar patching); full = 704x1280 (the pipeline's size), T=3 (17
+    # frames). Tiny keeps the attention levels (attention_resolutions, resolution)
+    _video_spec(
+        "cosmos-vae",
+        "AutoencoderKLCosmos",
+        "Cosmos-1.0 CV8x8x8",
+        {
+            "full": _size(frames=3, height=88, width=160),
+            "tiny": _size(
+                frames=3,
+                height=4,
+                width=6,
+                latent_channels=4,
+                encoder_block_out_channels=(8, 8, 8, 8),
+                decode_block_out_channels=(8, 8, 8, 8),
+                num_layers=1,
+                latents_mean=None,
+                latents_std=None,
+            ),
+        },
+    ),
+    # KVAE-3D-1.0 (kandinskylab/KVAE-3D-1.0, diffusers' docs): the class default. 16 channels,
+    # 8x / 4x, decoded in cached segments of 16 frames; full = 480x720, T=3. Its group norms have
+    # 32 groups, so tiny widths are 32
+    _video_spec(
+        "kvae-3d-vae",
+        "AutoencoderKLKVAEVideo",
+        "KVAE-3D-1.0",
+        {
+            "full": _size(frames=3, height=60, width=90),
+            "tiny": _size(
+                frames=3,
+                height=4,
+                width=6,
+                ch=32,
+                ch_mult=(1, 1, 1, 1),
+                num_res_blocks=1,
+                z_channels=4,
+            ),
+        },
+    ),
+    # MiniMax-H3's video VAE: the class default (= MINIMAX_H3_VIDEO_VAE_CONFIG in
+    # scripts/convert_minimax_h3_to_diffusers.py). A 36-layer ViT decoder (2.4B parameters), 24
+    # channels, 16x / 4x, decoded in clips of 7 latent frames (17n+5 frames <-> 5n+2 latents);
+    # released with spatial tiling on, decoded here whole like the others. full = 544x960, T=7
+    # (22 frames, one clip)
+    _video_spec(
+        "minimax-h3-vae",
+        "AutoencoderKLMiniMaxH3",
+        "MiniMax-H3",
+        {
+            "full": _size(frames=7, height=34, width=60),
+            "tiny": _size(
+                frames=3,
+                height=2,
+                width=3,
+                latent_channels=4,
+                block_out_channels=(32,) * 6,
+                layers_per_block=1,
+                decoder_num_layers=2,
+                decoder_num_attention_heads=2,
+                decoder_attention_head_dim=16,
+                latents_mean=(0.0,) * 4,
+                latents_std=(1.0,) * 4,
+            ),
+        },
+        setup=_minimax_setup,
+    ),
+    # VidTok (microsoft/VidTok): the class default is its KL causal 4x8x8 tokenizer with 4
+    # channels; decode returns the video itself. full = 256x256, T=5 (17 frames: the clip size
+    # VidTok is trained and evaluated at)
+    _video_spec(
+        "vidtok-vae",
+        "AutoencoderVidTok",
+        "VidTok KL causal 4x8x8 4-channel",
+        {
+            "full": _size(frames=5, height=32, width=32),
+            "tiny": _size(
+                frames=3, height=4, width=6, ch=32, ch_mult=(1, 1, 1, 1), num_res_blocks=1
+            ),
+        },
+        run=_decode_tensor_run,
+    ),
+    # Kandinsky 6's K-VAE (Kandinsky6SRPipeline): the class default. 64 channels, 16x / 4x, a
+    # 1.5B-parameter decoder run in cached segments of 16 frames; full = 480x864 (the pipeline
+    # docs' size), T=3
+    _video_spec(
+        "kandinsky6-sr-vae",
+        "Kandinsky6SRVAE",
+        "Kandinsky 6 SR K-VAE",
+        {
+            "full": _size(frames=3, height=30, width=54),
+            "tiny": _size(
+                frames=3,
+                height=2,
+                width=3,
+                latent_channels=4,
+                encoder_block_out_channels=(8, 8, 8, 8, 8),
+                decoder_block_out_channels=(8, 8, 8, 8, 8),
+                layers_per_block=1,
+            ),
+        },
+    ),
+    # Stable Video Diffusion's VAE: a per-frame 2-D latent (batch * frames, 4, h, w) decoded with
+    # temporal mixing (decode(z, num_frames)). The class default (64,) is not SVD's: its config is
+    # SD's widths (sgm's svd.yaml decoder: ch 128, ch_mult 1,2,4,4, num_res_blocks 2, z 4, i.e.
+    # stabilityai/stable-video-diffusion-img2vid's vae). full = 576x1024 (the pipeline's size),
+    # 4 frames; the output is (batch * frames, 3, H, W). Its norms have 32 groups: tiny widths 32
+    _video_spec(
+        "svd-vae",
+        "AutoencoderKLTemporalDecoder",
+        "Stable Video Diffusion img2vid",
+        {
+            "full": _size(
+                frames=4,
+                height=72,
+                width=128,
+                block_out_channels=(128, 256, 512, 512),
+                down_block_types=("DownEncoderBlock2D",) * 4,
+                layers_per_block=2,
+            ),
+            "tiny": _size(
+                frames=3,
+                height=4,
+                width=6,
+                block_out_channels=(32, 32, 32, 32),
+                down_block_types=("DownEncoderBlock2D",) * 4,
+                layers_per_block=1,
+            ),
+        },
+        per_frame=True,
+    ),
+)
 
 
 _TIMM_SETTINGS = {
@@ -218,8 +638,11 @@ SPECS: dict[str, ZooSpec] = {
             _call_run,
             ("batch", "resolution"),
         ),
+        *_VIDEO_SPECS,
     )
 }
+VIDEO_VAES: tuple[str, ...] = ("wan2.2-vae", *(spec.name for spec in _VIDEO_SPECS))
+"""The zoo's video VAEs (5-D latents; ``svd-vae``'s latent is per frame), in `names()` order."""
 
 
 def _randn(shape: Sequence[int], device: torch.device, dtype: torch.dtype) -> torch.Tensor:
@@ -253,9 +676,39 @@ def _library_error(library: str) -> str | None:
     return _LIBRARY_ERRORS[library]
 
 
+@functools.cache
+def _export_error(library: str, export: str) -> str | None:
+    """Why ``library`` (which imports) has no usable ``export`` here (None: it has). Looks the
+    name up (diffusers imports its submodule then), builds nothing."""
+    module = importlib.import_module(library)
+    version = getattr(module, "__version__", "(unknown version)")
+    upgrade = f"upgrade it with `pip install -U {library}`"
+    try:
+        getattr(module, export)
+    except AttributeError:
+        return f"{library} {version} has no {export} (a later release adds it); {upgrade}"
+    except Exception as exc:  # the submodule fails to import (a missing optional dependency)
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        return (
+            f"{library} {version} cannot import {export} ({type(exc).__name__}: {first}); "
+            f"{upgrade}, or `pip install` what it names"
+        )
+    return None
+
+
+def _spec_error(spec: ZooSpec) -> str | None:
+    """Why zoo model ``spec`` cannot be built here (None: it can)."""
+    error = _library_error(spec.library)
+    if error is not None:
+        return error
+    return next(
+        (e for e in (_export_error(spec.library, n) for n in spec.needs) if e is not None), None
+    )
+
+
 def names() -> list[str]:
     """The zoo models usable in this environment, in a stable order."""
-    return [name for name, spec in SPECS.items() if _library_error(spec.library) is None]
+    return [name for name, spec in SPECS.items() if _spec_error(spec) is None]
 
 
 def all_names() -> list[str]:
@@ -264,10 +717,11 @@ def all_names() -> list[str]:
 
 
 def unavailable() -> dict[str, str]:
-    """``{name: reason}`` for the zoo models whose library does not import here."""
+    """``{name: reason}`` for the zoo models that cannot be built here: their library does not
+    import, or lacks the class (`ZooSpec.needs`) in the installed version."""
     out: dict[str, str] = {}
     for name, spec in SPECS.items():
-        error = _library_error(spec.library)
+        error = _spec_error(spec)
         if error is not None:
             out[name] = error
     return out
@@ -430,11 +884,13 @@ def load(
 ) -> ZooModel:
     """Build zoo model ``name`` at ``size`` ("tiny" or "full") with random weights, in eval mode.
 
-    ``device``/``dtype``: where the weights and example inputs live. ``seed``: weights and
-    inputs are deterministic given it. ``options``: input-shape overrides (see the module
-    docstring; e.g. ``load("wan2.2-vae", "full", frames=5)``). Unknown names, sizes and
-    options raise ``ValueError`` naming the choices; a model whose library does not import
-    here raises ``ModuleNotFoundError`` with the reason.
+    ``device``/``dtype``: where the weights and example inputs live; ``device="meta"`` builds
+    on the meta device (no memory, no compute: shapes, ``.run()`` shapes and ``.flops()``, even
+    at full size). ``seed``: weights and inputs are deterministic given it. ``options``:
+    input-shape overrides (see the module docstring; e.g. ``load("wan2.2-vae", "full",
+    frames=5)``). Unknown names, sizes and options raise ``ValueError`` naming the choices; a
+    model whose library does not import here, or lacks its class, raises
+    ``ModuleNotFoundError`` with the reason.
     """
     _check_choice("model name", name, list(SPECS))
     _check_choice("size", size, SIZES)
@@ -443,14 +899,16 @@ def load(
             f"zoo.load(dtype={dtype!r}): expected a floating torch.dtype such as torch.bfloat16"
         )
     spec = SPECS[name]
-    error = _library_error(spec.library)
+    error = _spec_error(spec)
     if error is not None:
         raise ModuleNotFoundError(f"zoo model {name!r} needs {spec.library}: {error}")
     settings = _settings(spec, size, options)
     dev = torch.device(device)
     with torch.random.fork_rng(devices=[dev] if dev.type == "cuda" else []):
         torch.manual_seed(seed)
-        built = spec.build(settings, dev, dtype)
+        # on meta the model is created there (a full-size model never exists in memory)
+        with torch.device(dev) if dev.type == "meta" else contextlib.nullcontext():
+            built = spec.build(settings, dev, dtype)
     return ZooModel(name, size, built.owner, built.attr, built.inputs, settings, spec)
 
 

@@ -9,10 +9,13 @@ measured median by more than the run's spread.
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 import torch
 
 from magi_passes.workarounds import has_padding_miscompile
+from pytest_magi import zoo
 from pytest_magi.numerics import BaselineMiscompiled
 from pytest_magi.timing import measure_pair
 
@@ -44,6 +47,20 @@ def test_zoo_model_is_never_slower(zoo_pair, name: str) -> None:
     pair.assert_close()  # both sides within 2 x eager's distance from an fp32 run
     # conv2d-only networks are left to Inductor's own layout optimisation (the measured gate)
     assert not pair.fired("conv_channels_last")
+
+
+@pytest.mark.min_speedup(0.98)
+@pytest.mark.parametrize("name", [n for n in zoo.VIDEO_VAES if n != "wan2.2-vae"])
+def test_video_vae_is_never_slower(zoo_pair, name: str) -> None:
+    """Every video VAE of diffusers at its published size (the zoo's "full": a few latent frames
+    at the model's own resolution), decoded as users compile it (``vae.decoder``), bf16. The
+    Wan 2.2 decode has its own test below, with its measured gain."""
+    pair = zoo_pair(name, "full", device="cuda", dtype=torch.bfloat16)
+    # a torch.compile baseline that miscompiles raises BaselineMiscompiled; that is only raised
+    # when the candidate passes, so the candidate is still held to the bound (each side within
+    # 2 x eager's distance from an fp32 run)
+    with contextlib.suppress(BaselineMiscompiled):
+        pair.assert_close()
 
 
 @pytest.mark.min_speedup(1 - A_A_BOUND)
