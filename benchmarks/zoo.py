@@ -46,9 +46,8 @@ from magi_passes import MagiBackend, PassConfig  # noqa: E402
 from pytest_magi import zoo  # noqa: E402
 from pytest_magi.compile_stats import _LIMIT_MARK, LIMIT_LOGGER, _captured  # noqa: E402
 from pytest_magi.numerics import (  # noqa: E402
-    REFERENCE_FACTOR,
-    REFERENCE_FLOOR,
     _relative_l2,
+    bound_for,
     reference_outputs,
 )
 from pytest_magi.pair import _profile_rows  # noqa: E402
@@ -169,7 +168,7 @@ def bench_model(name: str, args: argparse.Namespace, log: Callable[[str], None])
     high = torch.float64 if dtype == torch.float32 else torch.float32
     reference = reference_outputs(model.as_module(), model.inputs, high, True)
     eager_err = _relative_l2(eager_out, reference)
-    bound = max(REFERENCE_FACTOR * eager_err, REFERENCE_FLOOR[dtype])
+    bound = bound_for(eager_err, dtype)
     del eager_out
     log(f"  eager: rel-L2 vs {high} {eager_err:.2e}; bound for compiled runs {bound:.2e}")
     rows: list[Row] = []

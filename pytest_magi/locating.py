@@ -75,11 +75,10 @@ from .capture import (
     validate_passes,
 )
 from .numerics import (
-    REFERENCE_FACTOR,
-    REFERENCE_FLOOR,
     _cast,
     _non_finite,
     _relative_l2,
+    bound_for,
     reference_outputs,
 )
 from .sides import SideBackend, SideSpec, resolve_side
@@ -1031,7 +1030,7 @@ def check_reference(
             continue
         compiled = math.inf if _non_finite(c) else _relative_l2(c, r)
         eager = math.inf if _non_finite(e) else _relative_l2(e, r)
-        bound = max(REFERENCE_FACTOR * eager, REFERENCE_FLOOR.get(c.dtype, 1e-2))
+        bound = bound_for(eager, c.dtype)
         if found is None or not compiled <= found.compiled:
             found = ReferenceCheck(reference, compiled, eager, bound, i)
     return found

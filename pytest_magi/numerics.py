@@ -31,10 +31,12 @@ docs/testing-a-pass.md states the rule with those numbers.
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import functools
 import math
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -308,6 +310,8 @@ class LeafDistances:
     bound: float
     baseline_ok: bool
     candidate_ok: bool
+    baseline_non_finite: int = 0  # NaN/inf elements
+    candidate_non_finite: int = 0
 
 
 @dataclass(frozen=True)
@@ -319,6 +323,26 @@ class Judgment:
     baseline_ok: bool
     lines: tuple[str, ...]
     distances: tuple[LeafDistances, ...] = ()
+
+
+def bound_for(scale_err: float, dtype: torch.dtype) -> float:
+    """``max(REFERENCE_FACTOR * scale_err, REFERENCE_FLOOR[dtype])``: how far from the reference a
+    compiled run may be, given eager's distance (or the baseline's, for a pass's delta); inf
+    where ``scale_err`` is not finite (then only finiteness is judged)."""
+    if not math.isfinite(scale_err):
+        return math.inf
+    return max(REFERENCE_FACTOR * scale_err, REFERENCE_FLOOR.get(dtype, 1e-2))
+
+
+@contextlib.contextmanager
+def locatable(locate: Callable[..., Any]) -> Iterator[None]:
+    """A :class:`NumericsFailed` raised inside carries ``locate`` bound to its failing side
+    (``exc.locate``, what ``pytest --magi-locate`` runs)."""
+    try:
+        yield
+    except NumericsFailed as exc:
+        exc.locate = functools.partial(locate, exc.side)
+        raise
 
 
 def check_against(against: Any, owner: str) -> str:
@@ -377,7 +401,7 @@ def judge_against_reference(
             good_c, good_b = leaf.candidate_ok, leaf.baseline_ok
             text = _leaf_text(leaf, b, c, reference_name, against)
             if against == "baseline":
-                _warn_baseline(where, leaf, b, r, e, reference_name)
+                _warn_baseline(where, leaf, b, reference_name)
         else:
             good_c, text = leaf
             good_b = True
@@ -386,13 +410,11 @@ def judge_against_reference(
     return Judgment(cand_ok, base_ok, tuple(lines), tuple(found))
 
 
-def _warn_baseline(
-    where: str, leaf: LeafDistances, b: torch.Tensor, r: torch.Tensor, e: Any, reference_name: str
-) -> None:
+def _warn_baseline(where: str, leaf: LeafDistances, b: torch.Tensor, reference_name: str) -> None:
     """``against="baseline"``: warn when the baseline is clearly further than eager."""
     if leaf.eager is None:
         return
-    bound = max(REFERENCE_FACTOR * leaf.eager, REFERENCE_FLOOR.get(b.dtype, 1e-2))
+    bound = bound_for(leaf.eager, b.dtype)
     if leaf.baseline > bound:
         warnings.warn(
             BaselineNumericsWarning(
@@ -421,21 +443,16 @@ def _judge_leaf(
     has_eager = isinstance(e, torch.Tensor) and e.is_floating_point() and e.shape == r.shape
     eager_err = _relative_l2(e, r) if has_eager else None
     base_err, cand_err = _relative_l2(b, r), _relative_l2(c, r)
-    floor = REFERENCE_FLOOR.get(c.dtype, 1e-2)
-    if against == "eager":
-        bound = max(REFERENCE_FACTOR * (eager_err or 0.0), floor)
-        if not math.isfinite(bound):  # eager itself non-finite: only finiteness is judged
-            bound = math.inf
-    else:
-        bound = max(REFERENCE_FACTOR * base_err, floor) if math.isfinite(base_err) else math.inf
+    bound = bound_for((eager_err or 0.0) if against == "eager" else base_err, c.dtype)
     eager_finite = not has_eager or _non_finite(e) == 0
-    cand_ok = _non_finite(c) == 0 and cand_err <= bound
+    bad_b, bad_c = _non_finite(b), _non_finite(c)
+    cand_ok = bad_c == 0 and cand_err <= bound
     base_ok = True
     if against == "eager":
-        base_ok = (_non_finite(b) == 0 or not eager_finite) and base_err <= bound
+        base_ok = (bad_b == 0 or not eager_finite) and base_err <= bound
     return LeafDistances(
         index, str(c.dtype).removeprefix("torch."), eager_err, base_err, cand_err, bound,
-        base_ok, cand_ok,
+        base_ok, cand_ok, bad_b, bad_c,
     )  # fmt: skip
 
 
@@ -453,7 +470,7 @@ def _leaf_text(
     )
     if against == "eager":
         text += f", baseline {'ok' if leaf.baseline_ok else 'OVER'}"
-    bad_c, bad_b = _non_finite(c), _non_finite(b)
+    bad_c, bad_b = leaf.candidate_non_finite, leaf.baseline_non_finite
     if bad_c or bad_b:
         text += (
             f"; non-finite elements (NaN/inf): candidate {bad_c}, baseline {bad_b} of "

@@ -55,9 +55,7 @@ core), :mod:`pytest_magi.compile_stats`, :mod:`pytest_magi.kernels` and
 
 from __future__ import annotations
 
-import contextlib
-import functools
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import torch
@@ -90,6 +88,7 @@ from .numerics import (
     compare_outputs,
     default_reference,
     judge_against_reference,
+    locatable,
     locate_call,
     reference_outputs,
     verdict,
@@ -447,22 +446,13 @@ class CompiledPair:
             eager=self.eager(*args),
             against=against,
         )
-        with self._locatable():
+        with locatable(self.locate):
             verdict(
                 judgment,
                 owner=f"CompiledPair {self.label!r}",
                 reference_name=reference,
                 against=against,
             )
-
-    @contextlib.contextmanager
-    def _locatable(self) -> Iterator[None]:
-        """A numerics failure raised inside carries ``pair.locate`` bound to its side."""
-        try:
-            yield
-        except NumericsFailed as exc:
-            exc.locate = functools.partial(self.locate, exc.side)
-            raise
 
     def _assert_close_to_eager(
         self,
@@ -493,7 +483,7 @@ class CompiledPair:
             verdict_text = "ok" if ok else "MISMATCH"
             lines.extend(f"  {name}: {verdict_text}: {d}" for d in details)
         body = "\n".join(lines)
-        with self._locatable():
+        with locatable(self.locate):
             self._raise_eager_verdict(failed, body, against)
 
     def _raise_eager_verdict(self, failed: Mapping[str, bool], body: str, against: str) -> None:

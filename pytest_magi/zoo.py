@@ -1046,9 +1046,9 @@ class ZooPair:
         """
         from .numerics import (
             REFERENCES,
-            NumericsFailed,
             check_against,
             judge_against_reference,
+            locatable,
             reference_outputs,
             verdict,
         )
@@ -1069,16 +1069,13 @@ class ZooPair:
         else:  # a copy of the whole call cast to the reference dtype
             ref = reference_outputs(self.model.as_module(), self.model.inputs, dtype, True)
         judgment = judge_against_reference(base, cand, ref, reference, eager=eager, against=against)
-        try:
+        with locatable(self.locate):
             verdict(
                 judgment,
                 owner=f"ZooPair {self.label!r}",
                 reference_name=reference,
                 against=against,
             )
-        except NumericsFailed as exc:
-            exc.locate = functools.partial(self.locate, exc.side)
-            raise
         return f"{self.label}: " + "; ".join(judgment.lines)
 
     def locate(
