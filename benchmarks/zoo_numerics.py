@@ -64,12 +64,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from magi_passes import MagiBackend, PassConfig  # noqa: E402
 from pytest_magi import zoo  # noqa: E402
 from pytest_magi.locating import LocateReport, LocatingBackend, check_reference  # noqa: E402
-from pytest_magi.numerics import _non_finite, _relative_l2, reference_outputs  # noqa: E402
+from pytest_magi.numerics import (  # noqa: E402
+    REFERENCE_DTYPES,
+    _non_finite,
+    _relative_l2,
+    reference_outputs,
+)
 
 STAGES = ("eager", "aot_eager", "aot_eager_decomp_partition", "inductor")
 MAGI = {"magi": PassConfig(), "magi-weights-once": PassConfig(channels_last_weights_once=True)}
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
-REFERENCE_DTYPES = {"fp32": torch.float32, "fp64": torch.float64}
 
 
 def _backend(name: str) -> tuple[Any, str]:

@@ -75,6 +75,7 @@ from .capture import (
     validate_passes,
 )
 from .numerics import (
+    REFERENCE_DTYPES,
     _cast,
     _non_finite,
     _relative_l2,
@@ -123,7 +124,6 @@ FP32_VERDICTS = ("logic", "precision", "error", "n/a")
 # registered backends that run no Inductor code generation: Inductor settings change nothing
 NOT_INDUCTOR = ("eager", "aot_eager", "aot_eager_decomp_partition", "aot_eager_default_partitioner")
 _LOW_PRECISION = (torch.bfloat16, torch.float16)
-_REFERENCE_DTYPES = {"fp32": torch.float32, "fp64": torch.float64}
 
 
 # --------------------------------------------------------------------------- report records
@@ -572,7 +572,7 @@ def _validate_budget(budget_s: Any) -> float | None:
 
 
 def _validate_reference(reference: Any) -> str | None:
-    if reference is not None and reference not in _REFERENCE_DTYPES:
+    if reference is not None and reference not in REFERENCE_DTYPES:
         raise ValueError(
             f"reference={reference!r}: expected None, 'fp32' or 'fp64' (the whole model run "
             f"at that precision, to say whether the final output is wrong at all)"
@@ -1016,7 +1016,7 @@ def check_reference(
 ) -> ReferenceCheck | None:
     """The compiled model's final output and eager's against ``model`` run at ``reference``
     ("fp32"/"fp64", ``numerics.reference_outputs``); None when no output is floating."""
-    dtype = _REFERENCE_DTYPES[_validate_reference(reference) or "fp32"]
+    dtype = REFERENCE_DTYPES[_validate_reference(reference) or "fp32"]
     if eager_output is None:
         with torch.no_grad() if inference else contextlib.nullcontext():
             eager_output = model(*inputs)

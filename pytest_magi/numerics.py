@@ -221,6 +221,8 @@ REFERENCE_FLOOR: dict[torch.dtype, float] = {
     torch.float64: 1e-12,
 }
 REFERENCES = ("eager", "fp32", "fp64")
+# the higher-precision references by name (``"eager"`` is the model at its own dtype)
+REFERENCE_DTYPES: dict[str, torch.dtype] = {"fp32": torch.float32, "fp64": torch.float64}
 
 
 def default_reference(outputs: Any, device: str) -> str:

@@ -80,6 +80,7 @@ from .kernels import kernel_names as kernel_names  # re-exported (older imports)
 from .kernels import parse_output_code as _parse_output_code
 from .numerics import (
     BASELINE_NOISE_FACTOR,
+    REFERENCE_DTYPES,
     REFERENCES,
     BaselineMiscompiled,
     NumericsFailed,
@@ -436,7 +437,7 @@ class CompiledPair:
                 f"rtol/atol apply to reference='eager' only; reference={reference!r} uses the "
                 f"relative L2 rule (REFERENCE_FACTOR, REFERENCE_FLOOR)"
             )
-        dtype = torch.float64 if reference == "fp64" else torch.float32
+        dtype = REFERENCE_DTYPES[reference]
         ref = reference_outputs(self.model, tuple(args), dtype, self.inference)
         judgment = judge_against_reference(
             outputs["baseline"],

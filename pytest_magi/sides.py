@@ -127,10 +127,11 @@ def resolve_side(
 
     None: baseline = plain Inductor; candidate = magi (``MagiBackend``, config from the env), or
     plain Inductor running ``passes`` when they are given (``passes=[]``, given and empty:
-    plain Inductor, no pass at all; ``passes=None``: not given). A ``PassConfig``: the magi passes with
-    that config (then ``passes``, if any: composed only when asked like this). A ``MagiBackend``:
-    that backend. A dict: plain Inductor with those ``torch._inductor.config`` patches, for this
-    side only. "inductor" or another registered backend name, or a callable backend.
+    plain Inductor, no pass at all; ``passes=None``: not given). A ``PassConfig``: the magi
+    passes with that config (then ``passes``, if any: composed only when asked like this). A
+    ``MagiBackend``: that backend. A dict: plain Inductor with those ``torch._inductor.config``
+    patches, for this side only. "inductor" or another registered backend name, or a callable
+    backend.
     ``inductor_config``: more Inductor patches for this side.
     """
     base = _base_spec(side, spec, passes is not None)

@@ -1045,6 +1045,7 @@ class ZooPair:
         Returns the judgement text; a failure ends with the call that locates it.
         """
         from .numerics import (
+            REFERENCE_DTYPES,
             REFERENCES,
             check_against,
             judge_against_reference,
@@ -1062,7 +1063,7 @@ class ZooPair:
             )
         check_against(against, "ZooPair.assert_close")
         base, cand = self.run("baseline"), self.run("candidate")
-        dtype = {"fp32": torch.float32, "fp64": torch.float64}.get(reference, self.model.dtype)
+        dtype = REFERENCE_DTYPES.get(reference, self.model.dtype)
         eager = self.model.run()
         if dtype == self.model.dtype:
             ref, eager = eager, None
