@@ -26,6 +26,9 @@ clones stay in the graph: a copy per call, bandwidth-bound and tiled (the Wan 2.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import warnings
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -34,10 +37,11 @@ import torch
 from torch._inductor import config as inductor_config
 
 from . import _validate
-from .base import get_inductor_config_value
+from .base import PassResult, get_inductor_config_value
 from .channels_last import channels_last_format, fires_on
 from .config import PassConfig
-from .manager import PassManager
+from .decisions import Decider, Decision, decision_key, mutates_inputs
+from .manager import PASS_ORDER, PassManager
 
 _CONV_FUNCTIONS = {
     torch.conv2d: 1,
@@ -103,13 +107,17 @@ class MagiBackend:
     """A dynamo backend bound to one `PassConfig`; keeps the `PassManager` of each compiled graph.
 
     `torch.compile(m, backend=MagiBackend(PassConfig(enable_nd_tiling=False)))`; afterwards
-    `backend.managers[-1].results` says what each pass did.
+    `backend.managers[-1].results` says what each pass did, and `backend.decisions[i]` how the
+    i-th graph's variant was chosen (`magi_passes.decisions`: measured, cached or static).
+    `decider` sets how graphs are measured (timer, margin, rounds, cache folder).
     """
 
     def __init__(
         self,
         config: PassConfig | None = None,
         inductor_config_patches: dict[str, Any] | None = None,
+        *,
+        decider: Decider | None = None,
     ) -> None:
         config = _validate.check_pass_config("MagiBackend", config)
         patches = _validate.check_optional_mapping(
@@ -119,9 +127,22 @@ class MagiBackend:
             "{'enable_nd_tiling': False, 'triton.max_tiles': 2}",
         )
         _split_options(patches, config if config is not None else PassConfig())  # names, types
+        if decider is not None and not isinstance(decider, Decider):
+            _validate.fail(
+                TypeError,
+                "MagiBackend",
+                "decider",
+                decider,
+                "a magi_passes.decisions.Decider or None",
+                "MagiBackend(decider=Decider(margin=0.05))",
+            )
         self.config = config
         self.inductor_config_patches = dict(inductor_config_patches or {})
+        self.decider = decider
         self.managers: list[PassManager] = []
+        self.decisions: list[Decision] = []
+        # managers of variants compiled for a measurement and not chosen (their code never runs)
+        self.discarded: list[PassManager] = []
         self.hoisted_weights: list[int] = []
 
     @property
@@ -139,8 +160,6 @@ class MagiBackend:
         options: dict[str, Any] | None = None,
         mode: str | None = None,
     ) -> Callable[..., Any]:
-        from torch._inductor.compile_fx import compile_fx
-
         if mode not in (None, "default"):
             raise ValueError(
                 f"the magi backend takes no mode (got mode={mode!r}); pass Inductor settings "
@@ -150,19 +169,93 @@ class MagiBackend:
         pass_config, extra = _split_options(
             {**self.inductor_config_patches, **(options or {})}, self.config
         )
-        manager = PassManager.chained_with_current(pass_config)
-        self.managers.append(manager)
-        patches = {**config_snapshot(manager), **extra, "post_grad_custom_post_pass": manager}
         inputs = list(example_inputs)
+        plain_config = _plain_config(pass_config)
+        if plain_config is None or not pass_config.measure_decisions:
+            why = "no measured pass is on" if plain_config is None else "measuring is off"
+            return self._keep(*self._compile(gm, inputs, pass_config, extra), why)
+        decider = self.decider if self.decider is not None else Decider()
+        cudagraphs = extra.get("triton.cudagraphs", inductor_config.triton.cudagraphs)
+        blocked = decider.blocked(inputs, {"triton.cudagraphs": cudagraphs})
+        if blocked is not None:
+            return self._keep(*self._compile(gm, inputs, pass_config, extra), blocked)
+        manager = PassManager.chained_with_current(pass_config)
+        key = decision_key(
+            gm,
+            inputs,
+            device_name=_device_name(inputs),
+            torch_version=str(torch.__version__),
+            passes_uuid=manager.uuid(),
+        )
+        cached = decider.cache.load(key) if decider.cache is not None else None
+        if cached is not None:
+            config = pass_config if cached.choice == "magi" else plain_config
+            compiled, manager = self._compile(gm, inputs, config, extra)
+            return self._chosen(compiled, manager, dataclasses.replace(cached, source="cached"))
+        magi, magi_manager = self._compile(_graph_copy(gm), inputs, pass_config, extra)
+        changed = _measured_passes_applied(magi_manager)
+        if magi_manager.history and not changed:
+            return self._keep(magi, magi_manager, "no measured pass changed this graph")
+        # (no history: Inductor's FX graph cache served the graph without running the passes,
+        # so whether one changes it is unknown; measure)
+        plain, plain_manager = self._compile(gm, inputs, plain_config, extra)
+        try:
+            magi_ms, plain_ms = decider.measure(magi, plain, inputs, copy=mutates_inputs(gm))
+        except Exception as exc:  # a graph that cannot run twice on its inputs, say
+            warnings.warn(
+                f"magi backend: timing the graph's two variants failed ({type(exc).__name__}: "
+                f"{exc}); the static rules decide for this graph",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            return self._keep(magi, magi_manager, f"timing failed ({type(exc).__name__})")
+        decision = decider.decide(magi_ms, plain_ms, key=key, passes=changed)
+        if decider.cache is not None:
+            decider.cache.store(decision)
+        if decision.choice == "magi":
+            self.discarded.append(plain_manager)
+            return self._chosen(magi, magi_manager, decision)
+        self.discarded.append(magi_manager)
+        return self._chosen(plain, plain_manager, decision)
+
+    def _compile(
+        self,
+        gm: torch.fx.GraphModule,
+        inputs: list[Any],
+        pass_config: PassConfig,
+        extra: dict[str, Any],
+    ) -> tuple[Callable[..., Any], PassManager]:
+        """Compile one variant: `gm` with the passes of `pass_config`."""
+        from torch._inductor.compile_fx import compile_fx
+
+        manager = PassManager.chained_with_current(pass_config)
+        patches = {**config_snapshot(manager), **extra, "post_grad_custom_post_pass": manager}
+        inputs = list(inputs)
         hoisted: dict[int, torch.memory_format] = {}
         if pass_config.channels_last_weights_once and fires_on(pass_config, _has_conv3d(gm)):
             hoisted = _hoistable_conv_weights(gm, inputs)
             _convert_example_weights(gm, inputs, hoisted)
         self.hoisted_weights.append(len(hoisted))
         compiled: Any = compile_fx(gm, inputs, config_patches=patches)
-        if not hoisted:
-            return compiled
-        return _with_converted_weights(compiled, hoisted, _eager_output_formats(gm))
+        if hoisted:
+            compiled = _with_converted_weights(compiled, hoisted, _eager_output_formats(gm))
+        return compiled, manager
+
+    def _keep(
+        self, compiled: Callable[..., Any], manager: PassManager, why: str
+    ) -> Callable[..., Any]:
+        """The passes' static rules decided (`why`: why nothing was measured)."""
+        changed = _measured_passes_applied(manager)
+        decision = Decision(choice="magi", source="static", reason=why, passes=tuple(changed))
+        return self._chosen(compiled, manager, decision)
+
+    def _chosen(
+        self, compiled: Callable[..., Any], manager: PassManager, decision: Decision
+    ) -> Callable[..., Any]:
+        self.managers.append(manager)
+        self.decisions.append(decision)
+        _annotate(manager, decision)
+        return compiled
 
 
 def magi_backend(
@@ -380,3 +473,70 @@ def _with_converted_weights(
         return type(out)(fixed) if isinstance(out, tuple) else fixed
 
     return run
+
+
+# --------------------------------------------------------------------------- measured decisions
+def _plain_config(config: PassConfig) -> PassConfig | None:
+    """`config` with every measured pass switched off; None when none of them is on."""
+    switches = {
+        cls.measured_by: False
+        for cls in PASS_ORDER
+        if cls.measured_by is not None and getattr(config, cls.measured_by)
+    }
+    return config.replace(**switches) if switches else None
+
+
+def _measured_passes_applied(manager: PassManager) -> list[str]:
+    """Names of the measured passes that changed a graph of `manager`'s compilations."""
+    measured = {cls.name for cls in PASS_ORDER if cls.measured_by is not None}
+    names: list[str] = []
+    for results in manager.history:
+        for r in results:
+            if r.name in measured and r.applied and r.name not in names:
+                names.append(r.name)
+    return names
+
+
+def _annotate(manager: PassManager, decision: Decision) -> None:
+    """Put the decision into the measured passes' `PassResult.reason`, in every compilation of
+    `manager` so far (a later backward compilation is the same variant)."""
+    if decision.source == "static" and not decision.passes:
+        return  # nothing measured and nothing that could have been: the rules' reasons stand
+    measured = {cls.name: cls.measured_by for cls in PASS_ORDER if cls.measured_by is not None}
+    text = decision.describe()
+    for results in manager.history:
+        for i, r in enumerate(results):
+            if r.name not in measured:
+                continue
+            if decision.choice == "plain":
+                results[i] = PassResult(r.name, applied=False, reason=text)
+            elif r.applied or decision.source != "static":
+                r.reason = f"{r.reason}; {text}"
+
+
+def _graph_copy(gm: torch.fx.GraphModule) -> torch.fx.GraphModule:
+    """A GraphModule over a copy of `gm`'s graph (same attributes and meta): compiling one
+    variant must not change the graph the other variant compiles (pre-grad passes work in
+    place)."""
+    new = torch.fx.GraphModule(gm, copy.deepcopy(gm.graph), class_name=type(gm).__name__)
+    new.meta = dict(gm.meta)
+    for old, node in zip(gm.graph.nodes, new.graph.nodes, strict=True):
+        if hasattr(old, "_dynamo_source"):  # AOTAutograd maps dynamo's inputs by it
+            node._dynamo_source = old._dynamo_source
+    for name in ("_param_name_to_source", "_source_to_user_stacks", "compile_subgraph_reason"):
+        if hasattr(gm, name):
+            setattr(new, name, getattr(gm, name))
+    return new
+
+
+def _device_name(inputs: Sequence[Any]) -> str:
+    """The name of the device the graph runs on (the decision holds for that device only)."""
+    for t in inputs:
+        if isinstance(t, torch.Tensor) and t.device.type == "cuda":
+            try:
+                return str(torch.cuda.get_device_name(t.device))
+            except Exception:  # a fake or vanished device
+                return "cuda"
+        if isinstance(t, torch.Tensor) and t.dim() > 0:
+            return t.device.type
+    return "unknown"

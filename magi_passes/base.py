@@ -141,6 +141,10 @@ class MagiPass(CustomGraphPass):
 
     name: ClassVar[str] = "magi_pass"
     mutates_inductor_config: ClassVar[tuple[str, ...]] = ()
+    #: The `PassConfig` field that switches this pass off, for a pass whose rewrite has a cost
+    #: that only a measurement can weigh (`magi_passes.decisions`): the magi backend may then
+    #: compile a graph with and without it and keep the faster. None: always as its rule says.
+    measured_by: ClassVar[str | None] = None
 
     def __init__(self, config: PassConfig | None = None) -> None:
         config = check_pass_config(f"{type(self).__name__}", config)

@@ -100,6 +100,7 @@ def _transposed(conv: torch.fx.Node) -> bool:
 class ConvChannelsLastPass(MagiPass):
     name: ClassVar[str] = "conv_channels_last"
     mutates_inductor_config: ClassVar[tuple[str, ...]] = ("layout_optimization",)
+    measured_by: ClassVar[str | None] = "enable_conv_channels_last"
 
     def enabled(self) -> bool:
         return self.config.enable_conv_channels_last

@@ -53,6 +53,13 @@ class PassConfig:
       (pytorch#194281: the Wan 2.2 decode in bf16 came out 0.878 from fp32 on torch 2.11, eager
       0.014). On by default: a default must never give wrong numbers; turn it off only to
       reproduce the bug.
+    - `measure_decisions`: where a measured pass (the channels-last rewrite, ND tiling) would
+      change a graph on a real CUDA device in inference, compile it with and without them, time
+      both and keep the faster, plain Inductor unless magi wins by the margin
+      (`magi_passes.decisions`). The decision is cached on disk, so a second compile of the
+      same model compiles once. On by default: a static gate was measured 0.72x on a video VAE
+      it was not tuned on (docs/benchmarks.md), and "never slower" comes before compile time.
+      CPU, fake CUDA and training graphs always use the static rules.
     """
 
     enable_conv_channels_last: bool = True
@@ -64,6 +71,7 @@ class PassConfig:
     bucket_dynamic_reductions: bool = False
     channels_last_conv2d_graphs: bool = False
     work_around_inductor_bugs: bool = True
+    measure_decisions: bool = True
 
     def __new__(cls, *args: Any, **kwargs: Any) -> PassConfig:
         # names are checked before the dataclass __init__ sees them, so a misspelt field gets the

@@ -46,6 +46,7 @@ CHANNELS_LAST_MARK = "magi_channels_last_convs"
 class NdTilingPass(MagiPass):
     name: ClassVar[str] = "nd_tiling"
     mutates_inductor_config: ClassVar[tuple[str, ...]] = tuple(ND_TILING_SETTINGS)
+    measured_by: ClassVar[str | None] = "enable_nd_tiling"
 
     def enabled(self) -> bool:
         return self.config.enable_nd_tiling

@@ -240,6 +240,19 @@ class GraphLog:
     before: list[torch.fx.Graph] = field(default_factory=list)
     after: list[torch.fx.Graph] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)  # str(graph) after, as compiled
+    # the pass (manager) that ran on each entry, where one recorded it (`drop_owned_by`)
+    owners: list[Any] = field(default_factory=list)
+
+    def drop_owned_by(self, owners: Sequence[Any]) -> None:
+        """Forget the entries recorded for `owners` (variants compiled and not chosen)."""
+        ids = {id(o) for o in owners}
+        keep = [i for i, o in enumerate(self.owners) if id(o) not in ids]
+        if len(keep) == len(self.owners) or len(self.owners) != len(self.after):
+            return
+        self.before[:] = [self.before[i] for i in keep]
+        self.after[:] = [self.after[i] for i in keep]
+        self.texts[:] = [self.texts[i] for i in keep]
+        self.owners[:] = [self.owners[i] for i in keep]
 
     def stage(self, stage: str) -> list[torch.fx.Graph]:
         if stage not in ("before", "after"):

@@ -6,6 +6,7 @@
 - `VAEDecoderLike`: the conv3d-heavy reference model class.
 - `inductor_codegen` / `kernel_counts`: generated code and Triton kernel counts of a function;
   every count is recorded for the session's kernel-count table and `--magi-report`.
+- `decision_cache`: a per-test folder for the magi backend's measured pass decisions.
 """
 
 from __future__ import annotations
@@ -186,3 +187,16 @@ def zoo_pair(request: pytest.FixtureRequest) -> Iterator[Callable[..., Any]]:
 
     yield build
     pairs.clear()
+
+
+@pytest.fixture
+def decision_cache(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A fresh, empty on-disk cache of the magi backend's measured pass decisions for this test
+    (`magi_passes.decisions`): `MAGI_DECISION_CACHE_DIR` points into the test's `tmp_path`
+    until it ends, so decisions measured here never serve another test. Yields the
+    `DecisionCache`. Without it, decisions go to the worker's own Inductor cache folder."""
+    from magi_passes.decisions import CACHE_ENV, DecisionCache
+
+    folder = tmp_path / "magi_decisions"
+    monkeypatch.setenv(CACHE_ENV, str(folder))
+    return DecisionCache(folder)

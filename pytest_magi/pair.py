@@ -61,6 +61,7 @@ from typing import Any
 import torch
 
 from magi_passes import PassResult
+from magi_passes.decisions import Decision
 
 from .capture import (
     count_ops,
@@ -367,6 +368,14 @@ class CompiledPair:
         ]
 
     # ------------------------------------------------------------------ compile health
+    @property
+    def decisions(self) -> dict[str, list[Decision]]:
+        """``{side: [Decision, ...]}`` for each magi side: how each graph's variant was chosen
+        (``magi_passes.decisions``: measured, cached, or the static rules and why)."""
+        return {
+            side: list(b.magi.decisions) for side, b in self.backends.items() if b.magi is not None
+        }
+
     @property
     def compile_stats(self) -> dict[str, CompileStats]:
         """``{side: CompileStats}``: frames, graphs, breaks, recompiles (with reasons), ..."""

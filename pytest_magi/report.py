@@ -15,7 +15,7 @@ import importlib.metadata
 import importlib.util
 import json
 import platform
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -110,18 +110,23 @@ class CompileRecord:
     baseline: dict[str, Any]
     candidate: dict[str, Any]
     note: str | None = None
+    # how a magi side chose each graph's variant where a measured pass was in play
+    # ("candidate graph 0: measured: plain 1.310 ms vs magi 1.520 ms (margin 2%), kept plain")
+    decisions: list[str] = dataclasses.field(default_factory=list)
 
     @classmethod
     def from_pair(cls, test: str, pair: Any) -> CompileRecord | None:
         stats = getattr(pair, "compile_stats", None)
         if not isinstance(stats, dict) or set(stats) != {"baseline", "candidate"}:
             return None
+        decisions = getattr(pair, "decisions", None)
         return cls(
             test=test,
             label=str(pair.label),
             baseline=stats["baseline"].to_dict(),
             candidate=stats["candidate"].to_dict(),
             note=getattr(pair, "compile_note", None),
+            decisions=decision_lines(decisions if isinstance(decisions, dict) else {}),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -131,6 +136,17 @@ class CompileRecord:
     def from_dict(cls, data: dict[str, Any]) -> CompileRecord:
         names = {f.name for f in dataclasses.fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in names})
+
+
+def decision_lines(decisions: Mapping[str, Sequence[Any]]) -> list[str]:
+    """One line per graph whose variant a measurement chose or could have chosen (a static
+    decision with no measured pass in play says nothing and is left out)."""
+    lines = []
+    for side, ds in decisions.items():
+        for i, d in enumerate(ds):
+            if d.source != "static" or d.passes:
+                lines.append(f"{side} graph {i}: {d.describe()}")
+    return lines
 
 
 def sorted_by_test(records: Iterable[Any]) -> list[Any]:
@@ -227,11 +243,17 @@ def format_compile_table(records: Sequence[CompileRecord]) -> list[str]:
     """Lines of the compile-health table: per pair, each side's graphs/frames, graph breaks,
     recompiles (and eager fallbacks), and the note when the candidate compiles more graphs."""
     header = ["test", "pair", "baseline", "candidate", "note"]
+    ordered = sorted_by_test(records)
     rows = [
         [r.test, r.label, _side_cell(r.baseline), _side_cell(r.candidate), r.note or ""]
-        for r in sorted_by_test(records)
+        for r in ordered
     ]
-    return _table(header, rows, right=set())
+    lines = _table(header, rows, right=set())
+    decided = [(r, line) for r in ordered for line in r.decisions]
+    if decided:
+        lines.append("pass decisions (magi_passes.decisions):")
+        lines.extend(f"  {r.test} [{r.label}] {line}" for r, line in decided)
+    return lines
 
 
 def format_kernel_counts_table(records: Sequence[KernelCountRecord]) -> list[str]:

@@ -187,6 +187,7 @@ def record_pass_manager(log: GraphLog) -> Iterator[None]:
         original(self, graph)
         log.after.append(copy_graph(graph))
         log.texts.append(str(graph))
+        log.owners.append(self)
 
     with mock.patch.object(PassManager, "__call__", call):
         yield
@@ -200,6 +201,7 @@ class SideBackend:
         self.spec = spec
         self.invocations = 0
         self.code: list[str] = []
+        self._code_owners: list[Any] = []  # the PassManager that ran before each code, if any
         self.log = GraphLog()
         self.stats = CompileStatsCollector()
         self.chain = PassChain(spec.passes) if spec.passes else None
@@ -207,12 +209,27 @@ class SideBackend:
     def __call__(self, gm: torch.fx.GraphModule, example_inputs: Sequence[Any]) -> Any:
         self.invocations += 1
         self.stats.on_compile()
-        with compile_scope(self.code.append):
+        with compile_scope(self._on_code):
             if self.spec.kind == "inductor":
                 return self._compile_inductor(gm, list(example_inputs))
             if self.spec.kind == "magi":
                 return self._compile_magi(gm, list(example_inputs))
             return self.spec.backend(gm, list(example_inputs))
+
+    def _on_code(self, code: str) -> None:
+        self.code.append(code)
+        self._code_owners.append(self.log.owners[-1] if self.log.owners else None)
+
+    def _drop_discarded(self, discarded: Sequence[Any]) -> None:
+        """Forget what the magi backend compiled only to measure it (the variant not chosen,
+        `magi_passes.decisions`): the side's code, graphs and kernel counts are what runs."""
+        if not discarded:
+            return
+        ids = {id(m) for m in discarded}
+        keep = [i for i, o in enumerate(self._code_owners) if o is None or id(o) not in ids]
+        self.code[:] = [self.code[i] for i in keep]
+        self._code_owners[:] = [self._code_owners[i] for i in keep]
+        self.log.drop_owned_by(discarded)
 
     def _installed_and_chain(self, installed: Any) -> Any:
         if self.chain is None:
@@ -250,7 +267,9 @@ class SideBackend:
             torch._inductor.config.patch(patches),
             record_pass_manager(self.log),
         ):
-            return self.spec.backend(gm, inputs)
+            compiled = self.spec.backend(gm, inputs)
+        self._drop_discarded(self.spec.backend.discarded)
+        return compiled
 
     @property
     def magi(self) -> MagiBackend | None:

@@ -1,0 +1,531 @@
+"""Measured pass decisions: per graph, with and without the rewrites that have a cost.
+
+A static gate cannot know what a rewrite costs on a graph it was not tuned on: the channels-last
+rewrite fires on every graph with a conv3d, and one held-out video VAE decoded 0.72x as fast as
+torch.compile with it (docs/benchmarks.md). So where a *measured* pass would change a graph, the
+magi backend compiles the graph twice, as the passes decide ("magi") and with the measured passes
+off ("plain": Inductor with only the always-on passes, the correctness workarounds among them),
+times both on the graph's own example inputs, and keeps the faster; magi must win by
+`Decider.margin` (default 2%), so noise and ties keep plain Inductor. This is what Inductor's
+max-autotune does for kernels, one level up.
+
+Which passes are measured: those whose class sets `measured_by` to the `PassConfig` field that
+switches them off (`ConvChannelsLastPass`, `NdTilingPass`). The others never add work to a graph
+(`DynamicReshapePass` removes copies) or exist for correctness (`PaddingMiscompileWorkaround`)
+and always run as their static rule says.
+
+Measured only where measuring means something: on a real CUDA device, inference graphs (grad off
+or no input requiring grad: a forward-only timing would not see backward's cost), without
+CUDA graphs. Everywhere else (CPU, fake CUDA, training) the static rule decides, and says so.
+
+The decision is cached on disk (`DecisionCache`), one JSON file per key; the key covers what
+decides (`decision_key`): the graph's structure, its inputs' shapes, strides, dtypes and devices,
+the device's name, the torch version and the passes' uuid (their sources and `PassConfig`). A
+second compile of the same model compiles only the chosen variant. The default folder lies inside
+Inductor's cache folder (`magi_decisions/`), so it is scoped exactly as that cache is (pytest-magi
+gives each xdist worker its own); `MAGI_DECISION_CACHE_DIR` chooses another. A cache file that
+cannot be read is reported with a `DecisionCacheWarning`, measured again and rewritten.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import math
+import os
+import re
+import statistics
+import tempfile
+import time
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+
+CACHE_ENV = "MAGI_DECISION_CACHE_DIR"
+CACHE_SUBDIR = "magi_decisions"
+SCHEMA = 1
+DEFAULT_MARGIN = 0.02
+CHOICES = ("magi", "plain")
+SOURCES = ("measured", "cached", "static")
+
+# A timer: (variant, example inputs) -> one round's milliseconds per call. The variant is a
+# `Variant`: call it with the inputs; its `.name` ("magi" or "plain") is there for fake timers.
+Timer = Callable[["Variant", Sequence[Any]], float]
+
+
+class DecisionCacheWarning(UserWarning):
+    """A decision cache file could not be read or written; the decision is measured again."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Which variant of one graph was compiled, and why.
+
+    `choice`: "magi" (the passes as their static rules decide) or "plain" (the measured passes
+    off). `source`: "measured" (timed now), "cached" (timed by an earlier compile) or "static"
+    (not measured: `reason` says why).
+    """
+
+    choice: str
+    source: str
+    reason: str
+    magi_ms: float | None = None
+    plain_ms: float | None = None
+    margin: float = DEFAULT_MARGIN
+    rounds: int = 0
+    key: str | None = None
+    passes: tuple[str, ...] = ()  # the measured passes that changed the graph
+
+    def __post_init__(self) -> None:
+        if self.choice not in CHOICES:
+            raise ValueError(f"Decision.choice must be one of {CHOICES}, got {self.choice!r}")
+        if self.source not in SOURCES:
+            raise ValueError(f"Decision.source must be one of {SOURCES}, got {self.source!r}")
+
+    def describe(self) -> str:
+        """`measured: plain 1.31 ms vs magi 1.52 ms (margin 2%), kept plain`, or the static why."""
+        if self.magi_ms is None or self.plain_ms is None:
+            return f"static: {self.reason}"
+        return (
+            f"{self.source}: plain {self.plain_ms:.3f} ms vs magi {self.magi_ms:.3f} ms "
+            f"(margin {self.margin:.0%}), kept {self.choice}"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["passes"] = list(self.passes)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Decision:
+        names = set(cls.__dataclass_fields__)
+        unknown = set(data) - names
+        if unknown:
+            raise ValueError(f"unknown decision fields {sorted(unknown)}")
+        values = dict(data)
+        values["passes"] = tuple(values.get("passes", ()))
+        for name in ("magi_ms", "plain_ms"):
+            value = values.get(name)
+            if value is not None and not (isinstance(value, (int, float)) and value > 0):
+                raise ValueError(f"{name} must be a positive number or null, got {value!r}")
+        return cls(**values)
+
+
+def choose(magi_ms: float, plain_ms: float, margin: float = DEFAULT_MARGIN) -> str:
+    """ "magi" when it is faster than plain by more than `margin` (a fraction), else "plain"."""
+    for name, value in (("magi_ms", magi_ms), ("plain_ms", plain_ms)):
+        if not (isinstance(value, (int, float)) and math.isfinite(value) and value > 0):
+            raise ValueError(f"choose: {name} must be a positive, finite time, got {value!r}")
+    check_margin("choose", margin)
+    return "magi" if magi_ms * (1.0 + margin) < plain_ms else "plain"
+
+
+def check_margin(where: str, margin: object) -> float:
+    if (
+        isinstance(margin, bool)
+        or not isinstance(margin, (int, float))
+        or not (0.0 <= margin < 1.0)
+    ):
+        raise ValueError(
+            f"{where}: margin must be a fraction in [0, 1), got {margin!r}; fix: e.g. "
+            f"margin=0.02 (magi must be 2% faster to be kept)"
+        )
+    return float(margin)
+
+
+# --------------------------------------------------------------------------- the key
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def _target_name(target: Any) -> str:
+    if isinstance(target, str):
+        return target
+    module = getattr(target, "__module__", None) or ""
+    name = getattr(target, "__qualname__", None) or getattr(target, "__name__", None)
+    if name is None:
+        return _ADDRESS.sub("", repr(target))
+    return f"{module}.{name}"
+
+
+def _value_text(value: Any, index: Mapping[torch.fx.Node, int]) -> str:
+    if isinstance(value, torch.fx.Node):
+        return f"%{index[value]}"
+    if isinstance(value, (list, tuple)):
+        inner = ", ".join(_value_text(v, index) for v in value)
+        return f"[{inner}]" if isinstance(value, list) else f"({inner})"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_value_text(v, index)}" for k, v in value.items()) + "}"
+    if isinstance(value, torch.Tensor):
+        return f"tensor{_tensor_text(value)}"
+    return _ADDRESS.sub("", repr(value))
+
+
+def _tensor_text(t: torch.Tensor) -> str:
+    return (
+        f"({t.dtype}, {t.device.type}, size={tuple(str(s) for s in t.size())}, "
+        f"stride={tuple(str(s) for s in t.stride())})"
+    )
+
+
+def graph_structure(gm: torch.fx.GraphModule) -> str:
+    """The graph as text without node names or object addresses: ops, targets, wiring."""
+    index: dict[torch.fx.Node, int] = {}
+    lines = []
+    for i, node in enumerate(gm.graph.nodes):
+        index[node] = i
+        target = _target_name(node.target)
+        if node.op == "get_attr":
+            attr = getattr(gm, str(node.target), None)
+            if isinstance(attr, torch.Tensor):
+                target += _tensor_text(attr)
+        args = _value_text(node.args, index)
+        kwargs = _value_text(node.kwargs, index)
+        lines.append(f"{i} {node.op} {target} {args} {kwargs}")
+    return "\n".join(lines)
+
+
+def inputs_signature(example_inputs: Sequence[Any]) -> str:
+    """Each input's dtype, device, sizes and strides (symbolic ones as their expressions)."""
+    parts = []
+    for value in example_inputs:
+        if isinstance(value, torch.Tensor):
+            parts.append(_tensor_text(value))
+        elif isinstance(value, torch.SymInt):
+            parts.append(f"symint({value.node.expr})")
+        else:
+            parts.append(type(value).__name__)
+    return "; ".join(parts)
+
+
+def decision_key(
+    gm: torch.fx.GraphModule,
+    example_inputs: Sequence[Any],
+    *,
+    device_name: str,
+    torch_version: str,
+    passes_uuid: str,
+) -> str:
+    """sha256 (hex) of everything that decides which variant is faster (module docstring)."""
+    # dynamo's fake values carry the symbolic sizes of a dynamic graph: its decision then holds
+    # for every size the graph serves, not only the one it was first measured at
+    traced = [n.meta.get("example_value") for n in gm.graph.find_nodes(op="placeholder")]
+    if len(traced) != len(example_inputs) or any(v is None for v in traced):
+        traced = list(example_inputs)
+    h = hashlib.sha256(f"magi-decision-v{SCHEMA}".encode())
+    for part in (
+        graph_structure(gm),
+        inputs_signature(traced),
+        device_name,
+        torch_version,
+        passes_uuid,
+    ):
+        h.update(b"\0" + part.encode())
+    return h.hexdigest()
+
+
+# --------------------------------------------------------------------------- the cache
+def default_cache_dir() -> Path:
+    """`$MAGI_DECISION_CACHE_DIR`, else `magi_decisions/` in Inductor's cache folder."""
+    chosen = os.environ.get(CACHE_ENV)
+    if chosen:
+        return Path(chosen)
+    from torch._inductor.runtime.cache_dir_utils import cache_dir
+
+    return Path(cache_dir()) / CACHE_SUBDIR
+
+
+class DecisionCache:
+    """Decisions on disk, one JSON file per key. `directory=None`: `default_cache_dir()`, read
+    at each use (so a changed `TORCHINDUCTOR_CACHE_DIR` or `MAGI_DECISION_CACHE_DIR` counts)."""
+
+    def __init__(self, directory: str | os.PathLike[str] | None = None) -> None:
+        if directory is not None and not isinstance(directory, (str, os.PathLike)):
+            raise TypeError(
+                f"DecisionCache: directory must be a path or None, got {directory!r}; fix: "
+                f"DecisionCache('/tmp/magi-decisions') or DecisionCache() for the default"
+            )
+        self._directory = Path(directory) if directory is not None else None
+
+    @property
+    def directory(self) -> Path:
+        return self._directory if self._directory is not None else default_cache_dir()
+
+    def path(self, key: str) -> Path:
+        if not re.fullmatch(r"[0-9a-f]{64}", key):
+            raise ValueError(f"DecisionCache: a key is a sha256 hex digest, got {key!r}")
+        return self.directory / f"{key}.json"
+
+    def load(self, key: str) -> Decision | None:
+        """The stored decision, or None: missing, or unreadable (warned, then measured again)."""
+        path = self.path(key)
+        try:
+            text = path.read_text()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            self._warn(path, f"cannot be read ({exc})")
+            return None
+        try:
+            data = json.loads(text)
+            if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+                raise ValueError(f"not a schema-{SCHEMA} decision")
+            decision = Decision.from_dict(data["decision"])
+            if decision.key != key:
+                raise ValueError(f"it holds the decision of key {decision.key!r}")
+            if decision.magi_ms is None or decision.plain_ms is None:
+                raise ValueError("it holds no timings")
+        except (ValueError, KeyError, TypeError) as exc:
+            self._warn(path, f"is not a valid decision ({exc})")
+            return None
+        return decision
+
+    def store(self, decision: Decision) -> Path | None:
+        """Write `decision` (atomically: a reader never sees half a file). None if it failed."""
+        if decision.key is None:
+            raise ValueError("DecisionCache.store: the decision has no key")
+        path = self.path(decision.key)
+        payload = json.dumps({"schema": SCHEMA, "decision": decision.to_dict()}, indent=1)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+            with os.fdopen(fd, "w") as f:
+                f.write(payload)
+            os.replace(tmp, path)
+        except OSError as exc:
+            warnings.warn(
+                DecisionCacheWarning(
+                    f"magi decision cache: could not write {path} ({exc}); the decision holds "
+                    f"for this process only. Fix: make {path.parent} writable or set "
+                    f"{CACHE_ENV} to a writable folder"
+                ),
+                stacklevel=2,
+            )
+            return None
+        return path
+
+    @staticmethod
+    def _warn(path: Path, problem: str) -> None:
+        warnings.warn(
+            DecisionCacheWarning(
+                f"magi decision cache: {path} {problem}; measuring again and rewriting it"
+            ),
+            stacklevel=3,
+        )
+
+    def __repr__(self) -> str:
+        return f"DecisionCache({str(self.directory)!r})"
+
+
+@contextlib.contextmanager
+def decision_cache_dir(directory: str | os.PathLike[str]) -> Iterator[Path]:
+    """Within the block, the default `DecisionCache` uses `directory` (the variable restored)."""
+    old = os.environ.get(CACHE_ENV)
+    os.environ[CACHE_ENV] = str(directory)
+    try:
+        yield Path(directory)
+    finally:
+        if old is None:
+            os.environ.pop(CACHE_ENV, None)
+        else:
+            os.environ[CACHE_ENV] = old
+
+
+# --------------------------------------------------------------------------- timing
+def _call(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
+    # a backend's result is called as dynamo calls it: positional arguments (compile_fx's
+    # result carries a `_boxed_call` marker from the function it wraps, but is not boxed)
+    return fn(*args)
+
+
+def _sync(args: Sequence[Any]) -> None:
+    if any(isinstance(a, torch.Tensor) and a.is_cuda for a in args):
+        torch.cuda.synchronize()
+
+
+def wall_timer(fn: Callable[..., Any], args: Sequence[Any], *, target_s: float = 0.01) -> float:
+    """One round: ms per call over enough calls to fill `target_s`, synchronised before and
+    after (CUDA work is waited for; host overhead counts, as it does for the user)."""
+    _sync(args)
+    start = time.perf_counter()
+    _call(fn, args)
+    _sync(args)
+    once = time.perf_counter() - start
+    calls = max(1, min(1000, int(target_s / max(once, 1e-6))))
+    start = time.perf_counter()
+    for _ in range(calls):
+        _call(fn, args)
+    _sync(args)
+    return (time.perf_counter() - start) * 1e3 / calls
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One compiled variant of a graph, as a timer sees it."""
+
+    name: str
+    fn: Callable[..., Any]
+
+    def __call__(self, *args: Any) -> Any:
+        return self.fn(*args)
+
+
+def interleaved_ms(
+    variants: Sequence[Variant],
+    args_for: Callable[[], Sequence[Any]],
+    *,
+    timer: Timer,
+    rounds: int,
+    warmup: int,
+) -> list[float]:
+    """Median ms per call of each variant, rounds interleaved (drift hits all alike)."""
+    args = args_for()
+    for fn in variants:
+        for _ in range(warmup):
+            _call(fn, args)
+    samples: list[list[float]] = [[] for _ in variants]
+    for r in range(rounds):
+        order = range(len(variants)) if r % 2 == 0 else reversed(range(len(variants)))
+        for i in order:
+            ms = float(timer(variants[i], args))
+            if not (math.isfinite(ms) and ms > 0):
+                raise ValueError(f"the timer returned {ms!r} ms; it must be positive and finite")
+            samples[i].append(ms)
+    return [statistics.median(s) for s in samples]
+
+
+_INPLACE = re.compile(r"(^|\.)[a-z0-9_]*[a-z0-9]_$")
+
+
+def mutates_inputs(gm: torch.fx.GraphModule) -> bool:
+    """Whether the graph may write into a tensor it was given (an in-place op or setitem
+    anywhere: conservative, the timing then runs on copies of the inputs)."""
+    import operator
+
+    for node in gm.graph.nodes:
+        if node.op not in ("call_function", "call_method"):
+            continue
+        if node.target is operator.setitem:
+            return True
+        name = node.target if isinstance(node.target, str) else _target_name(node.target)
+        if _INPLACE.search(name.split(".")[-1] if "." in name else name):
+            return True
+        overload = getattr(node.target, "_schema", None)
+        if overload is not None and overload.is_mutable:
+            return True
+    return False
+
+
+def copy_inputs(example_inputs: Sequence[Any]) -> list[Any]:
+    """Copies of the tensors with the same sizes and strides (the compiled code checks them)."""
+    copies: list[Any] = []
+    for value in example_inputs:
+        if isinstance(value, torch.Tensor):
+            with torch.no_grad():
+                copy = torch.empty_strided(
+                    value.size(), value.stride(), dtype=value.dtype, device=value.device
+                )
+                copy.copy_(value)
+            copies.append(copy)
+        else:
+            copies.append(value)
+    return copies
+
+
+# --------------------------------------------------------------------------- the decider
+@dataclass
+class Decider:
+    """How the magi backend decides between a graph's variants (module docstring).
+
+    - `timer`: `timer(fn, args) -> ms per call` for one round. The default times on the wall
+      clock with CUDA synchronised; tests pass a fake one. A given timer also measures on CPU.
+    - `margin`: magi is kept only when faster than plain by more than this fraction.
+    - `rounds`, `warmup`: interleaved rounds per variant (median), calls before timing.
+    - `cache`: where decisions persist (`DecisionCache()`: the default folder); None: no disk.
+    """
+
+    timer: Timer | None = None
+    margin: float = DEFAULT_MARGIN
+    rounds: int = 9
+    warmup: int = 2
+    cache: DecisionCache | None = None
+    use_cache: bool = True
+
+    def __post_init__(self) -> None:
+        check_margin("Decider", self.margin)
+        for name in ("rounds", "warmup"):
+            value = getattr(self, name)
+            low = 1 if name == "rounds" else 0
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise ValueError(
+                    f"Decider: {name} must be an int >= {low}, got {value!r}; fix: e.g. "
+                    f"Decider({name}={9 if name == 'rounds' else 2})"
+                )
+        if self.timer is not None and not callable(self.timer):
+            raise TypeError(
+                f"Decider: timer must be a callable (fn, args) -> ms, got {self.timer!r}"
+            )
+        if self.cache is None and self.use_cache:
+            self.cache = DecisionCache()
+
+    def blocked(self, example_inputs: Sequence[Any], patches: Mapping[str, Any]) -> str | None:
+        """Why this graph cannot be measured here (None: it can)."""
+        tensors = [t for t in example_inputs if isinstance(t, torch.Tensor)]
+        if patches.get("triton.cudagraphs"):
+            return "CUDA graphs are on (their replay is not what a plain call times)"
+        if torch.is_grad_enabled() and any(t.requires_grad for t in tensors):
+            return "a training graph (a forward-only timing cannot see backward's cost)"
+        if self.timer is not None:
+            return None
+        devices = {t.device.type for t in tensors if t.dim() > 0}
+        if devices != {"cuda"}:
+            return f"not a CUDA graph (inputs on {', '.join(sorted(devices)) or 'no device'})"
+        from torch._subclasses.fake_tensor import FakeTensor
+
+        if any(isinstance(t, FakeTensor) for t in tensors) or not _real_cuda():
+            return "no real CUDA device (fake CUDA codegen)"
+        return None
+
+    def measure(
+        self,
+        magi: Callable[..., Any],
+        plain: Callable[..., Any],
+        example_inputs: Sequence[Any],
+        *,
+        copy: bool,
+    ) -> tuple[float, float]:
+        """(magi ms, plain ms) per call, interleaved rounds, on the inputs (or copies)."""
+        timer = self.timer or wall_timer
+        magi_ms, plain_ms = interleaved_ms(
+            (Variant("magi", magi), Variant("plain", plain)),
+            (lambda: copy_inputs(example_inputs)) if copy else (lambda: list(example_inputs)),
+            timer=timer,
+            rounds=self.rounds,
+            warmup=self.warmup,
+        )
+        return magi_ms, plain_ms
+
+    def decide(
+        self, magi_ms: float, plain_ms: float, *, key: str | None, passes: Sequence[str]
+    ) -> Decision:
+        choice = choose(magi_ms, plain_ms, self.margin)
+        return Decision(
+            choice=choice,
+            source="measured",
+            reason=f"timed {self.rounds} interleaved rounds",
+            magi_ms=magi_ms,
+            plain_ms=plain_ms,
+            margin=self.margin,
+            rounds=self.rounds,
+            key=key,
+            passes=tuple(passes),
+        )
+
+
+def _real_cuda() -> bool:
+    # fake CUDA (pytest_magi.fake_cuda) leaves torch.cuda.is_available() False on purpose
+    return bool(torch.cuda.is_available())

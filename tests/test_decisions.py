@@ -1,0 +1,503 @@
+"""Measured pass decisions (`magi_passes.decisions`), on CPU: the rule, the key, the cache, and
+the magi backend's use of them with fake timers (the static rules are what CPU sees by default).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from pathlib import Path
+
+import pytest
+import torch
+
+from magi_passes import MagiBackend, PassConfig
+from magi_passes.decisions import (
+    CACHE_ENV,
+    CACHE_SUBDIR,
+    Decider,
+    Decision,
+    DecisionCache,
+    DecisionCacheWarning,
+    choose,
+    decision_cache_dir,
+    decision_key,
+    default_cache_dir,
+    mutates_inputs,
+)
+
+
+class Block(torch.nn.Module):
+    """A conv3d block: the channels-last rewrite (a measured pass) changes its graph."""
+
+    def __init__(self, channels: int = 4) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv3d(channels, channels, 3, padding=1)
+        self.norm = torch.nn.GroupNorm(2, channels)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.nn.functional.silu(self.norm(self.conv(x))) + x
+
+
+class NoConv(torch.nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.sin(x) * 2
+
+
+class InPlace(torch.nn.Module):
+    """Writes into its input before a conv3d: timing must run on copies."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv3d(2, 2, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x.add_(1)
+        return self.conv(x)
+
+
+class FakeTimer:
+    """Times by variant name; counts calls. Runs the variant once, as a real timer would."""
+
+    def __init__(self, magi: float, plain: float) -> None:
+        self.ms = {"magi": magi, "plain": plain}
+        self.calls: list[str] = []
+
+    def __call__(self, variant, args) -> float:  # noqa: ANN001 - the Timer protocol
+        variant(*args)
+        self.calls.append(variant.name)
+        return self.ms[variant.name]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_dynamo():
+    torch._dynamo.reset()
+    # the FX graph cache would serve a graph without running the passes
+    with torch._inductor.config.patch(fx_graph_cache=False, fx_graph_remote_cache=False):
+        yield
+    torch._dynamo.reset()
+
+
+def _compile(model, x, backend):
+    with torch.no_grad():
+        out = torch.compile(model, backend=backend)(x)
+    return out
+
+
+def _cl_result(backend: MagiBackend):
+    return next(r for r in backend.results if r.name == "conv_channels_last")
+
+
+# --------------------------------------------------------------------------- the rule
+@pytest.mark.parametrize(
+    ("magi", "plain", "margin", "kept"),
+    [
+        (1.0, 2.0, 0.02, "magi"),  # much faster
+        (2.0, 1.0, 0.02, "plain"),  # slower
+        (1.0, 1.0, 0.02, "plain"),  # a tie keeps plain
+        (1.0, 1.0, 0.0, "plain"),  # a tie keeps plain even without a margin
+        (1.0, 1.015, 0.02, "plain"),  # 1.5% faster: inside the noise margin
+        (1.0, 1.03, 0.02, "magi"),  # 3% faster: outside it
+        (1.0, 1.03, 0.05, "magi" if 1.0 * 1.05 < 1.03 else "plain"),
+    ],
+)
+def test_choose_keeps_plain_unless_magi_wins_by_the_margin(magi, plain, margin, kept):
+    assert choose(magi, plain, margin) == kept
+
+
+@pytest.mark.parametrize(
+    ("args", "match"),
+    [
+        ((0.0, 1.0), "magi_ms must be a positive, finite time, got 0.0"),
+        ((1.0, float("nan")), "plain_ms must be a positive, finite time, got nan"),
+        ((1.0, 1.0, 1.5), r"margin must be a fraction in \[0, 1\), got 1.5; fix"),
+        ((1.0, 1.0, -0.1), r"margin must be a fraction in \[0, 1\), got -0.1"),
+    ],
+)
+def test_choose_refuses_bad_times_and_margins(args, match):
+    with pytest.raises(ValueError, match=match):
+        choose(*args)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"margin": True}, "margin must be a fraction"),
+        ({"rounds": 0}, r"rounds must be an int >= 1, got 0; fix: e.g. Decider\(rounds=9\)"),
+        ({"warmup": -1}, r"warmup must be an int >= 0, got -1"),
+        ({"timer": 3}, "timer must be a callable"),
+    ],
+)
+def test_decider_refuses_bad_settings(kwargs, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        Decider(**kwargs)
+
+
+def test_decision_describes_itself():
+    d = Decision("plain", "measured", "x", magi_ms=1.52, plain_ms=1.31, margin=0.02, key=None)
+    assert d.describe() == "measured: plain 1.310 ms vs magi 1.520 ms (margin 2%), kept plain"
+    s = Decision("magi", "static", "not a CUDA graph (inputs on cpu)")
+    assert s.describe() == "static: not a CUDA graph (inputs on cpu)"
+    with pytest.raises(ValueError, match="choice must be one of"):
+        Decision("fast", "measured", "")
+
+
+# --------------------------------------------------------------------------- the key
+def _traced(model: torch.nn.Module, x: torch.Tensor):
+    """dynamo's graph and example inputs, as a backend receives them."""
+    seen = []
+
+    def grab(gm, inputs):
+        seen.append((gm, list(inputs)))
+        return gm.forward
+
+    torch._dynamo.reset()
+    with torch.no_grad():
+        torch.compile(model, backend=grab)(x)
+    return seen[0]
+
+
+KEY_DEFAULTS = {"device_name": "NVIDIA H200", "torch_version": "2.11.0", "passes_uuid": "u1"}
+
+
+def _key(gm, inputs, **changes):
+    return decision_key(gm, inputs, **{**KEY_DEFAULTS, **changes})
+
+
+def test_the_key_is_stable_across_processes_objects_and_names():
+    torch.manual_seed(0)
+    a = _traced(Block(), torch.randn(1, 4, 3, 6, 6))
+    b = _traced(Block(), torch.randn(1, 4, 3, 6, 6))  # other weights, another GraphModule
+    assert _key(*a) == _key(*b)
+    assert len(_key(*a)) == 64
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["structure", "shape", "stride", "dtype", "device_name", "torch_version", "passes_uuid"],
+)
+def test_each_part_of_the_key_changes_it(change):
+    x = torch.randn(1, 4, 3, 6, 6)
+    base = _key(*_traced(Block(), x))
+    if change == "structure":
+        other = _key(*_traced(NoConv(), x))
+    elif change == "shape":
+        other = _key(*_traced(Block(), torch.randn(1, 4, 3, 6, 8)))
+    elif change == "stride":
+        other = _key(*_traced(Block(), x.contiguous(memory_format=torch.channels_last_3d)))
+    elif change == "dtype":
+        other = _key(*_traced(Block().double(), x.double()))
+    else:
+        other = _key(*_traced(Block(), x), **{change: KEY_DEFAULTS[change] + "x"})
+    assert other != base
+
+
+def test_mutation_is_seen():
+    assert mutates_inputs(_traced(InPlace(), torch.randn(1, 2, 2, 3, 3))[0])
+    assert not mutates_inputs(_traced(Block(), torch.randn(1, 4, 3, 6, 6))[0])
+
+
+# --------------------------------------------------------------------------- the cache
+def _decision(key: str = "a" * 64) -> Decision:
+    return Decision("magi", "measured", "r", magi_ms=1.0, plain_ms=1.5, rounds=9, key=key)
+
+
+def test_the_cache_round_trips_and_misses(tmp_path):
+    cache = DecisionCache(tmp_path)
+    assert cache.load("a" * 64) is None
+    path = cache.store(_decision())
+    assert path == tmp_path / f"{'a' * 64}.json"
+    assert cache.load("a" * 64) == _decision()
+    assert not list(tmp_path.glob(".tmp-*"))  # written atomically, nothing left behind
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        ("{not json", "is not a valid decision"),
+        (json.dumps({"schema": 99, "decision": {}}), "not a schema-1 decision"),
+        (json.dumps({"schema": 1, "decision": {"choice": "fast"}}), "is not a valid decision"),
+        (
+            json.dumps({"schema": 1, "decision": {**_decision("b" * 64).to_dict()}}),
+            "holds the decision of key 'bbbb",
+        ),
+        (
+            json.dumps({"schema": 1, "decision": {**_decision().to_dict(), "magi_ms": -1}}),
+            "magi_ms must be a positive number",
+        ),
+    ],
+)
+def test_a_bad_cache_file_warns_and_misses(tmp_path, content, problem):
+    (tmp_path / f"{'a' * 64}.json").write_text(content)
+    with pytest.warns(DecisionCacheWarning, match=problem) as caught:
+        assert DecisionCache(tmp_path).load("a" * 64) is None
+    assert "measuring again and rewriting it" in str(caught[0].message)
+
+
+def test_an_unwritable_cache_warns_and_goes_on(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.warns(DecisionCacheWarning, match="could not write .* set MAGI_DECISION_CACHE"):
+        assert DecisionCache(blocker / "sub").store(_decision()) is None
+
+
+def test_bad_cache_arguments_are_named():
+    with pytest.raises(TypeError, match="directory must be a path or None, got 3"):
+        DecisionCache(3)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="a key is a sha256 hex digest, got '../x'"):
+        DecisionCache().path("../x")
+
+
+def test_the_default_folder_is_inside_inductors_cache(monkeypatch, tmp_path):
+    monkeypatch.delenv(CACHE_ENV, raising=False)
+    monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", str(tmp_path / "inductor"))
+    assert default_cache_dir() == tmp_path / "inductor" / CACHE_SUBDIR
+    assert DecisionCache().directory == tmp_path / "inductor" / CACHE_SUBDIR  # read at each use
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "mine"))
+    assert DecisionCache().directory == tmp_path / "mine"
+
+
+def test_decision_cache_dir_restores_the_variable(tmp_path, monkeypatch):
+    monkeypatch.setenv(CACHE_ENV, "/before")
+    with decision_cache_dir(tmp_path) as folder:
+        assert default_cache_dir() == folder == tmp_path
+    assert os.environ[CACHE_ENV] == "/before"
+    monkeypatch.delenv(CACHE_ENV)
+    with pytest.raises(RuntimeError), decision_cache_dir(tmp_path):
+        raise RuntimeError
+    assert CACHE_ENV not in os.environ
+
+
+def test_the_fixture_gives_each_test_its_own_folder(decision_cache, tmp_path):
+    assert decision_cache.directory == tmp_path / "magi_decisions"
+    assert default_cache_dir() == decision_cache.directory
+
+
+# --------------------------------------------------------------------------- the backend
+def test_the_faster_variant_wins_and_is_cached(tmp_path):
+    x = torch.randn(1, 4, 3, 6, 6)
+    model = Block().eval()
+    timer = FakeTimer(magi=1.0, plain=2.0)
+    backend = MagiBackend(decider=Decider(timer=timer, rounds=3, cache=DecisionCache(tmp_path)))
+    out = _compile(model, x, backend)
+    torch.testing.assert_close(out, model(x))
+    (decision,) = backend.decisions
+    assert (decision.choice, decision.source) == ("magi", "measured")
+    assert decision.passes == ("conv_channels_last",)
+    assert timer.calls.count("magi") == timer.calls.count("plain") == 3
+    assert len(backend.discarded) == 1  # plain was compiled to be timed, then dropped
+    cl = _cl_result(backend)
+    assert cl.applied
+    assert "measured: plain 2.000 ms vs magi 1.000 ms (margin 2%), kept magi" in cl.reason
+    stored = json.loads((tmp_path / f"{decision.key}.json").read_text())
+    assert stored["decision"]["choice"] == "magi"
+
+    # a second compile of the same model: the cached decision, one compile, nothing timed
+    torch._dynamo.reset()
+    timer2 = FakeTimer(magi=9.0, plain=1.0)  # would choose plain if it were asked
+    again = MagiBackend(decider=Decider(timer=timer2, cache=DecisionCache(tmp_path)))
+    torch.testing.assert_close(_compile(model, x, again), model(x))
+    assert timer2.calls == []
+    (cached,) = again.decisions
+    assert (cached.choice, cached.source, cached.key) == ("magi", "cached", decision.key)
+    assert again.discarded == [] and len(again.managers) == 1
+    assert "cached: plain 2.000 ms vs magi 1.000 ms" in _cl_result(again).reason
+
+
+@pytest.mark.parametrize(("magi", "plain"), [(2.0, 1.0), (1.0, 1.0), (1.0, 1.01)])
+def test_slower_tied_or_within_noise_keeps_plain_inductor(tmp_path, magi, plain):
+    x = torch.randn(1, 4, 3, 6, 6)
+    model = Block().eval()
+    backend = MagiBackend(
+        decider=Decider(timer=FakeTimer(magi, plain), rounds=2, cache=DecisionCache(tmp_path))
+    )
+    torch.testing.assert_close(_compile(model, x, backend), model(x))
+    (decision,) = backend.decisions
+    assert decision.choice == "plain"
+    cl = _cl_result(backend)
+    assert not cl.applied
+    assert cl.reason.startswith("measured: plain ") and cl.reason.endswith("kept plain")
+    # the graph that runs is plain Inductor's: no channels-last clone in it
+    assert "channels_last" not in backend.managers[-1].graphs[-1]
+    assert "channels_last" in backend.discarded[0].graphs[-1]
+
+
+def test_a_bad_cache_file_is_measured_again_and_rewritten(tmp_path):
+    x = torch.randn(1, 4, 3, 6, 6)
+    model = Block().eval()
+    first = MagiBackend(
+        decider=Decider(timer=FakeTimer(1.0, 2.0), rounds=1, cache=DecisionCache(tmp_path))
+    )
+    _compile(model, x, first)
+    path = tmp_path / f"{first.decisions[0].key}.json"
+    path.write_text("garbage")
+    torch._dynamo.reset()
+    timer = FakeTimer(1.0, 2.0)
+    second = MagiBackend(decider=Decider(timer=timer, rounds=1, cache=DecisionCache(tmp_path)))
+    with pytest.warns(DecisionCacheWarning, match="is not a valid decision"):
+        torch.testing.assert_close(_compile(model, x, second), model(x))
+    assert second.decisions[0].source == "measured" and timer.calls
+    assert json.loads(path.read_text())["decision"]["choice"] == "magi"
+
+
+def test_timing_runs_on_copies_of_inputs_the_graph_writes(tmp_path):
+    x = torch.randn(1, 2, 2, 3, 3)
+    x0 = x.clone()
+    model = InPlace().eval()
+    timer = FakeTimer(1.0, 2.0)
+    backend = MagiBackend(decider=Decider(timer=timer, rounds=3, cache=DecisionCache(tmp_path)))
+    out = _compile(model, x, backend)
+    assert backend.decisions[0].source == "measured" and len(timer.calls) == 6
+    # the user's tensor was written once (by the real call), not once per timed call
+    torch.testing.assert_close(x, x0 + 1)
+    torch.testing.assert_close(out, model.conv(x0 + 1))
+
+
+def test_a_timing_failure_warns_and_keeps_the_static_rule(tmp_path):
+    def broken(variant, args):
+        raise RuntimeError("no clock")
+
+    x = torch.randn(1, 4, 3, 6, 6)
+    backend = MagiBackend(decider=Decider(timer=broken, cache=DecisionCache(tmp_path)))
+    with pytest.warns(RuntimeWarning, match="timing the graph's two variants failed"):
+        _compile(Block().eval(), x, backend)
+    (decision,) = backend.decisions
+    assert (decision.choice, decision.source) == ("magi", "static")
+    assert "timing failed (RuntimeError)" in decision.reason
+    assert not list(tmp_path.iterdir())
+
+
+def test_graphs_no_measured_pass_changes_are_not_timed(tmp_path):
+    timer = FakeTimer(1.0, 2.0)
+    backend = MagiBackend(decider=Decider(timer=timer, cache=DecisionCache(tmp_path)))
+    _compile(NoConv(), torch.randn(8), backend)
+    assert timer.calls == [] and backend.discarded == []
+    (decision,) = backend.decisions
+    assert decision.reason == "no measured pass changed this graph" and decision.source == "static"
+
+
+@pytest.mark.parametrize(
+    ("config", "grad", "why"),
+    [
+        (PassConfig(), False, "not a CUDA graph (inputs on cpu)"),
+        (PassConfig(measure_decisions=False), False, "measuring is off"),
+        (
+            PassConfig(enable_conv_channels_last=False, enable_nd_tiling=False),
+            False,
+            "no measured pass is on",
+        ),
+        (PassConfig(), True, "a training graph"),
+    ],
+)
+def test_the_static_rules_decide_where_nothing_is_measured(tmp_path, config, grad, why):
+    """CPU (what CI sees), measuring switched off, no measured pass on, training graphs."""
+    x = torch.randn(1, 4, 3, 6, 6, requires_grad=grad)
+    model = Block()
+    decider = Decider(timer=FakeTimer(1.0, 2.0), cache=DecisionCache(tmp_path)) if grad else None
+    backend = MagiBackend(config, decider=decider)
+    with torch.set_grad_enabled(grad):
+        torch.compile(model, backend=backend)(x)
+    (decision,) = backend.decisions
+    assert (decision.choice, decision.source) == ("magi", "static")
+    assert decision.reason.startswith(why)
+    assert len(backend.managers) == 1 and backend.discarded == []
+    assert not list(tmp_path.iterdir())
+    if config.enable_conv_channels_last:
+        cl = _cl_result(backend)
+        assert cl.applied and cl.reason.endswith(f"; static: {decision.reason}")
+
+
+def test_fake_cuda_is_never_measured():
+    from pytest_magi.fake_cuda import fake_cuda
+
+    with fake_cuda() as env, env.fake_mode:
+        x = torch.empty(1, 4, 3, 6, 6, device="cuda")
+        why = Decider(use_cache=False).blocked([x], {})
+    assert why == "no real CUDA device (fake CUDA codegen)"
+    assert Decider(use_cache=False).blocked([torch.ones(2)], {"triton.cudagraphs": True}) == (
+        "CUDA graphs are on (their replay is not what a plain call times)"
+    )
+
+
+def test_a_pair_shows_only_the_chosen_variants_code(compiled_pair, tmp_path):
+    """The variant compiled only to be timed leaves no code, graph or kernels in the pair."""
+    x = torch.randn(1, 4, 3, 6, 6)
+    candidate = MagiBackend(
+        decider=Decider(timer=FakeTimer(2.0, 1.0), rounds=1, cache=DecisionCache(tmp_path))
+    )
+    pair = compiled_pair(Block().eval(), x, candidate=candidate)
+    assert pair.decisions["candidate"][0].choice == "plain"
+    assert len(pair.graphs["candidate"]) == 1
+    assert "channels_last" not in pair.graphs["candidate"][0]
+    assert pair.kernel_counts["candidate"] == pair.kernel_counts["baseline"]
+    assert len(pair.code["candidate"].split("def call(")) == 2  # one module of code
+
+
+def test_the_compile_record_lists_the_decisions(compiled_pair, tmp_path):
+    from pytest_magi.report import CompileRecord, format_compile_table
+
+    candidate = MagiBackend(
+        decider=Decider(timer=FakeTimer(1.0, 3.0), rounds=1, cache=DecisionCache(tmp_path))
+    )
+    pair = compiled_pair(Block().eval(), torch.randn(1, 4, 3, 6, 6), candidate=candidate)
+    record = CompileRecord.from_pair("t::x", pair)
+    assert record is not None
+    assert record.decisions == [
+        "candidate graph 0: measured: plain 3.000 ms vs magi 1.000 ms (margin 2%), kept magi"
+    ]
+    assert CompileRecord.from_dict(record.to_dict()) == record
+    lines = format_compile_table([record])
+    assert lines[-2] == "pass decisions (magi_passes.decisions):"
+    assert lines[-1].startswith("  t::x [") and lines[-1].endswith("kept magi")
+
+
+def test_decisions_do_not_leak_between_workers(pytester, monkeypatch):
+    """Two xdist workers decide into two folders: each worker's own Inductor cache folder."""
+    pytest.importorskip("xdist")
+    pytester.makepyfile(
+        """
+        import os
+        from pathlib import Path
+        from magi_passes.decisions import default_cache_dir
+
+        def test_where():
+            out = Path(os.environ["OUT"]) / os.environ["PYTEST_XDIST_WORKER"]
+            out.write_text(str(default_cache_dir()))
+        """
+    )
+    out = pytester.path / "out"
+    out.mkdir()
+    monkeypatch.setenv("OUT", str(out))
+    monkeypatch.delenv(CACHE_ENV, raising=False)
+    monkeypatch.delenv("TORCHINDUCTOR_CACHE_DIR", raising=False)
+    result = pytester.runpytest_subprocess("-n", "2", "--dist", "each", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2)
+    folders = {p.name: Path(p.read_text()) for p in out.iterdir()}
+    assert set(folders) == {"gw0", "gw1"}
+    assert folders["gw0"] != folders["gw1"]
+    assert all(f.name == CACHE_SUBDIR and w in str(f) for w, f in folders.items())
+
+
+def test_warnings_stay_quiet_on_the_static_path():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        backend = MagiBackend()
+        torch.compile(Block().eval(), backend=backend)(torch.randn(1, 4, 3, 6, 6))
+    assert backend.decisions[0].source == "static"
+
+
+def test_the_wall_clock_timer_times_the_real_compiled_variants(tmp_path):
+    """The default timer, forced onto CPU: both variants really run inside the backend call."""
+    from magi_passes.decisions import wall_timer
+
+    x = torch.randn(1, 4, 3, 6, 6)
+    model = Block().eval()
+    backend = MagiBackend(
+        decider=Decider(timer=wall_timer, rounds=3, warmup=1, cache=DecisionCache(tmp_path))
+    )
+    torch.testing.assert_close(_compile(model, x, backend), model(x))
+    (decision,) = backend.decisions
+    assert decision.source == "measured" and decision.rounds == 3
+    assert decision.magi_ms > 0 and decision.plain_ms > 0
+    assert decision.choice == choose(decision.magi_ms, decision.plain_ms, decision.margin)
