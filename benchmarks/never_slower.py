@@ -1,0 +1,220 @@
+"""Never slower, measured: every zoo model, magi with measured pass decisions vs torch.compile.
+
+    python benchmarks/never_slower.py                          # every zoo model, full, bf16, GPU
+    python benchmarks/never_slower.py --models cogvideox-vae,mochi-vae --json out.json
+
+Per model, in one process (`pytest_magi.zoo`, random weights, full size, bf16):
+
+1. A `ZooPair`: torch.compile as users write it (baseline) and magi (`MagiBackend`, a dynamo
+   frame per module instance, as `magi_compile`) with measured decisions on and an empty
+   decision cache. Each side's compile time is its first call, synchronised ("cold": magi
+   compiles each graph a measured pass changes twice and times both variants).
+2. Numerics: both sides and eager against an fp32 run of the same model
+   (`pytest_magi.numerics.judge_against_reference`, the rule of docs/testing-a-pass.md).
+3. The ratio: `pytest_magi.timing.measure_pair` (interleaved rounds, CUDA events, L2 flushed,
+   median of per-round ratios).
+4. "Warm": a second magi copy compiled with the decision cache the first one filled; every
+   decision is then read, not measured, and each graph compiles once.
+
+Inductor's FX graph cache is off for every compile (`--keep-fx-cache` keeps it), so a warm
+compile is cheaper only by the decisions it reads. The table goes to stdout (markdown) and the
+rows to `--json`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import platform
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from magi_passes import MagiBackend  # noqa: E402
+from magi_passes.decisions import Decider, DecisionCache  # noqa: E402
+from pytest_magi import zoo  # noqa: E402
+from pytest_magi.numerics import (  # noqa: E402
+    REFERENCE_DTYPES,
+    judge_against_reference,
+    reference_outputs,
+)
+from pytest_magi.timing import device_name, measure_pair  # noqa: E402
+
+DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
+# timm nets at batch 128: at batch 16 their calls are launch-bound (docs/benchmarks.md)
+LOAD_OPTIONS = {"resnet50": {"batch": 128}, "efficientnet_b0": {"batch": 128}}
+
+
+@dataclass
+class Row:
+    model: str
+    inputs: str
+    baseline_ms: float = 0.0
+    magi_ms: float = 0.0
+    ratio: float = 0.0
+    spread: float = 0.0
+    eager_l2: float | None = None
+    baseline_l2: float = 0.0
+    magi_l2: float = 0.0
+    bound: float = 0.0
+    numerics: str = ""
+    compile_baseline_s: float = 0.0
+    compile_magi_cold_s: float = 0.0
+    compile_magi_warm_s: float = 0.0
+    graphs: int = 0
+    measured: int = 0
+    kept_plain: int = 0
+    decisions: list[str] = field(default_factory=list)
+    error: str | None = None
+
+
+def _sync() -> None:
+    if torch.cuda.is_available():
+        torch.cuda.synchronize()
+
+
+def _timed_first_call(call: Callable[[], Any]) -> tuple[float, Any]:
+    _sync()
+    start = time.perf_counter()
+    out = call()
+    _sync()
+    return time.perf_counter() - start, out
+
+
+@contextlib.contextmanager
+def _fx_cache(keep: bool) -> Iterator[None]:
+    if keep:
+        yield
+        return
+    with torch._inductor.config.patch(fx_graph_cache=False, fx_graph_remote_cache=False):
+        yield
+
+
+def bench(name: str, args: argparse.Namespace, log: Callable[[str], None]) -> Row:
+    dtype = DTYPES[args.dtype]
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    model = zoo.load(name, args.size, device=device, dtype=dtype, **LOAD_OPTIONS.get(name, {}))
+    shapes = [tuple(t.shape) for t in model.inputs if isinstance(t, torch.Tensor)]
+    row = Row(name, f"{args.size} {shapes}")
+    folder = Path(tempfile.mkdtemp(prefix=f"magi-decisions-{name}-"))
+    torch._dynamo.reset()
+    with _fx_cache(args.keep_fx_cache):
+        cold = MagiBackend(decider=Decider(cache=DecisionCache(folder)))
+        pair = zoo.ZooPair(model, candidate=cold)
+        row.compile_baseline_s, base = _timed_first_call(lambda: pair.run("baseline"))
+        row.compile_magi_cold_s, cand = _timed_first_call(lambda: pair.run("candidate"))
+        log(
+            f"  compiled: torch.compile {row.compile_baseline_s:.1f} s, magi (cold decisions) "
+            f"{row.compile_magi_cold_s:.1f} s"
+        )
+        row.graphs = len(cold.decisions)
+        row.measured = sum(d.source == "measured" for d in cold.decisions)
+        row.kept_plain = sum(d.choice == "plain" for d in cold.decisions)
+        row.decisions = [d.describe() for d in cold.decisions if d.source != "static" or d.passes]
+        for line in row.decisions:
+            log(f"    {line}")
+
+        reference = "fp32" if dtype != torch.float32 else "fp64"
+        ref = reference_outputs(model.as_module(), model.inputs, REFERENCE_DTYPES[reference], True)
+        eager = model.run()
+        judgment = judge_against_reference(base, cand, ref, reference, eager=eager)
+        worst = max(judgment.distances, key=lambda d: d.candidate)
+        row.eager_l2, row.baseline_l2, row.magi_l2 = worst.eager, worst.baseline, worst.candidate
+        row.bound = worst.bound
+        row.numerics = (
+            "ok"
+            if judgment.candidate_ok and judgment.baseline_ok
+            else "MAGI WRONG"
+            if not judgment.candidate_ok
+            else "baseline wrong"
+        )
+        log("    " + "; ".join(judgment.lines))
+        del base, cand, ref, eager
+
+        sp = measure_pair(pair, rounds=args.rounds)
+        row.baseline_ms, row.magi_ms = sp.baseline_ms, sp.candidate_ms
+        row.ratio, row.spread = sp.ratio, sp.spread
+        log(f"  {sp}")
+
+        warm_backend = MagiBackend(decider=Decider(cache=DecisionCache(folder)))
+        warm = model.compile(backend=warm_backend, isolate="instance")
+        row.compile_magi_warm_s, _ = _timed_first_call(warm.run)
+        cached = sum(d.source == "cached" for d in warm_backend.decisions)
+        log(
+            f"  warm: magi {row.compile_magi_warm_s:.1f} s ({cached} of "
+            f"{len(warm_backend.decisions)} decisions read from the cache)"
+        )
+    return row
+
+
+def format_table(rows: list[Row], device: str, args: argparse.Namespace) -> str:
+    lines = [
+        f"{device}, torch {torch.__version__}, {args.dtype}, {args.size} size; magi with "
+        f"measured decisions",
+        "",
+        "| model | torch.compile ms | magi ms | magi / tc | spread | rel-L2 eager / tc / magi "
+        "(bound) | numerics | compile s: tc / magi cold / magi warm | graphs measured "
+        "(kept plain) |",
+        "| --- | ---: | ---: | ---: | ---: | --- | --- | --- | --- |",
+    ]
+    for r in rows:
+        if r.error:
+            lines.append(f"| {r.model} | | | | | | error: {r.error} | | |")
+            continue
+        eager = "-" if r.eager_l2 is None else f"{r.eager_l2:.2e}"
+        lines.append(
+            f"| {r.model} | {r.baseline_ms:.2f} | {r.magi_ms:.2f} | **{r.ratio:.3f}x** | "
+            f"{r.spread:.1%} | {eager} / {r.baseline_l2:.2e} / {r.magi_l2:.2e} ({r.bound:.2e}) | "
+            f"{r.numerics} | {r.compile_baseline_s:.0f} / {r.compile_magi_cold_s:.0f} / "
+            f"{r.compile_magi_warm_s:.0f} | {r.measured} of {r.graphs} ({r.kept_plain}) |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--models", default=",".join(zoo.names()), help="comma-separated")
+    parser.add_argument("--size", default="full", choices=("tiny", "full"))
+    parser.add_argument("--dtype", default="bf16", choices=sorted(DTYPES))
+    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--keep-fx-cache", action="store_true")
+    args = parser.parse_args(argv)
+    names = [n for n in args.models.split(",") if n]
+    unknown = [n for n in names if n not in zoo.names()]
+    if unknown:
+        parser.error(f"unknown model(s) {unknown}; choose from {', '.join(zoo.names())}")
+    device = device_name(torch.device("cuda")) if torch.cuda.is_available() else "cpu"
+
+    def log(text: str) -> None:
+        print(text, flush=True)
+
+    log(f"# {device}, torch {torch.__version__}, Python {platform.python_version()}")
+    rows: list[Row] = []
+    for name in names:
+        log(f"## {name}")
+        try:
+            rows.append(bench(name, args, log))
+        except Exception as exc:  # one model's failure is a row, the others still run
+            log(f"  FAILED: {type(exc).__name__}: {exc}")
+            rows.append(Row(name, args.size, error=f"{type(exc).__name__}: {exc}"[:200]))
+        torch._dynamo.reset()
+        if torch.cuda.is_available():
+            torch.cuda.empty_cache()
+        if args.json is not None:
+            args.json.write_text(json.dumps([asdict(r) for r in rows], indent=1))
+    log(format_table(rows, device, args))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
