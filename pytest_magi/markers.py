@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from .gpus import timed_gpu
 from .report import PairRecord
 
 # The marker table: name -> "signature: one-line help" (registered in pytest_configure).
@@ -290,7 +291,10 @@ def check_min_speedup(
         with PerfLock():  # re-entrant: measure_pair takes it too
             speedup = measure_pair(pair, rounds=rounds, threshold=spec.ratio)
         rec = PairRecord.from_speedup(nodeid, str(pair.label), spec.ratio, speedup)
-        rec = dataclasses.replace(rec, compile=compile_summary(pair))
+        gpu_index, gpu_name = timed_gpu(getattr(pair, "device", None), rec.device)
+        rec = dataclasses.replace(
+            rec, compile=compile_summary(pair), gpu_index=gpu_index, gpu_name=gpu_name
+        )
         record(rec)
         if rec.verdict != "pass":
             failures.append(rec)
@@ -306,5 +310,6 @@ def format_speedup_failure(rec: PairRecord) -> str:
         f"  baseline  median {rec.baseline_ms:.4f} ms\n"
         f"  candidate median {rec.candidate_ms:.4f} ms\n"
         f"  spread {rec.spread:.1%} (IQR/median of the round ratios) over {rec.rounds} rounds\n"
-        f"  device {rec.device}, torch {rec.torch_version}"
+        f"  device {rec.device}{'' if rec.gpu_index is None else f' (GPU {rec.gpu_index})'}, "
+        f"torch {rec.torch_version}"
     )

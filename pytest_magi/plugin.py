@@ -15,11 +15,16 @@ fast as with `-p no:magi`): the config guard runs only once `torch._inductor.con
 modules when used.
 Per session: options, per-xdist-worker cache folders, records (from report `user_properties`, so
 the controller sees every worker's), terminal summary, `--magi-report` / `--magi-report-png`.
+`--magi-perf -n N` (N >= 2): each xdist worker owns one GPU (`pytest_magi.gpus`): the controller
+plans and claims N GPUs in `pytest_configure` or refuses, hands one to each worker as xdist starts
+it (`pytest_configure_node`), and the worker pins itself (`CUDA_VISIBLE_DEVICES`) first thing in
+its own `pytest_configure`; `-n auto` then means one worker per GPU.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from collections.abc import Generator
 from pathlib import Path
@@ -27,7 +32,7 @@ from typing import Any, NoReturn
 
 import pytest
 
-from . import markers, report
+from . import gpus, markers, report
 from .plugin_state import (
     COMPILE_LIMITS_KEY,
     CONFIG_BEFORE_KEY,
@@ -168,6 +173,7 @@ def _is_xdist_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
 
 
+@pytest.hookimpl(tryfirst=True)  # a worker pins its GPU before other plugins configure
 def pytest_configure(config: pytest.Config) -> None:
     for line in markers.MARKERS.values():
         config.addinivalue_line("markers", line)
@@ -185,13 +191,6 @@ def pytest_configure(config: pytest.Config) -> None:
             "update_new_snapshots_only", False
         )
         workers = _xdist_workers(config)
-        if session.perf and workers > 1:
-            raise pytest.UsageError(
-                f"--magi-perf with {workers} xdist workers: a timing on one worker is disturbed by "
-                f"the other workers' compiles and runs on the same machine, so speedups would be "
-                f"noise. Time in one process: pytest -n 0 --magi-perf (or -n 1); keep -n for "
-                f"runs without --magi-perf"
-            )
         if updating and workers > 1:
             raise pytest.UsageError(
                 f"--snapshot-update with {workers} xdist workers: each worker rewrites whole "
@@ -204,10 +203,43 @@ def pytest_configure(config: pytest.Config) -> None:
                 f"--magi-report-png {str(session.report_png)!r} needs matplotlib, which is not "
                 f"installed: {report.PLOT_INSTALL_HINT}"
             )
+        if session.perf and workers > 1:  # last: it claims GPUs, which unconfigure releases
+            session.bind_gpus(workers, os.environ)
     else:
-        session.isolate_worker_caches(str(config.workerinput["workerid"]))  # type: ignore[attr-defined]
+        workerinput = config.workerinput  # type: ignore[attr-defined]
+        assignment = workerinput.get(gpus.WORKERINPUT_KEY)
+        if assignment:
+            session.pin_gpu(str(workerinput["workerid"]), assignment)
+        session.isolate_worker_caches(str(workerinput["workerid"]))
     config.stash[SESSION_KEY] = session
     config.pluginmanager.register(RecordCollector(session), RECORD_COLLECTOR)
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """`-n auto` with `--magi-perf`: one worker per GPU (xdist's own rule otherwise)."""
+    if (
+        os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS")
+        or not _option_or_ini(config, "magi_perf")[0]
+    ):
+        return None  # the user's count, or no timing: xdist decides
+    return gpus.auto_workers(os.environ, gpus.host_gpu_count())
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """xdist controller, as it starts a worker: give it its GPU under `--magi-perf -n N`."""
+    session = node.config.stash.get(SESSION_KEY, None)
+    if session is not None and session.gpu_binding is not None:
+        node.workerinput[gpus.WORKERINPUT_KEY] = session.gpu_binding.assign(str(node.gateway.id))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """xdist controller: a worker ended; its GPU goes to the worker that replaces a crashed one."""
+    session = node.config.stash.get(SESSION_KEY, None)
+    if session is not None and session.gpu_binding is not None:
+        session.gpu_binding.release(str(node.gateway.id))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -223,6 +255,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 def pytest_report_header(config: pytest.Config) -> str | None:
     session = config.stash[SESSION_KEY]
     perf = f"on, {session.rounds} rounds" if session.perf else "off (--magi-perf)"
+    if session.gpu_binding is not None:
+        perf += f", one GPU per xdist worker (GPUs {session.gpu_binding.plan.describe()})"
     return f"magi: perf timing {perf}" + (
         f", report {session.report_path}" if session.report_path else ""
     )
@@ -270,6 +304,9 @@ def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
         item.stash[CONFIG_BEFORE_KEY] = None
     if MARKER_ERROR_KEY in item.stash:
         pytest.fail(f"UsageError: {item.stash[MARKER_ERROR_KEY]}", pytrace=False)
+    worker_error = item.config.stash[SESSION_KEY].worker_error
+    if worker_error is not None:
+        pytest.fail(f"UsageError: {worker_error}", pytrace=False)
     return (yield)
 
 

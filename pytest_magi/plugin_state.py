@@ -11,13 +11,14 @@ from __future__ import annotations
 import getpass
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from . import gpus
 from .markers import CompileLimit, MinSpeedup, RequiresCuda
 from .report import (
     COMPILE_PROPERTY,
@@ -55,6 +56,10 @@ class MagiSession:
     locate_records: list[dict[str, Any]] = field(default_factory=list)  # LocateReport.to_dict()s
     written: list[str] = field(default_factory=list)  # "JSON <path>", "PNG <path>"
     env_patch: pytest.MonkeyPatch = field(default_factory=pytest.MonkeyPatch, repr=False)
+    # --magi-perf -n N: in the controller, the GPUs of the run and their workers; in a worker,
+    # why it could not be pinned to its GPU (each of its tests then errors at setup)
+    gpu_binding: gpus.GpuBinding | None = None
+    worker_error: str | None = None
 
     def collect(self, user_properties: Iterable[tuple[str, object]]) -> None:
         """Add the records found in one test report's `user_properties`."""
@@ -73,7 +78,7 @@ class MagiSession:
 
         Variables the user set are left alone. Returns what was set; `close()` restores.
         """
-        base = Path(tempfile.gettempdir()) / f"pytest-magi-{_user()}" / worker_id
+        base = state_dir() / worker_id
         chosen: dict[str, str] = {}
         for var, sub in WORKER_CACHE_VARS.items():
             if _user_set(var):
@@ -84,12 +89,45 @@ class MagiSession:
             chosen[var] = str(folder)
         return chosen
 
+    def bind_gpus(self, workers: int, env: Mapping[str, str]) -> gpus.GpuBinding:
+        """Controller, `--magi-perf` with `workers` xdist workers: plan one GPU per worker and
+        claim them for this run; a `pytest.UsageError` saying why not (see `pytest_magi.gpus`)."""
+        try:
+            plan = gpus.plan_gpus(workers, env=env, host_count=gpus.host_gpu_count())
+            binding = gpus.GpuBinding(plan, folder=state_dir())
+            binding.claim()
+        except gpus.GpuBindingError as exc:
+            raise pytest.UsageError(str(exc)) from None
+        self.gpu_binding = binding
+        return binding
+
+    def pin_gpu(self, worker_id: str, assignment: dict[str, str]) -> None:
+        """Worker: set `CUDA_VISIBLE_DEVICES` (and its companions) to the GPU the controller
+        assigned; `close()` restores them. When CUDA is initialised already, pinning cannot work:
+        the refusal is kept in `worker_error` for test setup instead (a UsageError here would
+        crash the worker, and xdist would start a new one again and again)."""
+        if gpus.cuda_initialized():
+            self.worker_error = gpus.initialized_message(worker_id, assignment["gpu"])
+            return
+        for var, value in gpus.pin_environment(assignment, os.environ).items():
+            self.env_patch.setenv(var, value)
+
     def options(self) -> dict[str, Any]:
-        return {"perf": self.perf, "rounds": self.rounds, "locate": self.locate}
+        options: dict[str, Any] = {"perf": self.perf, "rounds": self.rounds, "locate": self.locate}
+        if self.gpu_binding is not None:
+            options["gpus"] = dict(sorted(self.gpu_binding.assigned.items()))
+        return options
 
     def close(self) -> None:
-        """Undo the environment changes (pytest_unconfigure)."""
+        """Undo the environment changes and give up GPU claims (pytest_unconfigure)."""
         self.env_patch.undo()
+        if self.gpu_binding is not None:
+            self.gpu_binding.close()
+
+
+def state_dir() -> Path:
+    """This user's folder of the plugin's per-host state: worker caches, GPU claims and locks."""
+    return Path(tempfile.gettempdir()) / f"pytest-magi-{_user()}"
 
 
 def _user_set(var: str) -> bool:

@@ -50,6 +50,10 @@ class PairRecord:
     device: str | None = None
     torch_version: str | None = None
     compile: str | None = None  # "graphs 3->4 (more), breaks 1->1, recompiles 0->0"
+    # the GPU the pair was timed on (under `--magi-perf -n N`, the GPU its worker owned): host
+    # index (None where CUDA_VISIBLE_DEVICES names it by UUID) and name; both None off CUDA
+    gpu_index: int | None = None
+    gpu_name: str | None = None
 
     @classmethod
     def not_measured(cls, test: str, label: str, required: float) -> PairRecord:
@@ -78,6 +82,8 @@ class PairRecord:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PairRecord:
+        """From `to_dict()` output; unknown keys are dropped, missing ones (older reports, e.g.
+        without `gpu_index` / `gpu_name`) take their defaults."""
         names = {f.name for f in dataclasses.fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in names})
 
@@ -203,8 +209,16 @@ def _num(value: float | None, fmt: str) -> str:
     return "-" if value is None else format(value, fmt)
 
 
+def _gpu_cell(r: PairRecord) -> str:
+    if r.gpu_index is None and r.gpu_name is None:
+        return "-"
+    index = "?" if r.gpu_index is None else str(r.gpu_index)
+    return f"{index} {r.gpu_name}" if r.gpu_name else index
+
+
 def format_pairs_table(records: Sequence[PairRecord]) -> list[str]:
-    """Lines of the table of pairs: test, baseline ms, candidate ms, speedup, required, verdict."""
+    """Lines of the table of pairs: test, baseline ms, candidate ms, speedup, required, verdict,
+    the GPU it was timed on (host index and name) and the compile summary."""
     header = [
         "test",
         "pair",
@@ -213,6 +227,7 @@ def format_pairs_table(records: Sequence[PairRecord]) -> list[str]:
         "speedup",
         "required",
         "verdict",
+        "gpu",
         "compile",
     ]
     rows = [
@@ -224,6 +239,7 @@ def format_pairs_table(records: Sequence[PairRecord]) -> list[str]:
             "-" if r.speedup is None else f"{r.speedup:.3f}x",
             f"{r.required:.3f}x",
             r.verdict,
+            _gpu_cell(r),
             r.compile or "-",
         ]
         for r in sorted_by_test(records)

@@ -303,8 +303,8 @@ def test_min_speedup_without_perf_runs_the_body_then_skips(fakes: pytest.Pyteste
 def test_min_speedup_with_perf_times_pairs_and_reports_everything(
     fakes: pytest.Pytester, xdist: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Timing runs in one process (several xdist workers are refused, see below; records of
-    every worker reaching the controller: test_records_of_every_worker_...)."""
+    """Timing in one process (several xdist workers need a GPU each: tests/test_multi_gpu.py;
+    records of every worker reaching the controller: test_records_of_every_worker_...)."""
     monkeypatch.delenv("TORCHINDUCTOR_CACHE_DIR", raising=False)
     monkeypatch.setenv("TRITON_CACHE_DIR", str(fakes.path / "my-triton-cache"))
     fakes.makepyfile(PERF_TESTS)
@@ -353,22 +353,34 @@ def test_min_speedup_with_perf_times_pairs_and_reports_everything(
         "device": "FakeGPU 9000",
         "torch_version": "9.9.9",
         "compile": "graphs 1->1, breaks 0->0, recompiles 0->0",
+        "gpu_index": None,  # the fake pair has no device: not timed on a GPU
+        "gpu_name": None,
     }
     assert pairs[("test_fast", "fast")]["verdict"] == "pass"
     counts = {(c["label"], c["forward"], c["backward"]) for c in data["kernel_counts"]}
     assert counts == {("two", 2, None), ("len", 1, 2), ("code", 3, 4)}
 
 
-def test_perf_with_several_xdist_workers_is_a_usage_error(pytester: pytest.Pytester) -> None:
+def test_perf_with_several_xdist_workers_needs_a_gpu_each(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each perf worker owns a GPU: on this host's real GPU count (0 on CI) -n 2 is refused;
+    one process is fine. Faked counts, pinning and every refusal: tests/test_multi_gpu.py."""
+    from pytest_magi import gpus
+
+    if gpus.host_gpu_count() >= 2:
+        pytest.skip("this host has 2 GPUs: -n 2 --magi-perf is allowed here")
+    monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
     pytester.makepyfile("def test_x():\n    pass\n")
     result = _run(pytester, "--magi-perf", "-n", "2")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
         [
-            "*--magi-perf with 2 xdist workers: a timing on one worker is disturbed by the other "
-            "workers' compiles*Time in one process: pytest -n 0 --magi-perf (or -n 1)*"
+            "ERROR: --magi-perf -n 2 needs 2 GPUs; this host has ?. Under --magi-perf each "
+            "xdist worker owns one GPU*Time in one process: pytest --magi-perf -n 0 (or -n 1)*"
         ]
     )
+    _run(pytester, "--magi-perf", "-n", "0").assert_outcomes(passed=1)
 
 
 def test_records_of_every_worker_reach_the_controller_without_perf(

@@ -62,10 +62,11 @@ def test_pairs_table() -> None:
         "speedup",
         "required",
         "verdict",
+        "gpu",
         "compile",
     ]
     assert set(lines[1].replace(" ", "")) == {"-"}
-    # sorted by test; numbers right-aligned
+    # sorted by test; numbers right-aligned; gpu "-" (from_speedup alone does not know the GPU)
     assert lines[2].split() == [
         "t.py::test_a",
         "nd",
@@ -74,6 +75,7 @@ def test_pairs_table() -> None:
         "1.250x",
         "1.300x",
         "FAIL",
+        "-",
         "-",
     ]
     assert lines[3].split() == [
@@ -85,6 +87,7 @@ def test_pairs_table() -> None:
         "1.200x",
         "pass",
         "-",
+        "-",
     ]
     assert lines[4].split() == [
         "t.py::test_c",
@@ -95,6 +98,7 @@ def test_pairs_table() -> None:
         "1.100x",
         "not",
         "measured",
+        "-",
         "-",
     ]
     # numbers right-aligned under their header
