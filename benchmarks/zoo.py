@@ -3,6 +3,7 @@
     python benchmarks/zoo.py                                   # every zoo model, full size, bf16, GPU
     python benchmarks/zoo.py --models wan2.2-vae --wan-frames 2,3,5 --json out.json
     python benchmarks/zoo.py --models efficientnet_b0 --variants magi,magi-no-cl --profile
+    python benchmarks/zoo.py --models wan2.2-vae --frames 3 --variants magi --wan-frames 2,5 --profile
 
 For each model (`pytest_magi.zoo`, random weights, `.compile()` compiles `.module` in place on a
 copy, as users do) every variant is compiled by its first call (compile time: that call,
@@ -17,23 +18,43 @@ floor of one more frame.
 Variants: `torch.compile` (the baseline: `torch.compile(module)` as users write it), `magi`
 (`magi_compile(module)`: the passes plus a dynamo frame of its own for every module instance,
 `magi_passes.frames`), `magi-backend` (`torch.compile(module, backend="magi")`: the passes
-alone), and diagnostic ones: `torch.compile+frames` (frames of their own, no passes: what the
-isolation alone buys), `magi-no-cl` (channels-last rewrite off), `magi-cl-always` (the rewrite
+alone), the fair baselines `torch.compile+frames` (frames of their own, no passes: what the
+isolation alone buys) and `torch.compile+limit` (`torch.compile(module)` with dynamo's recompile
+limit raised to `--recompile-limit`, 64 by default, and the accumulated limit to 16 times that,
+scoped by `torch._dynamo.config.patch` to the compiling call and to every later call of that
+variant: `recompile_limit`/`accumulated_recompile_limit`, or `cache_size_limit`/
+`accumulated_cache_size_limit` on a torch that has only the older names), and diagnostic ones:
+`magi-no-cl` (channels-last rewrite off), `magi-cl-always` (the rewrite
 forced on conv2d-only graphs too), `magi-weights-once` (weights converted once outside the graph,
 the opt-in `channels_last_weights_once`; the default converts them in the graph).
 Every compiled copy has code objects of its own, so variants never share dynamo's frames.
+
+The passes' own share: when `torch.compile+frames` or `torch.compile+limit` ran, each magi
+variant is also timed against the faster of the two (`measure_pair`, interleaved) and the ratio
+printed ("passes' own share"): what the passes buy beyond what frames of their own or a higher
+recompile limit give plain torch.compile. With `--wan-frames` the same is printed per further
+latent frame. Without those variants the benchmark says how to get the number.
+
+`--profile`: every variant (eager too) is profiled with `pytest_magi.profiling.profile` and its
+table printed: time per kernel class (conv/matmul, each Triton kernel pattern, layout copies,
+eager ATen kernels, launch gaps) beside the floor (FLOPs at `--peak-tflops`, bytes at
+`--hbm-gbps`). The model is compiled under `pytest_magi.profiling.inductor_byte_counts()` then,
+so each Triton kernel carries Inductor's own byte count (no kernel changes). With
+`--wan-frames a,...,b` it also prints each variant's profile per further latent frame: the
+profile at T=b minus the profile at T=a, divided by b - a.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import platform
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,20 +64,20 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from magi_passes import MagiBackend, PassConfig  # noqa: E402
-from pytest_magi import zoo  # noqa: E402
+from pytest_magi import profiling, zoo  # noqa: E402
 from pytest_magi.compile_stats import _LIMIT_MARK, LIMIT_LOGGER, _captured  # noqa: E402
 from pytest_magi.numerics import (  # noqa: E402
     _relative_l2,
     bound_for,
     reference_outputs,
 )
-from pytest_magi.pair import _profile_rows  # noqa: E402
 from pytest_magi.timing import device_name, measure_pair  # noqa: E402
 
 # name -> (PassConfig overrides, or None for plain Inductor; frame isolation of the copy)
 VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "torch.compile": (None, "class"),
     "torch.compile+frames": (None, "instance"),
+    "torch.compile+limit": (None, "class"),
     "magi": ({}, "instance"),
     "magi-backend": ({}, "class"),
     "magi-no-cl": ({"enable_conv_channels_last": False}, "instance"),
@@ -68,6 +89,12 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-weights-once": ({"channels_last_weights_once": True}, "instance"),
     "magi-no-workaround": ({"work_around_inductor_bugs": False}, "instance"),
 }
+# variants compiled and called with dynamo's recompile limit raised (`--recompile-limit`)
+LIMIT_VARIANTS = ("torch.compile+limit",)
+# the baselines that give plain torch.compile what magi_compile's frames give it: the passes'
+# own share is magi against the faster of these
+FAIR_BASELINES = ("torch.compile+frames", "torch.compile+limit")
+ACCUMULATED_LIMIT_FACTOR = 16
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 
 
@@ -110,16 +137,58 @@ def _compile_stats() -> dict[str, int]:
     }
 
 
-def _build_variant(model: zoo.ZooModel, variant: str) -> tuple[zoo.ZooModel, MagiBackend | None]:
+@contextlib.contextmanager
+def raised_recompile_limit(limit: int) -> Iterator[None]:
+    """dynamo's per-frame recompile limit raised to ``limit`` (accumulated: 16 x), scoped.
+
+    torch >= 2.6 names them ``recompile_limit`` / ``accumulated_recompile_limit`` (2.13 keeps
+    ``cache_size_limit`` / ``accumulated_cache_size_limit`` as aliases); older torch has only
+    the ``cache_size_limit`` names."""
+    from torch._dynamo import config
+
+    if hasattr(config, "recompile_limit"):
+        names = ("recompile_limit", "accumulated_recompile_limit")
+    else:
+        names = ("cache_size_limit", "accumulated_cache_size_limit")
+    accumulated = max(int(getattr(config, names[1])), ACCUMULATED_LIMIT_FACTOR * limit)
+    with config.patch(**{names[0]: limit, names[1]: accumulated}):
+        yield
+
+
+@dataclass
+class ScopedModel:
+    """A compiled zoo model whose every call (the compiling one included) runs inside
+    ``scope()``: ``torch.compile+limit`` under a raised recompile limit."""
+
+    model: zoo.ZooModel
+    scope: Callable[[], contextlib.AbstractContextManager[Any]]
+
+    def run(self, *inputs: Any) -> Any:
+        with self.scope():
+            return self.model.run(*inputs)
+
+    def with_inputs(self, *inputs: Any) -> ScopedModel:
+        return ScopedModel(self.model.with_inputs(*inputs), self.scope)
+
+
+Runnable = zoo.ZooModel | ScopedModel
+
+
+def _build_variant(
+    model: zoo.ZooModel, variant: str, recompile_limit: int
+) -> tuple[Runnable, MagiBackend | None]:
     overrides, isolate = VARIANTS[variant]
     if overrides is None:
-        return model.compile(backend="inductor", isolate=isolate), None
+        compiled = model.compile(backend="inductor", isolate=isolate)
+        if variant in LIMIT_VARIANTS:
+            return ScopedModel(compiled, lambda: raised_recompile_limit(recompile_limit)), None
+        return compiled, None
     config = PassConfig.from_env().replace(**overrides) if overrides else PassConfig.from_env()
     backend = MagiBackend(config)
     return model.compile(backend=backend, isolate=isolate), backend
 
 
-def _first_call(compiled: zoo.ZooModel) -> tuple[float, dict[str, int]]:
+def _first_call(compiled: Runnable) -> tuple[float, dict[str, int]]:
     from torch._dynamo.utils import counters
 
     counters.clear()
@@ -172,9 +241,9 @@ def bench_model(name: str, args: argparse.Namespace, log: Callable[[str], None])
     del eager_out
     log(f"  eager: rel-L2 vs {high} {eager_err:.2e}; bound for compiled runs {bound:.2e}")
     rows: list[Row] = []
-    compiled: dict[str, zoo.ZooModel] = {}
+    compiled: dict[str, Runnable] = {}
     for variant in ["torch.compile", *[v for v in args.variants if v != "torch.compile"]]:
-        cm, backend = _build_variant(model, variant)
+        cm, backend = _build_variant(model, variant, args.recompile_limit)
         seconds, stats = _first_call(cm)
         compiled[variant] = cm
         err = _relative_l2(cm.run(), reference)
@@ -227,30 +296,91 @@ def bench_model(name: str, args: argparse.Namespace, log: Callable[[str], None])
         row.ms, row.ratio_vs_compile, row.spread = sp.candidate_ms, sp.ratio, sp.spread
         row.extra["baseline_ms_same_run"] = sp.baseline_ms
         log(f"  {row.variant:<22} {sp}")
+    passes_share(rows, compiled, args, log)
     if args.profile:
-        for variant, cm in compiled.items():
-            log(profile_breakdown(f"{name} {variant}", cm.run))
+        for row in rows:
+            runner = model if row.variant == "eager" else compiled[row.variant]
+            report = profile_variant(runner, flops, f"{name} {row.variant}", args)
+            log(show_profile(report, args))
+            row.extra["profile"] = report.to_dict()
     if name == "wan2.2-vae" and args.wan_frames:
         rows.extend(wan_frames(model, compiled, args, log))
     return rows
 
 
+def passes_share(
+    rows: list[Row],
+    compiled: dict[str, Runnable],
+    args: argparse.Namespace,
+    log: Callable[[str], None],
+) -> None:
+    """Each magi variant timed against the faster fair baseline that ran (see the docstring)."""
+    magi = [r for r in rows if r.variant.startswith("magi")]
+    fair = [r for r in rows if r.variant in FAIR_BASELINES]
+    if not magi:
+        return
+    if not fair:
+        log(
+            "  passes' own share: not measured; add torch.compile+frames,torch.compile+limit to "
+            "--variants (magi is then timed against the faster of the two)"
+        )
+        return
+    best = min(fair, key=lambda r: r.ms)
+    for row in magi:
+        sp = measure_pair(
+            (compiled[best.variant].run, compiled[row.variant].run), rounds=args.rounds
+        )
+        row.extra["passes_share"] = {
+            "baseline": best.variant,
+            "baseline_ms": sp.baseline_ms,
+            "ms": sp.candidate_ms,
+            "ratio": sp.ratio,
+            "spread": sp.spread,
+        }
+        log(
+            f"  passes' own share: {row.variant} {sp.candidate_ms:.3f} ms vs {best.variant} "
+            f"{sp.baseline_ms:.3f} ms (the faster fair baseline): {sp.ratio:.3f}x "
+            f"(spread {sp.spread:.1%})"
+        )
+
+
+def profile_variant(
+    runner: Runnable, flops: int, label: str, args: argparse.Namespace
+) -> profiling.ProfileReport:
+    return profiling.profile(
+        runner.run,
+        rounds=args.profile_rounds,
+        flops=flops,
+        peak_tflops=args.peak_tflops,
+        hbm_gbps=args.hbm_gbps,
+        label=label,
+    )
+
+
+def show_profile(report: profiling.ProfileReport, args: argparse.Namespace) -> str:
+    top = args.profile_top or None
+    return f"\n{report.summary()}\n\n{report.table(top=top)}\n"
+
+
 def wan_frames(
     model: zoo.ZooModel,
-    compiled: dict[str, zoo.ZooModel],
+    compiled: dict[str, Runnable],
     args: argparse.Namespace,
     log: Callable[[str], None],
 ) -> list[Row]:
-    """The decode at several latent frame counts: each variant's cost of one more frame."""
+    """The decode at several latent frame counts: each variant's cost of one more frame, and
+    with ``--profile`` its profile per further frame (last count's minus first count's)."""
     frames = [int(t) for t in args.wan_frames.split(",")]
     z = model.inputs[0]
     per_frame_flops = model.flops(frames=3) - model.flops(frames=2)
     floor = per_frame_flops / (args.peak_tflops * 1e12) * 1e3
     times: dict[str, list[float]] = {v: [] for v in ["eager", *compiled]}
+    profiled = (min(frames), max(frames)) if args.profile and len(set(frames)) >= 2 else ()
+    reports: dict[str, dict[int, profiling.ProfileReport]] = {v: {} for v in times}
     rows: list[Row] = []
     for t in frames:
         zt = torch.randn(z.shape[0], z.shape[1], t, *z.shape[3:], device=z.device, dtype=z.dtype)
-        runs = {
+        runs: dict[str, Runnable] = {
             "eager": model.with_inputs(zt),
             **{v: m.with_inputs(zt) for v, m in compiled.items()},
         }
@@ -270,28 +400,51 @@ def wan_frames(
                 f"  T={t:>2} {variant:<22} {sp.candidate_ms:9.2f} ms vs torch.compile "
                 f"{sp.baseline_ms:9.2f} ms: {sp.ratio:.3f}x (spread {sp.spread:.1%})"
             )
+        if t in profiled and t not in reports["eager"]:
+            flops_t = model.flops(frames=t)
+            for variant, m in runs.items():
+                reports[variant][t] = profile_variant(
+                    m, flops_t, f"wan2.2-vae T={t} {variant}", args
+                )
+    slopes: dict[str, float] = {}
     for variant, ms in times.items():
         if len(ms) >= 2:
-            slope = _slope(frames, ms)
+            slope = slopes[variant] = _slope(frames, ms)
             log(
                 f"  per further latent frame: {variant:<22} {slope:8.2f} ms "
                 f"({slope / floor:.2f}x the {floor:.1f} ms floor of {per_frame_flops / 1e12:.1f} TFLOP)"
             )
-            rows.append(
-                Row(
-                    "wan2.2-vae per frame",
-                    variant,
-                    f"T={args.wan_frames}",
-                    slope,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    per_frame_flops,
-                    floor,
+            row = Row(
+                "wan2.2-vae per frame",
+                variant,
+                f"T={args.wan_frames}",
+                slope,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                per_frame_flops,
+                floor,
+            )
+            if profiled:
+                lo, hi = profiled
+                diff = reports[variant][hi].minus(
+                    reports[variant][lo], divide_by=hi - lo, unit="further latent frame"
                 )
+                diff.label = f"wan2.2-vae {variant}, T={hi} minus T={lo}"
+                log(show_profile(diff, args))
+                row.extra["profile"] = diff.to_dict()
+            rows.append(row)
+    fair = {v: slopes[v] for v in FAIR_BASELINES if v in slopes}
+    if fair:
+        best = min(fair, key=lambda v: fair[v])
+        for variant in (v for v in slopes if v.startswith("magi")):
+            log(
+                f"  passes' own share per further latent frame: {variant} {slopes[variant]:.2f} ms "
+                f"vs {best} {fair[best]:.2f} ms (the faster fair baseline): "
+                f"{fair[best] / slopes[variant]:.3f}x"
             )
     return rows
 
@@ -301,53 +454,6 @@ def _slope(xs: list[int], ys: list[float]) -> float:
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum(
         (x - mx) ** 2 for x in xs
     )
-
-
-KINDS = (
-    ("triton", ("triton_",)),
-    ("layout (cuDNN)", ("nchwToNhwc", "nhwcToNchw", "ncdhwToNdhwc", "ndhwcToNcdhw")),
-    ("conv", ("conv", "cudnn", "xmma", "implicit", "fprop", "winograd", "gemm", "nvjet")),
-    ("eager copy", ("direct_copy", "copy_kernel", "transpose")),
-    ("cat", ("CatArray",)),
-    ("eager pointwise", ("elementwise_kernel", "vectorized_", "reduce_kernel", "norm")),
-)
-
-
-def _kind(kernel: str) -> str:
-    lowered = kernel.lower()
-    for kind, marks in KINDS:
-        if any(m.lower() in lowered for m in marks):
-            return kind
-    return "other"
-
-
-def profile_breakdown(label: str, fn: Callable[[], Any], iterations: int = 3) -> str:
-    """Kernel time by kind, the top kernels, and the idle share (wall minus kernel time)."""
-    from torch.profiler import ProfilerActivity, profile
-
-    fn()
-    _sync()
-    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
-        start = time.perf_counter()
-        for _ in range(iterations):
-            fn()
-        _sync()
-        wall_ms = (time.perf_counter() - start) * 1e3 / iterations
-    by_kind: dict[str, float] = {}
-    kernels: list[tuple[float, int, str]] = []
-    for key, us, calls in _profile_rows(prof.key_averages(), cuda=True):
-        ms = us / 1e3 / iterations
-        by_kind[_kind(key)] = by_kind.get(_kind(key), 0.0) + ms
-        kernels.append((ms, calls // iterations, key))
-    total = sum(by_kind.values())
-    lines = [
-        f"  profile {label}: wall {wall_ms:.2f} ms, kernels {total:.2f} ms, "
-        f"idle {max(0.0, wall_ms - total):.2f} ms; "
-        + ", ".join(f"{k} {v:.2f}" for k, v in sorted(by_kind.items(), key=lambda kv: -kv[1]))
-    ]
-    for ms, calls, key in sorted(kernels, reverse=True)[:12]:
-        lines.append(f"    {ms:8.3f} ms {calls:5d}x  {_kind(key):<11} {key[:110]}")
-    return "\n".join(lines)
 
 
 def format_table(rows: list[Row], device: str) -> str:
@@ -373,6 +479,18 @@ def format_table(rows: list[Row], device: str) -> str:
     return "\n".join(out)
 
 
+def _rate(text: str) -> float | str:
+    if text == profiling.MEASURE:
+        return text
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a number > 0 or 'measure'")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
@@ -393,9 +511,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--peak-tflops",
-        type=float,
-        default=790.0,
-        help="the floor's throughput (H200/H100 bf16 matmul: ~790)",
+        type=_rate,
+        default=profiling.DEFAULT_PEAK_TFLOPS,
+        help="the FLOP floor's throughput (H200/H100 bf16 matmul: ~790), or 'measure'",
+    )
+    parser.add_argument(
+        "--hbm-gbps",
+        type=_rate,
+        default=profiling.DEFAULT_HBM_GBPS,
+        help="the memory floor's bandwidth for --profile (H200: 4800), or 'measure'",
     )
     parser.add_argument(
         "--frames",
@@ -406,10 +530,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--wan-frames", default="", help="e.g. 2,3,5: per-frame cost of the Wan decode"
     )
-    parser.add_argument("--profile", action="store_true", help="kernel time by kind per variant")
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="each variant's time per kernel class and Triton pattern beside its floor",
+    )
+    parser.add_argument(
+        "--profile-rounds", type=int, default=3, help="profiled calls per variant (--profile)"
+    )
+    parser.add_argument(
+        "--profile-top",
+        type=int,
+        default=15,
+        help="patterns shown per class in --profile tables (0: all; the rest folded in a row)",
+    )
+    parser.add_argument(
+        "--recompile-limit",
+        type=int,
+        default=64,
+        help="dynamo's recompile limit for the torch.compile+limit variant",
+    )
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
     args.variants = [v for v in args.variants.split(",") if v]
+    if args.recompile_limit < 1 or args.profile_rounds < 1 or args.profile_top < 0:
+        parser.error(
+            f"--recompile-limit {args.recompile_limit} and --profile-rounds "
+            f"{args.profile_rounds} must be >= 1, --profile-top {args.profile_top} >= 0"
+        )
     bad = [v for v in args.variants if v not in VARIANTS]
     if bad:
         parser.error(f"unknown variant(s) {bad}; choose from {list(VARIANTS)}")
@@ -424,12 +572,21 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     device = device_name("cuda" if torch.cuda.is_available() else "cpu")
     print(f"device: {device}; torch {torch.__version__}; python {platform.python_version()}")
+    if args.peak_tflops == profiling.MEASURE:
+        args.peak_tflops = profiling.measure_peak_tflops()
+        print(f"measured bf16 matmul peak: {args.peak_tflops:.0f} TFLOP/s")
+    if args.hbm_gbps == profiling.MEASURE:
+        args.hbm_gbps = profiling.measure_hbm_gbps()
+        print(f"measured device-to-device copy: {args.hbm_gbps:.0f} GB/s")
     rows: list[Row] = []
     for name in models:
         if name in missing:
             print(f"== {name}: skipped: {missing[name]}")
             continue
-        rows.extend(bench_model(name, args, lambda s: print(s, flush=True)))
+        # --profile: Triton kernels carry Inductor's own byte counts (no kernel changes)
+        counting = profiling.inductor_byte_counts() if args.profile else contextlib.nullcontext()
+        with counting:
+            rows.extend(bench_model(name, args, lambda s: print(s, flush=True)))
         torch._dynamo.reset()
         torch.cuda.empty_cache() if torch.cuda.is_available() else None
     print()

@@ -4,7 +4,8 @@
 and with the magi passes (the candidate), runs each once on the example inputs, and keeps what each
 side generated: ``pair.code``, ``pair.graphs``, ``pair.kernel_counts``, ``pair.candidate_results``.
 ``pair.assert_close()`` compares both sides with eager, ``pair.benchmark()`` times them
-(``pytest_magi.timing.measure_pair``), ``pair.profile()`` breaks each side down per kernel.
+(``pytest_magi.timing.measure_pair``), ``pair.profile(side)`` says where a side's GPU time goes
+per kernel class beside its floor (:mod:`pytest_magi.profiling`).
 
 Isolation, and why it needs care: two ``torch.compile`` wrappers of the same module share Dynamo's
 frame cache (cache entries hang on the code object of ``forward``). A candidate compiled with other
@@ -56,7 +57,7 @@ core), :mod:`pytest_magi.compile_stats`, :mod:`pytest_magi.kernels` and
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, overload
 
 import torch
 
@@ -105,6 +106,9 @@ from .numerics import TF32_TOLERANCES as TF32_TOLERANCES
 from .numerics import default_tolerances as default_tolerances
 from .sides import SIDES, SideBackend, SideCallable, SideSpec, check_side_name, resolve_side
 from .timing import Speedup, measure_pair
+
+if TYPE_CHECKING:
+    from .profiling import ProfileReport
 
 
 def _infer_device(model: Any, inputs: Sequence[Any]) -> str:
@@ -580,9 +584,51 @@ class CompiledPair:
             times[side] = {name: t / 1e3 / iterations for name, t, _ in rows}
         return times
 
-    def profile(self, top: int = 10, *, iterations: int = 5) -> str:
-        """Per-kernel breakdown of each side with ``torch.profiler``: the ``top`` entries by self
-        device time (CUDA kernels) or self CPU time (CPU), with their share of the side's total."""
+    @overload
+    def profile(self, *, top: int, iterations: int = ...) -> str: ...
+
+    @overload
+    def profile(self, *, iterations: int, top: int = ...) -> str: ...
+
+    @overload
+    def profile(self, side: str | None = None, **options: Any) -> ProfileReport: ...
+
+    def profile(
+        self,
+        side: str | None = None,
+        *,
+        top: int | None = None,
+        iterations: int | None = None,
+        **options: Any,
+    ) -> ProfileReport | str:
+        """Where ``side``'s GPU time goes (default the candidate): ``pytest_magi.profiling.
+        profile`` on that side's call of the example inputs, a ``ProfileReport`` (per kernel
+        class and Triton pattern, beside the FLOP and bandwidth floors; ``.table()``).
+        ``options``: ``rounds``, ``warmup``, ``peak_tflops``, ``hbm_gbps``, ``flops``,
+        ``divide_by``, ``unit``, ``label`` (docs/benchmarks.md, "Profiling a pass"). Needs a
+        CUDA device.
+
+        The older form ``profile(top=10, iterations=5)`` (either keyword given) returns text:
+        both sides' ``top`` kernels by self time (device time on a GPU, CPU time on a CPU)."""
+        if top is not None or iterations is not None:
+            if side is not None or options:
+                given = ", ".join([*(["side"] if side is not None else []), *options])
+                raise TypeError(
+                    f"profile(top=..., iterations=...) lists both sides' kernels as text and "
+                    f"takes no {given}; for one side's ProfileReport call profile(side, **options) "
+                    f"without top/iterations"
+                )
+            return self._kernel_listing(
+                10 if top is None else top, 5 if iterations is None else iterations
+            )
+        side = "candidate" if side is None else side
+        check_side_name(side)
+        from .profiling import profile
+
+        options.setdefault("label", f"{self.label} {side}")
+        return profile(self._callables_by_side()[side], **options)
+
+    def _kernel_listing(self, top: int, iterations: int) -> str:
         for name, value in (("top", top), ("iterations", iterations)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name}={value!r}: expected an int >= 1")

@@ -1116,6 +1116,25 @@ class ZooPair:
             )  # fmt: skip
         return report
 
+    def profile(self, side: str = "candidate", **options: Any) -> Any:
+        """Where ``side``'s GPU time goes on this zoo model: ``pytest_magi.profiling.profile``
+        of ``pair.<side>.run`` (a side not called yet compiles first, through ``run``, so its
+        compile is counted). ``flops`` defaults to the model's (``model.flops()``, counted on a
+        meta copy); other ``options`` as ``profile``'s (``rounds``, ``warmup``, ``peak_tflops``,
+        ``hbm_gbps``, ``divide_by``, ``unit``, ``label``). Returns a ``ProfileReport``; needs a
+        CUDA device."""
+        from .profiling import profile, require_cuda
+        from .sides import check_side_name
+
+        check_side_name(side)
+        require_cuda("ZooPair.profile()")
+        if side not in self._watched:
+            self.run(side)
+        options.setdefault("label", f"{self.label} {side}")
+        if options.get("flops") is None:
+            options["flops"] = self.model.flops()
+        return profile(getattr(self, side).run, **options)
+
     def __repr__(self) -> str:
         return f"ZooPair({self.label!r}, device={self.device!r})"
 

@@ -1,0 +1,999 @@
+"""Where a call's GPU time goes, beside its floor: ``profile(fn) -> ProfileReport``.
+
+``profile(fn)`` runs ``fn`` (a zero-argument callable: a compiled side, a zoo model's ``.run``)
+under ``torch.profiler`` on a CUDA device and sorts every kernel it launched into a class:
+
+``conv/matmul``
+    cuDNN / cuBLAS / CUTLASS kernels (names with ``xmma``, ``gemm``, ``cutlass``, ``nvjet``,
+    ``conv``, ``fprop``, ``dgrad``, ``wgrad``, ``winograd``...). Their floor is the call's FLOPs
+    (``torch.utils.flop_counter`` on one more call of ``fn``, or ``flops=``) at ``peak_tflops``.
+``triton``
+    Inductor's kernels, one row per *pattern*: the kernel name without its trailing index
+    (``triton_poi_fused_add_convolution_0`` and ``..._7`` are the pattern
+    ``triton_poi_fused_add_convolution``, kind ``poi``; ``red``, ``per``, ``tem`` likewise).
+``layout copy``
+    kernels that only move data: Triton kernels whose fused ops are all copies (``clone``,
+    ``_to_copy``, ``copy``), cuDNN's format transposes (``nchwToNhwc``...), ATen's copy and
+    transpose kernels (``direct_copy_kernel_cuda``, ``copy_kernel``), ``Memcpy``.
+``eager aten``
+    every other kernel: ATen ops run eagerly between compiled graphs (``torch.cat``'s
+    ``CatArrayBatchedCopy``, elementwise and reduction kernels, ``Memset``).
+``launch gaps``
+    the GPU idle while the call runs: the call's wall time (timed without the profiler, median of
+    ``rounds``, synchronised) minus the union of its kernels' intervals (so concurrent kernels
+    are not counted twice).
+
+Every kernel whose bytes are known gets a memory floor, bytes at ``hbm_gbps``, and its achieved
+GB/s and share of ``hbm_gbps``. Where the bytes come from (the row's ``bytes from`` column):
+
+``inductor``
+    Inductor's own estimate (``estimate_kernel_num_bytes``: the kernel's in/out pointer args,
+    in/out buffers counted twice, a sliced buffer counted by the slices read), which Inductor puts
+    in a kernel's ``inductor_meta["kernel_num_gb"]`` when ``torch._inductor.config.benchmark_kernel``
+    (or ``profile_bandwidth``) is on *while the kernel is generated*, and which every launch
+    then hands to the profiler (``CachingAutotuner.get_profiler_kwargs``; checked on torch 2.11
+    and 2.13). Compile under ``inductor_byte_counts()`` (a scoped ``config.patch``) to get it:
+    it changes no kernel, only metadata and the benchmark harness appended to each kernel's file.
+``args``
+    otherwise, Inductor's runtime rule (``runtime_utils.get_num_bytes``, what ``benchmark_kernel``
+    falls back to) applied to the launch's real arguments as ``record_shapes`` records them:
+    every tensor argument's numel x element size, the ``in_out_ptr`` arguments (read from the
+    kernel's file) twice. A kernel that reads a slice of a larger buffer is over-counted.
+``aten``
+    the first kernel of an eager ``aten::copy_``: its two tensors' bytes.
+
+Other kernels (cuDNN's, reductions, ``cat``) have no bytes: no floor, shown as such.
+
+The arithmetic is separate from the GPU: :func:`build_report` takes a list of
+:class:`KernelEvent` (name, start and duration in microseconds, optional bytes) and returns the
+report, and :func:`events_from_kineto` turns the profiler's raw events into that list; both run
+anywhere. ``ProfileReport.minus(other, divide_by=n)`` is the difference of two reports per unit
+(the cost of one more latent frame: the report at T=5 minus the report at T=2, divided by 3).
+Docs: docs/benchmarks.md ("Profiling a pass").
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import json
+import math
+import re
+import statistics
+import time
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+CONV = "conv/matmul"
+TRITON = "triton"
+LAYOUT = "layout copy"
+EAGER = "eager aten"
+GAPS = "launch gaps"
+CLASSES = (CONV, TRITON, LAYOUT, EAGER)
+
+# H200 (and H100 SXM) bf16 dense matmul, measured ~790 TFLOP/s; HBM3e 4.8 TB/s (H200 spec)
+DEFAULT_PEAK_TFLOPS = 790.0
+DEFAULT_HBM_GBPS = 4800.0
+MEASURE = "measure"
+ROUND_MARK = "pytest_magi.profile.round"
+BYTES_SOURCES = ("inductor", "args", "aten")
+
+_TRITON_NAME_RE = re.compile(r"^triton_(?P<kind>[a-z]+)_(?P<body>.*?)(?:_(?P<n>\d+))?$")
+_COPY_OPS = frozenset({"clone", "copy", "_to_copy", "to_copy", "copy_"})
+_LAYOUT_MARKS = (
+    "nchwtonhwc",
+    "nhwctonchw",
+    "ncdhwtondhwc",
+    "ndhwctoncdhw",
+    "transpose",
+    "direct_copy",
+    "copy_kernel",
+    "memcpy",
+)
+_CONV_MARKS = (
+    "xmma",
+    "gemm",
+    "gemv",
+    "cutlass",
+    "nvjet",
+    "cublas",
+    "conv",
+    "fprop",
+    "dgrad",
+    "wgrad",
+    "winograd",
+    "implicit",
+    "cudnn",
+    "sm90_",
+    "sm80_",
+    "sm100_",
+)
+_EAGER_FIRST = ("catarray",)  # eager kernels whose names contain a layout mark ("Copy")
+_GENERIC_WRAPPERS = frozenset(
+    {
+        "gpu_kernel_impl",
+        "gpu_kernel_impl_nocast",
+        "launch_vectorized_kernel",
+        "launch_legacy_kernel",
+        "unrolled_elementwise_kernel",
+        "elementwise_kernel",
+        "vectorized_elementwise_kernel",
+        "memory",
+        "detail",
+        "ReduceOp",
+        "OpaqueType",
+    }
+)
+_DTYPE_SIZES = {
+    "float": 4,
+    "double": 8,
+    "c10::Half": 2,
+    "c10::BFloat16": 2,
+    "bool": 1,
+    "unsigned char": 1,
+    "signed char": 1,
+    "short int": 2,
+    "short": 2,
+    "int": 4,
+    "long int": 8,
+    "long": 8,
+    "long long": 8,
+    "c10::Float8_e4m3fn": 1,
+    "c10::Float8_e5m2": 1,
+    "c10::Float8_e4m3fnuz": 1,
+    "c10::Float8_e5m2fnuz": 1,
+    "c10::complex<c10::Half>": 4,
+    "c10::complex<float>": 8,
+    "c10::complex<double>": 16,
+}
+_NOT_TENSORS = frozenset({"", "Scalar", "ScalarList", "TensorList", "GenericList", "None"})
+
+
+# --------------------------------------------------------------------------- events
+@dataclass(frozen=True)
+class KernelEvent:
+    """One kernel launch on the GPU: ``name``, ``start_us``/``dur_us`` on the profiler's clock,
+    ``bytes`` it moved when known and where that number came from (``bytes_source``: one of
+    ``BYTES_SOURCES``), and ``op``, the CPU op that launched it (``triton_...``, ``aten::copy_``)."""
+
+    name: str
+    start_us: float
+    dur_us: float
+    bytes: int | None = None
+    bytes_source: str | None = None
+    op: str = ""
+
+
+def classify(name: str) -> tuple[str, str, str]:
+    """``(class, pattern, kind)`` of a kernel name; see the module docstring for the classes.
+
+    ``classify("triton_poi_fused_add_convolution_0")`` is
+    ``("triton", "triton_poi_fused_add_convolution", "poi")``.
+    """
+    match = _TRITON_NAME_RE.match(name)
+    if match:
+        pattern = name[: match.start("n") - 1] if match.group("n") else name
+        kind = match.group("kind")
+        from .kernels import split_fused_ops
+
+        ops = split_fused_ops(match.group("body"))
+        copies_only = bool(ops) and all(op in _COPY_OPS for op in ops)
+        return (LAYOUT if copies_only else TRITON), pattern, kind
+    pattern = kernel_pattern(name)
+    lowered = name.lower()
+    if any(mark in lowered for mark in _EAGER_FIRST):
+        return EAGER, pattern, ""
+    if any(mark in lowered for mark in _LAYOUT_MARKS):
+        return LAYOUT, pattern, ""
+    if any(mark in lowered for mark in _CONV_MARKS):
+        return CONV, pattern, ""
+    return EAGER, pattern, ""
+
+
+def kernel_pattern(name: str, width: int = 72) -> str:
+    """A short name for a CUDA kernel: the C++ name without ``void``, namespaces, template
+    arguments and parameters, plus the first specific ATen functor in its template
+    arguments (``vectorized_elementwise_kernel[CUDAFunctor_add]``,
+    ``elementwise_kernel[direct_copy_kernel_cuda]``); at most ``width`` characters."""
+    text = name.strip().replace("(anonymous namespace)::", "")
+    if text.startswith("void "):
+        text = text[len("void ") :]
+    cut = min((i for i in (text.find("<"), text.find("(")) if i >= 0), default=len(text))
+    base = text[:cut].split("::")[-1].strip() or text[:cut].strip()
+    rest = text[cut:]
+    functor = next(
+        (
+            ident
+            for ident in re.findall(r"at::native::(\w+)", rest)
+            if ident not in _GENERIC_WRAPPERS and ident != base
+        ),
+        "",
+    )
+    short = f"{base}[{functor}]" if functor else base
+    return short if len(short) <= width else short[: width - 3] + "..."
+
+
+def args_bytes(shapes: Sequence[Any], dtypes: Sequence[str], in_out_args: int = 0) -> int | None:
+    """Bytes of a launch's tensor arguments by Inductor's runtime rule (``get_num_bytes``):
+    numel x element size of each tensor, the first ``in_out_args`` counted twice (read and
+    written). ``shapes``/``dtypes`` as ``record_shapes`` records them (``[1024, 1024]`` /
+    ``"float"``; scalars are ``"Scalar"``). None when a tensor's dtype is unknown or no
+    argument is a tensor."""
+    total = 0
+    tensors = 0
+    for i, (shape, dtype) in enumerate(zip(shapes, dtypes, strict=False)):
+        if dtype in _NOT_TENSORS or not isinstance(shape, (list, tuple)):
+            continue
+        if any(isinstance(s, (list, tuple)) for s in shape):
+            return None  # a tensor list: dtype of its members unknown
+        size = _DTYPE_SIZES.get(dtype)
+        if size is None:
+            return None
+        numel = math.prod(int(s) for s in shape)
+        total += numel * size * (2 if i < in_out_args else 1)
+        tensors += 1
+    return total if tensors else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _in_out_args(kernel_file: str, kernel_name: str) -> int:
+    """How many ``in_out_ptr`` arguments the kernel's ``def`` in its file has (0 if unreadable)."""
+    try:
+        with open(kernel_file, encoding="utf-8") as f:
+            source = f.read()
+    except OSError:
+        return 0
+    match = re.search(rf"def {re.escape(kernel_name)}\((?P<args>[^)]*)\)", source)
+    if not match:
+        return 0
+    return sum(1 for a in match.group("args").split(",") if a.strip().startswith("in_out_ptr"))
+
+
+def _call(event: Any, method: str, default: Any) -> Any:
+    fn = getattr(event, method, None)
+    if fn is None:
+        return default
+    try:
+        return fn()
+    except (RuntimeError, TypeError, ValueError):
+        return default
+
+
+def _launch_bytes(op: Any) -> tuple[int | None, str | None]:
+    """Bytes of the kernel launched by CPU op ``op`` (a kineto event), and their source."""
+    name = op.name()
+    kwargs = _call(op, "kwinputs", None) or {}
+    shapes = _call(op, "shapes", []) or []
+    dtypes = _call(op, "dtypes", []) or []
+    if name.startswith("triton") or kwargs.get("kernel_backend") == "triton":
+        gb = kwargs.get("kernel_num_gb")
+        if isinstance(gb, (int, float)) and not isinstance(gb, bool) and gb > 0:
+            return round(gb * 1e9), "inductor"
+        kernel_file = kwargs.get("kernel_file")
+        kernel_name = kwargs.get("kernel_name", name)
+        in_out = _in_out_args(kernel_file, kernel_name) if isinstance(kernel_file, str) else 0
+        nbytes = args_bytes(shapes, dtypes, in_out)
+        return (nbytes, "args") if nbytes else (None, None)
+    if name == "aten::copy_":
+        nbytes = args_bytes(shapes, dtypes)
+        return (nbytes, "aten") if nbytes else (None, None)
+    return None, None
+
+
+def events_from_kineto(
+    raw_events: Iterable[Any],
+) -> tuple[list[KernelEvent], list[tuple[float, float]]]:
+    """The GPU kernels of a profile, and the CPU ranges named ``ROUND_MARK`` (``(start_us,
+    end_us)``), from ``prof.profiler.kineto_results.events()`` (torch's ``_KinetoEvent``s).
+
+    A GPU event is a kernel (or a memcpy/memset) unless it is a user annotation: a CPU range
+    (``record_function``, Inductor's ``## Call CompiledFxGraph``) mirrored on the GPU timeline,
+    recognised by ``is_user_annotation()`` or by having no launching op and the correlation id
+    and name of a CPU range. A kernel's launching op is the CPU op its
+    ``linked_correlation_id`` names (the innermost range open at the launch: the Triton
+    kernel's own ``record_function``, or ``aten::copy_``...); bytes come from it
+    (:func:`_launch_bytes`), given to the op's first kernel only.
+    """
+    from torch.autograd import DeviceType
+
+    events = list(raw_events)
+    ops: dict[int, Any] = {}
+    rounds: list[tuple[float, float]] = []
+    for e in events:
+        if e.device_type() != DeviceType.CPU or e.linked_correlation_id() != 0:
+            continue  # runtime calls (cuLaunchKernel) link to their op; ops link to nothing
+        ops[e.correlation_id()] = e
+        if e.name() == ROUND_MARK:
+            rounds.append((e.start_ns() / 1e3, (e.start_ns() + e.duration_ns()) / 1e3))
+    kernels: list[KernelEvent] = []
+    charged: set[int] = set()
+    for e in events:
+        if e.device_type() != DeviceType.CUDA or _call(e, "is_user_annotation", False):
+            continue
+        linked = e.linked_correlation_id()
+        if linked == 0:
+            mirror = ops.get(e.correlation_id())
+            if mirror is not None and mirror.name() == e.name():
+                continue
+        op = ops.get(linked) if linked else None
+        nbytes: int | None = None
+        source: str | None = None
+        if op is not None and linked not in charged:
+            nbytes, source = _launch_bytes(op)
+            if nbytes is not None:
+                charged.add(linked)
+        kernels.append(
+            KernelEvent(
+                name=e.name(),
+                start_us=e.start_ns() / 1e3,
+                dur_us=e.duration_ns() / 1e3,
+                bytes=nbytes,
+                bytes_source=source,
+                op=op.name() if op is not None else "",
+            )
+        )
+    return kernels, sorted(rounds)
+
+
+_KERNEL_NUM_GB_RE = re.compile(r"'kernel_num_gb':\s*([0-9.eE+-]+)")
+
+
+def kernel_bytes(code: str | Iterable[Any]) -> dict[str, int]:
+    """``{kernel name: bytes}`` from Inductor's generated code compiled under
+    :func:`inductor_byte_counts` (each kernel's ``inductor_meta["kernel_num_gb"]``): what
+    ``profile`` reads per launch, readable without a GPU (``inductor_codegen(...,
+    inductor_config={"benchmark_kernel": True})``). ``code``: output code (str) or kernels
+    (``GeneratedCode.kernels``, ``KernelInfo``s). Kernels without the field are left out; a
+    name that two graphs give to kernels of different sizes raises ``ValueError``."""
+    from .kernels import KernelInfo, parse_wrapper
+
+    kernels: Iterable[Any] = (
+        parse_wrapper(code, "profile").kernels if isinstance(code, str) else code
+    )
+    out: dict[str, int] = {}
+    for kernel in kernels:
+        if not isinstance(kernel, KernelInfo):
+            raise TypeError(f"kernel_bytes: expected output code or KernelInfo, got {kernel!r}")
+        match = _KERNEL_NUM_GB_RE.search(kernel.source)
+        if not match:
+            continue
+        nbytes = round(float(match.group(1)) * 1e9)
+        if out.setdefault(kernel.name, nbytes) != nbytes:
+            raise ValueError(
+                f"kernel_bytes: {kernel.name!r} moves {out[kernel.name]} bytes in one graph and "
+                f"{nbytes} in another (Inductor numbers kernels per graph); pass one graph's "
+                f"kernels, e.g. [k for k in code.kernels if k.graph == ...]"
+            )
+    return out
+
+
+def union_us(intervals: Iterable[tuple[float, float]]) -> float:
+    """Total length of the union of ``(start, end)`` intervals (overlaps counted once)."""
+    total = 0.0
+    end = -math.inf
+    start = -math.inf
+    for s, e in sorted(intervals):
+        if s > end:
+            if end > start:
+                total += end - start
+            start, end = s, e
+        else:
+            end = max(end, e)
+    if end > start:
+        total += end - start
+    return total
+
+
+# --------------------------------------------------------------------------- report
+@dataclass
+class ProfileRow:
+    """One kernel pattern (or, from ``ProfileReport.classes()``, one class) per unit.
+
+    ``launches`` and ``ms`` per unit; ``bytes`` moved by the launches whose bytes are known,
+    ``bytes_ms`` their time; ``floor_ms`` the time at the floor (None: unknown); ``unit_peak``
+    the peak it is measured against ("TFLOP/s" rows: FLOPs at peak; "GB/s" rows: bytes at
+    HBM bandwidth)."""
+
+    klass: str
+    pattern: str
+    kind: str = ""
+    launches: float = 0.0
+    ms: float = 0.0
+    bytes: float | None = None
+    bytes_ms: float = 0.0
+    flops: float | None = None
+    floor_ms: float | None = None
+    bytes_source: str = ""
+    example: str = ""
+
+    @property
+    def achieved(self) -> float | None:
+        """TFLOP/s for a row with FLOPs, GB/s for a row with bytes, else None."""
+        if self.flops is not None and self.ms > 0:
+            return self.flops / (self.ms * 1e-3) / 1e12
+        if self.bytes is not None and self.bytes_ms > 0:
+            return self.bytes / (self.bytes_ms * 1e-3) / 1e9
+        return None
+
+    @property
+    def achieved_unit(self) -> str:
+        return "TFLOP/s" if self.flops is not None else "GB/s" if self.bytes is not None else ""
+
+    @property
+    def of_peak(self) -> float | None:
+        """Floor over time: the share of the peak the row ran at (1.0 = at the floor)."""
+        if self.floor_ms is None or self.ms <= 0:
+            return None
+        timed = self.ms if self.flops is not None else self.bytes_ms
+        return self.floor_ms / timed if timed > 0 else None
+
+
+@dataclass
+class ProfileReport:
+    """Where one call's GPU time goes, per unit (``unit``: "call" by default). See the module
+    docstring. ``wall_ms``: the call timed without the profiler (median); ``busy_ms``: the union
+    of its kernels' intervals; ``kernel_ms``: their sum (more than ``busy_ms`` when kernels ran
+    concurrently); ``gap_ms`` = ``wall_ms - busy_ms``. ``flops``: the call's FLOPs (the
+    ``conv/matmul`` floor); ``rows``: one per kernel pattern."""
+
+    label: str
+    device: str
+    torch: str
+    unit: str
+    rounds: int
+    wall_ms: float
+    busy_ms: float
+    kernel_ms: float
+    peak_tflops: float
+    hbm_gbps: float
+    flops: float | None
+    rows: list[ProfileRow] = field(default_factory=list)
+    profiled_wall_ms: float | None = None
+    notes: list[str] = field(default_factory=list)
+
+    # ---------------------------------------------------------------- derived
+    @property
+    def gap_ms(self) -> float:
+        return self.wall_ms - self.busy_ms
+
+    @property
+    def overlap_ms(self) -> float:
+        return self.kernel_ms - self.busy_ms
+
+    def classes(self) -> list[ProfileRow]:
+        """One row per class (``CLASSES`` order, classes without kernels left out unless
+        ``conv/matmul`` has FLOPs), with the class's floor."""
+        out: list[ProfileRow] = []
+        for klass in CLASSES:
+            rows = [r for r in self.rows if r.klass == klass]
+            if not rows and not (klass == CONV and self.flops):
+                continue
+            known = [r for r in rows if r.bytes is not None]
+            total = ProfileRow(
+                klass=klass,
+                pattern=f"(all {len(rows)} patterns)",
+                launches=sum(r.launches for r in rows),
+                ms=sum(r.ms for r in rows),
+                bytes=sum(r.bytes for r in known if r.bytes is not None) if known else None,
+                bytes_ms=sum(r.bytes_ms for r in known),
+                bytes_source=",".join(sorted({r.bytes_source for r in known if r.bytes_source})),
+            )
+            if klass == CONV and self.flops is not None:
+                total.flops = self.flops
+                total.bytes = None
+                total.floor_ms = self.flops / (self.peak_tflops * 1e12) * 1e3
+            elif known:
+                total.floor_ms = sum(r.floor_ms for r in known if r.floor_ms is not None)
+            out.append(total)
+        return out
+
+    @property
+    def floor_ms(self) -> float:
+        """The call at its floor: FLOPs at the peak plus every known byte at HBM bandwidth."""
+        return sum(c.floor_ms for c in self.classes() if c.floor_ms is not None)
+
+    @property
+    def unknown_ms(self) -> float:
+        """Kernel time with no floor (kernels whose bytes are unknown, outside conv/matmul)."""
+        return sum(r.ms - r.bytes_ms for r in self.rows if r.klass != CONV)
+
+    # ---------------------------------------------------------------- text
+    def summary(self) -> str:
+        conv = next((c for c in self.classes() if c.klass == CONV), None)
+        conv_floor = conv.floor_ms if conv is not None and conv.floor_ms is not None else 0.0
+        memory_floor = self.floor_ms - conv_floor
+        flops = f"{self.flops / 1e12:.3f} TFLOP" if self.flops is not None else "FLOPs unknown"
+        lines = [
+            f"profile of {self.label} on {self.device} (torch {self.torch}), per {self.unit}, "
+            f"{self.rounds} profiled rounds",
+            f"wall {self.wall_ms:.3f} ms = kernels {self.kernel_ms:.3f} ms"
+            + (f" - concurrent {self.overlap_ms:.3f} ms" if self.overlap_ms > 5e-4 else "")
+            + f" + launch gaps {self.gap_ms:.3f} ms",
+            f"floor {self.floor_ms:.3f} ms = {flops} at {self.peak_tflops:g} TFLOP/s "
+            f"({conv_floor:.3f} ms) + known bytes at {self.hbm_gbps:g} GB/s "
+            f"({memory_floor:.3f} ms); wall / floor "
+            + (f"{self.wall_ms / self.floor_ms:.2f}x" if self.floor_ms > 0 else "-")
+            + f"; kernel time without a floor {self.unknown_ms:.3f} ms",
+        ]
+        if self.profiled_wall_ms is not None:
+            lines.append(f"wall under the profiler {self.profiled_wall_ms:.3f} ms")
+        return "\n".join(lines + [f"note: {n}" for n in self.notes])
+
+    def table(self, top: int | None = None) -> str:
+        """Markdown table: each class's total row, then its patterns by time (the first
+        ``top`` of each class, the rest folded into one row), then launch gaps and wall."""
+        if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 1):
+            raise ValueError(f"top={top!r}: expected None (every pattern) or an int >= 1")
+        head = (
+            "| class | kernel pattern | kind | launches | ms | % of wall | floor ms | achieved "
+            "| % of peak | bytes from |\n"
+            "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+        )
+        out = [head]
+        for total in self.classes():
+            out.append(self._line(total, bold=True))
+            rows = sorted(
+                (r for r in self.rows if r.klass == total.klass), key=lambda r: (-r.ms, r.pattern)
+            )
+            shown = rows if top is None else rows[:top]
+            out.extend(self._line(r) for r in shown)
+            rest = rows[len(shown) :]
+            if rest:
+                out.append(
+                    f"| {total.klass} | ({len(rest)} more patterns) | | "
+                    f"{_num(sum(r.launches for r in rest), 1)} | {sum(r.ms for r in rest):.3f} | "
+                    f"{self._share(sum(r.ms for r in rest))} | | | | |"
+                )
+        out.append(
+            f"| **{GAPS}** | wall minus the union of kernel intervals | | | "
+            f"**{self.gap_ms:.3f}** | {self._share(self.gap_ms)} | 0.000 | | | |"
+        )
+        if self.overlap_ms > 5e-4:
+            out.append(
+                f"| concurrent | kernels overlapping others (counted above) | | | "
+                f"-{self.overlap_ms:.3f} | {self._share(-self.overlap_ms)} | | | | |"
+            )
+        out.append(
+            f"| **wall** | per {self.unit} | | "
+            f"{_num(sum(r.launches for r in self.rows), 1)} | **{self.wall_ms:.3f}** | 100% | "
+            f"**{self.floor_ms:.3f}** | | "
+            + (f"{self.floor_ms / self.wall_ms:.0%}" if self.wall_ms > 0 else "")
+            + " | |"
+        )
+        return "\n".join(out)
+
+    def _share(self, ms: float) -> str:
+        return f"{ms / self.wall_ms:.1%}" if self.wall_ms > 0 else ""
+
+    def _line(self, row: ProfileRow, bold: bool = False) -> str:
+        achieved = row.achieved
+        achieved_text = f"{achieved:,.0f} {row.achieved_unit}" if achieved is not None else ""
+        of_peak = row.of_peak
+        floor = "" if row.floor_ms is None else f"{row.floor_ms:.3f}"
+        if row.floor_ms is not None and row.flops is None and row.bytes_ms < row.ms - 5e-4:
+            floor += " (part)"
+        klass = f"**{row.klass}**" if bold else row.klass
+        ms = f"**{row.ms:.3f}**" if bold else f"{row.ms:.3f}"
+        return (
+            f"| {klass} | {_cell(row.pattern)} | {row.kind} | {_num(row.launches, 1)} | {ms} | "
+            f"{self._share(row.ms)} | {floor} | {achieved_text} | "
+            f"{'' if of_peak is None else f'{of_peak:.0%}'} | {row.bytes_source} |"
+        )
+
+    def __str__(self) -> str:
+        return f"{self.summary()}\n\n{self.table()}"
+
+    # ---------------------------------------------------------------- data
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: every field, plus the derived numbers (``gap_ms``, ``floor_ms``, each
+        row's ``achieved``) for readers that do not rebuild the report."""
+        data = dataclasses.asdict(self)
+        data["gap_ms"] = self.gap_ms
+        data["floor_ms"] = self.floor_ms
+        data["classes"] = [
+            {**dataclasses.asdict(c), "achieved": c.achieved, "achieved_unit": c.achieved_unit}
+            for c in self.classes()
+        ]
+        for row, out in zip(self.rows, data["rows"], strict=True):
+            out["achieved"] = row.achieved
+            out["achieved_unit"] = row.achieved_unit
+        return data
+
+    def to_json(self, **dumps_options: Any) -> str:
+        return json.dumps(self.to_dict(), **dumps_options)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ProfileReport:
+        """The report ``to_dict`` wrote (derived keys ignored)."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        row_names = {f.name for f in dataclasses.fields(ProfileRow)}
+        values = {k: v for k, v in data.items() if k in names}
+        values["rows"] = [
+            ProfileRow(**{k: v for k, v in r.items() if k in row_names})
+            for r in data.get("rows", [])
+        ]
+        values["notes"] = list(data.get("notes", []))
+        return cls(**values)
+
+    # ---------------------------------------------------------------- arithmetic
+    def minus(
+        self, other: ProfileReport, *, divide_by: float = 1.0, unit: str | None = None
+    ) -> ProfileReport:
+        """``(self - other) / divide_by`` row by row (matched by class and pattern): the cost of
+        what ``self``'s call does beyond ``other``'s, e.g. per further latent frame,
+        ``report_t5.minus(report_t2, divide_by=3, unit="further latent frame")``. Both must
+        be per-call reports with the same peaks. Differences of noisy numbers can be
+        negative; floors are recomputed from the differences of FLOPs and bytes."""
+        if not isinstance(other, ProfileReport):
+            raise TypeError(f"minus(other={other!r}): expected a ProfileReport")
+        _check_positive("divide_by", divide_by, "e.g. divide_by=3 for three more latent frames")
+        if (self.peak_tflops, self.hbm_gbps) != (other.peak_tflops, other.hbm_gbps):
+            raise ValueError(
+                f"minus: the reports were made with different peaks ({self.peak_tflops:g} "
+                f"TFLOP/s, {self.hbm_gbps:g} GB/s vs {other.peak_tflops:g}, "
+                f"{other.hbm_gbps:g}); profile both with the same peak_tflops and hbm_gbps"
+            )
+        n = float(divide_by)
+        keyed = {(r.klass, r.pattern): r for r in other.rows}
+        rows: list[ProfileRow] = []
+        for row in self.rows:
+            base = keyed.pop((row.klass, row.pattern), None)
+            rows.append(_row_difference(row, base, n, self.hbm_gbps))
+        for base in keyed.values():
+            rows.append(_row_difference(None, base, n, self.hbm_gbps))
+        flops = (
+            (self.flops - other.flops) / n
+            if self.flops is not None and other.flops is not None
+            else None
+        )
+        prof_wall = (
+            (self.profiled_wall_ms - other.profiled_wall_ms) / n
+            if self.profiled_wall_ms is not None and other.profiled_wall_ms is not None
+            else None
+        )
+        return ProfileReport(
+            label=f"{self.label} minus {other.label}",
+            device=self.device,
+            torch=self.torch,
+            unit=unit or f"{n:g} {self.unit}(s) of difference",
+            rounds=min(self.rounds, other.rounds),
+            wall_ms=(self.wall_ms - other.wall_ms) / n,
+            busy_ms=(self.busy_ms - other.busy_ms) / n,
+            kernel_ms=(self.kernel_ms - other.kernel_ms) / n,
+            peak_tflops=self.peak_tflops,
+            hbm_gbps=self.hbm_gbps,
+            flops=flops,
+            rows=rows,
+            profiled_wall_ms=prof_wall,
+            notes=[f"difference of two profiles divided by {n:g}", *self.notes],
+        )
+
+
+def _num(value: float, digits: int) -> str:
+    return f"{value:.0f}" if float(value).is_integer() else f"{value:.{digits}f}"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _row_difference(
+    row: ProfileRow | None, base: ProfileRow | None, n: float, hbm_gbps: float
+) -> ProfileRow:
+    ref = row if row is not None else base
+    assert ref is not None
+    zero = ProfileRow(ref.klass, ref.pattern)
+    a, b = row or zero, base or zero
+    nbytes = (
+        None if a.bytes is None and b.bytes is None else ((a.bytes or 0.0) - (b.bytes or 0.0)) / n
+    )
+    out = ProfileRow(
+        klass=ref.klass,
+        pattern=ref.pattern,
+        kind=ref.kind,
+        launches=(a.launches - b.launches) / n,
+        ms=(a.ms - b.ms) / n,
+        bytes=nbytes,
+        bytes_ms=(a.bytes_ms - b.bytes_ms) / n,
+        bytes_source=",".join(sorted({s for s in (a.bytes_source, b.bytes_source) if s})),
+        example=ref.example,
+    )
+    if nbytes is not None:
+        out.floor_ms = nbytes / (hbm_gbps * 1e9) * 1e3
+    return out
+
+
+def build_report(
+    events: Iterable[KernelEvent],
+    *,
+    calls: int = 1,
+    wall_ms: float | None = None,
+    flops: float | None = None,
+    peak_tflops: float = DEFAULT_PEAK_TFLOPS,
+    hbm_gbps: float = DEFAULT_HBM_GBPS,
+    divide_by: float = 1.0,
+    unit: str = "call",
+    label: str = "",
+    device: str = "",
+    profiled_wall_ms: float | None = None,
+) -> ProfileReport:
+    """The report of ``calls`` calls' kernel events, per unit (per call / ``divide_by``).
+
+    ``wall_ms``: one call's wall time (default: the events' span divided by ``calls``).
+    ``flops``: one call's FLOPs (the conv/matmul floor; None: no floor for that class).
+    """
+    _check_count("calls", calls, 1, "the number of calls the events cover")
+    _check_positive("peak_tflops", peak_tflops, "e.g. 790 for an H200's bf16 matmul")
+    _check_positive("hbm_gbps", hbm_gbps, "e.g. 4800 for an H200's HBM3e")
+    _check_positive("divide_by", divide_by, "e.g. 1 for per-call numbers")
+    if flops is not None:
+        _check_non_negative("flops", flops, "the FLOPs of one call, or None")
+    if wall_ms is not None:
+        _check_non_negative("wall_ms", wall_ms, "one call's wall time in ms")
+    kernels = list(events)
+    for k in kernels:
+        if not isinstance(k, KernelEvent):
+            raise TypeError(f"build_report: events must be KernelEvent, got {k!r}")
+        if k.dur_us < 0:
+            raise ValueError(f"build_report: {k.name!r} has dur_us={k.dur_us!r}; expected >= 0")
+    per = calls * float(divide_by)
+    intervals = [(k.start_us, k.start_us + k.dur_us) for k in kernels]
+    busy_us = union_us(intervals)
+    if wall_ms is None:
+        span = (max(e for _, e in intervals) - min(s for s, _ in intervals)) if kernels else 0.0
+        wall = span / 1e3 / calls
+    else:
+        wall = float(wall_ms)
+    rows: dict[tuple[str, str], ProfileRow] = {}
+    for k in kernels:
+        klass, pattern, kind = classify(k.name)
+        row = rows.get((klass, pattern))
+        if row is None:
+            row = rows[(klass, pattern)] = ProfileRow(klass, pattern, kind, example=k.name)
+        row.launches += 1 / per
+        row.ms += k.dur_us / 1e3 / per
+        if k.bytes is not None:
+            row.bytes = (row.bytes or 0.0) + k.bytes / per
+            row.bytes_ms += k.dur_us / 1e3 / per
+            if k.bytes_source and k.bytes_source not in row.bytes_source.split(","):
+                row.bytes_source = ",".join(filter(None, [row.bytes_source, k.bytes_source]))
+    for row in rows.values():
+        if row.bytes is not None:
+            row.floor_ms = row.bytes / (hbm_gbps * 1e9) * 1e3
+    return ProfileReport(
+        label=label,
+        device=device,
+        torch=_torch_version(),
+        unit=unit,
+        rounds=calls,
+        wall_ms=wall / float(divide_by),
+        busy_ms=busy_us / 1e3 / per,
+        kernel_ms=sum(k.dur_us for k in kernels) / 1e3 / per,
+        peak_tflops=float(peak_tflops),
+        hbm_gbps=float(hbm_gbps),
+        flops=None if flops is None else float(flops) / float(divide_by),
+        rows=sorted(rows.values(), key=lambda r: (CLASSES.index(r.klass), -r.ms, r.pattern)),
+        profiled_wall_ms=None if profiled_wall_ms is None else profiled_wall_ms / divide_by,
+    )
+
+
+def _torch_version() -> str:
+    try:
+        import torch
+    except ImportError:  # pragma: no cover - torch is a dependency
+        return ""
+    return str(torch.__version__)
+
+
+# --------------------------------------------------------------------------- validation
+def _bad(name: str, value: Any, expected: str) -> ValueError:
+    return ValueError(f"{name}={value!r}: expected {expected}")
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _check_positive(name: str, value: Any, example: str) -> None:
+    if not _is_number(value) or not math.isfinite(value) or value <= 0:
+        raise _bad(name, value, f"a finite number > 0 ({example})")
+
+
+def _check_non_negative(name: str, value: Any, what: str) -> None:
+    if not _is_number(value) or not math.isfinite(value) or value < 0:
+        raise _bad(name, value, f"a finite number >= 0 ({what})")
+
+
+def _check_count(name: str, value: Any, minimum: int, what: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise _bad(name, value, f"an int >= {minimum} ({what})")
+
+
+def _check_peak(name: str, value: Any, example: str) -> None:
+    if value == MEASURE:
+        return
+    if not _is_number(value) or not math.isfinite(value) or value <= 0:
+        raise _bad(name, value, f"a finite number > 0 ({example}) or {MEASURE!r}")
+
+
+# --------------------------------------------------------------------------- on the GPU
+@contextlib.contextmanager
+def inductor_byte_counts() -> Iterator[None]:
+    """Compile under this to have Inductor record each Triton kernel's bytes
+    (``inductor_meta["kernel_num_gb"]``), which ``profile`` then reads per launch: a scoped
+    ``torch._inductor.config.patch(benchmark_kernel=True)``. Kernels are unchanged; each
+    kernel's file gains Inductor's benchmark harness, and Inductor prints each compiled
+    module's path to stderr. Wrap the calls that compile (the first call, and any call that
+    may recompile), not only ``torch.compile(...)``, which compiles lazily."""
+    from torch._inductor import config
+
+    with config.patch(benchmark_kernel=True):
+        yield
+
+
+def measure_peak_tflops(n: int = 8192, repeats: int = 10) -> float:
+    """A bf16 ``n x n x n`` matmul's rate on the current GPU (TFLOP/s, mean of ``repeats``
+    after 3 warm-ups): the ``conv/matmul`` floor's peak when ``peak_tflops="measure"``."""
+    import torch
+
+    require_cuda("measure_peak_tflops()")
+    a = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
+    ms = _time_cuda(lambda: a @ b, repeats)
+    return 2 * n**3 / (ms * 1e-3) / 1e12
+
+
+def measure_hbm_gbps(nbytes: int = 2 << 30, repeats: int = 10) -> float:
+    """A device-to-device copy of ``nbytes`` on the current GPU, counting the bytes read and
+    written (GB/s): the memory floor's bandwidth when ``hbm_gbps="measure"``."""
+    import torch
+
+    require_cuda("measure_hbm_gbps()")
+    src = torch.empty(nbytes, device="cuda", dtype=torch.uint8)
+    dst = torch.empty_like(src)
+    ms = _time_cuda(lambda: dst.copy_(src), repeats)
+    return 2 * nbytes / (ms * 1e-3) / 1e9
+
+
+def _time_cuda(fn: Callable[[], Any], repeats: int) -> float:
+    import torch
+
+    for _ in range(3):
+        fn()
+    start = torch.cuda.Event(enable_timing=True)
+    end = torch.cuda.Event(enable_timing=True)
+    torch.cuda.synchronize()
+    start.record()
+    for _ in range(repeats):
+        fn()
+    end.record()
+    torch.cuda.synchronize()
+    return float(start.elapsed_time(end)) / repeats
+
+
+def require_cuda(what: str) -> None:
+    """RuntimeError naming ``what`` and the way out when there is no CUDA device."""
+    import torch
+
+    if not torch.cuda.is_available():
+        raise RuntimeError(
+            f"{what} requires a CUDA device; torch.cuda.is_available() is False here "
+            f"(torch {torch.__version__}). Run it on a GPU machine; on a CPU, build a report from "
+            f"kernel events you have with pytest_magi.profiling.build_report(events, ...)"
+        )
+
+
+def count_flops(fn: Callable[[], Any]) -> int:
+    """FLOPs of one call of ``fn`` (``torch.utils.flop_counter``: matmuls, convolutions,
+    attention). On a compiled ``fn`` the compiled code runs; its convolutions and matmuls are
+    ATen calls and are counted (Triton templates would not be)."""
+    from torch.utils.flop_counter import FlopCounterMode
+
+    counter = FlopCounterMode(display=False)
+    with warnings.catch_warnings():
+        # FlopCounterMode's module hooks make torch.compile warn about global hooks
+        warnings.simplefilter("ignore", UserWarning)
+        with counter:
+            fn()
+    return int(counter.get_total_flops())
+
+
+def profile(
+    fn: Callable[[], Any],
+    *,
+    rounds: int = 3,
+    warmup: int = 1,
+    peak_tflops: float | str = DEFAULT_PEAK_TFLOPS,
+    hbm_gbps: float | str = DEFAULT_HBM_GBPS,
+    flops: float | None = None,
+    divide_by: float = 1.0,
+    unit: str = "call",
+    label: str | None = None,
+) -> ProfileReport:
+    """Profile ``fn()`` on the GPU: every kernel, by class and Triton pattern, beside its floor.
+
+    ``warmup`` calls first (a compiled ``fn`` compiles in them), then ``rounds`` calls timed
+    without the profiler (the wall time: median, synchronised) and ``rounds`` calls under
+    ``torch.profiler`` (``record_shapes=True``: each Triton launch's arguments), each in a
+    ``record_function(ROUND_MARK)`` range. ``peak_tflops`` / ``hbm_gbps``: the floors' rates
+    (defaults: H200), or ``"measure"`` (:func:`measure_peak_tflops`, :func:`measure_hbm_gbps`).
+    ``flops``: one call's FLOPs; None counts them on one more call (:func:`count_flops`).
+    ``divide_by`` / ``unit``: report per unit, e.g. ``divide_by=21, unit="latent frame"``.
+    Triton kernels' bytes are Inductor's own when ``fn`` was compiled under
+    :func:`inductor_byte_counts`, else counted from the launch's arguments (module docstring).
+    """
+    if not callable(fn):
+        raise TypeError(f"profile(fn={fn!r}): expected a zero-argument callable")
+    _check_count("rounds", rounds, 1, "profiled calls, e.g. rounds=3")
+    _check_count("warmup", warmup, 0, "calls before profiling, e.g. warmup=1")
+    _check_peak("peak_tflops", peak_tflops, "e.g. 790 for an H200's bf16 matmul")
+    _check_peak("hbm_gbps", hbm_gbps, "e.g. 4800 for an H200's HBM3e")
+    if flops is not None:
+        _check_non_negative("flops", flops, "one call's FLOPs, or None to count them")
+    _check_positive("divide_by", divide_by, "e.g. divide_by=21 for per latent frame")
+    if not isinstance(unit, str) or not unit:
+        raise _bad("unit", unit, 'a non-empty str, e.g. "latent frame"')
+    require_cuda("profile()")
+    import torch
+
+    from .timing import device_name
+
+    peak = measure_peak_tflops() if peak_tflops == MEASURE else float(peak_tflops)
+    hbm = measure_hbm_gbps() if hbm_gbps == MEASURE else float(hbm_gbps)
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    call_flops = count_flops(fn) if flops is None else flops
+    walls: list[float] = []
+    for _ in range(rounds):
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        fn()
+        torch.cuda.synchronize()
+        walls.append((time.perf_counter() - start) * 1e3)
+    kernels, marks = _profiled(fn, rounds)
+    report = build_report(
+        kernels,
+        calls=rounds,
+        wall_ms=statistics.median(walls),
+        flops=call_flops,
+        peak_tflops=peak,
+        hbm_gbps=hbm,
+        divide_by=divide_by,
+        unit=unit,
+        label=label if label is not None else getattr(fn, "__qualname__", repr(fn)),
+        device=device_name("cuda"),
+        profiled_wall_ms=statistics.median(e - s for s, e in marks) / 1e3 if marks else None,
+    )
+    if peak_tflops == MEASURE or hbm_gbps == MEASURE:
+        report.notes.append(f"measured peaks: {peak:.0f} TFLOP/s bf16 matmul, {hbm:.0f} GB/s copy")
+    unknown = sum(1 for k in kernels if k.bytes is None and classify(k.name)[0] != CONV)
+    if unknown:
+        report.notes.append(
+            f"{unknown / rounds:g} launches per call outside conv/matmul have no bytes (no floor)"
+        )
+    return report
+
+
+def _profiled(
+    fn: Callable[[], Any], rounds: int
+) -> tuple[list[KernelEvent], list[tuple[float, float]]]:
+    import torch
+    from torch.profiler import ProfilerActivity, record_function
+    from torch.profiler import profile as torch_profile
+
+    activities = [ProfilerActivity.CPU, ProfilerActivity.CUDA]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # "Profiler clears events at the end..."
+        with torch_profile(activities=activities, record_shapes=True) as prof:
+            for _ in range(rounds):
+                with record_function(ROUND_MARK):
+                    fn()
+                    torch.cuda.synchronize()
+    results = prof.profiler.kineto_results if prof.profiler is not None else None
+    if results is None:
+        raise RuntimeError("profile(): torch.profiler returned no kineto results")
+    return events_from_kineto(results.events())

@@ -1,0 +1,489 @@
+"""pytest_magi.profiling: classes, patterns, floors, gaps and the table from synthetic kernel
+events (CPU); the kineto-event reader on stand-in events; Inductor's byte counts from a real
+fake-CUDA compile; the GPU path under ``requires_cuda``."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+import torch
+from torch.autograd import DeviceType
+
+from pytest_magi import profiling
+from pytest_magi.fake_cuda import real_cuda_available
+from pytest_magi.profiling import (
+    CONV,
+    EAGER,
+    LAYOUT,
+    ROUND_MARK,
+    TRITON,
+    KernelEvent,
+    ProfileReport,
+    args_bytes,
+    build_report,
+    classify,
+    events_from_kineto,
+    kernel_bytes,
+    union_us,
+)
+
+MIB = 1 << 20
+CAT = (
+    "void at::native::(anonymous namespace)::CatArrayBatchedCopy<at::native::(anonymous "
+    "namespace)::OpaqueType<2u>, unsigned int, 5, 64, 64>(...)"
+)
+DIRECT_COPY = (
+    "void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_nocast<"
+    "at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() "
+    "const::{lambda(c10::BFloat16)#1}>(at::TensorIteratorBase&, ...)::{lambda(int)#1}>(int, ...)"
+)
+XMMA = "sm90_xmma_fprop_implicit_gemm_bf16bf16_bf16f32_f32_nhwckrsc_nhwc_tilesize128x128x64"
+TO_NHWC = "void cudnn::engines_precompiled::nchwToNhwcKernel<__nv_bfloat16, float>(...)"
+ADD = (
+    "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<"
+    "c10::BFloat16>, std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<c10::BFloat16>)"
+)
+
+
+# --------------------------------------------------------------------------- classification
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        (
+            "triton_poi_fused_add_convolution_0",
+            (TRITON, "triton_poi_fused_add_convolution", "poi"),
+        ),
+        (
+            "triton_red_fused_native_group_norm_3",
+            (TRITON, "triton_red_fused_native_group_norm", "red"),
+        ),
+        (
+            "triton_per_fused_native_group_norm_silu_12",
+            (TRITON, "triton_per_fused_native_group_norm_silu", "per"),
+        ),
+        ("triton_tem_fused_mm_0", (TRITON, "triton_tem_fused_mm", "tem")),
+        ("triton_poi_fused_clone_4", (LAYOUT, "triton_poi_fused_clone", "poi")),
+        ("triton_poi_fused__to_copy_1", (LAYOUT, "triton_poi_fused__to_copy", "poi")),
+        (XMMA, (CONV, XMMA[:69] + "...", "")),
+        ("void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm>(...)", (CONV, "Kernel2", "")),
+        (
+            "nvjet_tst_128x256_64x4_1x2_h_bz_coopA_NNT",
+            (CONV, "nvjet_tst_128x256_64x4_1x2_h_bz_coopA_NNT", ""),
+        ),
+        (TO_NHWC, (LAYOUT, "nchwToNhwcKernel", "")),
+        (DIRECT_COPY, (LAYOUT, "elementwise_kernel[direct_copy_kernel_cuda]", "")),
+        ("Memcpy DtoD (Device -> Device)", (LAYOUT, "Memcpy DtoD", "")),
+        (CAT, (EAGER, "CatArrayBatchedCopy", "")),
+        (ADD, (EAGER, "vectorized_elementwise_kernel[CUDAFunctor_add]", "")),
+        ("Memset (Device)", (EAGER, "Memset", "")),
+    ],
+)
+def test_classify(name: str, expected: tuple[str, str, str]) -> None:
+    assert classify(name) == expected
+
+
+def test_union_counts_overlaps_once() -> None:
+    assert union_us([]) == 0.0
+    assert union_us([(0, 10), (5, 15), (20, 25)]) == 20.0
+    assert union_us([(0, 10), (2, 3), (10, 12)]) == 12.0
+
+
+# --------------------------------------------------------------------------- the report
+def _events() -> list[KernelEvent]:
+    """Two calls of: conv 2 ms; a Triton add that moves 48 MB in 20 us; the same pattern under
+    another index with no bytes known; a clone overlapping the conv; an eager cat."""
+    out: list[KernelEvent] = []
+    for call in range(2):
+        t0 = call * 10_000.0
+        out += [
+            KernelEvent(XMMA, t0 + 100, 2000),
+            KernelEvent(TO_NHWC, t0 + 150, 50),  # concurrent with the conv: 50 us overlap
+            KernelEvent("triton_poi_fused_add_0", t0 + 2200, 20, 48_000_000, "inductor"),
+            KernelEvent("triton_poi_fused_add_7", t0 + 2300, 30),
+            KernelEvent("triton_poi_fused_clone_2", t0 + 2400, 10, 9_600_000, "args"),
+            KernelEvent(CAT, t0 + 2500, 40),
+        ]
+    return out
+
+
+def _report(**overrides: Any) -> ProfileReport:
+    options: dict[str, Any] = {
+        "calls": 2,
+        "wall_ms": 3.0,
+        "flops": 790e9,
+        "peak_tflops": 790.0,
+        "hbm_gbps": 4800.0,
+        "label": "synthetic",
+        "device": "none",
+    }
+    options.update(overrides)
+    return build_report(_events(), **options)
+
+
+def test_report_rows_floors_and_bandwidth() -> None:
+    r = _report()
+    add = next(x for x in r.rows if x.pattern == "triton_poi_fused_add")
+    assert (add.klass, add.kind, add.launches) == (TRITON, "poi", 2)
+    assert math.isclose(add.ms, 0.050)  # 20 + 30 us per call
+    # the bytes and the time of the launch with bytes only: 48 MB in 20 us = 2400 GB/s
+    assert add.bytes == 48_000_000 and math.isclose(add.bytes_ms, 0.020)
+    assert math.isclose(add.achieved or 0, 2400.0)
+    assert math.isclose(add.floor_ms or 0, 0.010)  # 48 MB at 4800 GB/s
+    assert math.isclose(add.of_peak or 0, 0.5)
+    assert add.bytes_source == "inductor" and add.example == "triton_poi_fused_add_0"
+    clone = next(x for x in r.rows if x.pattern == "triton_poi_fused_clone")
+    assert clone.klass == LAYOUT and math.isclose(clone.achieved or 0, 960.0)
+    cat = next(x for x in r.rows if x.klass == EAGER)
+    assert cat.bytes is None and cat.floor_ms is None and cat.achieved is None
+    classes = {c.klass: c for c in r.classes()}
+    assert list(classes) == [CONV, TRITON, LAYOUT, EAGER]
+    conv = classes[CONV]
+    assert math.isclose(conv.floor_ms or 0, 1.0)  # 790 GFLOP at 790 TFLOP/s
+    assert math.isclose(conv.ms, 2.0) and math.isclose(conv.achieved or 0, 395.0)
+    assert math.isclose(conv.of_peak or 0, 0.5) and conv.achieved_unit == "TFLOP/s"
+    assert math.isclose(r.floor_ms, 1.0 + 0.010 + 0.002)
+    # kernel time 2.15 ms per call, of which 0.05 overlaps the conv; wall 3.0 ms
+    assert math.isclose(r.kernel_ms, 2.15) and math.isclose(r.busy_ms, 2.10)
+    assert math.isclose(r.overlap_ms, 0.05) and math.isclose(r.gap_ms, 0.90)
+    # no floor: the add launch without bytes, the cat, and cuDNN's transpose
+    assert math.isclose(r.unknown_ms, 0.030 + 0.040 + 0.050)
+
+
+def test_wall_defaults_to_the_events_span() -> None:
+    r = build_report([KernelEvent("triton_poi_fused_add_0", 0, 10), KernelEvent(ADD, 40, 10)])
+    assert math.isclose(r.wall_ms, 0.050) and math.isclose(r.gap_ms, 0.030)
+
+
+def test_divide_by_reports_per_unit() -> None:
+    whole = _report()
+    per = _report(divide_by=4.0, unit="latent frame")
+    assert per.unit == "latent frame"
+    assert math.isclose(per.wall_ms, whole.wall_ms / 4) and math.isclose(per.gap_ms, 0.225)
+    assert math.isclose(per.floor_ms, whole.floor_ms / 4)
+    add = next(x for x in per.rows if x.pattern == "triton_poi_fused_add")
+    assert math.isclose(add.launches, 0.5) and math.isclose(add.achieved or 0, 2400.0)
+
+
+def test_minus_is_the_cost_per_further_unit() -> None:
+    small = _report(calls=2, wall_ms=3.0, flops=790e9)
+    extra = [*_events(), *[KernelEvent(XMMA, 30_000 + 100 * i, 1000) for i in range(4)]]
+    big = build_report(extra, calls=2, wall_ms=7.0, flops=3 * 790e9, label="big")
+    diff = big.minus(small, divide_by=2, unit="further frame")
+    assert diff.unit == "further frame" and math.isclose(diff.wall_ms, 2.0)
+    conv = next(c for c in diff.classes() if c.klass == CONV)
+    # two more 1 ms convs per call over 2 units, 790 GFLOP per unit: at the floor
+    assert math.isclose(conv.ms, 1.0) and math.isclose(conv.launches, 1.0)
+    assert math.isclose(conv.floor_ms or 0, 1.0) and math.isclose(conv.of_peak or 0, 1.0)
+    add = next(x for x in diff.rows if x.pattern == "triton_poi_fused_add")
+    assert add.launches == 0 and add.ms == 0 and add.bytes == 0
+    with pytest.raises(ValueError, match=r"divide_by=0: expected a finite number > 0"):
+        big.minus(small, divide_by=0)
+    with pytest.raises(ValueError, match="different peaks"):
+        big.minus(_report(hbm_gbps=3000.0))
+
+
+def test_table_is_markdown_with_every_class_gaps_and_wall() -> None:
+    r = _report()
+    text = r.table()
+    lines = text.splitlines()
+    assert lines[0].startswith("| class | kernel pattern | kind | launches | ms |")
+    assert set(lines[1]) <= set("|-: ")
+    assert all(line.count("|") == lines[0].count("|") for line in lines)
+    assert "| **conv/matmul** | (all 1 patterns) |" in text
+    assert (
+        "| triton | triton_poi_fused_add | poi | 2 | 0.050 | 1.7% | 0.010 (part) | 2,400 GB/s | 50% | inductor |"
+        in text
+    )
+    assert (
+        "| **launch gaps** | wall minus the union of kernel intervals | | | **0.900** | 30.0% |"
+        in text
+    )
+    assert "| concurrent |" in text and "| -0.050 |" in text
+    assert "| **wall** | per call | | 6 | **3.000** | 100% | **1.012** |" in text
+    folded = r.table(top=1)
+    assert "| triton | (1 more patterns) |" not in folded  # one Triton pattern: nothing folded
+    assert "| layout copy | (1 more patterns) | | 1 | 0.010 | 0.3% |" in folded
+    summary = str(r)
+    assert summary.startswith("profile of synthetic on none")
+    assert "launch gaps 0.900 ms" in summary and "wall / floor 2.96x" in summary
+    with pytest.raises(ValueError, match=r"top=0: expected None \(every pattern\) or an int >= 1"):
+        r.table(top=0)
+
+
+def test_to_dict_round_trips_through_json() -> None:
+    r = _report(profiled_wall_ms=3.5)
+    r.notes.append("a note")
+    data = json.loads(json.dumps(r.to_dict()))
+    assert data["gap_ms"] == pytest.approx(0.9) and data["floor_ms"] == pytest.approx(1.012)
+    assert {c["klass"] for c in data["classes"]} == {CONV, TRITON, LAYOUT, EAGER}
+    add = next(x for x in data["rows"] if x["pattern"] == "triton_poi_fused_add")
+    assert add["achieved"] == pytest.approx(2400.0) and add["achieved_unit"] == "GB/s"
+    back = ProfileReport.from_dict(data)
+    assert back == r
+    assert back.table() == r.table()
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: _report(peak_tflops=-1.0), "peak_tflops=-1.0: expected a finite number > 0"),
+        (lambda: _report(hbm_gbps=0), "hbm_gbps=0: expected a finite number > 0"),
+        (lambda: _report(calls=0), r"calls=0: expected an int >= 1"),
+        (lambda: _report(divide_by=float("nan")), "divide_by=nan: expected a finite number > 0"),
+        (lambda: _report(flops=-5), "flops=-5: expected a finite number >= 0"),
+        (
+            lambda: profiling.profile(lambda: None, rounds=0),
+            r"rounds=0: expected an int >= 1 \(profiled calls, e.g. rounds=3\)",
+        ),
+        (lambda: profiling.profile(lambda: None, warmup=-1), r"warmup=-1: expected an int >= 0"),
+        (
+            lambda: profiling.profile(lambda: None, peak_tflops=-790),
+            r"peak_tflops=-790: expected a finite number > 0 \(e.g. 790 for an H200's bf16 matmul\) or 'measure'",
+        ),
+        (
+            lambda: profiling.profile(lambda: None, hbm_gbps="fast"),
+            r"hbm_gbps='fast': expected a finite number > 0 .* or 'measure'",
+        ),
+        (
+            lambda: profiling.profile(lambda: None, flops=-1),
+            r"flops=-1: expected a finite number >= 0",
+        ),
+        (
+            lambda: profiling.profile(lambda: None, divide_by=0),
+            r"divide_by=0: expected a finite number > 0",
+        ),
+        (lambda: profiling.profile(lambda: None, unit=""), r"unit='': expected a non-empty str"),
+    ],
+)
+def test_bad_arguments_name_the_value_and_the_fix(call: Any, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_profile_needs_a_callable() -> None:
+    with pytest.raises(TypeError, match="expected a zero-argument callable"):
+        profiling.profile(3)  # type: ignore[arg-type]
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="the error is for machines without a GPU")
+def test_profile_without_cuda_says_what_to_do() -> None:
+    with pytest.raises(RuntimeError, match=r"profile\(\) requires a CUDA device; .*build_report"):
+        profiling.profile(lambda: None)
+
+
+# --------------------------------------------------------------------------- bytes
+def test_args_bytes_follows_inductors_runtime_rule() -> None:
+    shapes = [[1024, 1024], [1024, 1024], [1024, 1024], []]
+    dtypes = ["float", "float", "float", "Scalar"]
+    assert args_bytes(shapes, dtypes) == 12 * MIB
+    # the first in/out argument is read and written
+    assert args_bytes(shapes, dtypes, in_out_args=1) == 16 * MIB
+    assert args_bytes([[8, 8], []], ["c10::BFloat16", "float"]) == 128 + 4  # a 0-d tensor
+    assert args_bytes([[], []], ["Scalar", "Scalar"]) is None
+    assert args_bytes([[4]], ["c10::SomethingNew"]) is None
+
+
+def test_inductor_byte_counts_are_the_kernels_own_under_fake_cuda() -> None:
+    """A real Inductor compile (fake CUDA on a CPU machine, the GPU where there is one) of an
+    add of two [1024, 1024] fp32 tensors: 2 reads + 1 write of 4 MiB = 12 MiB, as Inductor
+    writes it into the kernel's metadata under inductor_byte_counts()."""
+    from pytest_magi.codegen import inductor_codegen
+
+    a, b = torch.randn(1024, 1024), torch.randn(1024, 1024)
+    code = inductor_codegen(torch.add, a, b, inductor_config={"benchmark_kernel": True})
+    assert kernel_bytes(code.kernels) == {"triton_poi_fused_add_0": 3 * 1024 * 1024 * 4}
+    assert kernel_bytes(code.raw) == {"triton_poi_fused_add_0": 12 * MIB}
+    # without the setting Inductor writes no count: nothing to read
+    plain = inductor_codegen(torch.add, a, b)
+    assert kernel_bytes(plain.kernels) == {}
+
+
+def test_inductor_byte_counts_is_scoped() -> None:
+    from torch._inductor import config
+
+    before = config.benchmark_kernel
+    with profiling.inductor_byte_counts():
+        assert config.benchmark_kernel is True
+    assert config.benchmark_kernel == before
+    with pytest.raises(KeyError), profiling.inductor_byte_counts():
+        raise KeyError("boom")
+    assert config.benchmark_kernel == before
+
+
+# --------------------------------------------------------------------------- kineto events
+@dataclass
+class FakeKineto:
+    """The methods of torch's ``_KinetoEvent`` that events_from_kineto reads."""
+
+    _name: str
+    device: Any
+    corr: int
+    linked: int = 0
+    start: int = 0
+    dur: int = 0
+    _shapes: list[Any] = field(default_factory=list)
+    _dtypes: list[str] = field(default_factory=list)
+    kw: dict[str, Any] = field(default_factory=dict)
+    annotation: bool = False
+
+    def name(self) -> str:
+        return self._name
+
+    def device_type(self) -> Any:
+        return self.device
+
+    def correlation_id(self) -> int:
+        return self.corr
+
+    def linked_correlation_id(self) -> int:
+        return self.linked
+
+    def start_ns(self) -> int:
+        return self.start
+
+    def duration_ns(self) -> int:
+        return self.dur
+
+    def shapes(self) -> list[Any]:
+        return self._shapes
+
+    def dtypes(self) -> list[str]:
+        return self._dtypes
+
+    def kwinputs(self) -> dict[str, Any]:
+        return self.kw
+
+    def is_user_annotation(self) -> bool:
+        return self.annotation
+
+
+def test_events_from_kineto_links_kernels_to_their_launches(tmp_path: Any) -> None:
+    kernel_file = tmp_path / "k.py"
+    kernel_file.write_text(
+        "@triton.jit\ndef triton_poi_fused_add_1(in_out_ptr0, in_ptr0, xnumel, XBLOCK):\n"
+    )
+    cpu, gpu = DeviceType.CPU, DeviceType.CUDA
+    sq = [[1024, 1024], [1024, 1024], []]
+    raw = [
+        FakeKineto(ROUND_MARK, cpu, 1, start=0, dur=900_000),
+        FakeKineto("## Call CompiledFxGraph abc", cpu, 2, start=1_000, dur=500_000),
+        # Inductor's own count, carried by the launch's record_function
+        FakeKineto(
+            "triton_poi_fused_add_0",
+            cpu,
+            3,
+            _shapes=sq,
+            _dtypes=["float", "float", "Scalar"],
+            kw={"kernel_backend": "triton", "kernel_num_gb": 0.012582912},
+        ),
+        FakeKineto("cuLaunchKernel", cpu, 3, linked=3),  # a runtime id equal to an op id
+        FakeKineto("triton_poi_fused_add_0", gpu, 3, linked=3, start=10_000, dur=5_000),
+        # no count: the launch's arguments, the in/out one twice (from the kernel's file)
+        FakeKineto(
+            "triton_poi_fused_add_1",
+            cpu,
+            4,
+            _shapes=sq,
+            _dtypes=["float", "float", "Scalar"],
+            kw={"kernel_file": str(kernel_file), "kernel_name": "triton_poi_fused_add_1"},
+        ),
+        FakeKineto("triton_poi_fused_add_1", gpu, 40, linked=4, start=20_000, dur=5_000),
+        # an eager copy_ that launched two kernels: its bytes go to the first
+        FakeKineto(
+            "aten::copy_",
+            cpu,
+            5,
+            _shapes=[[256], [256], []],
+            _dtypes=["c10::BFloat16"] * 2 + ["Scalar"],
+        ),
+        FakeKineto(DIRECT_COPY, gpu, 50, linked=5, start=30_000, dur=1_000),
+        FakeKineto(DIRECT_COPY, gpu, 51, linked=5, start=31_000, dur=1_000),
+        # user annotations mirrored on the GPU: by flag, and by correlation id and name
+        FakeKineto("## Call CompiledFxGraph abc", gpu, 2, start=9_000, dur=30_000),
+        FakeKineto("my range", gpu, 60, start=9_000, dur=30_000, annotation=True),
+        # a kernel that no op launched stays
+        FakeKineto("Memset (Device)", gpu, 70, start=40_000, dur=500),
+    ]
+    kernels, rounds = events_from_kineto(raw)
+    assert rounds == [(0.0, 900.0)]
+    by_name = [(k.name, k.bytes, k.bytes_source, k.op) for k in kernels]
+    assert by_name == [
+        ("triton_poi_fused_add_0", 12 * MIB, "inductor", "triton_poi_fused_add_0"),
+        # two 4 MiB tensors, the first in/out: 3 x 4 MiB (without the file's names: 8 MiB)
+        ("triton_poi_fused_add_1", 12 * MIB, "args", "triton_poi_fused_add_1"),
+        (DIRECT_COPY, 1024, "aten", "aten::copy_"),
+        (DIRECT_COPY, None, None, "aten::copy_"),
+        ("Memset (Device)", None, None, ""),
+    ]
+    assert (kernels[0].start_us, kernels[0].dur_us) == (10.0, 5.0)
+    report = build_report(kernels, wall_ms=0.1)
+    add = next(r for r in report.rows if r.pattern == "triton_poi_fused_add")
+    assert add.launches == 2 and add.bytes == 24 * MIB and add.bytes_source == "inductor,args"
+
+
+# --------------------------------------------------------------------------- pairs
+@pytest.mark.skipif(torch.cuda.is_available(), reason="the error is for machines without a GPU")
+def test_pair_profile_on_cpu_says_what_to_do() -> None:
+    from pytest_magi.pair import CompiledPair
+
+    pair = CompiledPair.build(torch.sin, torch.randn(8), passes=[])
+    with pytest.raises(RuntimeError, match=r"profile\(\) requires a CUDA device"):
+        pair.profile("baseline")
+    with pytest.raises(ValueError, match=r"side='cand': expected one of 'baseline', 'candidate'"):
+        pair.profile("cand")
+    with pytest.raises(TypeError, match=r"takes no side, rounds; for one side's ProfileReport"):
+        pair.profile("candidate", top=3, rounds=2)
+    assert "candidate: self CPU total" in pair.profile(top=2, iterations=1)
+
+
+@pytest.mark.requires_cuda
+def test_profile_on_the_gpu_reads_inductors_bytes() -> None:
+    """A compiled add of two [1024, 1024] fp32 tensors: one Triton launch per call, 12 MiB,
+    from Inductor's metadata when compiled under inductor_byte_counts(), else from the launch's
+    arguments; the wall time covers the kernels."""
+    a = torch.randn(1024, 1024, device="cuda")
+    b = torch.randn(1024, 1024, device="cuda")
+    torch._dynamo.reset()
+    with profiling.inductor_byte_counts():
+        counted = torch.compile(lambda x, y: x + y)
+        counted(a, b)
+    report = profiling.profile(lambda: counted(a, b), rounds=2, label="add")
+    row = next(r for r in report.rows if r.klass == TRITON)
+    assert row.pattern == "triton_poi_fused_add" and row.launches == 1
+    assert row.bytes == 12 * MIB and row.bytes_source == "inductor"
+    assert row.achieved is not None and row.achieved > 0 and report.flops == 0
+    assert report.wall_ms >= report.busy_ms > 0 and report.profiled_wall_ms is not None
+    torch._dynamo.reset()
+    plain = torch.compile(lambda x, y: x + y)
+    plain(a, b)
+    row = next(
+        r for r in profiling.profile(lambda: plain(a, b), rounds=2).rows if r.klass == TRITON
+    )
+    assert row.bytes == 12 * MIB and row.bytes_source == "args"
+    torch._dynamo.reset()
+
+
+@pytest.mark.requires_cuda
+def test_profile_on_the_gpu_counts_conv_flops() -> None:
+    conv = torch.nn.Conv2d(64, 64, 3, padding=1).cuda().half()
+    x = torch.randn(8, 64, 64, 64, device="cuda", dtype=torch.half)
+    with torch.no_grad():
+        report = profiling.profile(lambda: conv(x), rounds=2)
+    expected = 2 * 8 * 64 * 64 * 64 * 64 * 9
+    assert report.flops == expected
+    conv_class = next(c for c in report.classes() if c.klass == CONV)
+    assert conv_class.launches >= 1 and conv_class.floor_ms is not None
+    assert "| **conv/matmul** |" in report.table()
+
+
+def test_no_real_gpu_means_fake_cuda_was_used_above() -> None:
+    """The fake-CUDA byte-count test above ran Inductor's CUDA codegen without a GPU here."""
+    if real_cuda_available():
+        pytest.skip("a real GPU: the codegen above used it")
+    from pytest_magi.fake_cuda import fake_cuda_status
+
+    assert fake_cuda_status()[0]
