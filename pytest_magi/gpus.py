@@ -6,11 +6,15 @@ Usable without pytest. The plugin uses it in three places:
   `CUDA_VISIBLE_DEVICES` into a `GpuPlan` (`plan_gpus`: worker slot i gets the i-th visible GPU)
   or refuses, and claims the planned GPUs for the run (`GpuBinding.claim`: a `flock` per GPU, so
   a second `--magi-perf -n N` run on the same host cannot time on the same GPUs).
-- The controller hands each xdist worker its GPU as it starts (`GpuBinding.assign`, from xdist's
-  `pytest_configure_node`; a worker replacing a crashed one gets the GPU the crashed one had).
-- Each worker pins itself in its `pytest_configure`: `CUDA_VISIBLE_DEVICES=<its GPU>` in its
-  environment, checked first with `cuda_initialized` because CUDA reads that variable once, when
-  the process initialises the driver, and ignores it afterwards.
+- The controller tells the workers it is about to start their GPUs in its own environment, which
+  they inherit (`SLOTS_VAR`: worker `gwK` takes slot K), and again in each worker's `workerinput`
+  as xdist starts it (`GpuBinding.assign`, from xdist's `pytest_configure_node`; a worker replacing
+  a crashed one gets the GPU the crashed one had).
+- Each worker pins itself: `CUDA_VISIBLE_DEVICES=<its GPU>` in its environment, from the
+  inherited slots in `pytest_load_initial_conftests` (before any `conftest.py` is imported: the
+  repository's own root conftest imports Inductor, which initialises the CUDA driver), else from
+  `workerinput` in `pytest_configure`. It checks first with `cuda_initialized`, because CUDA
+  reads that variable once, when the process initialises the driver, and ignores it afterwards.
 
 How the GPUs are counted: NVML (`libnvidia-ml.so.1`, the driver's management library, through
 ctypes: `nvmlInit_v2`, `nvmlDeviceGetCount_v2`, `nvmlShutdown`). NVML neither calls `cuInit` nor
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import json
 import os
 import re
 import sys
@@ -38,6 +43,8 @@ VISIBLE_VAR = "CUDA_VISIBLE_DEVICES"
 ORDER_VAR = "CUDA_DEVICE_ORDER"
 # the key of xdist's workerinput under which a worker receives its GPU
 WORKERINPUT_KEY = "magi_gpu"
+# the controller's environment variable (inherited by the workers it starts) holding the slots
+SLOTS_VAR = "PYTEST_MAGI_GPU_SLOTS"
 ONE_PROCESS_FIX = (
     "Time in one process: pytest --magi-perf -n 0 (or -n 1); keep -n for runs without --magi-perf"
 )
@@ -268,6 +275,20 @@ class GpuBinding:
         with open(self.claim_path(gpu), "a+", encoding="utf-8") as handle:
             return _try_flock(handle)  # closing the file releases the probe's lock
 
+    def _assignment(self, gpu: str) -> dict[str, str]:
+        order = self.plan.user_order or self.plan.user_visible is not None
+        return {
+            "gpu": gpu,
+            "set_order": "" if order else "PCI_BUS_ID",
+            "perf_lock": str(self.perf_lock_path(gpu)),
+        }
+
+    def slots_variable(self) -> str:
+        """`SLOTS_VAR`'s value: slot K's assignment for worker `gwK`, and the controller's pid
+        (a worker takes a slot only from its parent, never from a stale variable)."""
+        slots = [self._assignment(gpu) for gpu in self.plan.gpus]
+        return json.dumps({"controller": os.getpid(), "slots": slots})
+
     def assign(self, worker_id: str) -> dict[str, str]:
         """The GPU of a starting worker, as its workerinput entry: `gwN` gets slot N, a worker
         replacing a crashed one the slot that is free. `GpuBindingError` when none is free."""
@@ -285,13 +306,7 @@ class GpuBinding:
             )
         self.owners[worker_id] = gpu
         self.assigned[worker_id] = gpu
-        return {
-            "gpu": gpu,
-            "set_order": ""
-            if self.plan.user_order or self.plan.user_visible is not None
-            else "PCI_BUS_ID",
-            "perf_lock": str(self.perf_lock_path(gpu)),
-        }
+        return self._assignment(gpu)
 
     def release(self, worker_id: str) -> None:
         """A worker went down: its GPU is free for the worker that replaces it."""
@@ -304,6 +319,24 @@ class GpuBinding:
 
 
 # --------------------------------------------------------------------------- pinning
+def inherited_assignment(env: Mapping[str, str]) -> dict[str, str] | None:
+    """In an xdist worker `gwK` started by a `--magi-perf -n N` controller: slot K of the
+    controller's `SLOTS_VAR`; None elsewhere (and for a worker replacing a crashed one, whose K
+    is past the slots: it pins from `workerinput`)."""
+    worker, raw = env.get("PYTEST_XDIST_WORKER", ""), env.get(SLOTS_VAR)
+    match = re.fullmatch(r"gw(\d+)", worker)
+    if raw is None or match is None:
+        return None
+    try:
+        data = json.loads(raw)
+        if data["controller"] != os.getppid():
+            return None
+        slot = data["slots"][int(match.group(1))]
+    except (ValueError, KeyError, IndexError, TypeError):
+        return None
+    return {str(k): str(v) for k, v in slot.items()}
+
+
 def _libcuda_mapped() -> bool | None:
     """Whether the CUDA driver library is loaded in this process; None where it cannot be told."""
     try:
@@ -356,10 +389,11 @@ def initialized_message(worker_id: str, gpu: str) -> str:
         f"--magi-perf worker {worker_id}: CUDA was initialised in this process before "
         f"pytest-magi could pin the worker to GPU {gpu} (CUDA reads CUDA_VISIBLE_DEVICES once, "
         f"when it initialises), so this worker would time on a GPU it may share with another "
-        f"worker; its tests are not run. Something initialised CUDA while pytest started: a "
-        f"conftest.py or plugin calling torch.cuda.is_available(), torch.cuda.init() or making a "
-        f"CUDA tensor at import. Move that into a fixture or a test, or time in one process: "
-        f"pytest --magi-perf -n 0"
+        f"worker; its tests are not run. Something initialised CUDA while pytest started, before "
+        f"the conftest.py files were imported: a pytest plugin (or -p module) calling "
+        f"torch.cuda.is_available(), torch.cuda.init() or making a CUDA tensor at import (in a "
+        f"worker replacing a crashed one, which pins after its conftests: a conftest.py too). "
+        f"Move that into a fixture or a test, or time in one process: pytest --magi-perf -n 0"
     )
 
 

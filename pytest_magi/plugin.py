@@ -16,9 +16,10 @@ modules when used.
 Per session: options, per-xdist-worker cache folders, records (from report `user_properties`, so
 the controller sees every worker's), terminal summary, `--magi-report` / `--magi-report-png`.
 `--magi-perf -n N` (N >= 2): each xdist worker owns one GPU (`pytest_magi.gpus`): the controller
-plans and claims N GPUs in `pytest_configure` or refuses, hands one to each worker as xdist starts
-it (`pytest_configure_node`), and the worker pins itself (`CUDA_VISIBLE_DEVICES`) first thing in
-its own `pytest_configure`; `-n auto` then means one worker per GPU.
+plans and claims N GPUs in `pytest_configure` or refuses, and hands one to each worker (through
+its environment and `pytest_configure_node`); the worker pins itself (`CUDA_VISIBLE_DEVICES`) in
+`pytest_load_initial_conftests`, before any conftest.py is imported (a crashed worker's
+replacement: in `pytest_configure`); `-n auto` then means one worker per GPU.
 """
 
 from __future__ import annotations
@@ -44,7 +45,9 @@ from .plugin_state import (
     PAIRS_KEY,
     REQUIRES_CUDA_KEY,
     SESSION_KEY,
+    WORKER_PIN_KEY,
     MagiSession,
+    WorkerPin,
     record_compile,
     record_pair,
 )
@@ -173,7 +176,16 @@ def _is_xdist_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
 
 
-@pytest.hookimpl(tryfirst=True)  # a worker pins its GPU before other plugins configure
+@pytest.hookimpl(tryfirst=True)  # before pytest's own, which imports the conftest.py files
+def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
+    """xdist worker of `--magi-perf -n N`: pin its GPU before conftests can initialise CUDA."""
+    assignment = gpus.inherited_assignment(os.environ)
+    if assignment is not None:
+        worker_id = os.environ["PYTEST_XDIST_WORKER"]
+        early_config.stash[WORKER_PIN_KEY] = WorkerPin.pin(worker_id, assignment)
+
+
+@pytest.hookimpl(tryfirst=True)  # a late pin (see above) comes before other plugins configure
 def pytest_configure(config: pytest.Config) -> None:
     for line in markers.MARKERS.values():
         config.addinivalue_line("markers", line)
@@ -207,10 +219,16 @@ def pytest_configure(config: pytest.Config) -> None:
             session.bind_gpus(workers, os.environ)
     else:
         workerinput = config.workerinput  # type: ignore[attr-defined]
+        worker_id = str(workerinput["workerid"])
         assignment = workerinput.get(gpus.WORKERINPUT_KEY)
-        if assignment:
-            session.pin_gpu(str(workerinput["workerid"]), assignment)
-        session.isolate_worker_caches(str(workerinput["workerid"]))
+        pin = config.stash.get(WORKER_PIN_KEY, None)
+        if pin is not None and pin.assignment != assignment:  # not what the controller said
+            pin.undo()
+            pin = None
+        if pin is None and assignment:
+            pin = WorkerPin.pin(worker_id, assignment)
+        session.worker_pin = pin
+        session.isolate_worker_caches(worker_id)
     config.stash[SESSION_KEY] = session
     config.pluginmanager.register(RecordCollector(session), RECORD_COLLECTOR)
 
@@ -304,9 +322,9 @@ def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
         item.stash[CONFIG_BEFORE_KEY] = None
     if MARKER_ERROR_KEY in item.stash:
         pytest.fail(f"UsageError: {item.stash[MARKER_ERROR_KEY]}", pytrace=False)
-    worker_error = item.config.stash[SESSION_KEY].worker_error
-    if worker_error is not None:
-        pytest.fail(f"UsageError: {worker_error}", pytrace=False)
+    pin = item.config.stash[SESSION_KEY].worker_pin
+    if pin is not None and pin.error is not None:
+        pytest.fail(f"UsageError: {pin.error}", pytrace=False)
     return (yield)
 
 

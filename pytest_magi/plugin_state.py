@@ -57,9 +57,9 @@ class MagiSession:
     written: list[str] = field(default_factory=list)  # "JSON <path>", "PNG <path>"
     env_patch: pytest.MonkeyPatch = field(default_factory=pytest.MonkeyPatch, repr=False)
     # --magi-perf -n N: in the controller, the GPUs of the run and their workers; in a worker,
-    # why it could not be pinned to its GPU (each of its tests then errors at setup)
+    # its pin (or why it could not pin: each of its tests then errors at setup)
     gpu_binding: gpus.GpuBinding | None = None
-    worker_error: str | None = None
+    worker_pin: WorkerPin | None = None
 
     def collect(self, user_properties: Iterable[tuple[str, object]]) -> None:
         """Add the records found in one test report's `user_properties`."""
@@ -99,18 +99,9 @@ class MagiSession:
         except gpus.GpuBindingError as exc:
             raise pytest.UsageError(str(exc)) from None
         self.gpu_binding = binding
+        # the workers xdist starts next inherit it and pin before their conftests load
+        self.env_patch.setenv(gpus.SLOTS_VAR, binding.slots_variable())
         return binding
-
-    def pin_gpu(self, worker_id: str, assignment: dict[str, str]) -> None:
-        """Worker: set `CUDA_VISIBLE_DEVICES` (and its companions) to the GPU the controller
-        assigned; `close()` restores them. When CUDA is initialised already, pinning cannot work:
-        the refusal is kept in `worker_error` for test setup instead (a UsageError here would
-        crash the worker, and xdist would start a new one again and again)."""
-        if gpus.cuda_initialized():
-            self.worker_error = gpus.initialized_message(worker_id, assignment["gpu"])
-            return
-        for var, value in gpus.pin_environment(assignment, os.environ).items():
-            self.env_patch.setenv(var, value)
 
     def options(self) -> dict[str, Any]:
         options: dict[str, Any] = {"perf": self.perf, "rounds": self.rounds, "locate": self.locate}
@@ -121,8 +112,37 @@ class MagiSession:
     def close(self) -> None:
         """Undo the environment changes and give up GPU claims (pytest_unconfigure)."""
         self.env_patch.undo()
+        if self.worker_pin is not None:
+            self.worker_pin.undo()
         if self.gpu_binding is not None:
             self.gpu_binding.close()
+
+
+@dataclass
+class WorkerPin:
+    """An xdist worker's hold on its GPU: the variables set (`undo` restores them), or why it
+    could not pin. A refusal is kept for test setup (a UsageError while the worker starts would
+    crash it, and xdist would start a new one again and again)."""
+
+    worker_id: str
+    assignment: dict[str, str]
+    error: str | None = None
+    env_patch: pytest.MonkeyPatch = field(default_factory=pytest.MonkeyPatch, repr=False)
+
+    @classmethod
+    def pin(cls, worker_id: str, assignment: Mapping[str, str]) -> WorkerPin:
+        """Set `CUDA_VISIBLE_DEVICES` (and its companions, `gpus.pin_environment`) unless CUDA
+        is initialised in this process already."""
+        pin = cls(worker_id, dict(assignment))
+        if gpus.cuda_initialized():
+            pin.error = gpus.initialized_message(worker_id, assignment["gpu"])
+            return pin
+        for var, value in gpus.pin_environment(assignment, os.environ).items():
+            pin.env_patch.setenv(var, value)
+        return pin
+
+    def undo(self) -> None:
+        self.env_patch.undo()
 
 
 def state_dir() -> Path:
@@ -170,6 +190,8 @@ def record_compile(item: pytest.Item, rec: CompileRecord) -> None:
 
 
 SESSION_KEY = pytest.StashKey[MagiSession]()
+# config.stash: a worker's GPU pin made before its conftests loaded (adopted by its session)
+WORKER_PIN_KEY = pytest.StashKey[WorkerPin]()
 # item.stash: the parsed markers (present only when the test has the marker)
 REQUIRES_CUDA_KEY = pytest.StashKey[RequiresCuda]()
 MIN_SPEEDUP_KEY = pytest.StashKey[MinSpeedup]()

@@ -259,6 +259,23 @@ def test_a_gpu_owned_by_another_run_is_refused(tmp_path: Path) -> None:
     ours.close()
 
 
+def test_a_worker_takes_its_slot_from_its_own_controller_only(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    binding = GpuBinding(_plan("0", "1"), folder=tmp_path)
+    monkeypatch.setattr(gpus.os, "getpid", lambda: 4242)  # the controller
+    slots = binding.slots_variable()
+    monkeypatch.setattr(gpus.os, "getppid", lambda: 4242)  # its worker
+    env = {"PYTEST_XDIST_WORKER": "gw1", gpus.SLOTS_VAR: slots}
+    assert gpus.inherited_assignment(env) == binding.assign("gw1")
+    assert gpus.inherited_assignment({**env, "PYTEST_XDIST_WORKER": "gw2"}) is None  # replacement
+    assert gpus.inherited_assignment({"PYTEST_XDIST_WORKER": "gw1"}) is None  # no --magi-perf -n
+    assert gpus.inherited_assignment({gpus.SLOTS_VAR: slots}) is None  # not a worker
+    assert gpus.inherited_assignment({**env, gpus.SLOTS_VAR: "{oops"}) is None
+    monkeypatch.setattr(gpus.os, "getppid", lambda: 1)  # a stale variable, another parent
+    assert gpus.inherited_assignment(env) is None
+
+
 def test_pin_environment_keeps_the_users_choices() -> None:
     assignment = {"gpu": "1", "set_order": "PCI_BUS_ID", "perf_lock": "/tmp/x/perf-gpu-1.lock"}
     assert gpus.pin_environment(assignment, {}) == {
@@ -403,10 +420,8 @@ def record(phase):
         json.dump(data, f)
 
 
-@pytest.hookimpl(trylast=True)
-def pytest_configure(config):
-    if hasattr(config, "workerinput"):
-        record("configure")  # right after pytest-magi's own pytest_configure
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    record("conftest")  # the root conftest of a project, imported by every worker
 """
 
 ENV_TESTS = """
@@ -433,12 +448,12 @@ def _envs(path: Path, phase: str) -> dict[str, dict[str, Any]]:
     }
 
 
-def test_perf_workers_are_pinned_at_configure_and_never_share_caches(
+def test_perf_workers_are_pinned_before_conftests_and_never_share_caches(
     pytester: pytest.Pytester, host: Any
 ) -> None:
-    """-n 2 --magi-perf with 2 (faked) GPUs: gw0 owns GPU 0 and gw1 GPU 1 from their
-    pytest_configure on (before any test module is imported), with their own Inductor and
-    Triton caches and their own timing lock."""
+    """-n 2 --magi-perf with 2 (faked) GPUs: gw0 owns GPU 0 and gw1 GPU 1 from before their
+    conftest.py is imported (so before any test module), with their own Inductor and Triton
+    caches (set at configure) and their own timing lock."""
     host(2)
     pytester.makeconftest(RECORD_ENV)
     pytester.makepyfile(ENV_TESTS)
@@ -447,7 +462,7 @@ def test_perf_workers_are_pinned_at_configure_and_never_share_caches(
     result.stdout.fnmatch_lines(
         ["magi: perf timing on, 8 rounds, one GPU per xdist worker (GPUs 0, 1)"]
     )
-    for phase in ("configure", "import"):
+    for phase in ("conftest", "import"):
         envs = _envs(pytester.path, phase)
         assert set(envs) == {"gw0", "gw1"}, phase
         assert envs["gw0"]["CUDA_VISIBLE_DEVICES"] == "0"
@@ -455,11 +470,13 @@ def test_perf_workers_are_pinned_at_configure_and_never_share_caches(
         for env in envs.values():
             assert env["CUDA_DEVICE_ORDER"] == "PCI_BUS_ID"
             assert env["torch_cuda_initialized"] is False
-        for var in ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR", "MAGI_PERF_LOCK"):
-            gw0, gw1 = envs["gw0"][var], envs["gw1"][var]
-            assert gw0 and gw1 and gw0 != gw1, var
-        assert Path(envs["gw0"]["TORCHINDUCTOR_CACHE_DIR"]).parts[-2:] == ("gw0", "inductor")
-        assert Path(envs["gw1"]["TRITON_CACHE_DIR"]).parts[-2:] == ("gw1", "triton")
+        assert envs["gw0"]["MAGI_PERF_LOCK"] != envs["gw1"]["MAGI_PERF_LOCK"]
+    envs = _envs(pytester.path, "import")
+    for var in ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR"):
+        gw0, gw1 = envs["gw0"][var], envs["gw1"][var]
+        assert gw0 and gw1 and gw0 != gw1, var
+    assert Path(envs["gw0"]["TORCHINDUCTOR_CACHE_DIR"]).parts[-2:] == ("gw0", "inductor")
+    assert Path(envs["gw1"]["TRITON_CACHE_DIR"]).parts[-2:] == ("gw1", "triton")
 
 
 def test_without_perf_xdist_pins_nothing(
@@ -483,34 +500,69 @@ def test_without_perf_xdist_pins_nothing(
         assert env["TORCHINDUCTOR_CACHE_DIR"]  # the worker caches are there with or without it
 
 
-def test_a_worker_with_cuda_initialised_refuses_its_tests(
+CUDA_NOW_INITIALISED = """
+import os
+
+import pytest_magi.gpus
+
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # as after torch.cuda.is_available() (it initialises the CUDA driver) at import
+    pytest_magi.gpus.cuda_initialized = lambda: True
+"""
+
+
+def test_a_conftest_initialising_cuda_comes_after_the_pin(
     pytester: pytest.Pytester, host: Any
 ) -> None:
+    """The repository's own root conftest imports Inductor, which initialises the CUDA driver:
+    the workers pin before any conftest is imported, so that is fine."""
     host(2)
+    pytester.makeconftest(CUDA_NOW_INITIALISED + RECORD_ENV)
+    pytester.makepyfile(ENV_TESTS)
+    _run(pytester, "--magi-perf", "-n", "2").assert_outcomes(passed=2)
+    envs = _envs(pytester.path, "import")
+    assert {w: e["CUDA_VISIBLE_DEVICES"] for w, e in envs.items()} == {"gw0": "0", "gw1": "1"}
+
+
+def test_a_worker_with_cuda_initialised_refuses_its_tests(
+    pytester: pytest.Pytester, host: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """As if a plugin loaded before the pin had initialised CUDA: pinning cannot work any more.
+    In-process 'worker' gw1: its controller's slots in the environment, its GPU in workerinput
+    (an xdist worker gets its sys.path from the controller, so a test plugin cannot reach it)."""
+    host(2)
+    binding = GpuBinding(_plan("0", "1"), folder=tmp_path)
+    slots = {"controller": os.getppid(), "slots": [binding.assign("gw0"), binding.assign("gw1")]}
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw1")
+    monkeypatch.setenv(gpus.SLOTS_VAR, json.dumps(slots))
+    order: list[str] = []  # the pin's check must come before the conftest is imported
+    monkeypatch.setattr(gpus, "cuda_initialized", lambda: order.append("pin check") or True)
+    monkeypatch.setattr(gpus, "order_for_the_test", order, raising=False)
     pytester.makeconftest(
-        """
-        import os
-
-        import pytest_magi.gpus
-
-        if os.environ.get("PYTEST_XDIST_WORKER"):
-            # as after a conftest's torch.cuda.is_available() at import
-            pytest_magi.gpus.cuda_initialized = lambda: True
-        """
+        "import pytest_magi.gpus\npytest_magi.gpus.order_for_the_test.append('conftest')\n"
     )
+
+    class PretendWorker:
+        @pytest.hookimpl(tryfirst=True)
+        def pytest_cmdline_main(self, config: pytest.Config) -> None:
+            gw1 = {"workerid": "gw1", "magi_gpu": slots["slots"][1]}
+            config.workerinput = gw1  # type: ignore[attr-defined]
+
     pytester.makepyfile(ENV_TESTS.replace("from conftest import record", "record = print"))
-    result = _run(pytester, "--magi-perf", "-n", "2")
+    result = pytester.runpytest(*QUICK, plugins=[PretendWorker()])
     result.assert_outcomes(errors=2)
     result.stdout.fnmatch_lines(
         [
-            "*UsageError: --magi-perf worker gw?: CUDA was initialised in this process before "
-            "pytest-magi could pin the worker to GPU ?*"
+            "*UsageError: --magi-perf worker gw1: CUDA was initialised in this process before "
+            "pytest-magi could pin the worker to GPU 1*"
         ]
     )
     out = result.stdout.str()
     assert (
         "Move that into a fixture or a test, or time in one process: pytest --magi-perf -n 0" in out
     )
+    assert order == ["pin check", "conftest"]
+    assert "CUDA_VISIBLE_DEVICES" not in os.environ  # nothing pinned
 
 
 FAKE_TIMING = """
