@@ -102,7 +102,10 @@ def _fx_cache(keep: bool) -> Iterator[None]:
 def bench(name: str, args: argparse.Namespace, log: Callable[[str], None]) -> Row:
     dtype = DTYPES[args.dtype]
     device = "cuda" if torch.cuda.is_available() else "cpu"
-    model = zoo.load(name, args.size, device=device, dtype=dtype, **LOAD_OPTIONS.get(name, {}))
+    options = dict(LOAD_OPTIONS.get(name, {}))
+    if name == "wan2.2-vae":
+        options["frames"] = args.wan_frames
+    model = zoo.load(name, args.size, device=device, dtype=dtype, **options)
     shapes = [tuple(t.shape) for t in model.inputs if isinstance(t, torch.Tensor)]
     row = Row(name, f"{args.size} {shapes}")
     folder = Path(tempfile.mkdtemp(prefix=f"magi-decisions-{name}-"))
@@ -144,6 +147,11 @@ def bench(name: str, args: argparse.Namespace, log: Callable[[str], None]) -> Ro
         row.baseline_ms, row.magi_ms = sp.baseline_ms, sp.candidate_ms
         row.ratio, row.spread = sp.ratio, sp.spread
         log(f"  {sp}")
+
+        if args.profile:
+            for side in ("baseline", "candidate"):
+                report = pair.profile(side, label=f"{name} {side}")
+                log(report.table(top=args.profile_top))
 
         warm_backend = MagiBackend(decider=Decider(cache=DecisionCache(folder)))
         warm = model.compile(backend=warm_backend, isolate="instance")
@@ -188,6 +196,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--keep-fx-cache", action="store_true")
+    parser.add_argument("--wan-frames", type=int, default=3, help="latent frames of wan2.2-vae")
+    parser.add_argument(
+        "--profile", action="store_true", help="each side's ProfileReport table after timing"
+    )
+    parser.add_argument("--profile-top", type=int, default=25)
     args = parser.parse_args(argv)
     names = [n for n in args.models.split(",") if n]
     unknown = [n for n in names if n not in zoo.names()]
