@@ -888,15 +888,26 @@ def require_cuda(what: str) -> None:
 
 def count_flops(fn: Callable[[], Any]) -> int:
     """FLOPs of one call of ``fn`` (``torch.utils.flop_counter``: matmuls, convolutions,
-    attention). On a compiled ``fn`` the compiled code runs; its convolutions and matmuls are
-    ATen calls and are counted (Triton templates would not be)."""
+    attention), counted on an eager run: under ``torch.compiler.set_stance("force_eager")``,
+    so a compiled ``fn`` runs its Python code eagerly once and its compiled code stays in use.
+    Without the stance, a compiled frame entered under ``FlopCounterMode`` falls back to eager
+    for good (seen on torch 2.11 on the GPU and 2.13 on CPU: every later call ran eagerly);
+    a torch without ``set_stance`` raises, and ``flops=`` must be given."""
+    import torch
     from torch.utils.flop_counter import FlopCounterMode
 
+    set_stance = getattr(torch.compiler, "set_stance", None)
+    if set_stance is None:
+        raise RuntimeError(
+            f"count_flops: torch {torch.__version__} has no torch.compiler.set_stance, so FLOPs "
+            f"cannot be counted without making a compiled fn run eagerly from then on; pass "
+            f"flops= (e.g. from torch.utils.flop_counter on the eager model)"
+        )
     counter = FlopCounterMode(display=False)
     with warnings.catch_warnings():
         # FlopCounterMode's module hooks make torch.compile warn about global hooks
         warnings.simplefilter("ignore", UserWarning)
-        with counter:
+        with set_stance("force_eager"), counter:
             fn()
     return int(counter.get_total_flops())
 
@@ -920,7 +931,8 @@ def profile(
     ``torch.profiler`` (``record_shapes=True``: each Triton launch's arguments), each in a
     ``record_function(ROUND_MARK)`` range. ``peak_tflops`` / ``hbm_gbps``: the floors' rates
     (defaults: H200), or ``"measure"`` (:func:`measure_peak_tflops`, :func:`measure_hbm_gbps`).
-    ``flops``: one call's FLOPs; None counts them on one more call (:func:`count_flops`).
+    ``flops``: one call's FLOPs; None counts them on one more call, run eagerly
+    (:func:`count_flops`).
     ``divide_by`` / ``unit``: report per unit, e.g. ``divide_by=21, unit="latent frame"``.
     Triton kernels' bytes are Inductor's own when ``fn`` was compiled under
     :func:`inductor_byte_counts`, else counted from the launch's arguments (module docstring).

@@ -275,6 +275,32 @@ def test_profile_without_cuda_says_what_to_do() -> None:
         profiling.profile(lambda: None)
 
 
+def test_count_flops_leaves_a_compiled_fn_compiled() -> None:
+    """FlopCounterMode around a compiled call makes dynamo run that frame eagerly from then on
+    (seen on torch 2.11 + CUDA and here); count_flops runs the call eagerly instead."""
+    calls: list[int] = []
+
+    def backend(gm: torch.fx.GraphModule, example_inputs: Any) -> Any:
+        def run(*args: Any) -> Any:
+            calls.append(1)
+            return gm(*args)
+
+        return run
+
+    torch._dynamo.reset()
+    linear = torch.nn.Linear(8, 8)
+    compiled = torch.compile(linear, backend=backend)
+    x = torch.randn(2, 8)
+    with torch.no_grad():
+        compiled(x)
+        assert profiling.count_flops(lambda: compiled(x)) == 2 * 2 * 8 * 8
+        assert len(calls) == 1  # counted on an eager run
+        compiled(x)
+        compiled(x)
+    assert len(calls) == 3  # and the compiled code still runs
+    torch._dynamo.reset()
+
+
 # --------------------------------------------------------------------------- bytes
 def test_args_bytes_follows_inductors_runtime_rule() -> None:
     shapes = [[1024, 1024], [1024, 1024], [1024, 1024], []]
@@ -452,7 +478,8 @@ def test_profile_on_the_gpu_reads_inductors_bytes() -> None:
         counted = torch.compile(lambda x, y: x + y)
         counted(a, b)
     report = profiling.profile(lambda: counted(a, b), rounds=2, label="add")
-    row = next(r for r in report.rows if r.klass == TRITON)
+    assert [r.klass for r in report.rows] == [TRITON], report.table()  # no eager fallback
+    row = report.rows[0]
     assert row.pattern == "triton_poi_fused_add" and row.launches == 1
     assert row.bytes == 12 * MIB and row.bytes_source == "inductor"
     assert row.achieved is not None and row.achieved > 0 and report.flops == 0
