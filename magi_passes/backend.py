@@ -208,6 +208,7 @@ class MagiBackend:
                 RuntimeWarning,
                 stacklevel=2,
             )
+            self.discarded.append(plain_manager)
             return self._keep(magi, magi_manager, f"timing failed ({type(exc).__name__})")
         decision = decider.decide(magi_ms, plain_ms, key=key, passes=changed)
         if decider.cache is not None:

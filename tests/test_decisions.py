@@ -365,6 +365,7 @@ def test_a_timing_failure_warns_and_keeps_the_static_rule(tmp_path):
     (decision,) = backend.decisions
     assert (decision.choice, decision.source) == ("magi", "static")
     assert "timing failed (RuntimeError)" in decision.reason
+    assert len(backend.discarded) == 1  # the plain variant, compiled to be timed, is dropped
     assert not list(tmp_path.iterdir())
 
 
