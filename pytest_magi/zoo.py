@@ -1022,6 +1022,14 @@ class ZooPair:
         check_side_name(side, allow_both=True)
         check_maximums(self.compile_stats, maximums, self.label, owner="ZooPair", side=side)
 
+    @property
+    def decisions(self) -> dict[str, list[Any]]:
+        """``{"candidate": [Decision, ...]}`` when the candidate is a ``MagiBackend``: how each
+        graph's variant was chosen (``magi_passes.decisions``), for the compile-health table."""
+        backend = self.candidate_backend
+        decisions = getattr(backend, "decisions", None)
+        return {"candidate": list(decisions)} if decisions is not None else {}
+
     def fired(self, name: str) -> bool:
         """Whether the candidate's magi pass ``name`` applied to any graph compiled so far."""
         backend = self.candidate_backend

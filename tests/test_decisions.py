@@ -502,3 +502,20 @@ def test_the_wall_clock_timer_times_the_real_compiled_variants(tmp_path):
     assert decision.source == "measured" and decision.rounds == 3
     assert decision.magi_ms > 0 and decision.plain_ms > 0
     assert decision.choice == choose(decision.magi_ms, decision.plain_ms, decision.margin)
+
+
+def test_a_zoo_pair_reports_the_candidates_decisions(tmp_path):
+    from pytest_magi import zoo
+    from pytest_magi.report import decision_lines
+
+    model = zoo.load("ltx-video-vae", "tiny")
+    timer = FakeTimer(magi=2.0, plain=1.0)
+    candidate = MagiBackend(decider=Decider(timer=timer, rounds=1, cache=DecisionCache(tmp_path)))
+    pair = zoo.ZooPair(model, candidate=candidate)
+    with torch.no_grad():
+        pair.run("candidate")
+    (decision,) = pair.decisions["candidate"]
+    assert decision.choice == "plain"
+    (line,) = decision_lines(pair.decisions)
+    assert line.startswith("candidate graph 0: measured: plain 1.000 ms vs magi 2.000 ms")
+    assert zoo.ZooPair(model, candidate="inductor").decisions == {}
