@@ -122,7 +122,7 @@ def bench(name: str, args: argparse.Namespace, log: Callable[[str], None]) -> Ro
         row.graphs = len(cold.decisions)
         row.measured = sum(d.source == "measured" for d in cold.decisions)
         row.kept_plain = sum(d.choice == "plain" for d in cold.decisions)
-        row.decisions = [d.describe() for d in cold.decisions if d.source != "static" or d.passes]
+        row.decisions = [d.describe() for d in cold.decisions if d.in_play]
         for line in row.decisions:
             log(f"    {line}")
 

@@ -31,7 +31,7 @@ import dataclasses
 import warnings
 import weakref
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import torch
 from torch._inductor import config as inductor_config
@@ -173,12 +173,12 @@ class MagiBackend:
         plain_config = _plain_config(pass_config)
         if plain_config is None or not pass_config.measure_decisions:
             why = "no measured pass is on" if plain_config is None else "measuring is off"
-            return self._keep(*self._compile(gm, inputs, pass_config, extra), why)
+            return self._keep(self._compile(gm, inputs, pass_config, extra), why)
         decider = self.decider if self.decider is not None else Decider()
         cudagraphs = extra.get("triton.cudagraphs", inductor_config.triton.cudagraphs)
         blocked = decider.blocked(inputs, {"triton.cudagraphs": cudagraphs})
         if blocked is not None:
-            return self._keep(*self._compile(gm, inputs, pass_config, extra), blocked)
+            return self._keep(self._compile(gm, inputs, pass_config, extra), blocked)
         manager = PassManager.chained_with_current(pass_config)
         key = decision_key(
             gm,
@@ -190,17 +190,17 @@ class MagiBackend:
         cached = decider.cache.load(key) if decider.cache is not None else None
         if cached is not None:
             config = pass_config if cached.choice == "magi" else plain_config
-            compiled, manager = self._compile(gm, inputs, config, extra)
-            return self._chosen(compiled, manager, dataclasses.replace(cached, source="cached"))
-        magi, magi_manager = self._compile(_graph_copy(gm), inputs, pass_config, extra)
-        changed = _measured_passes_applied(magi_manager)
-        if magi_manager.history and not changed:
-            return self._keep(magi, magi_manager, "no measured pass changed this graph")
+            variant = self._compile(gm, inputs, config, extra)
+            return self._chosen(variant, dataclasses.replace(cached, source="cached"))
+        magi = self._compile(_graph_copy(gm), inputs, pass_config, extra)
+        changed = _measured_passes_applied(magi.manager)
+        if magi.manager.history and not changed:
+            return self._keep(magi, "no measured pass changed this graph")
         # (no history: Inductor's FX graph cache served the graph without running the passes,
         # so whether one changes it is unknown; measure)
-        plain, plain_manager = self._compile(gm, inputs, plain_config, extra)
+        plain = self._compile(gm, inputs, plain_config, extra)
         try:
-            magi_ms, plain_ms = decider.measure(magi, plain, inputs, copy=mutates_inputs(gm))
+            magi_ms, plain_ms = decider.measure(magi.fn, plain.fn, inputs, copy=mutates_inputs(gm))
         except Exception as exc:  # a graph that cannot run twice on its inputs, say
             warnings.warn(
                 f"magi backend: timing the graph's two variants failed ({type(exc).__name__}: "
@@ -208,16 +208,14 @@ class MagiBackend:
                 RuntimeWarning,
                 stacklevel=2,
             )
-            self.discarded.append(plain_manager)
-            return self._keep(magi, magi_manager, f"timing failed ({type(exc).__name__})")
+            self.discarded.append(plain.manager)
+            return self._keep(magi, f"timing failed ({type(exc).__name__})")
         decision = decider.decide(magi_ms, plain_ms, key=key, passes=changed)
         if decider.cache is not None:
             decider.cache.store(decision)
-        if decision.choice == "magi":
-            self.discarded.append(plain_manager)
-            return self._chosen(magi, magi_manager, decision)
-        self.discarded.append(magi_manager)
-        return self._chosen(plain, plain_manager, decision)
+        kept, dropped = (magi, plain) if decision.choice == "magi" else (plain, magi)
+        self.discarded.append(dropped.manager)
+        return self._chosen(kept, decision)
 
     def _compile(
         self,
@@ -225,7 +223,7 @@ class MagiBackend:
         inputs: list[Any],
         pass_config: PassConfig,
         extra: dict[str, Any],
-    ) -> tuple[Callable[..., Any], PassManager]:
+    ) -> _Compiled:
         """Compile one variant: `gm` with the passes of `pass_config`."""
         from torch._inductor.compile_fx import compile_fx
 
@@ -236,27 +234,25 @@ class MagiBackend:
         if pass_config.channels_last_weights_once and fires_on(pass_config, _has_conv3d(gm)):
             hoisted = _hoistable_conv_weights(gm, inputs)
             _convert_example_weights(gm, inputs, hoisted)
-        self.hoisted_weights.append(len(hoisted))
         compiled: Any = compile_fx(gm, inputs, config_patches=patches)
         if hoisted:
             compiled = _with_converted_weights(compiled, hoisted, _eager_output_formats(gm))
-        return compiled, manager
+        return _Compiled(compiled, manager, len(hoisted))
 
-    def _keep(
-        self, compiled: Callable[..., Any], manager: PassManager, why: str
-    ) -> Callable[..., Any]:
+    def _keep(self, variant: _Compiled, why: str) -> Callable[..., Any]:
         """The passes' static rules decided (`why`: why nothing was measured)."""
-        changed = _measured_passes_applied(manager)
+        changed = _measured_passes_applied(variant.manager)
         decision = Decision(choice="magi", source="static", reason=why, passes=tuple(changed))
-        return self._chosen(compiled, manager, decision)
+        return self._chosen(variant, decision)
 
-    def _chosen(
-        self, compiled: Callable[..., Any], manager: PassManager, decision: Decision
-    ) -> Callable[..., Any]:
-        self.managers.append(manager)
+    def _chosen(self, variant: _Compiled, decision: Decision) -> Callable[..., Any]:
+        """Record the variant that runs (one entry per graph in managers, decisions and
+        hoisted_weights; a variant compiled only to be timed is in `discarded`)."""
+        self.managers.append(variant.manager)
         self.decisions.append(decision)
-        _annotate(manager, decision)
-        return compiled
+        self.hoisted_weights.append(variant.hoisted)
+        _annotate(variant.manager, decision)
+        return variant.fn
 
 
 def magi_backend(
@@ -477,23 +473,32 @@ def _with_converted_weights(
 
 
 # --------------------------------------------------------------------------- measured decisions
+class _Compiled(NamedTuple):
+    """One compiled variant of a graph: what runs, its passes, how many weights it hoisted."""
+
+    fn: Callable[..., Any]
+    manager: PassManager
+    hoisted: int
+
+
+# name -> PassConfig switch of the passes whose rewrite is measured (`MagiPass.measured_by`)
+_MEASURED: dict[str, str] = {
+    cls.name: cls.measured_by for cls in PASS_ORDER if cls.measured_by is not None
+}
+
+
 def _plain_config(config: PassConfig) -> PassConfig | None:
     """`config` with every measured pass switched off; None when none of them is on."""
-    switches = {
-        cls.measured_by: False
-        for cls in PASS_ORDER
-        if cls.measured_by is not None and getattr(config, cls.measured_by)
-    }
+    switches = {field: False for field in _MEASURED.values() if getattr(config, field)}
     return config.replace(**switches) if switches else None
 
 
 def _measured_passes_applied(manager: PassManager) -> list[str]:
     """Names of the measured passes that changed a graph of `manager`'s compilations."""
-    measured = {cls.name for cls in PASS_ORDER if cls.measured_by is not None}
     names: list[str] = []
     for results in manager.history:
         for r in results:
-            if r.name in measured and r.applied and r.name not in names:
+            if r.name in _MEASURED and r.applied and r.name not in names:
                 names.append(r.name)
     return names
 
@@ -501,13 +506,12 @@ def _measured_passes_applied(manager: PassManager) -> list[str]:
 def _annotate(manager: PassManager, decision: Decision) -> None:
     """Put the decision into the measured passes' `PassResult.reason`, in every compilation of
     `manager` so far (a later backward compilation is the same variant)."""
-    if decision.source == "static" and not decision.passes:
+    if not decision.in_play:
         return  # nothing measured and nothing that could have been: the rules' reasons stand
-    measured = {cls.name: cls.measured_by for cls in PASS_ORDER if cls.measured_by is not None}
     text = decision.describe()
     for results in manager.history:
         for i, r in enumerate(results):
-            if r.name not in measured:
+            if r.name not in _MEASURED:
                 continue
             if decision.choice == "plain":
                 results[i] = PassResult(r.name, applied=False, reason=text)

@@ -87,6 +87,12 @@ class Decision:
         if self.source not in SOURCES:
             raise ValueError(f"Decision.source must be one of {SOURCES}, got {self.source!r}")
 
+    @property
+    def in_play(self) -> bool:
+        """Whether a measured pass was in play: measured or read from the cache, or a static
+        decision on a graph a measured pass changed (otherwise there is nothing to report)."""
+        return self.source != "static" or bool(self.passes)
+
     def describe(self) -> str:
         """`measured: plain 1.31 ms vs magi 1.52 ms (margin 2%), kept plain`, or the static why."""
         if self.magi_ms is None or self.plain_ms is None:

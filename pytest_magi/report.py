@@ -150,7 +150,7 @@ def decision_lines(decisions: Mapping[str, Sequence[Any]]) -> list[str]:
     lines = []
     for side, ds in decisions.items():
         for i, d in enumerate(ds):
-            if d.source != "static" or d.passes:
+            if d.in_play:
                 lines.append(f"{side} graph {i}: {d.describe()}")
     return lines
 

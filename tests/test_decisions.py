@@ -519,3 +519,19 @@ def test_a_zoo_pair_reports_the_candidates_decisions(tmp_path):
     (line,) = decision_lines(pair.decisions)
     assert line.startswith("candidate graph 0: measured: plain 1.000 ms vs magi 2.000 ms")
     assert zoo.ZooPair(model, candidate="inductor").decisions == {}
+
+
+def test_the_backends_records_hold_one_entry_per_graph(tmp_path):
+    """managers, decisions and hoisted_weights describe what runs: the variant compiled only to
+    be timed (here plain, which hoists no weight) is in `discarded` alone."""
+    x = torch.randn(1, 4, 3, 6, 6)
+    model = Block().eval()
+    backend = MagiBackend(
+        PassConfig(channels_last_weights_once=True),
+        decider=Decider(timer=FakeTimer(1.0, 2.0), rounds=1, cache=DecisionCache(tmp_path)),
+    )
+    torch.testing.assert_close(_compile(model, x, backend), model(x))
+    assert backend.decisions[0].choice == "magi"
+    assert len(backend.managers) == len(backend.decisions) == 1
+    assert backend.hoisted_weights == [1]  # the conv weight, converted once outside the graph
+    assert len(backend.discarded) == 1
