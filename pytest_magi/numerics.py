@@ -486,6 +486,27 @@ def locate_call(side: str) -> str:
     return f"pair.locate(side={side!r}), or run pytest with --magi-locate"
 
 
+def assert_judged(
+    baseline: Any,
+    candidate: Any,
+    reference: Any,
+    reference_name: str,
+    *,
+    eager: Any,
+    against: str,
+    owner: str,
+    locate: Callable[..., Any],
+) -> Judgment:
+    """:func:`judge_against_reference`, then :func:`verdict`: what a pair's ``assert_close``
+    does with its three runs. A failure carries ``locate`` (:func:`locatable`)."""
+    judgment = judge_against_reference(
+        baseline, candidate, reference, reference_name, eager=eager, against=against
+    )
+    with locatable(locate):
+        verdict(judgment, owner=owner, reference_name=reference_name, against=against)
+    return judgment
+
+
 def verdict(
     judgment: Judgment,
     *,

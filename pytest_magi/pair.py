@@ -87,14 +87,13 @@ from .numerics import (
     BaselineMiscompiled,
     NumericsFailed,
     _max_low_precision_l2,
+    assert_judged,
     check_against,
     compare_outputs,
     default_reference,
-    judge_against_reference,
     locatable,
     locate_call,
     reference_outputs,
-    verdict,
 )
 
 # re-exported: the numerics of a pair are importable from here as they were before the split
@@ -452,21 +451,16 @@ class CompiledPair:
             )
         dtype = REFERENCE_DTYPES[reference]
         ref = reference_outputs(self.model, tuple(args), dtype, self.inference)
-        judgment = judge_against_reference(
+        assert_judged(
             outputs["baseline"],
             outputs["candidate"],
             ref,
             reference,
             eager=self.eager(*args),
             against=against,
+            owner=f"CompiledPair {self.label!r}",
+            locate=self.locate,
         )
-        with locatable(self.locate):
-            verdict(
-                judgment,
-                owner=f"CompiledPair {self.label!r}",
-                reference_name=reference,
-                against=against,
-            )
 
     def _assert_close_to_eager(
         self,

@@ -1055,11 +1055,9 @@ class ZooPair:
         from .numerics import (
             REFERENCE_DTYPES,
             REFERENCES,
+            assert_judged,
             check_against,
-            judge_against_reference,
-            locatable,
             reference_outputs,
-            verdict,
         )
 
         if reference is None:
@@ -1077,14 +1075,16 @@ class ZooPair:
             ref, eager = eager, None
         else:  # a copy of the whole call cast to the reference dtype
             ref = reference_outputs(self.model.as_module(), self.model.inputs, dtype, True)
-        judgment = judge_against_reference(base, cand, ref, reference, eager=eager, against=against)
-        with locatable(self.locate):
-            verdict(
-                judgment,
-                owner=f"ZooPair {self.label!r}",
-                reference_name=reference,
-                against=against,
-            )
+        judgment = assert_judged(
+            base,
+            cand,
+            ref,
+            reference,
+            eager=eager,
+            against=against,
+            owner=f"ZooPair {self.label!r}",
+            locate=self.locate,
+        )
         return f"{self.label}: " + "; ".join(judgment.lines)
 
     def locate(
