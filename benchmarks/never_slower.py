@@ -19,6 +19,11 @@ Per model, in one process (`pytest_magi.zoo`, random weights, full size, bf16):
 Inductor's FX graph cache is off for every compile (`--keep-fx-cache` keeps it), so a warm
 compile is cheaper only by the decisions it reads. The table goes to stdout (markdown) and the
 rows to `--json`.
+
+A torch.compile baseline that fails to compile (an error, or a first call longer than
+`--compile-limit` seconds) is a finding, recorded in the row (``baseline_failure``); the pair is
+then built again with ``dynamic=False`` on both sides, the setting a torch.compile user would try
+next, and the row says so (``compile_kwargs``).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import argparse
 import contextlib
 import json
 import platform
+import signal
 import sys
 import tempfile
 import time
@@ -75,6 +81,8 @@ class Row:
     kept_plain: int = 0
     decisions: list[str] = field(default_factory=list)
     error: str | None = None
+    baseline_failure: str | None = None  # torch.compile as users write it did not compile
+    compile_kwargs: str = ""  # what both sides were compiled with beyond the backend
 
 
 def _sync() -> None:
@@ -82,10 +90,34 @@ def _sync() -> None:
         torch.cuda.synchronize()
 
 
-def _timed_first_call(call: Callable[[], Any]) -> tuple[float, Any]:
+class CompileTimeout(BaseException):
+    """A first call over ``--compile-limit``: a BaseException, so that no ``except Exception``
+    inside dynamo or Inductor turns it into a fallback."""
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    if seconds <= 0:
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise CompileTimeout(f"the first call (compile) did not finish in {seconds:.0f} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _timed_first_call(call: Callable[[], Any], limit: float = 0) -> tuple[float, Any]:
     _sync()
     start = time.perf_counter()
-    out = call()
+    with _time_limit(limit):
+        out = call()
     _sync()
     return time.perf_counter() - start, out
 
@@ -113,12 +145,29 @@ def bench(name: str, args: argparse.Namespace, log: Callable[[str], None]) -> Ro
     with _fx_cache(args.keep_fx_cache):
         cold = MagiBackend(decider=Decider(cache=DecisionCache(folder)))
         pair = zoo.ZooPair(model, candidate=cold)
-        row.compile_baseline_s, base = _timed_first_call(lambda: pair.run("baseline"))
-        row.compile_magi_cold_s, cand = _timed_first_call(lambda: pair.run("candidate"))
-        log(
-            f"  compiled: torch.compile {row.compile_baseline_s:.1f} s, magi (cold decisions) "
-            f"{row.compile_magi_cold_s:.1f} s"
+        start = time.perf_counter()
+        try:
+            row.compile_baseline_s, base = _timed_first_call(
+                lambda: pair.run("baseline"), args.compile_limit
+            )
+        except (Exception, CompileTimeout) as exc:
+            row.baseline_failure = f"{type(exc).__name__}: {str(exc).strip().splitlines()[0]}"
+            log(
+                f"  torch.compile FAILED after {time.perf_counter() - start:.0f} s: "
+                f"{row.baseline_failure[:300]}; both sides again with dynamic=False"
+            )
+            torch._dynamo.reset()
+            row.compile_kwargs = "dynamic=False"
+            cold = MagiBackend(decider=Decider(cache=DecisionCache(folder)))
+            pair = zoo.ZooPair(model, candidate=cold, dynamic=False)
+            row.compile_baseline_s, base = _timed_first_call(
+                lambda: pair.run("baseline"), args.compile_limit
+            )
+        log(f"  compiled: torch.compile {row.compile_baseline_s:.1f} s")
+        row.compile_magi_cold_s, cand = _timed_first_call(
+            lambda: pair.run("candidate"), args.compile_limit
         )
+        log(f"  compiled: magi (cold decisions) {row.compile_magi_cold_s:.1f} s")
         row.graphs = len(cold.decisions)
         row.measured = sum(d.source == "measured" for d in cold.decisions)
         row.kept_plain = sum(d.choice == "plain" for d in cold.decisions)
@@ -154,8 +203,8 @@ def bench(name: str, args: argparse.Namespace, log: Callable[[str], None]) -> Ro
                 log(report.table(top=args.profile_top))
 
         warm_backend = MagiBackend(decider=Decider(cache=DecisionCache(folder)))
-        warm = model.compile(backend=warm_backend, isolate="instance")
-        row.compile_magi_warm_s, _ = _timed_first_call(warm.run)
+        warm = model.compile(backend=warm_backend, isolate="instance", **pair.compile_kwargs)
+        row.compile_magi_warm_s, _ = _timed_first_call(warm.run, args.compile_limit)
         cached = sum(d.source == "cached" for d in warm_backend.decisions)
         log(
             f"  warm: magi {row.compile_magi_warm_s:.1f} s ({cached} of "
@@ -179,8 +228,11 @@ def format_table(rows: list[Row], device: str, args: argparse.Namespace) -> str:
             lines.append(f"| {r.model} | | | | | | error: {r.error} | | |")
             continue
         eager = "-" if r.eager_l2 is None else f"{r.eager_l2:.2e}"
+        model = r.model
+        if r.baseline_failure:
+            model += f" (torch.compile failed: {r.baseline_failure[:80]}; {r.compile_kwargs})"
         lines.append(
-            f"| {r.model} | {r.baseline_ms:.2f} | {r.magi_ms:.2f} | **{r.ratio:.3f}x** | "
+            f"| {model} | {r.baseline_ms:.2f} | {r.magi_ms:.2f} | **{r.ratio:.3f}x** | "
             f"{r.spread:.1%} | {eager} / {r.baseline_l2:.2e} / {r.magi_l2:.2e} ({r.bound:.2e}) | "
             f"{r.numerics} | {r.compile_baseline_s:.0f} / {r.compile_magi_cold_s:.0f} / "
             f"{r.compile_magi_warm_s:.0f} | {r.measured} of {r.graphs} ({r.kept_plain}) |"
@@ -201,6 +253,13 @@ def main(argv: list[str] | None = None) -> int:
         "--profile", action="store_true", help="each side's ProfileReport table after timing"
     )
     parser.add_argument("--profile-top", type=int, default=25)
+    parser.add_argument(
+        "--compile-limit",
+        type=float,
+        default=0,
+        help="seconds a side's first call may take (0: no limit); a baseline over it is "
+        "recorded as failed and the pair is built again with dynamic=False",
+    )
     args = parser.parse_args(argv)
     names = [n for n in args.models.split(",") if n]
     unknown = [n for n in names if n not in zoo.names()]
@@ -217,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
         log(f"## {name}")
         try:
             rows.append(bench(name, args, log))
-        except Exception as exc:  # one model's failure is a row, the others still run
+        except (Exception, CompileTimeout) as exc:  # one model's failure is a row
             log(f"  FAILED: {type(exc).__name__}: {exc}")
             rows.append(Row(name, args.size, error=f"{type(exc).__name__}: {exc}"[:200]))
         torch._dynamo.reset()

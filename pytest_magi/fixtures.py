@@ -186,7 +186,21 @@ def zoo_pair(request: pytest.FixtureRequest) -> Iterator[Callable[..., Any]]:
         return pair
 
     yield build
+    # a full-size model compiled twice is memory the next test needs: Dynamo's caches on the
+    # sides' frames and the cached backends let go of it (pytest_magi.lifetime), and the CUDA
+    # caching allocator gives its blocks back, so each zoo test starts from what it allocates
+    import gc
+
+    import torch
+
+    from .lifetime import release_zoo_pair
+
+    for pair in pairs:
+        release_zoo_pair(pair)
     pairs.clear()
+    gc.collect()
+    if torch.cuda.is_initialized():
+        torch.cuda.empty_cache()
 
 
 @pytest.fixture

@@ -84,3 +84,27 @@ def release_pair(pair: Any) -> dict[str, int]:
     ]
     backends = list(getattr(pair, "backends", {}).values())
     return release_compiled([f for f in functions if callable(f)], backends)
+
+
+def release_zoo_pair(pair: Any) -> dict[str, int]:
+    """`release_compiled` for both sides of a `pytest_magi.zoo.ZooPair` and their backends.
+
+    A zoo side gives each module (per class or per instance) a ``forward`` code object of its
+    own, and Dynamo caches on every frame it entered: the compiled module's and each submodule's
+    whose frame a graph break made. All of them are reset, so a full-size video VAE compiled in
+    one test no longer holds its weights and generated code in the next. The pair stays usable
+    for what it recorded; calling a side again compiles it afresh.
+    """
+    functions: list[Callable[..., Any]] = []
+    backends: list[object] = []
+    for side in ("baseline", "candidate"):
+        model = getattr(pair, side, None)
+        module = getattr(model, "module", None)
+        if module is None:
+            continue
+        functions.append(module)  # the compiled module (its original's forward)
+        original = getattr(module, "_orig_mod", module)
+        functions.extend(m.forward for m in original.modules())
+        if getattr(model, "backend", None) is not None:
+            backends.append(model.backend)
+    return release_compiled(functions, backends)

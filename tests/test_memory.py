@@ -185,3 +185,61 @@ def test_inductor_codegen_releases_its_compiled_entry() -> None:
         inductor_codegen(fn, x)
     gc.collect()
     assert len(eval_frame.cached_backends) <= before
+
+
+def test_the_zoo_pair_fixture_releases_its_pairs(pytester: pytest.Pytester) -> None:
+    """A zoo pair (two compiled copies of a whole model) is freed when its test ends, with its
+    frames' Dynamo caches and its backends (`release_zoo_pair`)."""
+    pytester.makepyfile(
+        test_zoo_pairs=textwrap.dedent(
+            """
+            import gc
+            import weakref
+
+            from pytest_magi import zoo
+
+            REFS = []
+
+
+            def test_build(zoo_pair):
+                pair = zoo_pair("minimax-h3-vae")
+                pair.run("baseline")
+                pair.run("candidate")
+                REFS.extend(
+                    weakref.ref(x)
+                    for x in (pair, pair.baseline.module, next(pair.candidate.module.parameters()))
+                )
+
+
+            def test_freed_after_the_test():
+                gc.collect()
+                assert REFS and all(r() is None for r in REFS), "zoo pairs outlived their test"
+            """
+        )
+    )
+    if "pytest_magi.plugin" not in sys.modules:  # pragma: no cover - plugin not installed
+        pytest.skip("the magi plugin is not installed in this environment")
+    if "minimax-h3-vae" in __import__("pytest_magi.zoo").zoo.unavailable():
+        pytest.skip("diffusers' MiniMax-H3 VAE is not installed here")
+    result = pytester.runpytest("-p", "no:cacheprovider", "-p", "no:randomly")
+    result.assert_outcomes(passed=2)
+
+
+def test_release_zoo_pair_resets_every_frame_of_both_sides() -> None:
+    pytest.importorskip("diffusers")
+    from pytest_magi import zoo
+    from pytest_magi.lifetime import release_zoo_pair
+
+    if "minimax-h3-vae" in zoo.unavailable():
+        pytest.skip("diffusers' MiniMax-H3 VAE is not installed here")
+    pair = zoo.ZooPair(zoo.load("minimax-h3-vae"))
+    pair.run("baseline")
+    pair.run("candidate")
+    modules = sum(1 for _ in pair.candidate.module.modules())
+    released = release_zoo_pair(pair)
+    # both sides' compiled modules and each module's forward; the two backends
+    assert released["backends"] == 2
+    assert released["codes"] >= 2 * modules
+    before = pair.compile_stats["candidate"].graphs
+    pair.run("candidate")  # still usable: compiles afresh
+    assert pair.compile_stats["candidate"].graphs > before

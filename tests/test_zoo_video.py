@@ -243,3 +243,39 @@ def test_minimax_decoder_blocks_are_not_identities() -> None:
         torch.nn.init.zeros_(block.scale1)
         torch.nn.init.zeros_(block.scale2)
     assert not torch.allclose(as_built.run(), video)
+
+
+@pytest.mark.parametrize("batch_size", [None, 3])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+@pytest.mark.parametrize(("frames", "hw"), [(1, 1), (1, 6), (3, 6), (4, 5), (2, 7)])
+def test_hunyuanvideo15_loop_free_mask_equals_the_published_one(
+    frames: int, hw: int, dtype: torch.dtype, batch_size: int | None
+) -> None:
+    """`zoo.causal_frame_mask` is the published ``prepare_causal_attention_mask`` (a Python loop
+    over query rows that dynamo unrolls) bit for bit: shape, dtype, zeros and -infs."""
+    _require("hunyuanvideo1.5-vae")
+    from diffusers.models.autoencoders.autoencoder_kl_hunyuanvideo15 import (
+        HunyuanVideo15AttnBlock,
+    )
+
+    published = HunyuanVideo15AttnBlock.prepare_causal_attention_mask(
+        frames, hw, dtype, "cpu", batch_size=batch_size
+    )
+    ours = zoo.causal_frame_mask(frames, hw, dtype, "cpu", batch_size=batch_size)
+    assert ours.shape == published.shape and ours.dtype == published.dtype
+    assert torch.equal(ours, published)
+
+
+def test_hunyuanvideo15_decodes_with_the_loop_free_mask() -> None:
+    """Every attention block of the zoo's HunyuanVideo-1.5 VAE uses the loop-free mask, and the
+    decode is the one the published mask gives."""
+    _require("hunyuanvideo1.5-vae")
+    model = zoo.load("hunyuanvideo1.5-vae")  # its own copy: the blocks are changed below
+    video = model.run()
+    blocks = [m for m in model.owner.modules() if type(m).__name__ == "HunyuanVideo15AttnBlock"]
+    assert blocks and all(
+        vars(b).get("prepare_causal_attention_mask") is zoo.causal_frame_mask for b in blocks
+    )
+    for b in blocks:  # back to the class's own method
+        del b.prepare_causal_attention_mask
+    torch.testing.assert_close(model.run(), video, rtol=0, atol=0)
