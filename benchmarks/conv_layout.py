@@ -1,0 +1,120 @@
+"""Conv3d time by input layout: the Wan 2.2 decoder's convolution shapes in NCDHW and in
+channels-last (NDHWC), with cuDNN's heuristic choice and with ``cudnn.benchmark``.
+
+    python benchmarks/conv_layout.py --rounds 20
+
+Asks one question of the Wan profile (docs/benchmarks.md): magi's convolutions take ~10% longer
+than torch.compile's on the same FLOPs, both in cuDNN. Each row times ``F.conv3d`` alone (CUDA
+events, median of ``--rounds`` after warm-up) on a 3x3x3 convolution of a causal chunk (two new
+frames and two cached ones, time padding done by the caller as in diffusers), bf16. Only
+``torch.backends.cudnn.benchmark`` is changed, inside ``torch.backends.cudnn.flags`` (restored).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+
+import torch
+import torch.nn.functional as F
+
+# (channels, height, width) of the decoder's 3x3x3 convolutions per resolution (TI2V-5B config)
+SHAPES = ((1024, 34, 60), (1024, 68, 120), (512, 136, 240), (256, 272, 480))
+
+
+def _conv(x: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
+    return F.conv3d(x, weight, padding=(0, 1, 1))
+
+
+def _time(x: torch.Tensor, weight: torch.Tensor, rounds: int) -> float:
+    def fn() -> torch.Tensor:
+        return _conv(x, weight)
+
+    for _ in range(3):
+        fn()
+    times = []
+    for _ in range(rounds):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return statistics.median(times)
+
+
+def _conv_kernel_ms(x: torch.Tensor, weight: torch.Tensor, calls: int = 5) -> tuple[float, str]:
+    """Per call: the GPU time of the convolution kernel itself (the implicit GEMM, without
+    cuDNN's layout transposes) and its name, from the profiler."""
+    from torch.profiler import ProfilerActivity, profile
+
+    _conv(x, weight)
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(calls):
+            _conv(x, weight)
+        torch.cuda.synchronize()
+    gemm = [
+        e
+        for e in prof.events()
+        if e.device_type == torch.autograd.DeviceType.CUDA
+        and ("gemm" in e.name or "xmma" in e.name or "conv" in e.name.lower())
+        and "Nhwc" not in e.name
+        and "Nchw" not in e.name
+    ]
+    total = sum(e.device_time for e in gemm) / 1e3 / calls  # us -> ms
+    names = sorted({e.name for e in gemm})
+    return total, (names[0][:90] if names else "?")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--frames", type=int, default=4, help="input frames (cache + new)")
+    args = parser.parse_args(argv)
+    if not torch.cuda.is_available():
+        print("conv_layout: needs a CUDA GPU (cuDNN kernels are what it times)", file=sys.stderr)
+        return 2
+    print(
+        f"# {torch.cuda.get_device_name()}, torch {torch.__version__}, cuDNN "
+        f"{torch.backends.cudnn.version()}, bf16, 3x3x3 conv, padding (0, 1, 1)"
+    )
+    print(
+        "| C, H x W | TFLOP | NCDHW ms | NDHWC ms | NDHWC / NCDHW | NCDHW bench ms | "
+        "NDHWC bench ms | out layout NDHWC |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    kernels: list[str] = []
+    for c, h, w in SHAPES:
+        x = torch.randn(1, c, args.frames, h, w, device="cuda", dtype=torch.bfloat16)
+        weight = torch.randn(c, c, 3, 3, 3, device="cuda", dtype=torch.bfloat16) * 0.02
+        x_cl = x.to(memory_format=torch.channels_last_3d)
+        w_cl = weight.to(memory_format=torch.channels_last_3d)
+        flop = 2 * c * c * 27 * (args.frames - 2) * h * w
+        row = []
+        for bench in (False, True):
+            with torch.backends.cudnn.flags(enabled=True, benchmark=bench):
+                a = _time(x, weight, args.rounds)
+                b = _time(x_cl, w_cl, args.rounds)
+            row.append((a, b))
+        out = _conv(x_cl, w_cl)
+        cl = out.is_contiguous(memory_format=torch.channels_last_3d)
+        (a, b), (ab, bb) = row
+        print(
+            f"| {c}, {h} x {w} | {flop / 1e12:.2f} | {a:.3f} | {b:.3f} | {b / a:.3f} | "
+            f"{ab:.3f} | {bb:.3f} | {cl} |",
+            flush=True,
+        )
+    print()
+    print(
+        "cuDNN's heuristic choice, the convolution kernel alone (no layout transposes), per call:"
+    )
+    print("| C, H x W | input | kernel ms | kernel |")
+    print("| --- | --- | ---: | --- |")
+    print("\n".join(kernels))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
