@@ -42,6 +42,7 @@ from .channels_last import channels_last_format, fires_on
 from .config import PassConfig
 from .decisions import Decider, Decision, decision_key, mutates_inputs
 from .manager import PASS_ORDER, PassManager
+from .predicates import is_dynamic
 
 _CONV_FUNCTIONS = {
     torch.conv2d: 1,
@@ -179,6 +180,9 @@ class MagiBackend:
         blocked = decider.blocked(inputs, {"triton.cudagraphs": cudagraphs})
         if blocked is not None:
             return self._keep(self._compile(gm, inputs, pass_config, extra), blocked)
+        inert = _measured_passes_cannot_fire(gm, pass_config)
+        if inert is not None:
+            return self._keep(self._compile(gm, inputs, pass_config, extra), inert)
         manager = PassManager.chained_with_current(pass_config)
         key = decision_key(
             gm,
@@ -338,6 +342,37 @@ def _has_conv3d(gm: torch.fx.GraphModule) -> bool:
         if node.op == "call_module" and isinstance(gm.get_submodule(node.target), torch.nn.Conv3d):
             return True
     return False
+
+
+def _has_convolution(gm: torch.fx.GraphModule) -> bool:
+    """Whether dynamo's graph has a convolution of any kind. Conservative: any function whose
+    name mentions a convolution counts, so an unfamiliar spelling is measured, not skipped."""
+    for node in gm.graph.nodes:
+        if node.op == "call_function" and "conv" in getattr(node.target, "__name__", "").lower():
+            return True
+        if node.op == "call_module" and isinstance(
+            gm.get_submodule(node.target), torch.nn.modules.conv._ConvNd
+        ):
+            return True
+    return False
+
+
+def _measured_passes_cannot_fire(gm: torch.fx.GraphModule, config: PassConfig) -> str | None:
+    """Why no measured pass can change `gm` (None: one may), read from dynamo's graph before
+    anything is compiled: the channels-last rewrite needs a convolution that its gate admits
+    (`fires_on`), ND tiling a dynamic graph with convolutions. Without this, a graph that
+    Inductor's FX graph cache serves (so that no pass history says what changed) would be
+    compiled a second time, plain, and timed for nothing."""
+    if not _has_convolution(gm):
+        return "no measured pass can change this graph (no convolution)"
+    channels_last = fires_on(config, _has_conv3d(gm))
+    nd_tiling = config.enable_nd_tiling and is_dynamic(gm.graph)
+    if channels_last or nd_tiling:
+        return None
+    return (
+        "no measured pass can change this graph (channels-last: no conv3d; ND tiling: "
+        "static shapes)"
+    )
 
 
 def _hoistable_conv_weights(

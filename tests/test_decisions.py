@@ -369,13 +369,74 @@ def test_a_timing_failure_warns_and_keeps_the_static_rule(tmp_path):
     assert not list(tmp_path.iterdir())
 
 
-def test_graphs_no_measured_pass_changes_are_not_timed(tmp_path):
+class Conv2dBlock(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv2d(4, 4, 3, padding=1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.relu(self.conv(x)) * 2
+
+
+@pytest.mark.parametrize(
+    ("model", "x", "why"),
+    [
+        (NoConv(), torch.randn(8), "no measured pass can change this graph (no convolution)"),
+        (
+            Conv2dBlock().eval(),
+            torch.randn(1, 4, 6, 6),
+            "no measured pass can change this graph (channels-last: no conv3d; ND tiling: "
+            "static shapes)",
+        ),
+    ],
+)
+def test_graphs_no_measured_pass_can_change_compile_once_untimed(tmp_path, model, x, why):
+    """Read from dynamo's graph before compiling: one variant, nothing timed, nothing stored."""
     timer = FakeTimer(1.0, 2.0)
     backend = MagiBackend(decider=Decider(timer=timer, cache=DecisionCache(tmp_path)))
-    _compile(NoConv(), torch.randn(8), backend)
+    torch.testing.assert_close(_compile(model, x, backend), model(x))
+    assert timer.calls == [] and backend.discarded == [] and len(backend.managers) == 1
+    (decision,) = backend.decisions
+    assert (decision.reason, decision.source, decision.in_play) == (why, "static", False)
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_graph_a_pass_could_change_but_did_not_is_not_timed(tmp_path):
+    """Dynamic with a convolution, so ND tiling might fire; at conv_heavy_ratio=1 it does not,
+    and the pass history says so after the one compile."""
+    timer = FakeTimer(1.0, 2.0)
+    backend = MagiBackend(
+        PassConfig(conv_heavy_ratio=1),
+        decider=Decider(timer=timer, cache=DecisionCache(tmp_path)),
+    )
+    model, x = Conv2dBlock().eval(), torch.randn(1, 4, 6, 6)
+    with torch.no_grad():
+        out = torch.compile(model, backend=backend, dynamic=True)(x)
+    torch.testing.assert_close(out, model(x))
     assert timer.calls == [] and backend.discarded == []
     (decision,) = backend.decisions
     assert decision.reason == "no measured pass changed this graph" and decision.source == "static"
+
+
+def test_an_fx_cache_hit_on_a_graph_no_pass_can_change_is_not_compiled_twice(
+    tmp_path, monkeypatch
+):
+    """Inductor's FX graph cache serves a graph without running the passes (no history): a
+    graph no measured pass can change is still compiled once and never timed. (Before this
+    rule it was compiled twice and timed: MiniMax-H3's warm GPU compile, 42 s against its cold
+    33 s, fits that; not re-measured.)"""
+    monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", str(tmp_path / "inductor"))
+    model, x = NoConv(), torch.randn(8)
+    with torch._inductor.config.patch(fx_graph_cache=True):
+        for round_ in range(2):
+            torch._dynamo.reset()
+            timer = FakeTimer(1.0, 2.0)
+            backend = MagiBackend(decider=Decider(timer=timer, use_cache=False))
+            torch.testing.assert_close(_compile(model, x, backend), model(x))
+            assert timer.calls == [] and backend.discarded == [], round_
+            assert backend.decisions[0].reason.startswith("no measured pass can change")
+    # the second round was served by the FX graph cache: no pass ran
+    assert backend.managers[0].history == []
 
 
 @pytest.mark.parametrize(
