@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import re
 import warnings
 import weakref
 from collections.abc import Callable, Sequence
@@ -344,11 +345,14 @@ def _has_conv3d(gm: torch.fx.GraphModule) -> bool:
     return False
 
 
+_CONV_NAME = re.compile(r"(^|_)conv(?!ert)", re.IGNORECASE)  # conv3d, _convolution; not convert
+
+
 def _has_convolution(gm: torch.fx.GraphModule) -> bool:
     """Whether dynamo's graph has a convolution of any kind. Conservative: any function whose
-    name mentions a convolution counts, so an unfamiliar spelling is measured, not skipped."""
+    name says convolution counts, so an unfamiliar spelling is measured, not skipped."""
     for node in gm.graph.nodes:
-        if node.op == "call_function" and "conv" in getattr(node.target, "__name__", "").lower():
+        if node.op == "call_function" and _CONV_NAME.search(getattr(node.target, "__name__", "")):
             return True
         if node.op == "call_module" and isinstance(
             gm.get_submodule(node.target), torch.nn.modules.conv._ConvNd

@@ -102,8 +102,7 @@ def release_zoo_pair(pair: Any) -> dict[str, int]:
         module = getattr(model, "module", None)
         if module is None:
             continue
-        functions.append(module)  # the compiled module (its original's forward)
-        original = getattr(module, "_orig_mod", module)
+        original = getattr(module, "_orig_mod", module)  # under torch.compile's wrapper
         functions.extend(m.forward for m in original.modules())
         if getattr(model, "backend", None) is not None:
             backends.append(model.backend)

@@ -418,9 +418,7 @@ def test_a_graph_a_pass_could_change_but_did_not_is_not_timed(tmp_path):
     assert decision.reason == "no measured pass changed this graph" and decision.source == "static"
 
 
-def test_an_fx_cache_hit_on_a_graph_no_pass_can_change_is_not_compiled_twice(
-    tmp_path, monkeypatch
-):
+def test_an_fx_cache_hit_on_a_graph_no_pass_can_change_is_not_compiled_twice(tmp_path, monkeypatch):
     """Inductor's FX graph cache serves a graph without running the passes (no history): a
     graph no measured pass can change is still compiled once and never timed. (Before this
     rule it was compiled twice and timed: MiniMax-H3's warm GPU compile, 42 s against its cold

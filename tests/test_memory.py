@@ -235,11 +235,10 @@ def test_release_zoo_pair_resets_every_frame_of_both_sides() -> None:
     pair = zoo.ZooPair(zoo.load("minimax-h3-vae"))
     pair.run("baseline")
     pair.run("candidate")
-    modules = sum(1 for _ in pair.candidate.module.modules())
+    modules = sum(1 for _ in pair.candidate.module._orig_mod.modules())  # under the wrapper
     released = release_zoo_pair(pair)
-    # both sides' compiled modules and each module's forward; the two backends
-    assert released["backends"] == 2
-    assert released["codes"] >= 2 * modules
+    # each module's forward on both sides; the two backends
+    assert released == {"codes": 2 * modules, "backends": 2}
     before = pair.compile_stats["candidate"].graphs
     pair.run("candidate")  # still usable: compiles afresh
     assert pair.compile_stats["candidate"].graphs > before
