@@ -456,6 +456,10 @@ class ProfileReport:
     rows: list[ProfileRow] = field(default_factory=list)
     profiled_wall_ms: float | None = None
     notes: list[str] = field(default_factory=list)
+    # the GPU's SM clock while the wall time was taken (`pytest_magi.clocks`; None without NVML)
+    sm_clock_mhz: float | None = None
+    max_sm_clock_mhz: float | None = None
+    power_w: float | None = None
 
     # ---------------------------------------------------------------- derived
     @property
@@ -526,6 +530,10 @@ class ProfileReport:
         ]
         if self.profiled_wall_ms is not None:
             lines.append(f"wall under the profiler {self.profiled_wall_ms:.3f} ms")
+        if self.sm_clock_mhz is not None:
+            top = f" of {self.max_sm_clock_mhz:.0f} max" if self.max_sm_clock_mhz else ""
+            power = f", power {self.power_w:.0f} W" if self.power_w is not None else ""
+            lines.append(f"SM clock (median, timed calls) {self.sm_clock_mhz:.0f} MHz{top}{power}")
         return "\n".join(lines + [f"note: {n}" for n in self.notes])
 
     def table(self, top: int | None = None) -> str:
@@ -965,13 +973,16 @@ def profile(
         fn()
     torch.cuda.synchronize()
     call_flops = count_flops(fn) if flops is None else flops
+    from .clocks import GpuClocks
+
     walls: list[float] = []
-    for _ in range(rounds):
-        torch.cuda.synchronize()
-        start = time.perf_counter()
-        fn()
-        torch.cuda.synchronize()
-        walls.append((time.perf_counter() - start) * 1e3)
+    with GpuClocks() as clocks:
+        for _ in range(rounds):
+            torch.cuda.synchronize()
+            start = time.perf_counter()
+            fn()
+            torch.cuda.synchronize()
+            walls.append((time.perf_counter() - start) * 1e3)
     kernels, marks = _profiled(fn, rounds)
     report = build_report(
         kernels,
@@ -986,6 +997,10 @@ def profile(
         device=device_name("cuda"),
         profiled_wall_ms=statistics.median(e - s for s, e in marks) / 1e3 if marks else None,
     )
+    reading = clocks.result()
+    if reading is not None:
+        report.sm_clock_mhz, report.max_sm_clock_mhz = reading.sm_mhz, reading.max_sm_mhz
+        report.power_w = reading.power_w
     if peak_tflops == MEASURE or hbm_gbps == MEASURE:
         report.notes.append(f"measured peaks: {peak:.0f} TFLOP/s bf16 matmul, {hbm:.0f} GB/s copy")
     unknown = sum(1 for k in kernels if k.bytes is None and classify(k.name)[0] != CONV)
