@@ -15,9 +15,14 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+from pathlib import Path
 
 import torch
 import torch.nn.functional as F
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pytest_magi.profiling import CONV, classify  # noqa: E402
 
 # (channels, height, width) of the decoder's 3x3x3 convolutions per resolution (TI2V-5B config)
 SHAPES = ((1024, 34, 60), (1024, 68, 120), (512, 136, 240), (256, 272, 480))
@@ -55,13 +60,11 @@ def _conv_kernel_ms(x: torch.Tensor, weight: torch.Tensor, calls: int = 5) -> tu
         for _ in range(calls):
             _conv(x, weight)
         torch.cuda.synchronize()
+    # the profile's own conv/matmul class: cuDNN's transposes are layout copies there
     gemm = [
         e
         for e in prof.events()
-        if e.device_type == torch.autograd.DeviceType.CUDA
-        and ("gemm" in e.name or "xmma" in e.name or "conv" in e.name.lower())
-        and "Nhwc" not in e.name
-        and "Nchw" not in e.name
+        if e.device_type == torch.autograd.DeviceType.CUDA and classify(e.name)[0] == CONV
     ]
     total = sum(e.device_time for e in gemm) / 1e3 / calls  # us -> ms
     names = sorted({e.name for e in gemm})

@@ -142,14 +142,19 @@ def bench(name: str, args: argparse.Namespace, log: Callable[[str], None]) -> Ro
     row = Row(name, f"{args.size} {shapes}")
     folder = Path(tempfile.mkdtemp(prefix=f"magi-decisions-{name}-"))
     torch._dynamo.reset()
+
+    def measured_pair(**compile_kwargs: Any) -> tuple[MagiBackend, zoo.ZooPair]:
+        backend = MagiBackend(decider=Decider(cache=DecisionCache(folder)))
+        return backend, zoo.ZooPair(model, candidate=backend, **compile_kwargs)
+
+    def first_call(side: str) -> tuple[float, Any]:
+        return _timed_first_call(lambda: pair.run(side), args.compile_limit)
+
     with _fx_cache(args.keep_fx_cache):
-        cold = MagiBackend(decider=Decider(cache=DecisionCache(folder)))
-        pair = zoo.ZooPair(model, candidate=cold)
+        cold, pair = measured_pair()
         start = time.perf_counter()
         try:
-            row.compile_baseline_s, base = _timed_first_call(
-                lambda: pair.run("baseline"), args.compile_limit
-            )
+            row.compile_baseline_s, base = first_call("baseline")
         except (Exception, CompileTimeout) as exc:
             row.baseline_failure = f"{type(exc).__name__}: {str(exc).strip().splitlines()[0]}"
             log(
@@ -158,15 +163,10 @@ def bench(name: str, args: argparse.Namespace, log: Callable[[str], None]) -> Ro
             )
             torch._dynamo.reset()
             row.compile_kwargs = "dynamic=False"
-            cold = MagiBackend(decider=Decider(cache=DecisionCache(folder)))
-            pair = zoo.ZooPair(model, candidate=cold, dynamic=False)
-            row.compile_baseline_s, base = _timed_first_call(
-                lambda: pair.run("baseline"), args.compile_limit
-            )
+            cold, pair = measured_pair(dynamic=False)
+            row.compile_baseline_s, base = first_call("baseline")
         log(f"  compiled: torch.compile {row.compile_baseline_s:.1f} s")
-        row.compile_magi_cold_s, cand = _timed_first_call(
-            lambda: pair.run("candidate"), args.compile_limit
-        )
+        row.compile_magi_cold_s, cand = first_call("candidate")
         log(f"  compiled: magi (cold decisions) {row.compile_magi_cold_s:.1f} s")
         row.graphs = len(cold.decisions)
         row.measured = sum(d.source == "measured" for d in cold.decisions)

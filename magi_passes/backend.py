@@ -334,15 +334,23 @@ def _check_one_device(example_inputs: Sequence[Any]) -> None:
         )
 
 
+def _calls(
+    gm: torch.fx.GraphModule, function: Callable[[Any], bool], module_type: type[Any]
+) -> bool:
+    """Whether dynamo's graph calls a function `function` accepts or a module of `module_type`."""
+    for node in gm.graph.nodes:
+        if node.op == "call_function" and function(node.target):
+            return True
+        if node.op == "call_module" and isinstance(gm.get_submodule(node.target), module_type):
+            return True
+    return False
+
+
 def _has_conv3d(gm: torch.fx.GraphModule) -> bool:
     """Whether dynamo's graph has a conv3d: the channels-last rewrite's gate (conv2d-only graphs
     are left to Inductor's layout optimisation, so their weights must stay as they are)."""
-    for node in gm.graph.nodes:
-        if node.op == "call_function" and node.target in (torch.conv3d, torch.nn.functional.conv3d):
-            return True
-        if node.op == "call_module" and isinstance(gm.get_submodule(node.target), torch.nn.Conv3d):
-            return True
-    return False
+    conv3d = (torch.conv3d, torch.nn.functional.conv3d)
+    return _calls(gm, lambda target: target in conv3d, torch.nn.Conv3d)
 
 
 _CONV_NAME = re.compile(r"(^|_)conv(?!ert)", re.IGNORECASE)  # conv3d, _convolution; not convert
@@ -351,14 +359,11 @@ _CONV_NAME = re.compile(r"(^|_)conv(?!ert)", re.IGNORECASE)  # conv3d, _convolut
 def _has_convolution(gm: torch.fx.GraphModule) -> bool:
     """Whether dynamo's graph has a convolution of any kind. Conservative: any function whose
     name says convolution counts, so an unfamiliar spelling is measured, not skipped."""
-    for node in gm.graph.nodes:
-        if node.op == "call_function" and _CONV_NAME.search(getattr(node.target, "__name__", "")):
-            return True
-        if node.op == "call_module" and isinstance(
-            gm.get_submodule(node.target), torch.nn.modules.conv._ConvNd
-        ):
-            return True
-    return False
+    return _calls(
+        gm,
+        lambda target: bool(_CONV_NAME.search(getattr(target, "__name__", ""))),
+        torch.nn.modules.conv._ConvNd,
+    )
 
 
 def _measured_passes_cannot_fire(gm: torch.fx.GraphModule, config: PassConfig) -> str | None:
