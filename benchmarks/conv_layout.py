@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+import time
 from pathlib import Path
 
 import torch
@@ -22,6 +23,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from pytest_magi.clocks import GpuClocks  # noqa: E402
 from pytest_magi.profiling import CONV, classify  # noqa: E402
 
 # (channels, height, width) of the decoder's 3x3x3 convolutions per resolution (TI2V-5B config)
@@ -49,6 +51,24 @@ def _time(x: torch.Tensor, weight: torch.Tensor, rounds: int) -> float:
     return statistics.median(times)
 
 
+def _sustained(x: torch.Tensor, weight: torch.Tensor, seconds: float) -> tuple[float, str]:
+    """Per call (ms) over ``seconds`` of back-to-back convolutions, and the SM clock meanwhile:
+    whether a long run of tensor-core work holds a lower clock than a short one."""
+    _conv(x, weight)
+    torch.cuda.synchronize()
+    calls = 0
+    start = time.perf_counter()
+    with GpuClocks() as clocks:
+        while time.perf_counter() - start < seconds:
+            for _ in range(10):
+                _conv(x, weight)
+            calls += 10
+            torch.cuda.synchronize()
+    ms = (time.perf_counter() - start) * 1e3 / calls
+    reading = clocks.result()
+    return ms, reading.describe() if reading is not None else "no NVML"
+
+
 def _conv_kernel_ms(x: torch.Tensor, weight: torch.Tensor, calls: int = 5) -> tuple[float, str]:
     """Per call: the GPU time of the convolution kernel itself (the implicit GEMM, without
     cuDNN's layout transposes) and its name, from the profiler."""
@@ -68,13 +88,16 @@ def _conv_kernel_ms(x: torch.Tensor, weight: torch.Tensor, calls: int = 5) -> tu
     ]
     total = sum(e.device_time for e in gemm) / 1e3 / calls  # us -> ms
     names = sorted({e.name for e in gemm})
-    return total, (names[0][:90] if names else "?")
+    return total, (" + ".join(names) if names else "?")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--frames", type=int, default=4, help="input frames (cache + new)")
+    parser.add_argument(
+        "--sustain", type=float, default=2.0, help="seconds of back-to-back calls per layout"
+    )
     args = parser.parse_args(argv)
     if not torch.cuda.is_available():
         print("conv_layout: needs a CUDA GPU (cuDNN kernels are what it times)", file=sys.stderr)
@@ -89,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
     kernels: list[str] = []
+    sustained: list[str] = []
     for c, h, w in SHAPES:
         x = torch.randn(1, c, args.frames, h, w, device="cuda", dtype=torch.bfloat16)
         weight = torch.randn(c, c, 3, 3, 3, device="cuda", dtype=torch.bfloat16) * 0.02
@@ -109,6 +133,12 @@ def main(argv: list[str] | None = None) -> int:
             f"{ab:.3f} | {bb:.3f} | {cl} |",
             flush=True,
         )
+        for label, xi, wi in (("NCDHW", x, weight), ("NDHWC", x_cl, w_cl)):
+            ms, name = _conv_kernel_ms(xi, wi)
+            kernels.append(f"| {c}, {h} x {w} | {label} | {ms:.3f} | {name} |")
+            if args.sustain > 0:
+                per_call, clock = _sustained(xi, wi, args.sustain)
+                sustained.append(f"| {c}, {h} x {w} | {label} | {per_call:.3f} | {clock} |")
     print()
     print(
         "cuDNN's heuristic choice, the convolution kernel alone (no layout transposes), per call:"
@@ -116,6 +146,12 @@ def main(argv: list[str] | None = None) -> int:
     print("| C, H x W | input | kernel ms | kernel |")
     print("| --- | --- | ---: | --- |")
     print("\n".join(kernels))
+    if sustained:
+        print()
+        print(f"{args.sustain:g} s of back-to-back calls (heuristic choice), per call, SM clock:")
+        print("| C, H x W | input | ms per call | clock |")
+        print("| --- | --- | ---: | --- |")
+        print("\n".join(sustained))
     return 0
 
 

@@ -26,7 +26,10 @@ variant: `recompile_limit`/`accumulated_recompile_limit`, or `cache_size_limit`/
 `accumulated_cache_size_limit` on a torch that has only the older names), and diagnostic ones:
 `magi-no-cl` (channels-last rewrite off), `magi-cl-always` (the rewrite
 forced on conv2d-only graphs too), `magi-weights-once` (weights converted once outside the graph,
-the opt-in `channels_last_weights_once`; the default converts them in the graph).
+the opt-in `channels_last_weights_once`; the default converts them in the graph), `magi-no-state`
+(causal conv state handed between calls in eager's layout: `channels_last_conv_state` off).
+`--baseline V` times every variant against V instead of torch.compile (`--baseline
+magi-no-state --variants magi`: what that one option buys).
 Every compiled copy has code objects of its own, so variants never share dynamo's frames.
 
 The passes' own share: when `torch.compile+frames` or `torch.compile+limit` ran, each magi
@@ -88,6 +91,7 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     ),
     "magi-weights-once": ({"channels_last_weights_once": True}, "instance"),
     "magi-no-workaround": ({"work_around_inductor_bugs": False}, "instance"),
+    "magi-no-state": ({"channels_last_conv_state": False}, "instance"),
 }
 # variants compiled and called with dynamo's recompile limit raised (`--recompile-limit`)
 LIMIT_VARIANTS = ("torch.compile+limit",)
@@ -242,7 +246,7 @@ def bench_model(name: str, args: argparse.Namespace, log: Callable[[str], None])
     log(f"  eager: rel-L2 vs {high} {eager_err:.2e}; bound for compiled runs {bound:.2e}")
     rows: list[Row] = []
     compiled: dict[str, Runnable] = {}
-    for variant in ["torch.compile", *[v for v in args.variants if v != "torch.compile"]]:
+    for variant in [args.baseline, *[v for v in args.variants if v != args.baseline]]:
         cm, backend = _build_variant(model, variant, args.recompile_limit)
         seconds, stats = _first_call(cm)
         compiled[variant] = cm
@@ -270,7 +274,7 @@ def bench_model(name: str, args: argparse.Namespace, log: Callable[[str], None])
                 {"rel_l2_vs_reference": err, "eager_rel_l2": eager_err, "numerics": verdict},
             )
         )
-    base = compiled["torch.compile"]
+    base = compiled[args.baseline]
     eager_vs = measure_pair((model.run, base.run), rounds=args.rounds)
     rows.insert(
         0,
@@ -456,10 +460,10 @@ def _slope(xs: list[int], ys: list[float]) -> float:
     )
 
 
-def format_table(rows: list[Row], device: str) -> str:
+def format_table(rows: list[Row], device: str, baseline: str = "torch.compile") -> str:
     head = (
         f"device: {device}; torch {torch.__version__}\n\n"
-        "| model | variant | inputs | ms | vs torch.compile | spread | rel-L2 (numerics) "
+        f"| model | variant | inputs | ms | vs {baseline} | spread | rel-L2 (numerics) "
         "| compile s | graphs | breaks | TFLOP | floor ms | x floor |\n| --- | --- | --- | ---: "
         "| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
     )
@@ -504,6 +508,12 @@ def main(argv: list[str] | None = None) -> int:
         "--variants",
         default="torch.compile,magi",
         help=f"comma-separated, from {', '.join(VARIANTS)}",
+    )
+    parser.add_argument(
+        "--baseline",
+        default="torch.compile",
+        help="the variant every other one is timed against (e.g. magi-no-state: one pass's "
+        "own share; --wan-frames needs torch.compile)",
     )
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument(
@@ -558,9 +568,11 @@ def main(argv: list[str] | None = None) -> int:
             f"--recompile-limit {args.recompile_limit} and --profile-rounds "
             f"{args.profile_rounds} must be >= 1, --profile-top {args.profile_top} >= 0"
         )
-    bad = [v for v in args.variants if v not in VARIANTS]
+    bad = [v for v in [*args.variants, args.baseline] if v not in VARIANTS]
     if bad:
         parser.error(f"unknown variant(s) {bad}; choose from {list(VARIANTS)}")
+    if args.wan_frames and args.baseline != "torch.compile":
+        parser.error(f"--wan-frames times against torch.compile; drop --baseline {args.baseline}")
     missing = zoo.unavailable()
     models = [m for m in args.models.split(",") if m]
     if not torch.cuda.is_available() and args.size == "full":
@@ -590,7 +602,7 @@ def main(argv: list[str] | None = None) -> int:
         torch._dynamo.reset()
         torch.cuda.empty_cache() if torch.cuda.is_available() else None
     print()
-    print(format_table(rows, device))
+    print(format_table(rows, device, args.baseline))
     if args.json:
         args.json.write_text(
             json.dumps(

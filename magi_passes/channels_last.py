@@ -130,6 +130,7 @@ class ConvChannelsLastPass(MagiPass):
             counts["skipped_conv2d_graph"] = sum(1 for c in convs if _weight_dim(c) == 4)
             return result
         clones: dict[tuple[torch.fx.Node, torch.memory_format], torch.fx.Node] = {}
+        sources: dict[torch.fx.Node, torch.memory_format] = {}  # what the converted convs read
         for conv in convs:
             # convolution(input, weight, bias, stride, padding, dilation, transposed, ...)
             # convolution_backward(grad_output, input, weight, bias_sizes, stride, padding,
@@ -149,13 +150,15 @@ class ConvChannelsLastPass(MagiPass):
                 continue
             for arg in tensors:
                 assert isinstance(arg, torch.fx.Node)
-                self._convert(graph, conv, arg, fmt, clones, counts)
+                sources[self._convert(graph, conv, arg, fmt, clones, counts)] = fmt
             counts["conv_backwards_converted" if backward else "convs_converted"] += 1
         converted = counts["convs_converted"] + counts["conv_backwards_converted"]
         if converted == 0:
             skipped = {k: v for k, v in counts.items() if k.startswith("skipped") and v}
             result.reason = f"no conv2d/conv3d to convert ({skipped})"
             return result
+        if self.config.channels_last_conv_state:
+            counts["state_outputs_channels_last"] = convert_state_outputs(graph, sources)
         self.set_config("layout_optimization", False, result)
         graph.find_nodes(op="output")[0].meta[CHANNELS_LAST_MARK] = converted
         graph.lint()
@@ -183,13 +186,16 @@ class ConvChannelsLastPass(MagiPass):
         fmt: torch.memory_format,
         clones: dict[tuple[torch.fx.Node, torch.memory_format], torch.fx.Node],
         counts: dict[str, int],
-    ) -> None:
+    ) -> torch.fx.Node:
+        """Make ``conv`` read ``arg`` in ``fmt``; returns the tensor the conversion starts from
+        (``arg``, or the input of the pad chain in front of it)."""
         if arg.target is aten.clone.default and arg.kwargs.get("memory_format") == fmt:
             counts["already_channels_last"] += 1  # an earlier conv's clone, or our own
-            return
+            source = arg.args[0]
+            return source if isinstance(source, torch.fx.Node) else arg
         if suggest_memory_format(arg.meta["val"]) == fmt:
             counts["already_channels_last"] += 1
-            return
+            return arg
         # walk up single-user constant_pad_nd chains: the clone goes in front of the first pad
         pads: list[torch.fx.Node] = []
         source = arg
@@ -234,3 +240,113 @@ class ConvChannelsLastPass(MagiPass):
                 lambda t, a=pad_args: aten.constant_pad_nd.default(t, *a),  # type: ignore[misc]
             )
             counts["pads_hoisted"] += 1
+        return source
+
+
+# ops that only move data: an output built from a conv's input through these is a piece of it
+_WINDOW_OPS = (aten.slice.Tensor, aten.select.int)
+_MOVE_OPS = (
+    *_WINDOW_OPS,
+    aten.unsqueeze.default,
+    aten.clone.default,
+    aten.cat.default,
+    aten.constant_pad_nd.default,
+)
+
+
+def _moved_from(node: torch.fx.Node) -> tuple[set[torch.fx.Node], bool]:
+    """The tensors ``node`` is built from by data movement alone (``_MOVE_OPS``), and whether the
+    way there takes a window of a frame or spatial dim (a slice or select of dim >= 2)."""
+    leaves: set[torch.fx.Node] = set()
+    windowed = False
+    stack, seen = [node], set()
+    while stack:
+        n = stack.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        if n.op != "call_function" or n.target not in _MOVE_OPS:
+            leaves.add(n)
+            continue
+        if n.target in _WINDOW_OPS:
+            dim = n.args[1] if len(n.args) > 1 else n.kwargs.get("dim", 0)
+            ndim = n.args[0].meta["val"].dim() if isinstance(n.args[0], torch.fx.Node) else 0
+            windowed = windowed or (isinstance(dim, int) and dim % max(ndim, 1) >= 2)
+        inputs = n.args[0] if n.target is aten.cat.default else n.args[:1]
+        stack.extend(a for a in inputs if isinstance(a, torch.fx.Node))
+    return leaves, windowed
+
+
+def _clone_before(
+    graph: torch.fx.Graph, part: torch.fx.Node, fmt: torch.memory_format, user: torch.fx.Node
+) -> torch.fx.Node:
+    """A ``clone(part, memory_format=fmt)`` node in front of ``user``, with its fake value."""
+    with graph.inserting_before(user):
+        clone = graph.call_function(aten.clone.default, (part,), {"memory_format": fmt})
+    clone.meta.update({k: v for k, v in part.meta.items() if k != "val"})
+    clone.meta["val"] = run_on_fake(part.meta["val"], lambda t: t.clone(memory_format=fmt))
+    return clone
+
+
+def convert_state_outputs(
+    graph: torch.fx.Graph, sources: dict[torch.fx.Node, torch.memory_format]
+) -> int:
+    """Lay out channels-last the graph outputs that are a causal convolution's state.
+
+    A video VAE decodes chunk by chunk and hands each causal conv the last frames of its input
+    from the previous call (``cache_x = x[:, :, -2:].clone()``, a graph output, then an input of
+    the next call, concatenated in front of the conv's input). Graph outputs keep eager's strides,
+    so that state went out channels-first and came back in to be concatenated with channels-last
+    frames: a transposing write and a transposing read of every cache, every call
+    (docs/benchmarks.md). An output is converted when it is a fresh tensor (a ``clone`` or
+    ``cat``), used by nothing else in the graph, built by data movement alone from tensors that a
+    channels-last convolution reads, through a slice or select of a frame or spatial dim. The
+    clone gets ``memory_format=channels_last(_3d)``; a cat gets channels-last clones of its inputs
+    (fused into their producers). Values are unchanged; only that output's strides differ from
+    eager's. Returns the number converted."""
+    leaves: dict[torch.fx.Node, torch.memory_format] = {}
+    for source, fmt in sources.items():
+        for leaf in _moved_from(source)[0] | {source}:
+            leaves[leaf] = fmt
+    output = graph.find_nodes(op="output")[0]
+    converted = 0
+    for node in dict.fromkeys(output.all_input_nodes):
+        if node.op != "call_function" or node.target not in _MOVE_OPS or len(node.users) != 1:
+            continue
+        val = node.meta.get("val")
+        fmt = channels_last_format(val.dim()) if isinstance(val, torch.Tensor) else None
+        if fmt is None or suggest_memory_format(val) == fmt:
+            continue
+        built_from, windowed = _moved_from(node)
+        if not windowed or not built_from or any(leaves.get(n) != fmt for n in built_from):
+            continue
+        if node.target is aten.clone.default:
+            node.kwargs = {**node.kwargs, "memory_format": fmt}
+            node.meta["val"] = run_on_fake(val, lambda t, f=fmt: t.clone(memory_format=f))
+        elif node.target is aten.cat.default:
+            parts = [_clone_before(graph, part, fmt, node) for part in node.args[0]]
+            node.args = (parts, *node.args[1:])
+            node.meta["val"] = run_on_fake(
+                val,
+                lambda _, n=node: aten.cat.default([p.meta["val"] for p in n.args[0]], *n.args[1:]),
+            )
+        else:  # a view of a conv's input (a slice): the output becomes a copy of the window
+            clone = _clone_before(graph, node, fmt, output)
+            output.replace_input_with(node, clone)
+            node = clone
+        _set_output_strides(output, node)
+        converted += 1
+    return converted
+
+
+def _set_output_strides(output: torch.fx.Node, node: torch.fx.Node) -> None:
+    """Inductor lays out a user-visible graph output with the strides it recorded before the
+    post-grad passes (``output.meta["original_output_strides"]``, by output position), not with
+    the node's fake value: the converted output's positions get its new strides."""
+    recorded = output.meta.get("original_output_strides")
+    if recorded is None:
+        return
+    args = output.args[0] if not isinstance(output.args[0], torch.fx.Node) else output.args
+    for i, arg in enumerate(args):
+        if arg is node and i < len(recorded):
+            recorded[i] = node.meta["val"].stride()
