@@ -60,12 +60,13 @@ class PassConfig:
       same model compiles once. On by default: a static gate was measured 0.72x on a video VAE
       it was not tuned on (docs/benchmarks.md), and "never slower" comes before compile time.
       CPU, fake CUDA and training graphs always use the static rules.
-    - `channels_last_conv_state`: where the channels-last rewrite fires, graph outputs that are a
-      causal convolution's state (the last frames of its input, handed to the next call and
-      concatenated in front of its input there) are laid out channels-last too, so the state is
-      never transposed on the way out or back in (`ConvChannelsLastPass`). Their strides then
-      differ from eager's (values do not). On by default: measured on the Wan 2.2 decode
-      (docs/benchmarks.md).
+    - `channels_last_conv_state` (opt-in): where the channels-last rewrite fires, graph outputs
+      that are a causal convolution's state (the last frames of its input, handed to the next
+      call and concatenated in front of its input there) are laid out channels-last too, so the
+      state is never transposed on the way out or back in (`ConvChannelsLastPass`). Their
+      strides then differ from eager's (values do not). Off by default: on the Wan 2.2 decode
+      it measured 1.004x (spread 1.0%) against the option off, within noise (H200, T=3,
+      docs/benchmarks.md), and a default that changes strides must earn it.
     """
 
     enable_conv_channels_last: bool = True
@@ -78,7 +79,7 @@ class PassConfig:
     channels_last_conv2d_graphs: bool = False
     work_around_inductor_bugs: bool = True
     measure_decisions: bool = True
-    channels_last_conv_state: bool = True
+    channels_last_conv_state: bool = False
 
     def __new__(cls, *args: Any, **kwargs: Any) -> PassConfig:
         # names are checked before the dataclass __init__ sees them, so a misspelt field gets the
