@@ -15,6 +15,7 @@ import torch.nn.functional as F
 from graphs import GraphBuilder
 from torch import nn
 from torch._inductor import config as inductor_config
+from torch._inductor.utils import fresh_inductor_cache
 
 from magi_passes import ConvChannelsLastPass, MagiBackend, PassConfig
 from magi_passes.channels_last import convert_state_outputs
@@ -217,7 +218,8 @@ def _compiled_decode(model: nn.Module, latent: torch.Tensor, state: bool):
     counters.clear()
     backend = MagiBackend(PassConfig(channels_last_conv_state=state))
     compiled = torch.compile(model, backend=backend)
-    with torch.no_grad():
+    # a fresh Inductor cache (restored afterwards): an FX-graph-cache hit runs no pass
+    with torch.no_grad(), fresh_inductor_cache():
         got, cache = decode(compiled, latent)
         again, _ = decode(compiled, latent)
     graphs = (counters["stats"]["unique_graphs"], sum(counters["recompiles"].values()))
