@@ -184,6 +184,13 @@ class MagiBackend:
         inert = _measured_passes_cannot_fire(gm, pass_config)
         if inert is not None:
             return self._keep(self._compile(gm, inputs, pass_config, extra), inert)
+        if is_dynamic(gm.graph):
+            # measured on the GPU (docs/reliability.md): compiling and timing a second, plain
+            # variant of a graph with sizes marked dynamic specialised them (dynamo raised
+            # ConstraintViolationError on VAEDecoderLike and the Wan block at 540p), and one
+            # size's timing would not decide for every size the graph serves anyway
+            why = "dynamic shapes: the static rules decide (one size's timing is not every size's)"
+            return self._keep(self._compile(gm, inputs, pass_config, extra), why)
         manager = PassManager.chained_with_current(pass_config)
         key = decision_key(
             gm,

@@ -216,7 +216,11 @@ CL = torch.channels_last
 CL3 = torch.channels_last_3d
 # the corpus exercises the rewrite's mechanics on conv2d as on conv3d, and the opt-in conversion
 # of weights outside the graph; the defaults' gate is tested in tests/test_channels_last.py
-CORPUS_BASE = PassConfig(channels_last_conv2d_graphs=True, channels_last_weights_once=True)
+# the passes' own behaviour: measured decisions (kept plain where plain was faster on a GPU) are
+# tested in test_decisions.py
+CORPUS_BASE = PassConfig(
+    channels_last_conv2d_graphs=True, channels_last_weights_once=True, measure_decisions=False
+)
 NO_CL = CORPUS_BASE.replace(enable_conv_channels_last=False)
 CL_CONVERTED = "channels-last already converted"
 
@@ -607,7 +611,9 @@ def _compile_conv_inference(
     torch.manual_seed(0)
     model = nn.Sequential(nn.Conv3d(3, 4, 3, padding=1), nn.SiLU(), nn.Conv3d(4, 4, 3)).to(device)
     x = torch.randn(2, 3, 4, 6, 5, device=device)
-    backend = MagiBackend(PassConfig(channels_last_weights_once=weights_once))
+    backend = MagiBackend(
+        PassConfig(channels_last_weights_once=weights_once, measure_decisions=False)
+    )
     compiled = torch.compile(model, backend=backend)
     with torch.no_grad():
         torch.testing.assert_close(compiled(x), model(x), **UPDATE_TOL)
@@ -711,7 +717,11 @@ def test_corpus_inference_mode_weights(device: str) -> None:
 def test_corpus_output_strides_match_eager(device: str, weights_once: bool) -> None:
     model = nn.Conv2d(3, 4, 3, padding=1).to(device)
     x = torch.randn(2, 3, 6, 5, device=device)
-    config = PassConfig(channels_last_weights_once=weights_once, channels_last_conv2d_graphs=True)
+    config = PassConfig(
+        channels_last_weights_once=weights_once,
+        channels_last_conv2d_graphs=True,
+        measure_decisions=False,
+    )
     compiled = torch.compile(model, backend=MagiBackend(config))
     with torch.no_grad():
         out, ref = compiled(x), model(x)
@@ -746,7 +756,7 @@ def test_corpus_fx_graph_cache_keeps_configs_apart(
 
     # weights stay in the graph in both, so the graphs reaching Inductor are identical and only
     # the passes' uuid() can tell the two compilations apart
-    first = PassConfig(channels_last_weights_once=False)
+    first = PassConfig(channels_last_weights_once=False, measure_decisions=False)
     hits, misses, _ = compile_with(first)
     assert (hits, misses) == (0, 1)
     hits, misses, other = compile_with(first.replace(enable_conv_channels_last=False))

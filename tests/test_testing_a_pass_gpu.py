@@ -18,7 +18,10 @@ def test_channels_last_pair_on_cuda_diff_times_health_and_numerics() -> None:
     torch.manual_seed(0)
     model = VAEDecoderLike("tiny").to("cuda", torch.bfloat16).eval()
     x = model.example_input(device="cuda", dtype=torch.bfloat16)
-    config = PassConfig(enable_nd_tiling=False, enable_dynamic_reshape=False)
+    # the pass as written (a measured decision may keep plain Inductor on this small model)
+    config = PassConfig(
+        enable_nd_tiling=False, enable_dynamic_reshape=False, measure_decisions=False
+    )
     pair = CompiledPair.build(model, x, candidate=config)
     assert pair.fired("conv_channels_last")
     assert pair.op_count(aten.clone, stage="after") > pair.op_count(aten.clone, stage="before")
