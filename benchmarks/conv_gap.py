@@ -18,7 +18,6 @@ locates the difference in the real decode, per side (``torch.compile`` and ``mag
 from __future__ import annotations
 
 import argparse
-import collections
 import contextlib
 import sys
 import time
@@ -57,13 +56,8 @@ def scoped(fn: Callable[[], Any], scope: Callable[[], Any]) -> Callable[[], Any]
 
 def conv_kernels(fn: Callable[[], Any], calls: int) -> dict[str, tuple[float, float]]:
     """Full conv/matmul kernel name -> (launches, ms) per call, from ``calls`` profiled calls."""
-    kernels, _ = profiling._profiled(fn, calls)
-    out: dict[str, list[float]] = collections.defaultdict(lambda: [0.0, 0.0])
-    for k in kernels:
-        if profiling.classify(k.name)[0] == profiling.CONV:
-            out[k.name][0] += 1 / calls
-            out[k.name][1] += k.dur_us / 1e3 / calls
-    return {name: (n, ms) for name, (n, ms) in out.items()}
+    times = profiling.kernel_times(fn, calls)
+    return {name: t for name, t in times.items() if profiling.classify(name)[0] == profiling.CONV}
 
 
 def clocked(fn: Callable[[], Any], calls: int) -> tuple[float, str]:

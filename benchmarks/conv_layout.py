@@ -24,7 +24,7 @@ import torch.nn.functional as F
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pytest_magi.clocks import GpuClocks  # noqa: E402
-from pytest_magi.profiling import CONV, classify  # noqa: E402
+from pytest_magi.profiling import CONV, classify, kernel_times  # noqa: E402
 
 # (channels, height, width) of the decoder's 3x3x3 convolutions per resolution (TI2V-5B config)
 SHAPES = ((1024, 34, 60), (1024, 68, 120), (512, 136, 240), (256, 272, 480))
@@ -71,24 +71,12 @@ def _sustained(x: torch.Tensor, weight: torch.Tensor, seconds: float) -> tuple[f
 
 def _conv_kernel_ms(x: torch.Tensor, weight: torch.Tensor, calls: int = 5) -> tuple[float, str]:
     """Per call: the GPU time of the convolution kernel itself (the implicit GEMM, without
-    cuDNN's layout transposes) and its name, from the profiler."""
-    from torch.profiler import ProfilerActivity, profile
-
+    cuDNN's layout transposes, which are layout copies in the profile's classes) and its name."""
     _conv(x, weight)
     torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for _ in range(calls):
-            _conv(x, weight)
-        torch.cuda.synchronize()
-    # the profile's own conv/matmul class: cuDNN's transposes are layout copies there
-    gemm = [
-        e
-        for e in prof.events()
-        if e.device_type == torch.autograd.DeviceType.CUDA and classify(e.name)[0] == CONV
-    ]
-    total = sum(e.device_time for e in gemm) / 1e3 / calls  # us -> ms
-    names = sorted({e.name for e in gemm})
-    return total, (" + ".join(names) if names else "?")
+    times = kernel_times(lambda: _conv(x, weight), calls)
+    gemm = {name: ms for name, (_, ms) in times.items() if classify(name)[0] == CONV}
+    return sum(gemm.values()), (" + ".join(sorted(gemm)) if gemm else "?")
 
 
 def main(argv: list[str] | None = None) -> int:

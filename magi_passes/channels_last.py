@@ -227,13 +227,7 @@ class ConvChannelsLastPass(MagiPass):
             clone = clones.get(key)
             if clone is None:
                 with graph.inserting_after(source):
-                    clone = graph.call_function(
-                        aten.clone.default, (source,), {"memory_format": fmt}
-                    )
-                clone.meta.update({k: v for k, v in source.meta.items() if k != "val"})
-                clone.meta["val"] = run_on_fake(
-                    source.meta["val"], lambda t: t.clone(memory_format=fmt)
-                )
+                    clone = _clone_node(graph, source, fmt)
                 clones[key] = clone
                 counts["clones_inserted"] += 1
             else:
@@ -288,15 +282,23 @@ def _moved_from(node: torch.fx.Node) -> tuple[set[torch.fx.Node], bool]:
     return leaves, windowed
 
 
-def _clone_before(
-    graph: torch.fx.Graph, part: torch.fx.Node, fmt: torch.memory_format, user: torch.fx.Node
+def _clone_node(
+    graph: torch.fx.Graph, part: torch.fx.Node, fmt: torch.memory_format
 ) -> torch.fx.Node:
-    """A ``clone(part, memory_format=fmt)`` node in front of ``user``, with its fake value."""
-    with graph.inserting_before(user):
-        clone = graph.call_function(aten.clone.default, (part,), {"memory_format": fmt})
+    """A ``clone(part, memory_format=fmt)`` node at the graph's insertion point, carrying
+    ``part``'s meta and the clone's fake value."""
+    clone = graph.call_function(aten.clone.default, (part,), {"memory_format": fmt})
     clone.meta.update({k: v for k, v in part.meta.items() if k != "val"})
     clone.meta["val"] = run_on_fake(part.meta["val"], lambda t: t.clone(memory_format=fmt))
     return clone
+
+
+def _clone_before(
+    graph: torch.fx.Graph, part: torch.fx.Node, fmt: torch.memory_format, user: torch.fx.Node
+) -> torch.fx.Node:
+    """A ``clone(part, memory_format=fmt)`` node in front of ``user``."""
+    with graph.inserting_before(user):
+        return _clone_node(graph, part, fmt)
 
 
 def convert_state_outputs(

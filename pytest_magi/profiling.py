@@ -1011,6 +1011,22 @@ def profile(
     return report
 
 
+def kernel_times(fn: Callable[[], Any], calls: int = 3) -> dict[str, tuple[float, float]]:
+    """``{full kernel name: (launches, ms)}`` per call of ``fn()``, from ``calls`` profiled calls
+    (GPU time; names uncut, so a cuDNN engine's tile sizes tell two choices apart). Filter by
+    :func:`classify` for one class, e.g. conv/matmul: ``classify(name)[0] == CONV``."""
+    if not callable(fn):
+        raise TypeError(f"kernel_times(fn={fn!r}): expected a zero-argument callable")
+    _check_count("calls", calls, 1, "profiled calls, e.g. calls=3")
+    require_cuda("kernel_times()")
+    kernels, _ = _profiled(fn, calls)
+    out: dict[str, tuple[float, float]] = {}
+    for k in kernels:
+        n, ms = out.get(k.name, (0.0, 0.0))
+        out[k.name] = (n + 1 / calls, ms + k.dur_us / 1e3 / calls)
+    return out
+
+
 def _profiled(
     fn: Callable[[], Any], rounds: int
 ) -> tuple[list[KernelEvent], list[tuple[float, float]]]:

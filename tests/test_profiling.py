@@ -277,6 +277,19 @@ def test_profile_without_cuda_says_what_to_do() -> None:
         profiling.profile(lambda: None)
 
 
+def test_kernel_times_checks_its_arguments() -> None:
+    with pytest.raises(TypeError, match="expected a zero-argument callable"):
+        profiling.kernel_times(3)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="calls"):
+        profiling.kernel_times(lambda: None, calls=0)
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="the error is for machines without a GPU")
+def test_kernel_times_without_cuda_says_what_to_do() -> None:
+    with pytest.raises(RuntimeError, match=r"kernel_times\(\) requires a CUDA device"):
+        profiling.kernel_times(lambda: None)
+
+
 def test_count_flops_leaves_a_compiled_fn_compiled() -> None:
     """FlopCounterMode around a compiled call makes dynamo run that frame eagerly from then on
     (seen on torch 2.11 + CUDA and here); count_flops runs the call eagerly instead."""
