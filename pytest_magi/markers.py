@@ -311,5 +311,14 @@ def format_speedup_failure(rec: PairRecord) -> str:
         f"  candidate median {rec.candidate_ms:.4f} ms\n"
         f"  spread {rec.spread:.1%} (IQR/median of the round ratios) over {rec.rounds} rounds\n"
         f"  device {rec.device}{'' if rec.gpu_index is None else f' (GPU {rec.gpu_index})'}, "
-        f"torch {rec.torch_version}"
+        f"torch {rec.torch_version}" + _host_line(rec)
+    )
+
+
+def _host_line(rec: PairRecord) -> str:
+    if rec.baseline_host_ms is None or rec.candidate_host_ms is None:
+        return ""
+    return (
+        f"\n  host enqueue {rec.baseline_host_ms:.4f} / {rec.candidate_host_ms:.4f} ms per call "
+        f"(baseline / candidate; the medians above are device time)"
     )

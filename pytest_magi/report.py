@@ -34,6 +34,10 @@ VERDICT_FAIL = "FAIL"
 VERDICT_NOT_MEASURED = "not measured"
 
 
+def _optional_ms(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
 @dataclass(frozen=True)
 class PairRecord:
     """One `compiled_pair` of a `min_speedup` test: its timing and verdict (None when not timed)."""
@@ -54,6 +58,9 @@ class PairRecord:
     # index (None where CUDA_VISIBLE_DEVICES names it by UUID) and name; both None off CUDA
     gpu_index: int | None = None
     gpu_name: str | None = None
+    # the host's time to enqueue one call of each side (CUDA; the ms above are device time)
+    baseline_host_ms: float | None = None
+    candidate_host_ms: float | None = None
 
     @classmethod
     def not_measured(cls, test: str, label: str, required: float) -> PairRecord:
@@ -75,6 +82,8 @@ class PairRecord:
             rounds=int(speedup.rounds),
             device=str(speedup.device),
             torch_version=str(speedup.torch_version),
+            baseline_host_ms=_optional_ms(getattr(speedup, "baseline_host_ms", None)),
+            candidate_host_ms=_optional_ms(getattr(speedup, "candidate_host_ms", None)),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -217,13 +226,15 @@ def _gpu_cell(r: PairRecord) -> str:
 
 
 def format_pairs_table(records: Sequence[PairRecord]) -> list[str]:
-    """Lines of the table of pairs: test, baseline ms, candidate ms, speedup, required, verdict,
-    the GPU it was timed on (host index and name) and the compile summary."""
+    """Lines of the table of pairs: test, baseline ms, candidate ms (device time on CUDA), the
+    host's enqueue ms per call of each side (baseline/candidate; '-' where not measured), speedup,
+    required, verdict, the GPU it was timed on (host index and name) and the compile summary."""
     header = [
         "test",
         "pair",
         "baseline ms",
         "candidate ms",
+        "host ms b/c",
         "speedup",
         "required",
         "verdict",
@@ -236,6 +247,7 @@ def format_pairs_table(records: Sequence[PairRecord]) -> list[str]:
             r.label,
             _num(r.baseline_ms, ".4f"),
             _num(r.candidate_ms, ".4f"),
+            _host_cell(r),
             "-" if r.speedup is None else f"{r.speedup:.3f}x",
             f"{r.required:.3f}x",
             r.verdict,
@@ -244,7 +256,18 @@ def format_pairs_table(records: Sequence[PairRecord]) -> list[str]:
         ]
         for r in sorted_by_test(records)
     ]
-    return _table(header, rows, right={2, 3, 4, 5})
+    return _table(header, rows, right={2, 3, 4, 5, 6})
+
+
+def _host_cell(r: PairRecord) -> str:
+    if r.baseline_host_ms is None or r.candidate_host_ms is None:
+        return "-"
+    bound = (
+        " (host-bound)"
+        if r.candidate_ms is not None and r.candidate_host_ms > r.candidate_ms
+        else ""
+    )
+    return f"{r.baseline_host_ms:.4f}/{r.candidate_host_ms:.4f}{bound}"
 
 
 def _side_cell(side: dict[str, Any]) -> str:

@@ -13,9 +13,17 @@ Protocol (one call of ``measure_pair``):
    takes about ``target_ms`` per round, both sides get the same count) and the round keeps the
    median repetition of each side.
 3. Per repetition, on CUDA: a write of zeros to a 256 MiB buffer flushes the L2 cache *outside*
-   the timed region, then a pair of ``torch.cuda.Event(enable_timing=True)`` brackets the call; the
-   events are read after one synchronisation per round. On CPU: ``time.perf_counter_ns`` brackets
-   each call (no flush), so ``--magi-perf`` works everywhere.
+   the timed region, then a spin kernel (``torch.cuda._sleep``) longer than the host takes to
+   enqueue the call, then a pair of ``torch.cuda.Event(enable_timing=True)`` brackets the call; the
+   events are read after one synchronisation per round. The spin keeps the device busy while the
+   host enqueues, so the events time the device's work alone: a graph of 0.37 ms that the host
+   needs 0.44 ms to launch (dynamo's guards, the wrapper's Python, one launch per kernel) was
+   timed at its host time without it, and two machines with different CPUs gave the same pair
+   1.24x and 1.11x (docs/reliability.md). The host's time per call is measured beside it and
+   reported (``Speedup.baseline_host_ms`` / ``candidate_host_ms``; ``host_bound`` names the sides
+   whose host time exceeds their device time: there the user's wall clock sees the host, and CUDA
+   graphs are the lever). ``hide_host=False`` times host and device together, as before. On CPU:
+   ``time.perf_counter_ns`` brackets each call (no flush), so ``--magi-perf`` works everywhere.
 
 Statistics (``Speedup``):
 
@@ -43,6 +51,7 @@ The module imports torch lazily: a process that only needs ``PerfLock`` does not
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 import os
 import platform
@@ -62,6 +71,10 @@ MIN_ROUNDS = 3
 L2_FLUSH_BYTES = 256 * 1024 * 1024
 DEFAULT_TARGET_MS = {"cuda": 100.0, "cpu": 50.0}
 MIN_REPETITIONS = 5
+#: the spin ahead of each timed CUDA call lasts this many times the host's enqueue time, plus slack
+SPIN_HOST_FACTOR = 1.5
+SPIN_SLACK_MS = 0.05
+MAX_SPIN_MS = 50.0
 MAX_REPETITIONS = 10_000
 LOCK_ENV = "MAGI_PERF_LOCK"
 
@@ -94,6 +107,29 @@ class Speedup:
     baseline_round_ms: tuple[float, ...] = field(default=())
     candidate_round_ms: tuple[float, ...] = field(default=())
     threshold: float | None = None
+    # the host's time to enqueue one call (CUDA with ``hide_host``; None elsewhere)
+    baseline_host_ms: float | None = None
+    candidate_host_ms: float | None = None
+
+    @property
+    def host_bound(self) -> tuple[str, ...]:
+        """The sides whose host enqueue time exceeds their device time (see the docstring)."""
+        sides = (
+            ("baseline", self.baseline_host_ms, self.baseline_ms),
+            ("candidate", self.candidate_host_ms, self.candidate_ms),
+        )
+        return tuple(name for name, host, device in sides if host is not None and host > device)
+
+    def host_text(self) -> str:
+        """One line on the host's share ('' when it was not measured)."""
+        if self.baseline_host_ms is None or self.candidate_host_ms is None:
+            return ""
+        bound = self.host_bound
+        return (
+            f"host enqueue {self.baseline_host_ms:.4f} / {self.candidate_host_ms:.4f} ms per call "
+            f"(baseline / candidate; the events time the device); "
+            + (f"host-bound: {', '.join(bound)}" if bound else "device-bound")
+        )
 
     def meets(self, threshold: float) -> bool:
         """Whether the measured ratio is at least ``threshold``."""
@@ -106,10 +142,12 @@ class Speedup:
         return data
 
     def __str__(self) -> str:
+        host = self.host_text()
         return (
             f"speedup {self.ratio:.3f}x (baseline {self.baseline_ms:.4f} ms, candidate "
             f"{self.candidate_ms:.4f} ms; spread {self.spread:.1%} over {self.rounds} rounds of "
-            f"{self.repetitions} repetitions; {self.device}, torch {self.torch_version})"
+            f"{self.repetitions} repetitions; {self.device}, torch {self.torch_version}"
+            + (f"; {host})" if host else ")")
         )
 
 
@@ -228,27 +266,83 @@ class CpuTimer:
 
 
 class CudaTimer:
-    """CUDA events around each call, with an L2 flush (256 MiB ``zero_()``) before each, untimed."""
+    """CUDA events around each call, with an L2 flush (256 MiB ``zero_()``) before each, untimed.
 
-    def __init__(self, device: torch.device, flush_l2: bool = True) -> None:
+    ``hide_host`` (default on): between the flush and the start event the stream also gets a spin
+    kernel (``torch.cuda._sleep``) that lasts longer than the host takes to enqueue one call, so
+    the call's kernels are all queued when the start event fires and the events time the device's
+    work, not the Python that launches it (module docstring, step 3). The spin's length comes
+    from two untimed calls of each callable (``SPIN_HOST_FACTOR`` times the faster, plus
+    ``SPIN_SLACK_MS``, at most ``MAX_SPIN_MS``); the host time of every timed call is kept in
+    ``host_ms`` (per callable) for the report.
+    """
+
+    def __init__(self, device: torch.device, flush_l2: bool = True, hide_host: bool = True) -> None:
         import torch
 
         self.device = device
         self.flush = (
             torch.empty(L2_FLUSH_BYTES // 4, dtype=torch.int32, device=device) if flush_l2 else None
         )
+        self.hide_host = bool(hide_host)
+        self.host_ms: dict[Callable[[], Any], list[float]] = {}
+        self._spin_cycles: dict[Callable[[], Any], int] = {}
+        self._cycles_per_ms: float | None = None
+
+    def cycles_per_ms(self) -> float:
+        """GPU clock cycles of ``torch.cuda._sleep`` per millisecond, measured once."""
+        import torch
+
+        if self._cycles_per_ms is None:
+            cycles = 2_000_000
+            start, end = (torch.cuda.Event(enable_timing=True) for _ in range(2))
+            torch.cuda._sleep(cycles)  # the first spin loads the kernel
+            start.record()
+            torch.cuda._sleep(cycles)
+            end.record()
+            torch.cuda.synchronize(self.device)
+            self._cycles_per_ms = cycles / max(start.elapsed_time(end), 1e-3)
+        return self._cycles_per_ms
+
+    def spin_cycles(self, fn: Callable[[], Any]) -> int:
+        """The spin that hides ``fn``'s host time (cycles), learned from two untimed calls."""
+        import torch
+
+        if fn not in self._spin_cycles:
+            host: list[float] = []
+            for _ in range(2):
+                torch.cuda.synchronize(self.device)
+                begin = time.perf_counter()
+                fn()
+                host.append((time.perf_counter() - begin) * 1e3)
+            torch.cuda.synchronize(self.device)
+            spin_ms = min(MAX_SPIN_MS, SPIN_HOST_FACTOR * min(host) + SPIN_SLACK_MS)
+            self._spin_cycles[fn] = int(spin_ms * self.cycles_per_ms())
+        return self._spin_cycles[fn]
+
+    def host_median_ms(self, fn: Callable[[], Any]) -> float | None:
+        """The median host time of ``fn``'s timed calls (None: not timed with ``hide_host``)."""
+        samples = self.host_ms.get(fn)
+        return statistics.median(samples) if samples else None
 
     def __call__(self, fn: Callable[[], Any], repetitions: int) -> list[float]:
         import torch
 
+        spin = self.spin_cycles(fn) if self.hide_host else 0
+        host = self.host_ms.setdefault(fn, []) if self.hide_host else []
         starts = [torch.cuda.Event(enable_timing=True) for _ in range(repetitions)]
         ends = [torch.cuda.Event(enable_timing=True) for _ in range(repetitions)]
         torch.cuda.synchronize(self.device)
         for start, end in zip(starts, ends, strict=True):
             if self.flush is not None:
                 self.flush.zero_()
+            if spin:
+                torch.cuda._sleep(spin)
             start.record()
+            begin = time.perf_counter()
             fn()
+            if self.hide_host:
+                host.append((time.perf_counter() - begin) * 1e3)
             end.record()
         torch.cuda.synchronize(self.device)
         return [s.elapsed_time(e) for s, e in zip(starts, ends, strict=True)]
@@ -372,6 +466,7 @@ def measure_pair(
     repetitions: int | None = None,
     flush_l2: bool = True,
     lock: PerfLock | bool = True,
+    hide_host: bool = True,
 ) -> Speedup:
     """Time baseline against candidate; see the module docstring for the protocol.
 
@@ -382,8 +477,11 @@ def measure_pair(
     ``4 * rounds``). ``device``: 'cuda' or 'cpu'; default the pair's device, else CUDA when
     available. ``target_ms``: time per side per round (default 100 ms on CUDA, 50 ms on CPU);
     ``repetitions`` fixes the count instead. ``lock``: take ``PerfLock()`` (True), a given lock,
-    or none (False).
+    or none (False). ``hide_host`` (CUDA): time the device's work alone behind a spin kernel and
+    report the host's time beside it (True), or time both together (False); module docstring.
     """
+    if not isinstance(hide_host, bool):
+        raise TypeError(f"hide_host={hide_host!r}: expected True (time the device) or False")
     cap = _validate_rounds(rounds, min_rounds, max_rounds)
     _check_measure_args(threshold, warmup, repetitions)
     baseline, candidate, pair_device = _resolve_callables(pair_or_two_callables)
@@ -397,14 +495,16 @@ def measure_pair(
 
     on_device = torch.cuda.device(dev) if dev.type == "cuda" else contextlib.nullcontext()
     with held, on_device:
-        timer: BlockTimer = CudaTimer(dev, flush_l2) if dev.type == "cuda" else CpuTimer()
+        timer: BlockTimer = (
+            CudaTimer(dev, flush_l2, hide_host) if dev.type == "cuda" else CpuTimer()
+        )
         for _ in range(warmup):
             baseline()
             candidate()
         if dev.type == "cuda":
             torch.cuda.synchronize(dev)
         reps = repetitions or calibrate_repetitions(baseline, candidate, timer, target)
-        return run_rounds(
+        result = run_rounds(
             baseline,
             candidate,
             timer,
@@ -414,6 +514,13 @@ def measure_pair(
             threshold=float(threshold) if threshold is not None else None,
             max_rounds=cap,
         )
+        if isinstance(timer, CudaTimer) and timer.hide_host:
+            result = dataclasses.replace(
+                result,
+                baseline_host_ms=timer.host_median_ms(baseline),
+                candidate_host_ms=timer.host_median_ms(candidate),
+            )
+        return result
 
 
 # --------------------------------------------------------------------------- lock

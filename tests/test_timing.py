@@ -284,3 +284,118 @@ def test_measure_pair_holds_the_perf_lock(tmp_path: Path) -> None:
     measure_pair((probe, probe), rounds=3, repetitions=1, warmup=1, device="cpu", lock=lock)
     assert seen and all(seen)
     assert not lock.held
+
+
+# --------------------------------------------------------------------------- host vs device
+class FakeCuda:
+    """Stands in for torch.cuda in CudaTimer: records the stream's order of work."""
+
+    def __init__(self, cycles_per_ms: float) -> None:
+        self.ops: list[tuple[str, object]] = []
+        self.cycles_per_ms = cycles_per_ms
+
+    def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        fake = self
+
+        class Event:
+            def __init__(self, enable_timing: bool = False) -> None:
+                assert enable_timing
+
+            def record(self) -> None:
+                fake.ops.append(("record", self))
+
+            def elapsed_time(self, end: Event) -> float:
+                # the calibration pair brackets one 2,000,000-cycle spin
+                return 2_000_000 / fake.cycles_per_ms
+
+        monkeypatch.setattr(torch.cuda, "Event", Event)
+        monkeypatch.setattr(torch.cuda, "_sleep", lambda cycles: fake.ops.append(("spin", cycles)))
+        monkeypatch.setattr(torch.cuda, "synchronize", lambda device=None: None)
+
+
+def _busy(ms: float, ops: list[tuple[str, object]]):
+    def fn() -> None:
+        end = time.perf_counter() + ms / 1e3
+        while time.perf_counter() < end:
+            pass
+        ops.append(("call", None))
+
+    return fn
+
+
+def test_cuda_timer_spins_ahead_of_each_call_for_longer_than_the_host_takes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    cuda = FakeCuda(cycles_per_ms=1e6)
+    cuda.install(monkeypatch)
+    fn = _busy(2.0, cuda.ops)
+    timer = timing.CudaTimer(torch.device("cpu"), flush_l2=False)
+    timer(fn, 3)
+    assert timer.cycles_per_ms() == pytest.approx(1e6)
+    # two untimed calls learn the host time, two spins between events learn the clock; then
+    # per repetition: spin, start event, the call, end event
+    kinds = [kind for kind, _ in cuda.ops]
+    learn = ["call", "call", "spin", "record", "spin", "record"]
+    assert kinds == learn + ["spin", "record", "call", "record"] * 3
+    timed = cuda.ops[len(learn) :]
+    spins = {cycles for kind, cycles in timed if kind == "spin"}
+    assert len(spins) == 1
+    (spin,) = spins
+    # at least 1.5x the host's 2 ms, at most the cap
+    assert 1.5 * 2.0 * 1e6 <= spin <= timing.MAX_SPIN_MS * 1e6
+    host = timer.host_ms[fn]
+    assert len(host) == 3 and all(ms >= 2.0 for ms in host)
+    assert timer.host_median_ms(fn) == pytest.approx(sorted(host)[1])
+
+
+def test_cuda_timer_without_hide_host_times_host_and_device_together(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    cuda = FakeCuda(cycles_per_ms=1e6)
+    cuda.install(monkeypatch)
+    fn = _busy(0.1, cuda.ops)
+    timer = timing.CudaTimer(torch.device("cpu"), flush_l2=False, hide_host=False)
+    timer(fn, 2)
+    assert [kind for kind, _ in cuda.ops] == ["record", "call", "record"] * 2
+    assert timer.host_median_ms(fn) is None
+
+
+def test_cuda_timer_caps_the_spin(monkeypatch: pytest.MonkeyPatch) -> None:
+    cuda = FakeCuda(cycles_per_ms=1e3)
+    cuda.install(monkeypatch)
+    monkeypatch.setattr(timing, "MAX_SPIN_MS", 1.0)
+    timer = timing.CudaTimer(torch.device("cpu"), flush_l2=False)
+    assert timer.spin_cycles(_busy(3.0, cuda.ops)) == int(1.0 * 1e3)
+
+
+def test_speedup_reports_the_host_beside_the_device() -> None:
+    base = summarize([1.0, 1.0, 1.0], [0.5, 0.5, 0.5], device="NVIDIA H200", repetitions=10)
+    assert base.host_bound == () and base.host_text() == "" and "host" not in str(base)
+    host_bound = Speedup(**{**base.to_dict(), "baseline_host_ms": 0.8, "candidate_host_ms": 0.7})
+    assert host_bound.host_bound == ("candidate",)
+    assert "host-bound: candidate" in str(host_bound)
+    assert "0.8000 / 0.7000 ms per call" in str(host_bound)
+    device_bound = Speedup(**{**base.to_dict(), "baseline_host_ms": 0.2, "candidate_host_ms": 0.1})
+    assert device_bound.host_bound == () and "device-bound" in str(device_bound)
+    assert json.loads(json.dumps(host_bound.to_dict()))["candidate_host_ms"] == 0.7
+
+
+def test_measure_pair_hide_host_must_be_a_bool() -> None:
+    with pytest.raises(TypeError, match="hide_host=1: expected True"):
+        measure_pair((sleeper(0), sleeper(0)), hide_host=1, device="cpu")  # type: ignore[arg-type]
+
+
+def test_pair_records_and_failures_carry_the_host_time() -> None:
+    from pytest_magi.markers import format_speedup_failure
+    from pytest_magi.report import PairRecord, format_pairs_table
+
+    base = summarize([0.45, 0.45, 0.45], [0.37, 0.37, 0.37], device="NVIDIA H200", repetitions=9)
+    speedup = Speedup(**{**base.to_dict(), "baseline_host_ms": 0.5, "candidate_host_ms": 0.44})
+    rec = PairRecord.from_speedup("t::a", "wan", 1.3, speedup)
+    assert (rec.baseline_host_ms, rec.candidate_host_ms) == (0.5, 0.44)
+    assert PairRecord.from_dict(json.loads(json.dumps(rec.to_dict()))) == rec
+    assert "host enqueue 0.5000 / 0.4400 ms per call" in format_speedup_failure(rec)
+    assert "0.5000/0.4400 (host-bound)" in format_pairs_table([rec])[2]
+    unmeasured = PairRecord.from_speedup("t::b", "x", 1.0, base)
+    assert unmeasured.baseline_host_ms is None
+    assert "host enqueue" not in format_speedup_failure(unmeasured)
