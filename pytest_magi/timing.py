@@ -273,8 +273,9 @@ class CudaTimer:
     the call's kernels are all queued when the start event fires and the events time the device's
     work, not the Python that launches it (module docstring, step 3). The spin's length comes
     from two untimed calls of each callable (``SPIN_HOST_FACTOR`` times the faster, plus
-    ``SPIN_SLACK_MS``, at most ``MAX_SPIN_MS``); the host time of every timed call is kept in
-    ``host_ms`` (per callable) for the report.
+    ``SPIN_SLACK_MS``, at most ``MAX_SPIN_MS``); those calls' host times are kept in ``host_ms``
+    (per callable) for the report. They are taken with the GPU idle: a call timed behind the spin
+    can block in a launch or a synchronisation until the spin ends, which would count the spin.
     """
 
     def __init__(self, device: torch.device, flush_l2: bool = True, hide_host: bool = True) -> None:
@@ -316,20 +317,21 @@ class CudaTimer:
                 fn()
                 host.append((time.perf_counter() - begin) * 1e3)
             torch.cuda.synchronize(self.device)
+            self.host_ms[fn] = host
             spin_ms = min(MAX_SPIN_MS, SPIN_HOST_FACTOR * min(host) + SPIN_SLACK_MS)
             self._spin_cycles[fn] = int(spin_ms * self.cycles_per_ms())
         return self._spin_cycles[fn]
 
-    def host_median_ms(self, fn: Callable[[], Any]) -> float | None:
-        """The median host time of ``fn``'s timed calls (None: not timed with ``hide_host``)."""
+    def host_ms_per_call(self, fn: Callable[[], Any]) -> float | None:
+        """``fn``'s host time per call, the faster of its two untimed calls on an idle GPU (None:
+        not timed with ``hide_host``)."""
         samples = self.host_ms.get(fn)
-        return statistics.median(samples) if samples else None
+        return min(samples) if samples else None
 
     def __call__(self, fn: Callable[[], Any], repetitions: int) -> list[float]:
         import torch
 
         spin = self.spin_cycles(fn) if self.hide_host else 0
-        host = self.host_ms.setdefault(fn, []) if self.hide_host else []
         starts = [torch.cuda.Event(enable_timing=True) for _ in range(repetitions)]
         ends = [torch.cuda.Event(enable_timing=True) for _ in range(repetitions)]
         torch.cuda.synchronize(self.device)
@@ -339,10 +341,7 @@ class CudaTimer:
             if spin:
                 torch.cuda._sleep(spin)
             start.record()
-            begin = time.perf_counter()
             fn()
-            if self.hide_host:
-                host.append((time.perf_counter() - begin) * 1e3)
             end.record()
         torch.cuda.synchronize(self.device)
         return [s.elapsed_time(e) for s, e in zip(starts, ends, strict=True)]
@@ -517,8 +516,8 @@ def measure_pair(
         if isinstance(timer, CudaTimer) and timer.hide_host:
             result = dataclasses.replace(
                 result,
-                baseline_host_ms=timer.host_median_ms(baseline),
-                candidate_host_ms=timer.host_median_ms(candidate),
+                baseline_host_ms=timer.host_ms_per_call(baseline),
+                candidate_host_ms=timer.host_ms_per_call(candidate),
             )
         return result
 
