@@ -11,6 +11,10 @@ an H200 with torch 2.11 (docs/benchmarks.md):
 | WanCausalStage 540p bf16 dynamic H/W | 1.72-1.73x; 1.65x | 1.6 |
 | GQAProjection h200 bf16, dynamic Hq and D, inference | 2.19x; 2.19x | 1.9 |
 
+Session 9 (device time behind a spin, the host's time reported beside it; docs/reliability.md):
+1.073x, 1.467x, 1.237x, 1.635x and 2.192x in the order of the table. Before that change the two
+Wan pairs timed the host on some machines (1.106x and 1.593x in one run, both below threshold).
+
 Without --magi-perf the bodies still run: numerics against eager and proof that the passes fired.
 """
 
