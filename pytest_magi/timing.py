@@ -18,8 +18,8 @@ Protocol (one call of ``measure_pair``):
    events are read after one synchronisation per round. The spin keeps the device busy while the
    host enqueues, so the events time the device's work alone: a graph of 0.37 ms that the host
    needs 0.44 ms to launch (dynamo's guards, the wrapper's Python, one launch per kernel) was
-   timed at its host time without it, and two machines with different CPUs gave the same pair
-   1.24x and 1.11x (docs/reliability.md). The host's time per call is measured beside it and
+   timed at its host time without it, and two runs of the same pair gave 1.24x and 1.11x
+   (docs/reliability.md). The host's time per call is measured beside it and
    reported (``Speedup.baseline_host_ms`` / ``candidate_host_ms``; ``host_bound`` names the sides
    whose host time exceeds their device time: there the user's wall clock sees the host, and CUDA
    graphs are the lever). ``hide_host=False`` times host and device together, as before. On CPU:
