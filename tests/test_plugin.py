@@ -355,6 +355,8 @@ def test_min_speedup_with_perf_times_pairs_and_reports_everything(
         "compile": "graphs 1->1, breaks 0->0, recompiles 0->0",
         "gpu_index": None,  # the fake pair has no device: not timed on a GPU
         "gpu_name": None,
+        "baseline_host_ms": None,  # host times come from the CUDA timer only
+        "candidate_host_ms": None,
     }
     assert pairs[("test_fast", "fast")]["verdict"] == "pass"
     counts = {(c["label"], c["forward"], c["backward"]) for c in data["kernel_counts"]}
