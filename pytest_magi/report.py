@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .timing import host_bound_sides
+
 # user_properties names under which a test's records travel (also visible in junit xml)
 PAIR_PROPERTY = "magi_pair"
 KERNEL_COUNTS_PROPERTY = "magi_kernel_counts"
@@ -262,12 +264,8 @@ def format_pairs_table(records: Sequence[PairRecord]) -> list[str]:
 def _host_cell(r: PairRecord) -> str:
     if r.baseline_host_ms is None or r.candidate_host_ms is None:
         return "-"
-    bound = (
-        " (host-bound)"
-        if r.candidate_ms is not None and r.candidate_host_ms > r.candidate_ms
-        else ""
-    )
-    return f"{r.baseline_host_ms:.4f}/{r.candidate_host_ms:.4f}{bound}"
+    bound = host_bound_sides(r.baseline_ms, r.baseline_host_ms, r.candidate_ms, r.candidate_host_ms)
+    return f"{r.baseline_host_ms:.4f}/{r.candidate_host_ms:.4f}{' (host-bound)' if bound else ''}"
 
 
 def _side_cell(side: dict[str, Any]) -> str:

@@ -114,11 +114,9 @@ class Speedup:
     @property
     def host_bound(self) -> tuple[str, ...]:
         """The sides whose host enqueue time exceeds their device time (see the docstring)."""
-        sides = (
-            ("baseline", self.baseline_host_ms, self.baseline_ms),
-            ("candidate", self.candidate_host_ms, self.candidate_ms),
+        return host_bound_sides(
+            self.baseline_ms, self.baseline_host_ms, self.candidate_ms, self.candidate_host_ms
         )
-        return tuple(name for name, host, device in sides if host is not None and host > device)
 
     def host_text(self) -> str:
         """One line on the host's share ('' when it was not measured)."""
@@ -149,6 +147,25 @@ class Speedup:
             f"{self.repetitions} repetitions; {self.device}, torch {self.torch_version}"
             + (f"; {host})" if host else ")")
         )
+
+
+def host_bound_sides(
+    baseline_ms: float | None,
+    baseline_host_ms: float | None,
+    candidate_ms: float | None,
+    candidate_host_ms: float | None,
+) -> tuple[str, ...]:
+    """The sides ("baseline", "candidate") whose host time per call exceeds their device time;
+    a side with either time unknown is not named."""
+    sides = (
+        ("baseline", baseline_host_ms, baseline_ms),
+        ("candidate", candidate_host_ms, candidate_ms),
+    )
+    return tuple(
+        name
+        for name, host, device in sides
+        if host is not None and device is not None and host > device
+    )
 
 
 # --------------------------------------------------------------------------- statistics

@@ -398,6 +398,13 @@ def test_pair_records_and_failures_carry_the_host_time() -> None:
     assert PairRecord.from_dict(json.loads(json.dumps(rec.to_dict()))) == rec
     assert "host enqueue 0.5000 / 0.4400 ms per call" in format_speedup_failure(rec)
     assert "0.5000/0.4400 (host-bound)" in format_pairs_table([rec])[2]
+    # the table and Speedup.host_bound share one rule: either side's host over its device time
+    baseline_only = PairRecord(**{**rec.to_dict(), "candidate_host_ms": 0.1})
+    assert "0.5000/0.1000 (host-bound)" in format_pairs_table([baseline_only])[2]
+    device_bound = PairRecord(
+        **{**rec.to_dict(), "baseline_host_ms": 0.1, "candidate_host_ms": 0.1}
+    )
+    assert format_pairs_table([device_bound])[2].split()[4] == "0.1000/0.1000"
     unmeasured = PairRecord.from_speedup("t::b", "x", 1.0, base)
     assert unmeasured.baseline_host_ms is None
     assert "host enqueue" not in format_speedup_failure(unmeasured)
