@@ -27,7 +27,10 @@ variant: `recompile_limit`/`accumulated_recompile_limit`, or `cache_size_limit`/
 `magi-no-cl` (channels-last rewrite off), `magi-cl-always` (the rewrite
 forced on conv2d-only graphs too), `magi-weights-once` (weights converted once outside the graph,
 the opt-in `channels_last_weights_once`; the default converts them in the graph), `magi-no-state`
-(causal conv state handed between calls in eager's layout: `channels_last_conv_state` off).
+(causal conv state handed between calls in eager's layout: `channels_last_conv_state` off),
+`magi-no-norm-rsqrt` (norm divisions left as they are: `NormRsqrtPass` off).
+Each magi variant's line also says where its compile time went (`MagiBackend.seconds_text`:
+the variants that run, the variants compiled only to be timed, and the timing).
 `--baseline V` times every variant against V instead of torch.compile (`--baseline
 magi-no-state --variants magi`: what that one option buys).
 Every compiled copy has code objects of its own, so variants never share dynamo's frames.
@@ -92,6 +95,7 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-weights-once": ({"channels_last_weights_once": True}, "instance"),
     "magi-no-workaround": ({"work_around_inductor_bugs": False}, "instance"),
     "magi-no-state": ({"channels_last_conv_state": False}, "instance"),
+    "magi-no-norm-rsqrt": ({"enable_norm_rsqrt": False}, "instance"),
 }
 # variants compiled and called with dynamo's recompile limit raised (`--recompile-limit`)
 LIMIT_VARIANTS = ("torch.compile+limit",)
@@ -256,6 +260,8 @@ def bench_model(name: str, args: argparse.Namespace, log: Callable[[str], None])
             f"  {variant:<22} compiled in {seconds:6.1f} s; {stats}; rel-L2 vs {high} {err:.2e} "
             f"({verdict}); {_passes_summary(backend)}"
         )
+        if backend is not None:
+            log(f"  {'':<22} {backend.seconds_text()}")
         rows.append(
             Row(
                 name,
@@ -271,7 +277,12 @@ def bench_model(name: str, args: argparse.Namespace, log: Callable[[str], None])
                 flops,
                 floor_ms,
                 _passes_summary(backend),
-                {"rel_l2_vs_reference": err, "eager_rel_l2": eager_err, "numerics": verdict},
+                {
+                    "rel_l2_vs_reference": err,
+                    "eager_rel_l2": eager_err,
+                    "numerics": verdict,
+                    **({"compile_seconds": dict(backend.seconds)} if backend else {}),
+                },
             )
         )
     base = compiled[args.baseline]

@@ -13,6 +13,7 @@ from .config import PassConfig
 from .dynamic_reshape import DynamicReshapePass
 from .manager import PassManager
 from .nd_tiling import NdTilingPass
+from .norm_rsqrt import NormRsqrtPass
 from .predicates import is_conv_heavy, is_dynamic
 from .workarounds import PaddingMiscompileWorkaround
 
@@ -22,6 +23,7 @@ __all__ = [
     "MagiBackend",
     "MagiPass",
     "NdTilingPass",
+    "NormRsqrtPass",
     "PassConfig",
     "PassManager",
     "PaddingMiscompileWorkaround",

@@ -67,6 +67,10 @@ class PassConfig:
       strides then differ from eager's (values do not). Off by default: on the Wan 2.2 decode
       it measured 1.004x (spread 1.0%) against the option off, within noise (H200, T=3,
       docs/benchmarks.md), and a default that changes strides must earn it.
+    - `enable_norm_rsqrt`: let `NormRsqrtPass` turn `a / clamp_min(sqrt(sum(x*x)), eps)` into
+      `a * rsqrt(clamp_min(sum(x*x), eps*eps))` where the quotient is rounded to bf16/fp16 (the
+      apply half of F.normalize and of video-VAE RMS norms). Measured, like the channels-last
+      rewrite: where it would change a graph, the decision times it (docs/benchmarks.md).
     """
 
     enable_conv_channels_last: bool = True
@@ -80,6 +84,7 @@ class PassConfig:
     work_around_inductor_bugs: bool = True
     measure_decisions: bool = True
     channels_last_conv_state: bool = False
+    enable_norm_rsqrt: bool = True
 
     def __new__(cls, *args: Any, **kwargs: Any) -> PassConfig:
         # names are checked before the dataclass __init__ sees them, so a misspelt field gets the

@@ -6,10 +6,12 @@ Order, and why:
    only turns comprehensive padding off where this torch miscompiles it (pytorch#194281).
 1. `DynamicReshapePass`: fixes view/reshape size expressions first, so later passes see the
    reinterpretable views the graph will really have.
-2. `ConvChannelsLastPass`: decides conv layouts.
-3. `NdTilingPass`: last, because whether ND tiling pays depends on whether the layout pass already
+2. `NormRsqrtPass`: turns divisions by a clamped vector norm into products with its rsqrt; it
+   changes pointwise arithmetic only, never a layout or a reduction, so its place is free.
+3. `ConvChannelsLastPass`: decides conv layouts.
+4. `NdTilingPass`: last, because whether ND tiling pays depends on whether the layout pass already
    converted the graph's convolutions (it reads the mark `ConvChannelsLastPass` leaves).
-4. The user's own post-grad pass, if one was installed before (it is chained, never replaced).
+5. The user's own post-grad pass, if one was installed before (it is chained, never replaced).
 
 The manager is itself a `CustomGraphPass`: its `uuid()` aggregates the package's source files
 (docs/reliability.md, "Cache keys"), the config, every pass's uuid and the chained user pass's uuid, so Inductor's FX graph cache never mixes compilations made with
@@ -35,6 +37,7 @@ from .channels_last import ConvChannelsLastPass
 from .config import PassConfig
 from .dynamic_reshape import DynamicReshapePass
 from .nd_tiling import NdTilingPass
+from .norm_rsqrt import NormRsqrtPass
 from .workarounds import PaddingMiscompileWorkaround
 
 log = logging.getLogger(__name__)
@@ -42,6 +45,7 @@ log = logging.getLogger(__name__)
 PASS_ORDER: tuple[type[MagiPass], ...] = (
     PaddingMiscompileWorkaround,
     DynamicReshapePass,
+    NormRsqrtPass,
     ConvChannelsLastPass,
     NdTilingPass,
 )

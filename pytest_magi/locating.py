@@ -634,6 +634,7 @@ def _fresh_magi(
     new = copy.copy(backend)
     new.managers = []
     new.hoisted_weights = []
+    new.seconds = dict.fromkeys(new.seconds, 0.0)
     if config is not None:
         new.config = config
         new.inductor_config_patches = dict(patches or {})

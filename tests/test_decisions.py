@@ -381,12 +381,16 @@ class Conv2dBlock(torch.nn.Module):
 @pytest.mark.parametrize(
     ("model", "x", "why"),
     [
-        (NoConv(), torch.randn(8), "no measured pass can change this graph (no convolution)"),
+        (
+            NoConv(),
+            torch.randn(8),
+            "no measured pass can change this graph (no convolution, no vector norm)",
+        ),
         (
             Conv2dBlock().eval(),
             torch.randn(1, 4, 6, 6),
             "no measured pass can change this graph (channels-last: no conv3d; ND tiling: "
-            "static shapes)",
+            "static shapes; no vector norm)",
         ),
     ],
 )
@@ -447,7 +451,9 @@ def test_an_fx_cache_hit_on_a_graph_no_pass_can_change_is_not_compiled_twice(tmp
         (PassConfig(), False, "not a CUDA graph (inputs on cpu)"),
         (PassConfig(measure_decisions=False), False, "measuring is off"),
         (
-            PassConfig(enable_conv_channels_last=False, enable_nd_tiling=False),
+            PassConfig(
+                enable_conv_channels_last=False, enable_nd_tiling=False, enable_norm_rsqrt=False
+            ),
             False,
             "no measured pass is on",
         ),

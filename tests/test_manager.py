@@ -15,6 +15,7 @@ from magi_passes import (
     DynamicReshapePass,
     MagiPass,
     NdTilingPass,
+    NormRsqrtPass,
     PassConfig,
     PassManager,
     PassResult,
@@ -57,7 +58,7 @@ def test_set_config_refuses_undeclared_keys() -> None:
 
 
 def test_uuid_stable_for_equal_config_and_changes_with_flags() -> None:
-    for cls in (ConvChannelsLastPass, NdTilingPass, DynamicReshapePass):
+    for cls in (ConvChannelsLastPass, NdTilingPass, DynamicReshapePass, NormRsqrtPass):
         a, b = cls(PassConfig()), cls(PassConfig())
         assert a.uuid() == b.uuid() and isinstance(a.uuid(), str)
         assert a.uuid() != cls(PassConfig(conv_heavy_ratio=10)).uuid()
@@ -69,7 +70,13 @@ def test_uuid_stable_for_equal_config_and_changes_with_flags() -> None:
 
 def test_pass_order_and_results() -> None:
     manager = PassManager()
-    order = ["padding_miscompile_workaround", "dynamic_reshape", "conv_channels_last", "nd_tiling"]
+    order = [
+        "padding_miscompile_workaround",
+        "dynamic_reshape",
+        "norm_rsqrt",
+        "conv_channels_last",
+        "nd_tiling",
+    ]
     assert [p.name for p in manager.passes] == order
     with inductor_config.patch(
         {"layout_optimization": True, "triton.max_tiles": None, "comprehensive_padding": True}
