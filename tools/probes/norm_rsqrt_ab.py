@@ -70,7 +70,8 @@ def main() -> None:
                     fired = backend.fired("norm_rsqrt")
                     sides.append((fn, err, fired))
                 sp = measure_pair(
-                    (lambda f=sides[0][0]: f(x), lambda f=sides[1][0]: f(x)), rounds=args.rounds
+                    (lambda f=sides[0][0], x=x: f(x), lambda f=sides[1][0], x=x: f(x)),
+                    rounds=args.rounds,
                 )
             print(
                 f"C={c} T={t} {h}x{w} {tail:<4} off {sp.baseline_ms:8.4f} ms  on {sp.candidate_ms:8.4f}"
