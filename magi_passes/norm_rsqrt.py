@@ -205,5 +205,7 @@ class NormRsqrtPass(MagiPass):
                 return factor
             shape = expand.args[1]
             broadcast = graph.call_function(aten.expand.default, (factor, shape))
-            broadcast.meta["val"] = run_on_fake(factor.meta["val"], lambda t: t.expand(shape))
+            # under dynamic shapes the sizes are nodes (`sym_size`): their SymInts build the value
+            sizes = torch.fx.node.map_arg(shape, lambda n: n.meta["val"])
+            broadcast.meta["val"] = run_on_fake(factor.meta["val"], lambda t: t.expand(sizes))
             return broadcast
