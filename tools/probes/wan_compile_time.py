@@ -95,10 +95,13 @@ def main() -> None:
         cache_first = fx_cache_counts()
         second = timed_call(cm)
         graphs_second = len(backend.managers if side == "magi" else backend.graphs)
+        third = timed_call(cm)
+        graphs_third = len(backend.managers if side == "magi" else backend.graphs)
         err = _relative_l2(cm.run(), reference)
         print(
             f"== {side}: first call {first:.1f} s ({graphs_first} graphs compiled); second "
-            f"call {second:.2f} s ({graphs_second - graphs_first} more graphs); rel-L2 {err:.3e}"
+            f"call {second:.2f} s ({graphs_second - graphs_first} more graphs); third {third:.2f} s "
+            f"({graphs_third - graphs_second} more); rel-L2 {err:.3e}"
         )
         print(
             f"   fx graph cache after the first call: {cache_first}; recompiles "
