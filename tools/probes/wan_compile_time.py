@@ -68,6 +68,7 @@ def main() -> None:
     parser.add_argument("--sides", default="torch.compile,magi")
     parser.add_argument("--size", default="full", help="tiny: a dry run on the CPU")
     args = parser.parse_args()
+    torch._logging.set_logs(recompiles=True)  # why a later call compiles again
     from torch._dynamo.utils import compilation_time_metrics, counters
 
     device = "cuda" if torch.cuda.is_available() else "cpu"
@@ -108,7 +109,8 @@ def main() -> None:
             f"{dict(counters['recompiles'])}"
         )
         if side == "magi":
-            print(f"   {text_first}")
+            print(f"   first call: {text_first}")
+            print(f"   three calls: {backend.seconds_text()}")
             print(f"   decisions: {Counter((d.source, d.choice) for d in backend.decisions)}")
             for i, (d, m) in enumerate(zip(backend.decisions, backend.managers, strict=True)):
                 fired = [r.name for rs in m.history for r in rs if r.applied]
