@@ -233,7 +233,9 @@ class MagiBackend:
         plain = self._compile(gm, inputs, plain_config, extra)
         started = time.perf_counter()
         try:
-            magi_ms, plain_ms = decider.measure(magi.fn, plain.fn, inputs, copy=mutates_inputs(gm))
+            magi_ms, plain_ms, rounds = decider.measure(
+                magi.fn, plain.fn, inputs, copy=mutates_inputs(gm)
+            )
         except Exception as exc:  # a graph that cannot run twice on its inputs, say
             self.seconds["measure"] += time.perf_counter() - started
             self._discard(plain)
@@ -245,7 +247,7 @@ class MagiBackend:
             )
             return self._keep(magi, f"timing failed ({type(exc).__name__})")
         self.seconds["measure"] += time.perf_counter() - started
-        decision = decider.decide(magi_ms, plain_ms, key=key, passes=changed)
+        decision = decider.decide(magi_ms, plain_ms, key=key, passes=changed, rounds=rounds)
         if decider.cache is not None:
             decider.cache.store(decision)
         kept, dropped = (magi, plain) if decision.choice == "magi" else (plain, magi)

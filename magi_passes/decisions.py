@@ -42,7 +42,7 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import torch
 
@@ -355,12 +355,16 @@ def _sync(args: Sequence[Any]) -> None:
 
 def wall_timer(fn: Callable[..., Any], args: Sequence[Any], *, target_s: float = 0.01) -> float:
     """One round: ms per call over enough calls to fill `target_s`, synchronised before and
-    after (CUDA work is waited for; host overhead counts, as it does for the user)."""
+    after (CUDA work is waited for; host overhead counts, as it does for the user). A call that
+    fills `target_s` by itself is the round: it was timed the same way, synchronised on both
+    sides, so calling it again would only double the decision's cost."""
     _sync(args)
     start = time.perf_counter()
     _call(fn, args)
     _sync(args)
     once = time.perf_counter() - start
+    if once >= target_s:
+        return once * 1e3
     calls = max(1, min(1000, int(target_s / max(once, 1e-6))))
     start = time.perf_counter()
     for _ in range(calls):
@@ -380,15 +384,18 @@ class Variant:
         return self.fn(*args)
 
 
-def interleaved_ms(
+def interleaved_samples(
     variants: Sequence[Variant],
     args_for: Callable[[], Sequence[Any]],
     *,
     timer: Timer,
     rounds: int,
     warmup: int,
-) -> list[float]:
-    """Median ms per call of each variant, rounds interleaved (drift hits all alike)."""
+    settled: Callable[[list[list[float]]], bool] | None = None,
+    min_rounds: int = 1,
+) -> list[list[float]]:
+    """Each variant's ms per call, one sample a round, rounds interleaved (drift hits all alike).
+    After `min_rounds` rounds, `settled(samples)` may end the timing early."""
     args = args_for()
     for fn in variants:
         for _ in range(warmup):
@@ -401,7 +408,42 @@ def interleaved_ms(
             if not (math.isfinite(ms) and ms > 0):
                 raise ValueError(f"the timer returned {ms!r} ms; it must be positive and finite")
             samples[i].append(ms)
+        if settled is not None and r + 1 >= min_rounds and settled(samples):
+            break
+    return samples
+
+
+def interleaved_ms(
+    variants: Sequence[Variant],
+    args_for: Callable[[], Sequence[Any]],
+    *,
+    timer: Timer,
+    rounds: int,
+    warmup: int,
+) -> list[float]:
+    """Median ms per call of each variant, rounds interleaved (drift hits all alike)."""
+    samples = interleaved_samples(variants, args_for, timer=timer, rounds=rounds, warmup=warmup)
     return [statistics.median(s) for s in samples]
+
+
+def separated(magi: Sequence[float], plain: Sequence[float], margin: float) -> str | None:
+    """The choice every sample agrees on, or None: "magi" when even its slowest round beats
+    plain's fastest by the margin, "plain" when even magi's fastest does not beat plain's
+    slowest by it. Either way the medians of any further rounds among these would choose the
+    same, so the timing can stop (`Decider.min_rounds`)."""
+    if max(magi) * (1.0 + margin) < min(plain):
+        return "magi"
+    if min(magi) * (1.0 + margin) >= max(plain):
+        return "plain"
+    return None
+
+
+class Measurement(NamedTuple):
+    """What `Decider.measure` found: each variant's median ms per call, and the rounds run."""
+
+    magi_ms: float
+    plain_ms: float
+    rounds: int
 
 
 _INPLACE = re.compile(r"(^|\.)[a-z0-9_]*[a-z0-9]_$")
@@ -451,6 +493,10 @@ class Decider:
       clock with CUDA synchronised; tests pass a fake one. A given timer also measures on CPU.
     - `margin`: magi is kept only when faster than plain by more than this fraction.
     - `rounds`, `warmup`: interleaved rounds per variant (median), calls before timing.
+    - `min_rounds`: after this many rounds the timing stops once every sample agrees
+      (`separated`); a close call runs all `rounds`. Each round of a large graph costs two of
+      its calls, so on the Wan 2.2 decode the timing was half the decisions' cost (GPU,
+      docs/benchmarks.md).
     - `cache`: where decisions persist (`DecisionCache()`: the default folder); None: no disk.
     """
 
@@ -460,12 +506,13 @@ class Decider:
     warmup: int = 2
     cache: DecisionCache | None = None
     use_cache: bool = True
+    min_rounds: int = 3
 
     def __post_init__(self) -> None:
         check_margin("Decider", self.margin)
-        for name in ("rounds", "warmup"):
+        for name in ("rounds", "warmup", "min_rounds"):
             value = getattr(self, name)
-            low = 1 if name == "rounds" else 0
+            low = 0 if name == "warmup" else 1
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise ValueError(
                     f"Decider: {name} must be an int >= {low}, got {value!r}; fix: e.g. "
@@ -503,30 +550,40 @@ class Decider:
         example_inputs: Sequence[Any],
         *,
         copy: bool,
-    ) -> tuple[float, float]:
-        """(magi ms, plain ms) per call, interleaved rounds, on the inputs (or copies)."""
+    ) -> Measurement:
+        """Each variant's median ms per call over interleaved rounds, on the inputs (or copies),
+        stopping after `min_rounds` once the samples are `separated`."""
         timer = self.timer or wall_timer
-        magi_ms, plain_ms = interleaved_ms(
+        magi, plain = interleaved_samples(
             (Variant("magi", magi), Variant("plain", plain)),
             (lambda: copy_inputs(example_inputs)) if copy else (lambda: list(example_inputs)),
             timer=timer,
             rounds=self.rounds,
             warmup=self.warmup,
+            settled=lambda samples: separated(*samples, self.margin) is not None,
+            min_rounds=self.min_rounds,
         )
-        return magi_ms, plain_ms
+        return Measurement(statistics.median(magi), statistics.median(plain), len(magi))
 
     def decide(
-        self, magi_ms: float, plain_ms: float, *, key: str | None, passes: Sequence[str]
+        self,
+        magi_ms: float,
+        plain_ms: float,
+        *,
+        key: str | None,
+        passes: Sequence[str],
+        rounds: int | None = None,
     ) -> Decision:
+        rounds = self.rounds if rounds is None else rounds
         choice = choose(magi_ms, plain_ms, self.margin)
         return Decision(
             choice=choice,
             source="measured",
-            reason=f"timed {self.rounds} interleaved rounds",
+            reason=f"timed {rounds} interleaved rounds",
             magi_ms=magi_ms,
             plain_ms=plain_ms,
             margin=self.margin,
-            rounds=self.rounds,
+            rounds=rounds,
             key=key,
             passes=tuple(passes),
         )

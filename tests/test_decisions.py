@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import warnings
 from pathlib import Path
 
@@ -604,3 +605,72 @@ def test_the_backends_records_hold_one_entry_per_graph(tmp_path):
     assert len(backend.managers) == len(backend.decisions) == 1
     assert backend.hoisted_weights == [1]  # the conv weight, converted once outside the graph
     assert len(backend.discarded) == 1
+
+
+# --------------------------------------------------------------------------- stopping early
+def test_separated_names_the_choice_every_sample_agrees_on():
+    from magi_passes.decisions import separated
+
+    assert separated([1.0, 1.1, 1.05], [2.0, 2.2, 1.9], 0.02) == "magi"
+    assert separated([2.0, 2.1], [1.0, 1.2], 0.02) == "plain"
+    # magi's fastest within the margin of plain's slowest: plain, as `choose` would say
+    assert separated([1.0, 1.0], [1.01, 1.01], 0.02) == "plain"
+    # overlapping samples: undecided, keep timing
+    assert separated([1.0, 1.5], [1.2, 1.3], 0.02) is None
+    # agrees with choose on the medians of every decisive case
+    for magi, plain in (([1.0, 1.1], [2.0, 2.2]), ([2.0, 2.1], [1.0, 1.2])):
+        med = choose(sorted(magi)[0], sorted(plain)[0], 0.02)
+        assert separated(magi, plain, 0.02) == med
+
+
+class NoisyTimer(FakeTimer):
+    """Times from per-variant sequences, cycled: lets a test make rounds overlap or not."""
+
+    def __init__(self, magi: list[float], plain: list[float]) -> None:
+        super().__init__(0.0, 0.0)
+        self.seq = {"magi": magi, "plain": plain}
+
+    def __call__(self, variant, args) -> float:  # noqa: ANN001 - the Timer protocol
+        variant(*args)
+        self.calls.append(variant.name)
+        seq = self.seq[variant.name]
+        return seq[(self.calls.count(variant.name) - 1) % len(seq)]
+
+
+@pytest.mark.parametrize(
+    ("magi", "plain", "rounds", "choice"),
+    [
+        ([1.0], [2.0], 3, "magi"),  # decisive: stops after min_rounds
+        ([2.0], [1.0], 3, "plain"),
+        ([1.0, 1.6], [1.3], 9, "magi"),  # overlapping rounds: all 9, median decides
+    ],
+)
+def test_the_timing_stops_once_every_sample_agrees(tmp_path, magi, plain, rounds, choice):
+    timer = NoisyTimer(magi, plain)
+    backend = MagiBackend(decider=Decider(timer=timer, cache=DecisionCache(tmp_path)))
+    _compile(Block().eval(), torch.randn(1, 4, 3, 6, 6), backend)
+    (decision,) = backend.decisions
+    assert (decision.choice, decision.rounds) == (choice, rounds)
+    assert len(timer.calls) == 2 * rounds
+    assert decision.reason == f"timed {rounds} interleaved rounds"
+
+
+def test_min_rounds_is_checked():
+    with pytest.raises(ValueError, match="min_rounds must be an int >= 1, got 0"):
+        Decider(min_rounds=0)
+
+
+def test_the_wall_timer_takes_a_call_that_fills_the_target_as_the_round():
+    from magi_passes.decisions import wall_timer
+
+    calls = []
+
+    def slow(x):
+        calls.append(x)
+        time.sleep(0.02)
+
+    ms = wall_timer(slow, [1], target_s=0.01)
+    assert len(calls) == 1 and ms >= 20
+    calls.clear()
+    ms = wall_timer(lambda x: calls.append(x), [1], target_s=0.001)
+    assert len(calls) > 2 and ms > 0

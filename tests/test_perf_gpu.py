@@ -10,6 +10,7 @@ an H200 with torch 2.11 (docs/benchmarks.md):
 | WanCausalStage 540p bf16 static | 1.24-1.28x; 1.22x (fresh machine) | 1.2 |
 | WanCausalStage 540p bf16 dynamic H/W | 1.72-1.73x; 1.65x | 1.6 |
 | GQAProjection h200 bf16, dynamic Hq and D, inference | 2.19x; 2.19x | 1.9 |
+| Wan norm producer 512 x 5 x 272 x 480 bf16, NormRsqrtPass alone | 1.348x (session 10) | 1.25 |
 
 Session 9 (device time behind a spin, the host's time reported beside it; docs/reliability.md):
 1.073x, 1.467x, 1.237x, 1.635x and 2.192x in the order of the table. Before that change the two
@@ -22,7 +23,9 @@ from __future__ import annotations
 
 import pytest
 import torch
+import torch.nn.functional as F
 
+from magi_passes import PassConfig
 from pytest_magi.models import VAEDecoderLike, WanCausalStage
 
 pytestmark = pytest.mark.requires_cuda(min_capability=(8, 0))
@@ -83,3 +86,37 @@ def test_gqa_projection_dynamic_inference(compiled_pair) -> None:
     pair.assert_close()
     assert pair.fired("dynamic_reshape")
     assert pair.kernel_counts["candidate"] < pair.kernel_counts["baseline"]
+
+
+class _NormProducer(torch.nn.Module):
+    """The Wan 2.2 decoder's conv-input producer: `WanRMS_norm` (F.normalize of the fp32 input,
+    rounded, times scale and gamma), SiLU, the causal pad, written channels-last for the conv."""
+
+    def __init__(self, channels: int) -> None:
+        super().__init__()
+        self.scale = channels**0.5
+        self.gamma = torch.nn.Parameter(torch.randn(channels, 1, 1, 1))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = F.normalize(x.float(), dim=1).to(x.dtype) * self.scale * self.gamma + 0.0
+        y = F.pad(F.silu(y), (1, 1, 1, 1, 2, 0))
+        return y.contiguous(memory_format=torch.channels_last_3d)
+
+
+@pytest.mark.min_speedup(1.25)
+def test_norm_producer_540p(compiled_pair) -> None:
+    """NormRsqrtPass alone (the only difference between the sides; decisions off on both), on
+    the decoder's 512-channel producer at 5 x 272 x 480. Session 10, H200, torch 2.11
+    (tools/probes/norm_rsqrt_ab.py): 1.3961 -> 1.0359 ms, 1.348x; threshold a little under."""
+    torch.manual_seed(0)
+    model = _NormProducer(512).cuda().to(torch.bfloat16).eval()
+    x = torch.randn(1, 512, 5, 272, 480, device="cuda", dtype=torch.bfloat16)
+    pair = compiled_pair(
+        model,
+        x,
+        baseline=PassConfig(measure_decisions=False, enable_norm_rsqrt=False),
+        candidate=PassConfig(measure_decisions=False),
+        label="norm-producer-540p",
+    )
+    pair.assert_close()
+    assert pair.fired("norm_rsqrt")
