@@ -62,9 +62,7 @@ empty_strided_p2p = torch._C._distributed_c10d._SymmetricMemory.empty_strided_p2
 #   %mul_24 : Tensor "f32[2, 16, 4, (s0//4), s1][64*s1*Max(1, (s0//4)), 4*s1*Max(1, (s0//4)), s1*Max(1, (s0//4)), s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%convert_element_type, %rsqrt), kwargs = {})
 #   %convert_element_type_1 : Tensor "bf16[2, 16, 4, (s0//4), s1][64*s1*Max(1, (s0//4)), 4*s1*Max(1, (s0//4)), s1*Max(1, (s0//4)), s1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%mul_24, torch.bfloat16), kwargs = {})
 #   return %sum_1,%convert_element_type_1
-triton_red_fused__to_copy_add_div_mul_pow_rsqrt_sum_view_0 = async_compile.triton(
-    "triton_red_fused__to_copy_add_div_mul_pow_rsqrt_sum_view_0",
-    """
+triton_red_fused__to_copy_add_div_mul_pow_rsqrt_sum_view_0 = async_compile.triton('triton_red_fused__to_copy_add_div_mul_pow_rsqrt_sum_view_0', '''
 import triton
 import triton.language as tl
 
@@ -121,14 +119,11 @@ def triton_red_fused__to_copy_add_div_mul_pow_rsqrt_sum_view_0(in_ptr0, out_ptr1
         tmp14 = tmp7 * tmp13
         tmp15 = tmp14.to(tl.float32)
         tl.store(out_ptr1 + (r0_1 + ks0*x0), tmp15, r0_mask & xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 async_compile.wait(globals())
 del async_compile
-
 
 class Runner:
     def __init__(self, partitions):
@@ -145,35 +140,16 @@ class Runner:
         args.clear()
         s0 = arg0_1
         s1 = arg1_1
-        assert_size_stride(arg2_1, (2, 16, s0, s1), (16 * s0 * s1, s0 * s1, s1, 1))
+        assert_size_stride(arg2_1, (2, 16, s0, s1), (16*s0*s1, s0*s1, s1, 1))
         with torch.cuda._DeviceGuard(0):
             torch.cuda.set_device(0)
-            buf1 = empty_strided_cuda(
-                (2, 16, 4, s0 // 4, s1),
-                (64 * s1 * (s0 // 4), 4 * s1 * (s0 // 4), s1 * (s0 // 4), s1, 1),
-                torch.bfloat16,
-            )
+            buf1 = empty_strided_cuda((2, 16, 4, s0 // 4, s1), (64*s1*(s0 // 4), 4*s1*(s0 // 4), s1*(s0 // 4), s1, 1), torch.bfloat16)
             # Topologically Sorted Source Nodes: [view, grouped, pow_1, sum_sq, truediv, add, rsqrt, normed, to], Original ATen: [aten.view, aten._to_copy, aten.pow, aten.sum, aten.div, aten.add, aten.rsqrt, aten.mul]
-            triton_red_fused__to_copy_add_div_mul_pow_rsqrt_sum_view_0_xnumel = 128 * (s0 // 4)
+            triton_red_fused__to_copy_add_div_mul_pow_rsqrt_sum_view_0_xnumel = 128*(s0 // 4)
             stream0 = get_raw_stream(0)
-            triton_red_fused__to_copy_add_div_mul_pow_rsqrt_sum_view_0.run(
-                arg2_1,
-                buf1,
-                s1,
-                triton_red_fused__to_copy_add_div_mul_pow_rsqrt_sum_view_0_xnumel,
-                s1,
-                stream=stream0,
-            )
+            triton_red_fused__to_copy_add_div_mul_pow_rsqrt_sum_view_0.run(arg2_1, buf1, s1, triton_red_fused__to_copy_add_div_mul_pow_rsqrt_sum_view_0_xnumel, s1, stream=stream0)
             del arg2_1
-        return (
-            reinterpret_tensor(
-                buf1,
-                (2, 16, 4 * (s0 // 4), s1),
-                (64 * s1 * (s0 // 4), 4 * s1 * (s0 // 4), s1, 1),
-                0,
-            ),
-        )
-
+        return (reinterpret_tensor(buf1, (2, 16, 4*(s0 // 4), s1), (64*s1*(s0 // 4), 4*s1*(s0 // 4), s1, 1), 0), )
 
 runner = Runner(partitions=[])
 call = runner.call
@@ -182,24 +158,19 @@ recursively_apply_fns = runner.recursively_apply_fns
 
 def get_args():
     from torch._dynamo.testing import rand_strided
-
     arg0_1 = 8
     arg1_1 = 8
-    arg2_1 = rand_strided((2, 16, 8, 8), (1024, 64, 8, 1), device="cuda:0", dtype=torch.bfloat16)
+    arg2_1 = rand_strided((2, 16, 8, 8), (1024, 64, 8, 1), device='cuda:0', dtype=torch.bfloat16)
     return [arg0_1, arg1_1, arg2_1]
 
 
 def benchmark_compiled_module(args, times=10, repeat=10):
     from torch._inductor.utils import print_performance
-
     fn = lambda: call(list(args))
     return print_performance(fn, times=times, repeat=repeat)
 
 
 if __name__ == "__main__":
     from torch._inductor.wrapper_benchmark import compiled_module_main
-
     args = get_args()
-    compiled_module_main(
-        "None", lambda times, repeat: benchmark_compiled_module(args, times=times, repeat=repeat)
-    )
+    compiled_module_main('None', lambda times, repeat: benchmark_compiled_module(args, times=times, repeat=repeat))

@@ -62,9 +62,7 @@ empty_strided_p2p = torch._C._distributed_c10d._SymmetricMemory.empty_strided_p2
 #   %mul : Tensor "f32[2, 16, 4, 2, 8][1024, 64, 16, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%convert_element_type, %rsqrt), kwargs = {})
 #   %convert_element_type_1 : Tensor "bf16[2, 16, 4, 2, 8][1024, 64, 16, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%mul, torch.bfloat16), kwargs = {})
 #   return %sum_1,%convert_element_type_1
-triton_per_fused__to_copy_add_div_mul_pow_rsqrt_sum_view_0 = async_compile.triton(
-    "triton_per_fused__to_copy_add_div_mul_pow_rsqrt_sum_view_0",
-    """
+triton_per_fused__to_copy_add_div_mul_pow_rsqrt_sum_view_0 = async_compile.triton('triton_per_fused__to_copy_add_div_mul_pow_rsqrt_sum_view_0', '''
 import triton
 import triton.language as tl
 
@@ -111,14 +109,11 @@ def triton_per_fused__to_copy_add_div_mul_pow_rsqrt_sum_view_0(in_ptr0, out_ptr1
     tmp12 = tmp1 * tmp11
     tmp13 = tmp12.to(tl.float32)
     tl.store(out_ptr1 + (r0_1 + 8*x0), tmp13, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 async_compile.wait(globals())
 del async_compile
-
 
 class Runner:
     def __init__(self, partitions):
@@ -131,7 +126,7 @@ class Runner:
         self.partitions = new_callables
 
     def call(self, args):
-        (arg0_1,) = args
+        arg0_1, = args
         args.clear()
         assert_size_stride(arg0_1, (2, 16, 8, 8), (1024, 64, 8, 1))
         with torch.cuda._DeviceGuard(0):
@@ -139,12 +134,9 @@ class Runner:
             buf1 = empty_strided_cuda((2, 16, 4, 2, 8), (1024, 64, 16, 8, 1), torch.bfloat16)
             # Topologically Sorted Source Nodes: [view, grouped, pow_1, sum_sq, truediv, add, rsqrt, normed, to], Original ATen: [aten.view, aten._to_copy, aten.pow, aten.sum, aten.div, aten.add, aten.rsqrt, aten.mul]
             stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_add_div_mul_pow_rsqrt_sum_view_0.run(
-                arg0_1, buf1, 256, 8, stream=stream0
-            )
+            triton_per_fused__to_copy_add_div_mul_pow_rsqrt_sum_view_0.run(arg0_1, buf1, 256, 8, stream=stream0)
             del arg0_1
-        return (reinterpret_tensor(buf1, (2, 16, 8, 8), (1024, 64, 8, 1), 0),)
-
+        return (reinterpret_tensor(buf1, (2, 16, 8, 8), (1024, 64, 8, 1), 0), )
 
 runner = Runner(partitions=[])
 call = runner.call
@@ -153,22 +145,17 @@ recursively_apply_fns = runner.recursively_apply_fns
 
 def get_args():
     from torch._dynamo.testing import rand_strided
-
-    arg0_1 = rand_strided((2, 16, 8, 8), (1024, 64, 8, 1), device="cuda:0", dtype=torch.bfloat16)
+    arg0_1 = rand_strided((2, 16, 8, 8), (1024, 64, 8, 1), device='cuda:0', dtype=torch.bfloat16)
     return [arg0_1]
 
 
 def benchmark_compiled_module(args, times=10, repeat=10):
     from torch._inductor.utils import print_performance
-
     fn = lambda: call(list(args))
     return print_performance(fn, times=times, repeat=repeat)
 
 
 if __name__ == "__main__":
     from torch._inductor.wrapper_benchmark import compiled_module_main
-
     args = get_args()
-    compiled_module_main(
-        "None", lambda times, repeat: benchmark_compiled_module(args, times=times, repeat=repeat)
-    )
+    compiled_module_main('None', lambda times, repeat: benchmark_compiled_module(args, times=times, repeat=repeat))

@@ -63,9 +63,7 @@ empty_strided_p2p = torch._C._distributed_c10d._SymmetricMemory.empty_strided_p2
 #   %mul : Tensor "f32[2, 16, 4, 2, 8][1024, 64, 16, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%convert_element_type, %rsqrt), kwargs = {})
 #   %convert_element_type_1 : Tensor "bf16[2, 16, 4, 2, 8][1024, 64, 16, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%mul, torch.bfloat16), kwargs = {})
 #   return %sum_1,%rsqrt,%convert_element_type_1
-triton_per_fused__to_copy_add_div_mul_pow_rsqrt_sum_view_0 = async_compile.triton(
-    "triton_per_fused__to_copy_add_div_mul_pow_rsqrt_sum_view_0",
-    """
+triton_per_fused__to_copy_add_div_mul_pow_rsqrt_sum_view_0 = async_compile.triton('triton_per_fused__to_copy_add_div_mul_pow_rsqrt_sum_view_0', '''
 import triton
 import triton.language as tl
 
@@ -114,14 +112,11 @@ def triton_per_fused__to_copy_add_div_mul_pow_rsqrt_sum_view_0(in_out_ptr0, in_p
     tl.debug_barrier()
     tl.store(in_out_ptr0 + (x0), tmp11, xmask)
     tl.store(out_ptr0 + (r0_1 + 8*x0), tmp13, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 async_compile.wait(globals())
 del async_compile
-
 
 class Runner:
     def __init__(self, partitions):
@@ -134,26 +129,18 @@ class Runner:
         self.partitions = new_callables
 
     def call(self, args):
-        (primals_1,) = args
+        primals_1, = args
         args.clear()
         assert_size_stride(primals_1, (2, 16, 8, 8), (1024, 64, 8, 1))
         with torch.cuda._DeviceGuard(0):
             torch.cuda.set_device(0)
             buf0 = empty_strided_cuda((2, 16, 4, 2, 1), (128, 8, 2, 1, 256), torch.float32)
-            buf1 = reinterpret_tensor(buf0, (2, 16, 4, 2, 1), (128, 8, 2, 1, 1), 0)
-            del buf0  # reuse
+            buf1 = reinterpret_tensor(buf0, (2, 16, 4, 2, 1), (128, 8, 2, 1, 1), 0); del buf0  # reuse
             buf2 = empty_strided_cuda((2, 16, 4, 2, 8), (1024, 64, 16, 8, 1), torch.bfloat16)
             # Topologically Sorted Source Nodes: [view, grouped, pow_1, sum_sq, truediv, add, rsqrt, normed, to], Original ATen: [aten.view, aten._to_copy, aten.pow, aten.sum, aten.div, aten.add, aten.rsqrt, aten.mul]
             stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_add_div_mul_pow_rsqrt_sum_view_0.run(
-                buf1, primals_1, buf2, 256, 8, stream=stream0
-            )
-        return (
-            reinterpret_tensor(buf2, (2, 16, 8, 8), (1024, 64, 8, 1), 0),
-            primals_1,
-            buf1,
-        )
-
+            triton_per_fused__to_copy_add_div_mul_pow_rsqrt_sum_view_0.run(buf1, primals_1, buf2, 256, 8, stream=stream0)
+        return (reinterpret_tensor(buf2, (2, 16, 8, 8), (1024, 64, 8, 1), 0), primals_1, buf1, )
 
 runner = Runner(partitions=[])
 call = runner.call
@@ -162,25 +149,20 @@ recursively_apply_fns = runner.recursively_apply_fns
 
 def get_args():
     from torch._dynamo.testing import rand_strided
-
-    primals_1 = rand_strided((2, 16, 8, 8), (1024, 64, 8, 1), device="cuda:0", dtype=torch.bfloat16)
+    primals_1 = rand_strided((2, 16, 8, 8), (1024, 64, 8, 1), device='cuda:0', dtype=torch.bfloat16)
     return [primals_1]
 
 
 def benchmark_compiled_module(args, times=10, repeat=10):
     from torch._inductor.utils import print_performance
-
     fn = lambda: call(list(args))
     return print_performance(fn, times=times, repeat=repeat)
 
 
 if __name__ == "__main__":
     from torch._inductor.wrapper_benchmark import compiled_module_main
-
     args = get_args()
-    compiled_module_main(
-        "None", lambda times, repeat: benchmark_compiled_module(args, times=times, repeat=repeat)
-    )
+    compiled_module_main('None', lambda times, repeat: benchmark_compiled_module(args, times=times, repeat=repeat))
 
 # ===== graph 1: backward =====
 # AOT ID: ['N_backward']
@@ -262,9 +244,7 @@ empty_strided_p2p = torch._C._distributed_c10d._SymmetricMemory.empty_strided_p2
 #   %add_1 : Tensor "f32[2, 16, 4, 2, 8][1024, 64, 16, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mul_2, %mul_6), kwargs = {})
 #   %convert_element_type_3 : Tensor "bf16[2, 16, 4, 2, 8][1024, 64, 16, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%add_1, torch.bfloat16), kwargs = {})
 #   return %sum_2,%convert_element_type_3
-triton_per_fused__to_copy_add_div_expand_mul_pow_sum_view_0 = async_compile.triton(
-    "triton_per_fused__to_copy_add_div_expand_mul_pow_sum_view_0",
-    """
+triton_per_fused__to_copy_add_div_expand_mul_pow_sum_view_0 = async_compile.triton('triton_per_fused__to_copy_add_div_expand_mul_pow_sum_view_0', '''
 import triton
 import triton.language as tl
 
@@ -320,14 +300,11 @@ def triton_per_fused__to_copy_add_div_expand_mul_pow_sum_view_0(in_ptr0, in_ptr1
     tmp21 = tmp10 + tmp20
     tmp22 = tmp21.to(tl.float32)
     tl.store(out_ptr1 + (r0_1 + 8*x0), tmp22, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 async_compile.wait(globals())
 del async_compile
-
 
 class Runner:
     def __init__(self, partitions):
@@ -350,14 +327,11 @@ class Runner:
             buf1 = empty_strided_cuda((2, 16, 4, 2, 8), (1024, 64, 16, 8, 1), torch.bfloat16)
             # Topologically Sorted Source Nodes: [view_2, convert_element_type_2, view, grouped, mul_1, mul_2, sum_2, pow_2, mul_3, mul_4, div_1, expand, pow_3, mul_5, mul_6, add_1, convert_element_type_3], Original ATen: [aten.view, aten._to_copy, aten.mul, aten.sum, aten.pow, aten.div, aten.expand, aten.add]
             stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_add_div_expand_mul_pow_sum_view_0.run(
-                tangents_1, primals_1, rsqrt, buf1, 256, 8, stream=stream0
-            )
+            triton_per_fused__to_copy_add_div_expand_mul_pow_sum_view_0.run(tangents_1, primals_1, rsqrt, buf1, 256, 8, stream=stream0)
             del primals_1
             del rsqrt
             del tangents_1
-        return (reinterpret_tensor(buf1, (2, 16, 8, 8), (1024, 64, 8, 1), 0),)
-
+        return (reinterpret_tensor(buf1, (2, 16, 8, 8), (1024, 64, 8, 1), 0), )
 
 runner = Runner(partitions=[])
 call = runner.call
@@ -366,26 +340,19 @@ recursively_apply_fns = runner.recursively_apply_fns
 
 def get_args():
     from torch._dynamo.testing import rand_strided
-
-    primals_1 = rand_strided((2, 16, 8, 8), (1024, 64, 8, 1), device="cuda:0", dtype=torch.bfloat16)
-    rsqrt = rand_strided((2, 16, 4, 2, 1), (128, 8, 2, 1, 1), device="cuda:0", dtype=torch.float32)
-    tangents_1 = rand_strided(
-        (2, 16, 8, 8), (1024, 64, 8, 1), device="cuda:0", dtype=torch.bfloat16
-    )
+    primals_1 = rand_strided((2, 16, 8, 8), (1024, 64, 8, 1), device='cuda:0', dtype=torch.bfloat16)
+    rsqrt = rand_strided((2, 16, 4, 2, 1), (128, 8, 2, 1, 1), device='cuda:0', dtype=torch.float32)
+    tangents_1 = rand_strided((2, 16, 8, 8), (1024, 64, 8, 1), device='cuda:0', dtype=torch.bfloat16)
     return [primals_1, rsqrt, tangents_1]
 
 
 def benchmark_compiled_module(args, times=10, repeat=10):
     from torch._inductor.utils import print_performance
-
     fn = lambda: call(list(args))
     return print_performance(fn, times=times, repeat=repeat)
 
 
 if __name__ == "__main__":
     from torch._inductor.wrapper_benchmark import compiled_module_main
-
     args = get_args()
-    compiled_module_main(
-        "None", lambda times, repeat: benchmark_compiled_module(args, times=times, repeat=repeat)
-    )
+    compiled_module_main('None', lambda times, repeat: benchmark_compiled_module(args, times=times, repeat=repeat))

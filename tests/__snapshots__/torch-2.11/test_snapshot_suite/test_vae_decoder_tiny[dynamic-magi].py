@@ -47,9 +47,7 @@ empty_strided_p2p = torch._C._distributed_c10d._SymmetricMemory.empty_strided_p2
 #   %clone_default : Tensor "bf16[1, 4, 2, s0, s1][8*s1*s0, 1, 4*s1*s0, 4*s1, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg4_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default, %clone_default_1, %arg1_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   return %buf0
-triton_poi_fused_convolution_0 = async_compile.triton(
-    "triton_poi_fused_convolution_0",
-    """
+triton_poi_fused_convolution_0 = async_compile.triton('triton_poi_fused_convolution_0', '''
 import triton
 import triton.language as tl
 
@@ -78,9 +76,7 @@ def triton_poi_fused_convolution_0(in_ptr0, out_ptr0, ks0, ks1, ynumel, xnumel, 
     y0 = yindex
     tmp0 = tl.load(in_ptr0 + (x1 + 2*ks0*ks1*y0), xmask & ymask, eviction_policy='evict_last').to(tl.float32)
     tl.store(out_ptr0 + (y0 + 4*x1), tmp0, xmask & ymask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -93,9 +89,7 @@ def triton_poi_fused_convolution_0(in_ptr0, out_ptr0, ks0, ks1, ynumel, xnumel, 
 #   %clone_default : Tensor "bf16[1, 4, 2, s0, s1][8*s1*s0, 1, 4*s1*s0, 4*s1, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg4_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default, %clone_default_1, %arg1_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   return %buf1
-triton_poi_fused_convolution_1 = async_compile.triton(
-    "triton_poi_fused_convolution_1",
-    """
+triton_poi_fused_convolution_1 = async_compile.triton('triton_poi_fused_convolution_1', '''
 import triton
 import triton.language as tl
 
@@ -127,9 +121,7 @@ def triton_poi_fused_convolution_1(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : t
     y1 = yindex // 4
     tmp0 = tl.load(in_ptr0 + (x2 + 27*y3), xmask & ymask, eviction_policy='evict_last').to(tl.float32)
     tl.store(out_ptr0 + (y0 + 4*x2 + 108*y1), tmp0, xmask & ymask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -147,9 +139,7 @@ def triton_poi_fused_convolution_1(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : t
 #   %view : Tensor "f32[1, 4, 4, 2*s1*s0][32*s1*s0, 8*s1*s0, 2*s1*s0, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type, [1, 4, 4, %mul_7]), kwargs = {})
 #   %var_mean : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view, [2, 3]), kwargs = {correction: 0, keepdim: True})
 #   return %getitem_1,%buf4
-triton_red_fused_convolution_native_group_norm_2 = async_compile.triton(
-    "triton_red_fused_convolution_native_group_norm_2",
-    """
+triton_red_fused_convolution_native_group_norm_2 = async_compile.triton('triton_red_fused_convolution_native_group_norm_2', '''
 import triton
 import triton.language as tl
 
@@ -203,9 +193,7 @@ def triton_red_fused_convolution_native_group_norm_2(in_ptr0, in_ptr1, out_ptr0,
     tmp10 = tmp8[:, None]
     tl.store(out_ptr0 + (x0), tmp5, xmask)
     tl.store(out_ptr1 + (x0), tmp9, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -253,9 +241,7 @@ def triton_red_fused_convolution_native_group_norm_2(in_ptr0, in_ptr1, out_ptr0,
 #   %clone_default_2 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_5,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_1 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_2, %clone_default_3, %arg8_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   return %add_6,%buf7
-triton_poi_fused_convolution_native_group_norm_silu_3 = async_compile.triton(
-    "triton_poi_fused_convolution_native_group_norm_silu_3",
-    """
+triton_poi_fused_convolution_native_group_norm_silu_3 = async_compile.triton('triton_poi_fused_convolution_native_group_norm_silu_3', '''
 import triton
 import triton.language as tl
 
@@ -308,9 +294,7 @@ def triton_poi_fused_convolution_native_group_norm_silu_3(in_ptr0, in_ptr1, in_p
     tmp24 = (tmp19 / tmp23)
     tmp25 = tmp24.to(tl.float32)
     tl.store(out_ptr1 + (x4), tmp25, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -329,9 +313,7 @@ def triton_poi_fused_convolution_native_group_norm_silu_3(in_ptr0, in_ptr1, in_p
 #   %clone_default_2 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_5,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_1 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 2*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_2, %clone_default_3, %arg8_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   return %buf8
-triton_poi_fused_convolution_silu_4 = async_compile.triton(
-    "triton_poi_fused_convolution_silu_4",
-    """
+triton_poi_fused_convolution_silu_4 = async_compile.triton('triton_poi_fused_convolution_silu_4', '''
 import triton
 import triton.language as tl
 
@@ -363,9 +345,7 @@ def triton_poi_fused_convolution_silu_4(in_ptr0, out_ptr0, ynumel, xnumel, YBLOC
     y1 = yindex // 16
     tmp0 = tl.load(in_ptr0 + (x2 + 27*y3), xmask & ymask, eviction_policy='evict_last').to(tl.float32)
     tl.store(out_ptr0 + (y0 + 16*x2 + 432*y1), tmp0, xmask & ymask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -438,10 +418,7 @@ def triton_poi_fused_convolution_silu_4(in_ptr0, out_ptr0, ynumel, xnumel, YBLOC
 #   %clone_default_6 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_3 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %clone_default_7, %arg14_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   return %_unsafe_index,%buf18
-triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_5 = (
-    async_compile.triton(
-        "triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_5",
-        """
+triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_5 = async_compile.triton('triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_5', '''
 import triton
 import triton.language as tl
 
@@ -511,10 +488,7 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsq
     tmp37 = tmp36.to(tl.float32)
     tmp38 = tmp37.to(tl.float32)
     tl.store(out_ptr1 + (y0 + 16*x4), tmp38, xmask & ymask)
-""",
-        device_str="cuda",
-    )
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -534,9 +508,7 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsq
 #   %view_4 : Tensor "f32[1, 4, 4, 8*s1*s0][128*s1*s0, 32*s1*s0, 8*s1*s0, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, %mul_118]), kwargs = {})
 #   %var_mean_2 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_4, [2, 3]), kwargs = {correction: 0, keepdim: True})
 #   return %getitem_5,%buf22
-triton_red_fused__to_copy_convolution_native_group_norm_6 = async_compile.triton(
-    "triton_red_fused__to_copy_convolution_native_group_norm_6",
-    """
+triton_red_fused__to_copy_convolution_native_group_norm_6 = async_compile.triton('triton_red_fused__to_copy_convolution_native_group_norm_6', '''
 import triton
 import triton.language as tl
 
@@ -590,9 +562,7 @@ def triton_red_fused__to_copy_convolution_native_group_norm_6(in_ptr0, in_ptr1, 
     tmp10 = tmp8[:, None]
     tl.store(out_ptr0 + (x0), tmp5, xmask)
     tl.store(out_ptr1 + (x0), tmp9, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -642,9 +612,7 @@ def triton_red_fused__to_copy_convolution_native_group_norm_6(in_ptr0, in_ptr1, 
 #   %clone_default_8 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_25,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_4 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_8, %clone_default_9, %arg18_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   return %add_95,%buf25
-triton_poi_fused__to_copy_convolution_native_group_norm_silu_7 = async_compile.triton(
-    "triton_poi_fused__to_copy_convolution_native_group_norm_silu_7",
-    """
+triton_poi_fused__to_copy_convolution_native_group_norm_silu_7 = async_compile.triton('triton_poi_fused__to_copy_convolution_native_group_norm_silu_7', '''
 import triton
 import triton.language as tl
 
@@ -697,9 +665,7 @@ def triton_poi_fused__to_copy_convolution_native_group_norm_silu_7(in_ptr0, in_p
     tmp24 = (tmp19 / tmp23)
     tmp25 = tmp24.to(tl.float32)
     tl.store(out_ptr1 + (x4), tmp25, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -733,9 +699,7 @@ def triton_poi_fused__to_copy_convolution_native_group_norm_silu_7(in_ptr0, in_p
 #   %view_8 : Tensor "f32[1, 4, 4, 8*s1*s0][128*s1*s0, 32*s1*s0, 8*s1*s0, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_32, [1, 4, 4, %mul_118]), kwargs = {})
 #   %var_mean_4 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_8, [2, 3]), kwargs = {correction: 0, keepdim: True})
 #   return %getitem_9,%buf36
-triton_red_fused__to_copy_add_convolution_native_group_norm_silu_8 = async_compile.triton(
-    "triton_red_fused__to_copy_add_convolution_native_group_norm_silu_8",
-    """
+triton_red_fused__to_copy_add_convolution_native_group_norm_silu_8 = async_compile.triton('triton_red_fused__to_copy_add_convolution_native_group_norm_silu_8', '''
 import triton
 import triton.language as tl
 
@@ -793,9 +757,7 @@ def triton_red_fused__to_copy_add_convolution_native_group_norm_silu_8(in_ptr0, 
     tmp14 = tmp12[:, None]
     tl.store(out_ptr0 + (x0), tmp9, xmask)
     tl.store(out_ptr1 + (x0), tmp13, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -859,9 +821,7 @@ def triton_red_fused__to_copy_add_convolution_native_group_norm_silu_8(in_ptr0, 
 #   %clone_default_12 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_37,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_6 : Tensor "bf16[1, 3, 2, 2*s0, 2*s1][24*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_12, %clone_default_13, %arg26_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   return %add_137,%buf39
-triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_9 = async_compile.triton(
-    "triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_9",
-    """
+triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_9 = async_compile.triton('triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_9', '''
 import triton
 import triton.language as tl
 
@@ -918,9 +878,7 @@ def triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_9(in_ptr0, 
     tmp28 = (tmp23 / tmp27)
     tmp29 = tmp28.to(tl.float32)
     tl.store(out_ptr1 + (x4), tmp29, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -939,9 +897,7 @@ def triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_9(in_ptr0, 
 #   %clone_default_12 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_37,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_6 : Tensor "bf16[1, 3, 2, 2*s0, 2*s1][24*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_12, %clone_default_13, %arg26_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   return %buf40
-triton_poi_fused_convolution_silu_10 = async_compile.triton(
-    "triton_poi_fused_convolution_silu_10",
-    """
+triton_poi_fused_convolution_silu_10 = async_compile.triton('triton_poi_fused_convolution_silu_10', '''
 import triton
 import triton.language as tl
 
@@ -973,9 +929,7 @@ def triton_poi_fused_convolution_silu_10(in_ptr0, out_ptr0, ynumel, xnumel, YBLO
     y1 = yindex // 16
     tmp0 = tl.load(in_ptr0 + (x2 + 27*y3), xmask & ymask, eviction_policy='evict_last').to(tl.float32)
     tl.store(out_ptr0 + (y0 + 16*x2 + 432*y1), tmp0, xmask & ymask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -995,9 +949,7 @@ def triton_poi_fused_convolution_silu_10(in_ptr0, out_ptr0, ynumel, xnumel, YBLO
 #   %clone_default_12 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_37,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_6 : Tensor "bf16[1, 3, 2, 2*s0, 2*s1][24*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_12, %clone_default_13, %arg26_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   return %convolution_6
-triton_poi_fused_convolution_silu_11 = async_compile.triton(
-    "triton_poi_fused_convolution_silu_11",
-    """
+triton_poi_fused_convolution_silu_11 = async_compile.triton('triton_poi_fused_convolution_silu_11', '''
 import triton
 import triton.language as tl
 
@@ -1028,14 +980,11 @@ def triton_poi_fused_convolution_silu_11(in_ptr0, in_ptr1, out_ptr0, ks0, ks1, y
     tmp1 = tl.load(in_ptr1 + (y0), ymask, eviction_policy='evict_last').to(tl.float32)
     tmp2 = tmp0 + tmp1
     tl.store(out_ptr0 + (x1 + 8*ks0*ks1*y0), tmp2, xmask & ymask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 async_compile.wait(globals())
 del async_compile
-
 
 class Runner:
     def __init__(self, partitions):
@@ -1048,74 +997,42 @@ class Runner:
         self.partitions = new_callables
 
     def call(self, args):
-        (
-            arg0_1,
-            arg1_1,
-            arg2_1,
-            arg3_1,
-            arg4_1,
-            arg5_1,
-            arg6_1,
-            arg7_1,
-            arg8_1,
-            arg9_1,
-            arg10_1,
-            arg11_1,
-            arg12_1,
-            arg13_1,
-            arg14_1,
-            arg15_1,
-            arg16_1,
-            arg17_1,
-            arg18_1,
-            arg19_1,
-            arg20_1,
-            arg21_1,
-            arg22_1,
-            arg23_1,
-            arg24_1,
-            arg25_1,
-            arg26_1,
-        ) = args
+        arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1, arg10_1, arg11_1, arg12_1, arg13_1, arg14_1, arg15_1, arg16_1, arg17_1, arg18_1, arg19_1, arg20_1, arg21_1, arg22_1, arg23_1, arg24_1, arg25_1, arg26_1 = args
         args.clear()
         s0 = arg2_1
         s1 = arg3_1
         assert_size_stride(arg0_1, (16, 4, 3, 3, 3), (108, 27, 9, 3, 1))
-        assert_size_stride(arg1_1, (16,), (1,))
-        assert_size_stride(arg4_1, (1, 4, 2, s0, s1), (8 * s1 * s0, 2 * s1 * s0, s1 * s0, s1, 1))
-        assert_size_stride(arg5_1, (16,), (1,))
-        assert_size_stride(arg6_1, (16,), (1,))
+        assert_size_stride(arg1_1, (16, ), (1, ))
+        assert_size_stride(arg4_1, (1, 4, 2, s0, s1), (8*s1*s0, 2*s1*s0, s1*s0, s1, 1))
+        assert_size_stride(arg5_1, (16, ), (1, ))
+        assert_size_stride(arg6_1, (16, ), (1, ))
         assert_size_stride(arg7_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1))
-        assert_size_stride(arg8_1, (16,), (1,))
-        assert_size_stride(arg9_1, (16,), (1,))
-        assert_size_stride(arg10_1, (16,), (1,))
+        assert_size_stride(arg8_1, (16, ), (1, ))
+        assert_size_stride(arg9_1, (16, ), (1, ))
+        assert_size_stride(arg10_1, (16, ), (1, ))
         assert_size_stride(arg11_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1))
-        assert_size_stride(arg12_1, (16,), (1,))
+        assert_size_stride(arg12_1, (16, ), (1, ))
         assert_size_stride(arg13_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1))
-        assert_size_stride(arg14_1, (16,), (1,))
-        assert_size_stride(arg15_1, (16,), (1,))
-        assert_size_stride(arg16_1, (16,), (1,))
+        assert_size_stride(arg14_1, (16, ), (1, ))
+        assert_size_stride(arg15_1, (16, ), (1, ))
+        assert_size_stride(arg16_1, (16, ), (1, ))
         assert_size_stride(arg17_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1))
-        assert_size_stride(arg18_1, (16,), (1,))
-        assert_size_stride(arg19_1, (16,), (1,))
-        assert_size_stride(arg20_1, (16,), (1,))
+        assert_size_stride(arg18_1, (16, ), (1, ))
+        assert_size_stride(arg19_1, (16, ), (1, ))
+        assert_size_stride(arg20_1, (16, ), (1, ))
         assert_size_stride(arg21_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1))
-        assert_size_stride(arg22_1, (16,), (1,))
-        assert_size_stride(arg23_1, (16,), (1,))
-        assert_size_stride(arg24_1, (16,), (1,))
+        assert_size_stride(arg22_1, (16, ), (1, ))
+        assert_size_stride(arg23_1, (16, ), (1, ))
+        assert_size_stride(arg24_1, (16, ), (1, ))
         assert_size_stride(arg25_1, (3, 16, 3, 3, 3), (432, 27, 9, 3, 1))
-        assert_size_stride(arg26_1, (3,), (1,))
+        assert_size_stride(arg26_1, (3, ), (1, ))
         with torch.cuda._DeviceGuard(0):
             torch.cuda.set_device(0)
-            buf0 = empty_strided_cuda(
-                (1, 4, 2, s0, s1), (8 * s1 * s0, 1, 4 * s1 * s0, 4 * s1, 4), torch.bfloat16
-            )
+            buf0 = empty_strided_cuda((1, 4, 2, s0, s1), (8*s1*s0, 1, 4*s1*s0, 4*s1, 4), torch.bfloat16)
             # Topologically Sorted Source Nodes: [h], Original ATen: [aten.convolution]
-            triton_poi_fused_convolution_0_xnumel = 2 * s1 * s0
+            triton_poi_fused_convolution_0_xnumel = 2*s1*s0
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_0.run(
-                arg4_1, buf0, s1, s0, 4, triton_poi_fused_convolution_0_xnumel, stream=stream0
-            )
+            triton_poi_fused_convolution_0.run(arg4_1, buf0, s1, s0, 4, triton_poi_fused_convolution_0_xnumel, stream=stream0)
             del arg4_1
             buf1 = empty_strided_cuda((16, 4, 3, 3, 3), (108, 1, 36, 12, 4), torch.bfloat16)
             # Topologically Sorted Source Nodes: [h], Original ATen: [aten.convolution]
@@ -1123,62 +1040,23 @@ class Runner:
             triton_poi_fused_convolution_1.run(arg0_1, buf1, 64, 27, stream=stream0)
             del arg0_1
             # Topologically Sorted Source Nodes: [h], Original ATen: [aten.convolution]
-            buf2 = extern_kernels.convolution(
-                buf0,
-                buf1,
-                stride=(1, 1, 1),
-                padding=(1, 1, 1),
-                dilation=(1, 1, 1),
-                transposed=False,
-                output_padding=(0, 0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf2,
-                (1, 16, 2, s0, s1),
-                (32 * s1 * s0, 1, 16 * s1 * s0, 16 * s1, 16),
-                "torch.ops.aten.convolution.default",
-            )
+            buf2 = extern_kernels.convolution(buf0, buf1, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf2, (1, 16, 2, s0, s1), (32*s1*s0, 1, 16*s1*s0, 16*s1, 16), 'torch.ops.aten.convolution.default')
             del buf0
             del buf1
             buf3 = empty_strided_cuda((1, 4, 1, 1), (4, 1, 4, 4), torch.float32)
             buf4 = empty_strided_cuda((1, 4, 1, 1), (4, 1, 4, 4), torch.float32)
             # Topologically Sorted Source Nodes: [h, group_norm], Original ATen: [aten.convolution, aten.native_group_norm]
-            triton_red_fused_convolution_native_group_norm_2_r0_numel = 8 * s1 * s0
+            triton_red_fused_convolution_native_group_norm_2_r0_numel = 8*s1*s0
             stream0 = get_raw_stream(0)
-            triton_red_fused_convolution_native_group_norm_2.run(
-                buf2,
-                arg1_1,
-                buf3,
-                buf4,
-                4,
-                triton_red_fused_convolution_native_group_norm_2_r0_numel,
-                stream=stream0,
-            )
-            ps0 = 16 * s1
-            ps1 = 16 * s1 * s0
-            buf7 = empty_strided_cuda(
-                (1, 16, 2, s0, s1), (32 * s1 * s0, 1, 16 * s1 * s0, 16 * s1, 16), torch.bfloat16
-            )
+            triton_red_fused_convolution_native_group_norm_2.run(buf2, arg1_1, buf3, buf4, 4, triton_red_fused_convolution_native_group_norm_2_r0_numel, stream=stream0)
+            ps0 = 16*s1
+            ps1 = 16*s1*s0
+            buf7 = empty_strided_cuda((1, 16, 2, s0, s1), (32*s1*s0, 1, 16*s1*s0, 16*s1, 16), torch.bfloat16)
             # Topologically Sorted Source Nodes: [h, group_norm, silu, h_1], Original ATen: [aten.convolution, aten.native_group_norm, aten.silu]
-            triton_poi_fused_convolution_native_group_norm_silu_3_xnumel = 32 * s1 * s0
+            triton_poi_fused_convolution_native_group_norm_silu_3_xnumel = 32*s1*s0
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_native_group_norm_silu_3.run(
-                buf2,
-                arg1_1,
-                buf3,
-                buf4,
-                arg5_1,
-                arg6_1,
-                buf7,
-                s1,
-                ps0,
-                s0,
-                ps1,
-                triton_poi_fused_convolution_native_group_norm_silu_3_xnumel,
-                stream=stream0,
-            )
+            triton_poi_fused_convolution_native_group_norm_silu_3.run(buf2, arg1_1, buf3, buf4, arg5_1, arg6_1, buf7, s1, ps0, s0, ps1, triton_poi_fused_convolution_native_group_norm_silu_3_xnumel, stream=stream0)
             del arg5_1
             del arg6_1
             buf8 = empty_strided_cuda((16, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
@@ -1187,186 +1065,66 @@ class Runner:
             triton_poi_fused_convolution_silu_4.run(arg7_1, buf8, 256, 27, stream=stream0)
             del arg7_1
             # Topologically Sorted Source Nodes: [silu, h_1], Original ATen: [aten.silu, aten.convolution]
-            buf9 = extern_kernels.convolution(
-                buf7,
-                buf8,
-                stride=(1, 1, 1),
-                padding=(1, 1, 1),
-                dilation=(1, 1, 1),
-                transposed=False,
-                output_padding=(0, 0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf9,
-                (1, 16, 2, s0, s1),
-                (32 * s1 * s0, 1, 16 * s1 * s0, 16 * s1, 16),
-                "torch.ops.aten.convolution.default",
-            )
-            buf10 = buf4
-            del buf4  # reuse
-            buf11 = buf3
-            del buf3  # reuse
+            buf9 = extern_kernels.convolution(buf7, buf8, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf9, (1, 16, 2, s0, s1), (32*s1*s0, 1, 16*s1*s0, 16*s1, 16), 'torch.ops.aten.convolution.default')
+            buf10 = buf4; del buf4  # reuse
+            buf11 = buf3; del buf3  # reuse
             # Topologically Sorted Source Nodes: [silu, h_1, group_norm_1], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
-            triton_red_fused_convolution_native_group_norm_2_r0_numel = 8 * s1 * s0
+            triton_red_fused_convolution_native_group_norm_2_r0_numel = 8*s1*s0
             stream0 = get_raw_stream(0)
-            triton_red_fused_convolution_native_group_norm_2.run(
-                buf9,
-                arg8_1,
-                buf10,
-                buf11,
-                4,
-                triton_red_fused_convolution_native_group_norm_2_r0_numel,
-                stream=stream0,
-            )
-            buf14 = buf7
-            del buf7  # reuse
+            triton_red_fused_convolution_native_group_norm_2.run(buf9, arg8_1, buf10, buf11, 4, triton_red_fused_convolution_native_group_norm_2_r0_numel, stream=stream0)
+            buf14 = buf7; del buf7  # reuse
             # Topologically Sorted Source Nodes: [silu, h_1, group_norm_1, silu_1, h_2], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
-            triton_poi_fused_convolution_native_group_norm_silu_3_xnumel = 32 * s1 * s0
+            triton_poi_fused_convolution_native_group_norm_silu_3_xnumel = 32*s1*s0
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_native_group_norm_silu_3.run(
-                buf9,
-                arg8_1,
-                buf10,
-                buf11,
-                arg9_1,
-                arg10_1,
-                buf14,
-                s1,
-                ps0,
-                s0,
-                ps1,
-                triton_poi_fused_convolution_native_group_norm_silu_3_xnumel,
-                stream=stream0,
-            )
+            triton_poi_fused_convolution_native_group_norm_silu_3.run(buf9, arg8_1, buf10, buf11, arg9_1, arg10_1, buf14, s1, ps0, s0, ps1, triton_poi_fused_convolution_native_group_norm_silu_3_xnumel, stream=stream0)
             del arg10_1
             del arg8_1
             del arg9_1
             del buf9
-            buf15 = buf8
-            del buf8  # reuse
+            buf15 = buf8; del buf8  # reuse
             # Topologically Sorted Source Nodes: [silu_1, h_2], Original ATen: [aten.silu, aten.convolution]
             stream0 = get_raw_stream(0)
             triton_poi_fused_convolution_silu_4.run(arg11_1, buf15, 256, 27, stream=stream0)
             del arg11_1
             # Topologically Sorted Source Nodes: [silu_1, h_2], Original ATen: [aten.silu, aten.convolution]
-            buf16 = extern_kernels.convolution(
-                buf14,
-                buf15,
-                stride=(1, 1, 1),
-                padding=(1, 1, 1),
-                dilation=(1, 1, 1),
-                transposed=False,
-                output_padding=(0, 0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf16,
-                (1, 16, 2, s0, s1),
-                (32 * s1 * s0, 1, 16 * s1 * s0, 16 * s1, 16),
-                "torch.ops.aten.convolution.default",
-            )
+            buf16 = extern_kernels.convolution(buf14, buf15, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf16, (1, 16, 2, s0, s1), (32*s1*s0, 1, 16*s1*s0, 16*s1, 16), 'torch.ops.aten.convolution.default')
             del buf14
-            ps2 = 4 * s1 * s0
-            ps3 = 2 * s1
-            ps4 = 2 * s0
-            buf18 = empty_strided_cuda(
-                (1, 16, 2, 2 * s0, 2 * s1),
-                (128 * s1 * s0, 1, 64 * s1 * s0, 32 * s1, 16),
-                torch.bfloat16,
-            )
+            ps2 = 4*s1*s0
+            ps3 = 2*s1
+            ps4 = 2*s0
+            buf18 = empty_strided_cuda((1, 16, 2, 2*s0, 2*s1), (128*s1*s0, 1, 64*s1*s0, 32*s1, 16), torch.bfloat16)
             # Topologically Sorted Source Nodes: [h, silu_1, h_2, input_1, interpolate, input_2], Original ATen: [aten.convolution, aten.silu, aten.add, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index]
-            triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_5_xnumel = (
-                8 * s1 * s0
-            )
+            triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_5_xnumel = 8*s1*s0
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_5.run(
-                buf2,
-                arg1_1,
-                buf16,
-                arg12_1,
-                buf18,
-                ps2,
-                s0,
-                ps3,
-                ps4,
-                s1,
-                16,
-                triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_5_xnumel,
-                stream=stream0,
-            )
+            triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_5.run(buf2, arg1_1, buf16, arg12_1, buf18, ps2, s0, ps3, ps4, s1, 16, triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_5_xnumel, stream=stream0)
             del arg12_1
             del arg1_1
             del buf16
             del buf2
-            buf19 = buf15
-            del buf15  # reuse
+            buf19 = buf15; del buf15  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2], Original ATen: [aten._to_copy, aten.convolution]
             stream0 = get_raw_stream(0)
             triton_poi_fused_convolution_silu_4.run(arg13_1, buf19, 256, 27, stream=stream0)
             del arg13_1
             # Topologically Sorted Source Nodes: [interpolate, input_2], Original ATen: [aten._to_copy, aten.convolution]
-            buf20 = extern_kernels.convolution(
-                buf18,
-                buf19,
-                stride=(1, 1, 1),
-                padding=(1, 1, 1),
-                dilation=(1, 1, 1),
-                transposed=False,
-                output_padding=(0, 0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf20,
-                (1, 16, 2, 2 * s0, 2 * s1),
-                (128 * s1 * s0, 1, 64 * s1 * s0, 32 * s1, 16),
-                "torch.ops.aten.convolution.default",
-            )
+            buf20 = extern_kernels.convolution(buf18, buf19, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf20, (1, 16, 2, 2*s0, 2*s1), (128*s1*s0, 1, 64*s1*s0, 32*s1, 16), 'torch.ops.aten.convolution.default')
             del buf19
-            buf21 = buf11
-            del buf11  # reuse
-            buf22 = buf10
-            del buf10  # reuse
+            buf21 = buf11; del buf11  # reuse
+            buf22 = buf10; del buf10  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm]
-            triton_red_fused__to_copy_convolution_native_group_norm_6_r0_numel = 32 * s1 * s0
+            triton_red_fused__to_copy_convolution_native_group_norm_6_r0_numel = 32*s1*s0
             stream0 = get_raw_stream(0)
-            triton_red_fused__to_copy_convolution_native_group_norm_6.run(
-                buf20,
-                arg14_1,
-                buf21,
-                buf22,
-                4,
-                triton_red_fused__to_copy_convolution_native_group_norm_6_r0_numel,
-                stream=stream0,
-            )
-            ps5 = 32 * s1
-            ps6 = 64 * s1 * s0
-            buf25 = buf18
-            del buf18  # reuse
+            triton_red_fused__to_copy_convolution_native_group_norm_6.run(buf20, arg14_1, buf21, buf22, 4, triton_red_fused__to_copy_convolution_native_group_norm_6_r0_numel, stream=stream0)
+            ps5 = 32*s1
+            ps6 = 64*s1*s0
+            buf25 = buf18; del buf18  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2, silu_2, h_3], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm, aten.silu]
-            triton_poi_fused__to_copy_convolution_native_group_norm_silu_7_xnumel = 128 * s1 * s0
+            triton_poi_fused__to_copy_convolution_native_group_norm_silu_7_xnumel = 128*s1*s0
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_silu_7.run(
-                buf20,
-                arg14_1,
-                buf21,
-                buf22,
-                arg15_1,
-                arg16_1,
-                buf25,
-                ps3,
-                ps4,
-                ps5,
-                ps6,
-                ps2,
-                s1,
-                s0,
-                triton_poi_fused__to_copy_convolution_native_group_norm_silu_7_xnumel,
-                stream=stream0,
-            )
+            triton_poi_fused__to_copy_convolution_native_group_norm_silu_7.run(buf20, arg14_1, buf21, buf22, arg15_1, arg16_1, buf25, ps3, ps4, ps5, ps6, ps2, s1, s0, triton_poi_fused__to_copy_convolution_native_group_norm_silu_7_xnumel, stream=stream0)
             del arg15_1
             del arg16_1
             buf26 = empty_strided_cuda((16, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
@@ -1375,63 +1133,20 @@ class Runner:
             triton_poi_fused_convolution_silu_4.run(arg17_1, buf26, 256, 27, stream=stream0)
             del arg17_1
             # Topologically Sorted Source Nodes: [silu_2, h_3], Original ATen: [aten.silu, aten.convolution]
-            buf27 = extern_kernels.convolution(
-                buf25,
-                buf26,
-                stride=(1, 1, 1),
-                padding=(1, 1, 1),
-                dilation=(1, 1, 1),
-                transposed=False,
-                output_padding=(0, 0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf27,
-                (1, 16, 2, 2 * s0, 2 * s1),
-                (128 * s1 * s0, 1, 64 * s1 * s0, 32 * s1, 16),
-                "torch.ops.aten.convolution.default",
-            )
+            buf27 = extern_kernels.convolution(buf25, buf26, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf27, (1, 16, 2, 2*s0, 2*s1), (128*s1*s0, 1, 64*s1*s0, 32*s1, 16), 'torch.ops.aten.convolution.default')
             del buf26
-            buf28 = buf22
-            del buf22  # reuse
-            buf29 = buf21
-            del buf21  # reuse
+            buf28 = buf22; del buf22  # reuse
+            buf29 = buf21; del buf21  # reuse
             # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
-            triton_red_fused__to_copy_convolution_native_group_norm_6_r0_numel = 32 * s1 * s0
+            triton_red_fused__to_copy_convolution_native_group_norm_6_r0_numel = 32*s1*s0
             stream0 = get_raw_stream(0)
-            triton_red_fused__to_copy_convolution_native_group_norm_6.run(
-                buf27,
-                arg18_1,
-                buf28,
-                buf29,
-                4,
-                triton_red_fused__to_copy_convolution_native_group_norm_6_r0_numel,
-                stream=stream0,
-            )
-            buf32 = buf25
-            del buf25  # reuse
+            triton_red_fused__to_copy_convolution_native_group_norm_6.run(buf27, arg18_1, buf28, buf29, 4, triton_red_fused__to_copy_convolution_native_group_norm_6_r0_numel, stream=stream0)
+            buf32 = buf25; del buf25  # reuse
             # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3, silu_3, h_4], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
-            triton_poi_fused__to_copy_convolution_native_group_norm_silu_7_xnumel = 128 * s1 * s0
+            triton_poi_fused__to_copy_convolution_native_group_norm_silu_7_xnumel = 128*s1*s0
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_silu_7.run(
-                buf27,
-                arg18_1,
-                buf28,
-                buf29,
-                arg19_1,
-                arg20_1,
-                buf32,
-                ps3,
-                ps4,
-                ps5,
-                ps6,
-                ps2,
-                s1,
-                s0,
-                triton_poi_fused__to_copy_convolution_native_group_norm_silu_7_xnumel,
-                stream=stream0,
-            )
+            triton_poi_fused__to_copy_convolution_native_group_norm_silu_7.run(buf27, arg18_1, buf28, buf29, arg19_1, arg20_1, buf32, ps3, ps4, ps5, ps6, ps2, s1, s0, triton_poi_fused__to_copy_convolution_native_group_norm_silu_7_xnumel, stream=stream0)
             del arg18_1
             del arg19_1
             del arg20_1
@@ -1442,71 +1157,20 @@ class Runner:
             triton_poi_fused_convolution_silu_4.run(arg21_1, buf33, 256, 27, stream=stream0)
             del arg21_1
             # Topologically Sorted Source Nodes: [silu_3, h_4], Original ATen: [aten.silu, aten.convolution]
-            buf34 = extern_kernels.convolution(
-                buf32,
-                buf33,
-                stride=(1, 1, 1),
-                padding=(1, 1, 1),
-                dilation=(1, 1, 1),
-                transposed=False,
-                output_padding=(0, 0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf34,
-                (1, 16, 2, 2 * s0, 2 * s1),
-                (128 * s1 * s0, 1, 64 * s1 * s0, 32 * s1, 16),
-                "torch.ops.aten.convolution.default",
-            )
+            buf34 = extern_kernels.convolution(buf32, buf33, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf34, (1, 16, 2, 2*s0, 2*s1), (128*s1*s0, 1, 64*s1*s0, 32*s1, 16), 'torch.ops.aten.convolution.default')
             del buf33
-            buf35 = buf29
-            del buf29  # reuse
-            buf36 = buf28
-            del buf28  # reuse
+            buf35 = buf29; del buf29  # reuse
+            buf36 = buf28; del buf28  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
-            triton_red_fused__to_copy_add_convolution_native_group_norm_silu_8_r0_numel = (
-                32 * s1 * s0
-            )
+            triton_red_fused__to_copy_add_convolution_native_group_norm_silu_8_r0_numel = 32*s1*s0
             stream0 = get_raw_stream(0)
-            triton_red_fused__to_copy_add_convolution_native_group_norm_silu_8.run(
-                buf20,
-                arg14_1,
-                buf34,
-                arg22_1,
-                buf35,
-                buf36,
-                4,
-                triton_red_fused__to_copy_add_convolution_native_group_norm_silu_8_r0_numel,
-                stream=stream0,
-            )
-            buf39 = buf32
-            del buf32  # reuse
+            triton_red_fused__to_copy_add_convolution_native_group_norm_silu_8.run(buf20, arg14_1, buf34, arg22_1, buf35, buf36, 4, triton_red_fused__to_copy_add_convolution_native_group_norm_silu_8_r0_numel, stream=stream0)
+            buf39 = buf32; del buf32  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4, silu_4, conv3d_6], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
-            triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_9_xnumel = (
-                128 * s1 * s0
-            )
+            triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_9_xnumel = 128*s1*s0
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_9.run(
-                buf20,
-                arg14_1,
-                buf34,
-                arg22_1,
-                buf35,
-                buf36,
-                arg23_1,
-                arg24_1,
-                buf39,
-                ps3,
-                ps4,
-                ps5,
-                ps6,
-                ps2,
-                s1,
-                s0,
-                triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_9_xnumel,
-                stream=stream0,
-            )
+            triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_9.run(buf20, arg14_1, buf34, arg22_1, buf35, buf36, arg23_1, arg24_1, buf39, ps3, ps4, ps5, ps6, ps2, s1, s0, triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_9_xnumel, stream=stream0)
             del arg14_1
             del arg22_1
             del arg23_1
@@ -1521,47 +1185,18 @@ class Runner:
             triton_poi_fused_convolution_silu_10.run(arg25_1, buf40, 48, 27, stream=stream0)
             del arg25_1
             # Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
-            buf41 = extern_kernels.convolution(
-                buf39,
-                buf40,
-                stride=(1, 1, 1),
-                padding=(1, 1, 1),
-                dilation=(1, 1, 1),
-                transposed=False,
-                output_padding=(0, 0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf41,
-                (1, 3, 2, 2 * s0, 2 * s1),
-                (24 * s1 * s0, 1, 12 * s1 * s0, 6 * s1, 3),
-                "torch.ops.aten.convolution.default",
-            )
+            buf41 = extern_kernels.convolution(buf39, buf40, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf41, (1, 3, 2, 2*s0, 2*s1), (24*s1*s0, 1, 12*s1*s0, 6*s1, 3), 'torch.ops.aten.convolution.default')
             del buf39
             del buf40
-            buf42 = empty_strided_cuda(
-                (1, 3, 2, 2 * s0, 2 * s1),
-                (24 * s1 * s0, 8 * s1 * s0, 4 * s1 * s0, 2 * s1, 1),
-                torch.bfloat16,
-            )
+            buf42 = empty_strided_cuda((1, 3, 2, 2*s0, 2*s1), (24*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1), torch.bfloat16)
             # Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
-            triton_poi_fused_convolution_silu_11_xnumel = 8 * s1 * s0
+            triton_poi_fused_convolution_silu_11_xnumel = 8*s1*s0
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_silu_11.run(
-                buf41,
-                arg26_1,
-                buf42,
-                s1,
-                s0,
-                3,
-                triton_poi_fused_convolution_silu_11_xnumel,
-                stream=stream0,
-            )
+            triton_poi_fused_convolution_silu_11.run(buf41, arg26_1, buf42, s1, s0, 3, triton_poi_fused_convolution_silu_11_xnumel, stream=stream0)
             del arg26_1
             del buf41
-        return (buf42,)
-
+        return (buf42, )
 
 runner = Runner(partitions=[])
 call = runner.call
@@ -1570,92 +1205,43 @@ recursively_apply_fns = runner.recursively_apply_fns
 
 def get_args():
     from torch._dynamo.testing import rand_strided
-
-    arg0_1 = rand_strided(
-        (16, 4, 3, 3, 3), (108, 27, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg1_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
+    arg0_1 = rand_strided((16, 4, 3, 3, 3), (108, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg1_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
     arg2_1 = 6
     arg3_1 = 8
-    arg4_1 = rand_strided(
-        (1, 4, 2, 6, 8), (384, 96, 48, 8, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg5_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg6_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg7_1 = rand_strided(
-        (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg8_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg9_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg10_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg11_1 = rand_strided(
-        (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg12_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg13_1 = rand_strided(
-        (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg14_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg15_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg16_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg17_1 = rand_strided(
-        (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg18_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg19_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg20_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg21_1 = rand_strided(
-        (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg22_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg23_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg24_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg25_1 = rand_strided(
-        (3, 16, 3, 3, 3), (432, 27, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg26_1 = rand_strided((3,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    return [
-        arg0_1,
-        arg1_1,
-        arg2_1,
-        arg3_1,
-        arg4_1,
-        arg5_1,
-        arg6_1,
-        arg7_1,
-        arg8_1,
-        arg9_1,
-        arg10_1,
-        arg11_1,
-        arg12_1,
-        arg13_1,
-        arg14_1,
-        arg15_1,
-        arg16_1,
-        arg17_1,
-        arg18_1,
-        arg19_1,
-        arg20_1,
-        arg21_1,
-        arg22_1,
-        arg23_1,
-        arg24_1,
-        arg25_1,
-        arg26_1,
-    ]
+    arg4_1 = rand_strided((1, 4, 2, 6, 8), (384, 96, 48, 8, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg5_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg6_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg7_1 = rand_strided((16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg8_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg9_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg10_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg11_1 = rand_strided((16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg12_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg13_1 = rand_strided((16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg14_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg15_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg16_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg17_1 = rand_strided((16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg18_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg19_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg20_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg21_1 = rand_strided((16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg22_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg23_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg24_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg25_1 = rand_strided((3, 16, 3, 3, 3), (432, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg26_1 = rand_strided((3, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    return [arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1, arg10_1, arg11_1, arg12_1, arg13_1, arg14_1, arg15_1, arg16_1, arg17_1, arg18_1, arg19_1, arg20_1, arg21_1, arg22_1, arg23_1, arg24_1, arg25_1, arg26_1]
 
 
 def benchmark_compiled_module(args, times=10, repeat=10):
     from torch._inductor.utils import print_performance
-
     fn = lambda: call(list(args))
     return print_performance(fn, times=times, repeat=repeat)
 
 
 if __name__ == "__main__":
     from torch._inductor.wrapper_benchmark import compiled_module_main
-
     args = get_args()
-    compiled_module_main(
-        "None", lambda times, repeat: benchmark_compiled_module(args, times=times, repeat=repeat)
-    )
+    compiled_module_main('None', lambda times, repeat: benchmark_compiled_module(args, times=times, repeat=repeat))

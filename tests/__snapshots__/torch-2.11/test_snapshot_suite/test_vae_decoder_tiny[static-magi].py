@@ -47,9 +47,7 @@ empty_strided_p2p = torch._C._distributed_c10d._SymmetricMemory.empty_strided_p2
 #   %clone_default : Tensor "bf16[1, 4, 2, 6, 8][384, 1, 192, 32, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg2_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution : Tensor "bf16[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default, %clone_default_1, %arg1_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   return %buf0
-triton_poi_fused_convolution_0 = async_compile.triton(
-    "triton_poi_fused_convolution_0",
-    """
+triton_poi_fused_convolution_0 = async_compile.triton('triton_poi_fused_convolution_0', '''
 import triton
 import triton.language as tl
 
@@ -79,9 +77,7 @@ def triton_poi_fused_convolution_0(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : t
     y0 = yindex
     tmp0 = tl.load(in_ptr0 + (x1 + 96*y0), xmask & ymask, eviction_policy='evict_last').to(tl.float32)
     tl.store(out_ptr0 + (y0 + 4*x1), tmp0, xmask & ymask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -94,9 +90,7 @@ def triton_poi_fused_convolution_0(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : t
 #   %clone_default : Tensor "bf16[1, 4, 2, 6, 8][384, 1, 192, 32, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg2_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution : Tensor "bf16[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default, %clone_default_1, %arg1_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   return %buf1
-triton_poi_fused_convolution_1 = async_compile.triton(
-    "triton_poi_fused_convolution_1",
-    """
+triton_poi_fused_convolution_1 = async_compile.triton('triton_poi_fused_convolution_1', '''
 import triton
 import triton.language as tl
 
@@ -128,9 +122,7 @@ def triton_poi_fused_convolution_1(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : t
     y1 = yindex // 4
     tmp0 = tl.load(in_ptr0 + (x2 + 27*y3), xmask & ymask, eviction_policy='evict_last').to(tl.float32)
     tl.store(out_ptr0 + (y0 + 4*x2 + 108*y1), tmp0, xmask & ymask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -148,9 +140,7 @@ def triton_poi_fused_convolution_1(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : t
 #   %view : Tensor "f32[1, 4, 4, 96][1536, 384, 96, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type, [1, 4, 4, 96]), kwargs = {})
 #   %var_mean : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view, [2, 3]), kwargs = {correction: 0, keepdim: True})
 #   return %getitem_1,%buf4
-triton_per_fused_convolution_native_group_norm_2 = async_compile.triton(
-    "triton_per_fused_convolution_native_group_norm_2",
-    """
+triton_per_fused_convolution_native_group_norm_2 = async_compile.triton('triton_per_fused_convolution_native_group_norm_2', '''
 import triton
 import triton.language as tl
 
@@ -203,9 +193,7 @@ def triton_per_fused_convolution_native_group_norm_2(in_ptr0, in_ptr1, out_ptr0,
     tmp19 = tl.sum(tmp18, 1)[:, None].to(tl.float32)
     tl.store(out_ptr0 + (x0), tmp13, xmask)
     tl.store(out_ptr1 + (x0), tmp19, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -253,9 +241,7 @@ def triton_per_fused_convolution_native_group_norm_2(in_ptr0, in_ptr1, out_ptr0,
 #   %clone_default_2 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_5,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_1 : Tensor "bf16[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_2, %clone_default_3, %arg6_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   return %add_1,%buf7
-triton_poi_fused_convolution_native_group_norm_silu_3 = async_compile.triton(
-    "triton_poi_fused_convolution_native_group_norm_silu_3",
-    """
+triton_poi_fused_convolution_native_group_norm_silu_3 = async_compile.triton('triton_poi_fused_convolution_native_group_norm_silu_3', '''
 import triton
 import triton.language as tl
 
@@ -305,9 +291,7 @@ def triton_poi_fused_convolution_native_group_norm_silu_3(in_ptr0, in_ptr1, in_p
     tmp23 = (tmp18 / tmp22)
     tmp24 = tmp23.to(tl.float32)
     tl.store(out_ptr1 + (x3), tmp24, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -326,9 +310,7 @@ def triton_poi_fused_convolution_native_group_norm_silu_3(in_ptr0, in_ptr1, in_p
 #   %clone_default_2 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_5,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_1 : Tensor "bf16[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_2, %clone_default_3, %arg6_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   return %buf8
-triton_poi_fused_convolution_silu_4 = async_compile.triton(
-    "triton_poi_fused_convolution_silu_4",
-    """
+triton_poi_fused_convolution_silu_4 = async_compile.triton('triton_poi_fused_convolution_silu_4', '''
 import triton
 import triton.language as tl
 
@@ -360,9 +342,7 @@ def triton_poi_fused_convolution_silu_4(in_ptr0, out_ptr0, ynumel, xnumel, YBLOC
     y1 = yindex // 16
     tmp0 = tl.load(in_ptr0 + (x2 + 27*y3), xmask & ymask, eviction_policy='evict_last').to(tl.float32)
     tl.store(out_ptr0 + (y0 + 16*x2 + 432*y1), tmp0, xmask & ymask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -423,10 +403,7 @@ def triton_poi_fused_convolution_silu_4(in_ptr0, out_ptr0, ynumel, xnumel, YBLOC
 #   %clone_default_6 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %clone_default_7, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   return %_unsafe_index,%buf18
-triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_5 = (
-    async_compile.triton(
-        "triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_5",
-        """
+triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_5 = async_compile.triton('triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_5', '''
 import triton
 import triton.language as tl
 
@@ -481,10 +458,7 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsq
     tmp21 = tmp20.to(tl.float32)
     tmp22 = tmp21.to(tl.float32)
     tl.store(out_ptr1 + (y0 + 16*x4), tmp22, xmask & ymask)
-""",
-        device_str="cuda",
-    )
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -504,9 +478,7 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsq
 #   %view_4 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, 384]), kwargs = {})
 #   %var_mean_2 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_4, [2, 3]), kwargs = {correction: 0, keepdim: True})
 #   return %getitem_5,%buf22
-triton_red_fused__to_copy_convolution_native_group_norm_6 = async_compile.triton(
-    "triton_red_fused__to_copy_convolution_native_group_norm_6",
-    """
+triton_red_fused__to_copy_convolution_native_group_norm_6 = async_compile.triton('triton_red_fused__to_copy_convolution_native_group_norm_6', '''
 import triton
 import triton.language as tl
 
@@ -561,9 +533,7 @@ def triton_red_fused__to_copy_convolution_native_group_norm_6(in_ptr0, in_ptr1, 
     tmp10 = tmp8[:, None]
     tl.store(out_ptr0 + (x0), tmp5, xmask)
     tl.store(out_ptr1 + (x0), tmp9, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -613,9 +583,7 @@ def triton_red_fused__to_copy_convolution_native_group_norm_6(in_ptr0, in_ptr1, 
 #   %clone_default_8 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_25,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_4 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_8, %clone_default_9, %arg16_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   return %add_14,%buf25
-triton_poi_fused__to_copy_convolution_native_group_norm_silu_7 = async_compile.triton(
-    "triton_poi_fused__to_copy_convolution_native_group_norm_silu_7",
-    """
+triton_poi_fused__to_copy_convolution_native_group_norm_silu_7 = async_compile.triton('triton_poi_fused__to_copy_convolution_native_group_norm_silu_7', '''
 import triton
 import triton.language as tl
 
@@ -665,9 +633,7 @@ def triton_poi_fused__to_copy_convolution_native_group_norm_silu_7(in_ptr0, in_p
     tmp23 = (tmp18 / tmp22)
     tmp24 = tmp23.to(tl.float32)
     tl.store(out_ptr1 + (x3), tmp24, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -701,9 +667,7 @@ def triton_poi_fused__to_copy_convolution_native_group_norm_silu_7(in_ptr0, in_p
 #   %view_8 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_32, [1, 4, 4, 384]), kwargs = {})
 #   %var_mean_4 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_8, [2, 3]), kwargs = {correction: 0, keepdim: True})
 #   return %getitem_9,%buf36
-triton_red_fused__to_copy_add_convolution_native_group_norm_silu_8 = async_compile.triton(
-    "triton_red_fused__to_copy_add_convolution_native_group_norm_silu_8",
-    """
+triton_red_fused__to_copy_add_convolution_native_group_norm_silu_8 = async_compile.triton('triton_red_fused__to_copy_add_convolution_native_group_norm_silu_8', '''
 import triton
 import triton.language as tl
 
@@ -762,9 +726,7 @@ def triton_red_fused__to_copy_add_convolution_native_group_norm_silu_8(in_ptr0, 
     tmp14 = tmp12[:, None]
     tl.store(out_ptr0 + (x0), tmp9, xmask)
     tl.store(out_ptr1 + (x0), tmp13, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -828,9 +790,7 @@ def triton_red_fused__to_copy_add_convolution_native_group_norm_silu_8(in_ptr0, 
 #   %clone_default_12 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_37,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_6 : Tensor "bf16[1, 3, 2, 12, 16][1152, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_12, %clone_default_13, %arg24_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   return %add_21,%buf39
-triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_9 = async_compile.triton(
-    "triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_9",
-    """
+triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_9 = async_compile.triton('triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_9', '''
 import triton
 import triton.language as tl
 
@@ -884,9 +844,7 @@ def triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_9(in_ptr0, 
     tmp27 = (tmp22 / tmp26)
     tmp28 = tmp27.to(tl.float32)
     tl.store(out_ptr1 + (x3), tmp28, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -905,9 +863,7 @@ def triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_9(in_ptr0, 
 #   %clone_default_12 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_37,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_6 : Tensor "bf16[1, 3, 2, 12, 16][1152, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_12, %clone_default_13, %arg24_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   return %buf40
-triton_poi_fused_convolution_silu_10 = async_compile.triton(
-    "triton_poi_fused_convolution_silu_10",
-    """
+triton_poi_fused_convolution_silu_10 = async_compile.triton('triton_poi_fused_convolution_silu_10', '''
 import triton
 import triton.language as tl
 
@@ -939,9 +895,7 @@ def triton_poi_fused_convolution_silu_10(in_ptr0, out_ptr0, ynumel, xnumel, YBLO
     y1 = yindex // 16
     tmp0 = tl.load(in_ptr0 + (x2 + 27*y3), xmask & ymask, eviction_policy='evict_last').to(tl.float32)
     tl.store(out_ptr0 + (y0 + 16*x2 + 432*y1), tmp0, xmask & ymask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -961,9 +915,7 @@ def triton_poi_fused_convolution_silu_10(in_ptr0, out_ptr0, ynumel, xnumel, YBLO
 #   %clone_default_12 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_37,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_6 : Tensor "bf16[1, 3, 2, 12, 16][1152, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_12, %clone_default_13, %arg24_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   return %convolution_6
-triton_poi_fused_convolution_silu_11 = async_compile.triton(
-    "triton_poi_fused_convolution_silu_11",
-    """
+triton_poi_fused_convolution_silu_11 = async_compile.triton('triton_poi_fused_convolution_silu_11', '''
 import triton
 import triton.language as tl
 
@@ -995,14 +947,11 @@ def triton_poi_fused_convolution_silu_11(in_ptr0, in_ptr1, out_ptr0, ynumel, xnu
     tmp1 = tl.load(in_ptr1 + (y0), ymask, eviction_policy='evict_last').to(tl.float32)
     tmp2 = tmp0 + tmp1
     tl.store(out_ptr0 + (x1 + 384*y0), tmp2, xmask & ymask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 async_compile.wait(globals())
 del async_compile
-
 
 class Runner:
     def __init__(self, partitions):
@@ -1015,59 +964,33 @@ class Runner:
         self.partitions = new_callables
 
     def call(self, args):
-        (
-            arg0_1,
-            arg1_1,
-            arg2_1,
-            arg3_1,
-            arg4_1,
-            arg5_1,
-            arg6_1,
-            arg7_1,
-            arg8_1,
-            arg9_1,
-            arg10_1,
-            arg11_1,
-            arg12_1,
-            arg13_1,
-            arg14_1,
-            arg15_1,
-            arg16_1,
-            arg17_1,
-            arg18_1,
-            arg19_1,
-            arg20_1,
-            arg21_1,
-            arg22_1,
-            arg23_1,
-            arg24_1,
-        ) = args
+        arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1, arg10_1, arg11_1, arg12_1, arg13_1, arg14_1, arg15_1, arg16_1, arg17_1, arg18_1, arg19_1, arg20_1, arg21_1, arg22_1, arg23_1, arg24_1 = args
         args.clear()
         assert_size_stride(arg0_1, (16, 4, 3, 3, 3), (108, 27, 9, 3, 1))
-        assert_size_stride(arg1_1, (16,), (1,))
+        assert_size_stride(arg1_1, (16, ), (1, ))
         assert_size_stride(arg2_1, (1, 4, 2, 6, 8), (384, 96, 48, 8, 1))
-        assert_size_stride(arg3_1, (16,), (1,))
-        assert_size_stride(arg4_1, (16,), (1,))
+        assert_size_stride(arg3_1, (16, ), (1, ))
+        assert_size_stride(arg4_1, (16, ), (1, ))
         assert_size_stride(arg5_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1))
-        assert_size_stride(arg6_1, (16,), (1,))
-        assert_size_stride(arg7_1, (16,), (1,))
-        assert_size_stride(arg8_1, (16,), (1,))
+        assert_size_stride(arg6_1, (16, ), (1, ))
+        assert_size_stride(arg7_1, (16, ), (1, ))
+        assert_size_stride(arg8_1, (16, ), (1, ))
         assert_size_stride(arg9_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1))
-        assert_size_stride(arg10_1, (16,), (1,))
+        assert_size_stride(arg10_1, (16, ), (1, ))
         assert_size_stride(arg11_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1))
-        assert_size_stride(arg12_1, (16,), (1,))
-        assert_size_stride(arg13_1, (16,), (1,))
-        assert_size_stride(arg14_1, (16,), (1,))
+        assert_size_stride(arg12_1, (16, ), (1, ))
+        assert_size_stride(arg13_1, (16, ), (1, ))
+        assert_size_stride(arg14_1, (16, ), (1, ))
         assert_size_stride(arg15_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1))
-        assert_size_stride(arg16_1, (16,), (1,))
-        assert_size_stride(arg17_1, (16,), (1,))
-        assert_size_stride(arg18_1, (16,), (1,))
+        assert_size_stride(arg16_1, (16, ), (1, ))
+        assert_size_stride(arg17_1, (16, ), (1, ))
+        assert_size_stride(arg18_1, (16, ), (1, ))
         assert_size_stride(arg19_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1))
-        assert_size_stride(arg20_1, (16,), (1,))
-        assert_size_stride(arg21_1, (16,), (1,))
-        assert_size_stride(arg22_1, (16,), (1,))
+        assert_size_stride(arg20_1, (16, ), (1, ))
+        assert_size_stride(arg21_1, (16, ), (1, ))
+        assert_size_stride(arg22_1, (16, ), (1, ))
         assert_size_stride(arg23_1, (3, 16, 3, 3, 3), (432, 27, 9, 3, 1))
-        assert_size_stride(arg24_1, (3,), (1,))
+        assert_size_stride(arg24_1, (3, ), (1, ))
         with torch.cuda._DeviceGuard(0):
             torch.cuda.set_device(0)
             buf0 = empty_strided_cuda((1, 4, 2, 6, 8), (384, 1, 192, 32, 4), torch.bfloat16)
@@ -1081,38 +1004,19 @@ class Runner:
             triton_poi_fused_convolution_1.run(arg0_1, buf1, 64, 27, stream=stream0)
             del arg0_1
             # Topologically Sorted Source Nodes: [h], Original ATen: [aten.convolution]
-            buf2 = extern_kernels.convolution(
-                buf0,
-                buf1,
-                stride=(1, 1, 1),
-                padding=(1, 1, 1),
-                dilation=(1, 1, 1),
-                transposed=False,
-                output_padding=(0, 0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf2,
-                (1, 16, 2, 6, 8),
-                (1536, 1, 768, 128, 16),
-                "torch.ops.aten.convolution.default",
-            )
+            buf2 = extern_kernels.convolution(buf0, buf1, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf2, (1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), 'torch.ops.aten.convolution.default')
             del buf0
             del buf1
             buf3 = empty_strided_cuda((1, 4, 1, 1), (4, 1, 4, 4), torch.float32)
             buf4 = empty_strided_cuda((1, 4, 1, 1), (4, 1, 4, 4), torch.float32)
             # Topologically Sorted Source Nodes: [h, group_norm], Original ATen: [aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_per_fused_convolution_native_group_norm_2.run(
-                buf2, arg1_1, buf3, buf4, 4, 384, stream=stream0
-            )
+            triton_per_fused_convolution_native_group_norm_2.run(buf2, arg1_1, buf3, buf4, 4, 384, stream=stream0)
             buf7 = empty_strided_cuda((1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), torch.bfloat16)
             # Topologically Sorted Source Nodes: [h, group_norm, silu, h_1], Original ATen: [aten.convolution, aten.native_group_norm, aten.silu]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_native_group_norm_silu_3.run(
-                buf2, arg1_1, buf3, buf4, arg3_1, arg4_1, buf7, 1536, stream=stream0
-            )
+            triton_poi_fused_convolution_native_group_norm_silu_3.run(buf2, arg1_1, buf3, buf4, arg3_1, arg4_1, buf7, 1536, stream=stream0)
             del arg3_1
             del arg4_1
             buf8 = empty_strided_cuda((16, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
@@ -1121,119 +1025,56 @@ class Runner:
             triton_poi_fused_convolution_silu_4.run(arg5_1, buf8, 256, 27, stream=stream0)
             del arg5_1
             # Topologically Sorted Source Nodes: [silu, h_1], Original ATen: [aten.silu, aten.convolution]
-            buf9 = extern_kernels.convolution(
-                buf7,
-                buf8,
-                stride=(1, 1, 1),
-                padding=(1, 1, 1),
-                dilation=(1, 1, 1),
-                transposed=False,
-                output_padding=(0, 0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf9,
-                (1, 16, 2, 6, 8),
-                (1536, 1, 768, 128, 16),
-                "torch.ops.aten.convolution.default",
-            )
-            buf10 = buf4
-            del buf4  # reuse
-            buf11 = buf3
-            del buf3  # reuse
+            buf9 = extern_kernels.convolution(buf7, buf8, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf9, (1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), 'torch.ops.aten.convolution.default')
+            buf10 = buf4; del buf4  # reuse
+            buf11 = buf3; del buf3  # reuse
             # Topologically Sorted Source Nodes: [silu, h_1, group_norm_1], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_per_fused_convolution_native_group_norm_2.run(
-                buf9, arg6_1, buf10, buf11, 4, 384, stream=stream0
-            )
-            buf14 = buf7
-            del buf7  # reuse
+            triton_per_fused_convolution_native_group_norm_2.run(buf9, arg6_1, buf10, buf11, 4, 384, stream=stream0)
+            buf14 = buf7; del buf7  # reuse
             # Topologically Sorted Source Nodes: [silu, h_1, group_norm_1, silu_1, h_2], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_native_group_norm_silu_3.run(
-                buf9, arg6_1, buf10, buf11, arg7_1, arg8_1, buf14, 1536, stream=stream0
-            )
+            triton_poi_fused_convolution_native_group_norm_silu_3.run(buf9, arg6_1, buf10, buf11, arg7_1, arg8_1, buf14, 1536, stream=stream0)
             del arg6_1
             del arg7_1
             del arg8_1
             del buf9
-            buf15 = buf8
-            del buf8  # reuse
+            buf15 = buf8; del buf8  # reuse
             # Topologically Sorted Source Nodes: [silu_1, h_2], Original ATen: [aten.silu, aten.convolution]
             stream0 = get_raw_stream(0)
             triton_poi_fused_convolution_silu_4.run(arg9_1, buf15, 256, 27, stream=stream0)
             del arg9_1
             # Topologically Sorted Source Nodes: [silu_1, h_2], Original ATen: [aten.silu, aten.convolution]
-            buf16 = extern_kernels.convolution(
-                buf14,
-                buf15,
-                stride=(1, 1, 1),
-                padding=(1, 1, 1),
-                dilation=(1, 1, 1),
-                transposed=False,
-                output_padding=(0, 0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf16,
-                (1, 16, 2, 6, 8),
-                (1536, 1, 768, 128, 16),
-                "torch.ops.aten.convolution.default",
-            )
+            buf16 = extern_kernels.convolution(buf14, buf15, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf16, (1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), 'torch.ops.aten.convolution.default')
             del buf14
             buf18 = empty_strided_cuda((1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), torch.bfloat16)
             # Topologically Sorted Source Nodes: [h, silu_1, h_2, input_1, interpolate, input_2], Original ATen: [aten.convolution, aten.silu, aten.add, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_5.run(
-                buf2, arg1_1, buf16, arg10_1, buf18, 16, 384, stream=stream0
-            )
+            triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_5.run(buf2, arg1_1, buf16, arg10_1, buf18, 16, 384, stream=stream0)
             del arg10_1
             del arg1_1
             del buf16
             del buf2
-            buf19 = buf15
-            del buf15  # reuse
+            buf19 = buf15; del buf15  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2], Original ATen: [aten._to_copy, aten.convolution]
             stream0 = get_raw_stream(0)
             triton_poi_fused_convolution_silu_4.run(arg11_1, buf19, 256, 27, stream=stream0)
             del arg11_1
             # Topologically Sorted Source Nodes: [interpolate, input_2], Original ATen: [aten._to_copy, aten.convolution]
-            buf20 = extern_kernels.convolution(
-                buf18,
-                buf19,
-                stride=(1, 1, 1),
-                padding=(1, 1, 1),
-                dilation=(1, 1, 1),
-                transposed=False,
-                output_padding=(0, 0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf20,
-                (1, 16, 2, 12, 16),
-                (6144, 1, 3072, 256, 16),
-                "torch.ops.aten.convolution.default",
-            )
+            buf20 = extern_kernels.convolution(buf18, buf19, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf20, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
             del buf19
-            buf21 = buf11
-            del buf11  # reuse
-            buf22 = buf10
-            del buf10  # reuse
+            buf21 = buf11; del buf11  # reuse
+            buf22 = buf10; del buf10  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_red_fused__to_copy_convolution_native_group_norm_6.run(
-                buf20, arg12_1, buf21, buf22, 4, 1536, stream=stream0
-            )
-            buf25 = buf18
-            del buf18  # reuse
+            triton_red_fused__to_copy_convolution_native_group_norm_6.run(buf20, arg12_1, buf21, buf22, 4, 1536, stream=stream0)
+            buf25 = buf18; del buf18  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2, silu_2, h_3], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm, aten.silu]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_silu_7.run(
-                buf20, arg12_1, buf21, buf22, arg13_1, arg14_1, buf25, 6144, stream=stream0
-            )
+            triton_poi_fused__to_copy_convolution_native_group_norm_silu_7.run(buf20, arg12_1, buf21, buf22, arg13_1, arg14_1, buf25, 6144, stream=stream0)
             del arg13_1
             del arg14_1
             buf26 = empty_strided_cuda((16, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
@@ -1242,40 +1083,18 @@ class Runner:
             triton_poi_fused_convolution_silu_4.run(arg15_1, buf26, 256, 27, stream=stream0)
             del arg15_1
             # Topologically Sorted Source Nodes: [silu_2, h_3], Original ATen: [aten.silu, aten.convolution]
-            buf27 = extern_kernels.convolution(
-                buf25,
-                buf26,
-                stride=(1, 1, 1),
-                padding=(1, 1, 1),
-                dilation=(1, 1, 1),
-                transposed=False,
-                output_padding=(0, 0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf27,
-                (1, 16, 2, 12, 16),
-                (6144, 1, 3072, 256, 16),
-                "torch.ops.aten.convolution.default",
-            )
+            buf27 = extern_kernels.convolution(buf25, buf26, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf27, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
             del buf26
-            buf28 = buf22
-            del buf22  # reuse
-            buf29 = buf21
-            del buf21  # reuse
+            buf28 = buf22; del buf22  # reuse
+            buf29 = buf21; del buf21  # reuse
             # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_red_fused__to_copy_convolution_native_group_norm_6.run(
-                buf27, arg16_1, buf28, buf29, 4, 1536, stream=stream0
-            )
-            buf32 = buf25
-            del buf25  # reuse
+            triton_red_fused__to_copy_convolution_native_group_norm_6.run(buf27, arg16_1, buf28, buf29, 4, 1536, stream=stream0)
+            buf32 = buf25; del buf25  # reuse
             # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3, silu_3, h_4], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_silu_7.run(
-                buf27, arg16_1, buf28, buf29, arg17_1, arg18_1, buf32, 6144, stream=stream0
-            )
+            triton_poi_fused__to_copy_convolution_native_group_norm_silu_7.run(buf27, arg16_1, buf28, buf29, arg17_1, arg18_1, buf32, 6144, stream=stream0)
             del arg16_1
             del arg17_1
             del arg18_1
@@ -1286,50 +1105,18 @@ class Runner:
             triton_poi_fused_convolution_silu_4.run(arg19_1, buf33, 256, 27, stream=stream0)
             del arg19_1
             # Topologically Sorted Source Nodes: [silu_3, h_4], Original ATen: [aten.silu, aten.convolution]
-            buf34 = extern_kernels.convolution(
-                buf32,
-                buf33,
-                stride=(1, 1, 1),
-                padding=(1, 1, 1),
-                dilation=(1, 1, 1),
-                transposed=False,
-                output_padding=(0, 0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf34,
-                (1, 16, 2, 12, 16),
-                (6144, 1, 3072, 256, 16),
-                "torch.ops.aten.convolution.default",
-            )
+            buf34 = extern_kernels.convolution(buf32, buf33, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf34, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
             del buf33
-            buf35 = buf29
-            del buf29  # reuse
-            buf36 = buf28
-            del buf28  # reuse
+            buf35 = buf29; del buf29  # reuse
+            buf36 = buf28; del buf28  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_red_fused__to_copy_add_convolution_native_group_norm_silu_8.run(
-                buf20, arg12_1, buf34, arg20_1, buf35, buf36, 4, 1536, stream=stream0
-            )
-            buf39 = buf32
-            del buf32  # reuse
+            triton_red_fused__to_copy_add_convolution_native_group_norm_silu_8.run(buf20, arg12_1, buf34, arg20_1, buf35, buf36, 4, 1536, stream=stream0)
+            buf39 = buf32; del buf32  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4, silu_4, conv3d_6], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_9.run(
-                buf20,
-                arg12_1,
-                buf34,
-                arg20_1,
-                buf35,
-                buf36,
-                arg21_1,
-                arg22_1,
-                buf39,
-                6144,
-                stream=stream0,
-            )
+            triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_9.run(buf20, arg12_1, buf34, arg20_1, buf35, buf36, arg21_1, arg22_1, buf39, 6144, stream=stream0)
             del arg12_1
             del arg20_1
             del arg21_1
@@ -1344,23 +1131,8 @@ class Runner:
             triton_poi_fused_convolution_silu_10.run(arg23_1, buf40, 48, 27, stream=stream0)
             del arg23_1
             # Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
-            buf41 = extern_kernels.convolution(
-                buf39,
-                buf40,
-                stride=(1, 1, 1),
-                padding=(1, 1, 1),
-                dilation=(1, 1, 1),
-                transposed=False,
-                output_padding=(0, 0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf41,
-                (1, 3, 2, 12, 16),
-                (1152, 1, 576, 48, 3),
-                "torch.ops.aten.convolution.default",
-            )
+            buf41 = extern_kernels.convolution(buf39, buf40, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf41, (1, 3, 2, 12, 16), (1152, 1, 576, 48, 3), 'torch.ops.aten.convolution.default')
             del buf39
             del buf40
             buf42 = empty_strided_cuda((1, 3, 2, 12, 16), (1152, 384, 192, 16, 1), torch.bfloat16)
@@ -1369,8 +1141,7 @@ class Runner:
             triton_poi_fused_convolution_silu_11.run(buf41, arg24_1, buf42, 3, 384, stream=stream0)
             del arg24_1
             del buf41
-        return (buf42,)
-
+        return (buf42, )
 
 runner = Runner(partitions=[])
 call = runner.call
@@ -1379,88 +1150,41 @@ recursively_apply_fns = runner.recursively_apply_fns
 
 def get_args():
     from torch._dynamo.testing import rand_strided
-
-    arg0_1 = rand_strided(
-        (16, 4, 3, 3, 3), (108, 27, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg1_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg2_1 = rand_strided(
-        (1, 4, 2, 6, 8), (384, 96, 48, 8, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg3_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg4_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg5_1 = rand_strided(
-        (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg6_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg7_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg8_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg9_1 = rand_strided(
-        (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg10_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg11_1 = rand_strided(
-        (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg12_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg13_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg14_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg15_1 = rand_strided(
-        (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg16_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg17_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg18_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg19_1 = rand_strided(
-        (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg20_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg21_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg22_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg23_1 = rand_strided(
-        (3, 16, 3, 3, 3), (432, 27, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg24_1 = rand_strided((3,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    return [
-        arg0_1,
-        arg1_1,
-        arg2_1,
-        arg3_1,
-        arg4_1,
-        arg5_1,
-        arg6_1,
-        arg7_1,
-        arg8_1,
-        arg9_1,
-        arg10_1,
-        arg11_1,
-        arg12_1,
-        arg13_1,
-        arg14_1,
-        arg15_1,
-        arg16_1,
-        arg17_1,
-        arg18_1,
-        arg19_1,
-        arg20_1,
-        arg21_1,
-        arg22_1,
-        arg23_1,
-        arg24_1,
-    ]
+    arg0_1 = rand_strided((16, 4, 3, 3, 3), (108, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg1_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg2_1 = rand_strided((1, 4, 2, 6, 8), (384, 96, 48, 8, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg3_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg4_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg5_1 = rand_strided((16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg6_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg7_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg8_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg9_1 = rand_strided((16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg10_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg11_1 = rand_strided((16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg12_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg13_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg14_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg15_1 = rand_strided((16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg16_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg17_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg18_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg19_1 = rand_strided((16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg20_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg21_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg22_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg23_1 = rand_strided((3, 16, 3, 3, 3), (432, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg24_1 = rand_strided((3, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    return [arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1, arg10_1, arg11_1, arg12_1, arg13_1, arg14_1, arg15_1, arg16_1, arg17_1, arg18_1, arg19_1, arg20_1, arg21_1, arg22_1, arg23_1, arg24_1]
 
 
 def benchmark_compiled_module(args, times=10, repeat=10):
     from torch._inductor.utils import print_performance
-
     fn = lambda: call(list(args))
     return print_performance(fn, times=times, repeat=repeat)
 
 
 if __name__ == "__main__":
     from torch._inductor.wrapper_benchmark import compiled_module_main
-
     args = get_args()
-    compiled_module_main(
-        "None", lambda times, repeat: benchmark_compiled_module(args, times=times, repeat=repeat)
-    )
+    compiled_module_main('None', lambda times, repeat: benchmark_compiled_module(args, times=times, repeat=repeat))

@@ -49,9 +49,7 @@ empty_strided_p2p = torch._C._distributed_c10d._SymmetricMemory.empty_strided_p2
 #   %pow_1 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type, 2), kwargs = {})
 #   %mean : Tensor "f32[1, 1, 3, s0, s1][3*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_1, [1], True), kwargs = {})
 #   return %buf0
-triton_per_fused__to_copy_mean_pow_0 = async_compile.triton(
-    "triton_per_fused__to_copy_mean_pow_0",
-    """
+triton_per_fused__to_copy_mean_pow_0 = async_compile.triton('triton_per_fused__to_copy_mean_pow_0', '''
 import triton
 import triton.language as tl
 
@@ -90,9 +88,7 @@ def triton_per_fused__to_copy_mean_pow_0(in_ptr0, out_ptr0, ks0, ks1, xnumel, r0
     tmp5 = tl.where(xmask, tmp3, 0)
     tmp6 = tl.sum(tmp5, 1)[:, None].to(tl.float32)
     tl.store(out_ptr0 + (x0), tmp6, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -128,9 +124,7 @@ def triton_per_fused__to_copy_mean_pow_0(in_ptr0, out_ptr0, ks0, ks1, xnumel, r0
 #   %clone_default : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 1, 8*s1*s0, 8*s1, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_3,), kwargs = {memory_format: torch.channels_last_3d})
 #   %constant_pad_nd : Tensor "bf16[1, 8, 5, s0 + 2, s1 + 2][5*(8*s1 + 16)*(s0 + 2), 1, (8*s1 + 16)*(s0 + 2), 8*s1 + 16, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.constant_pad_nd.default](args = (%clone_default, [1, 1, 1, 1, 2, 0], 0.0), kwargs = {})
 #   return %constant_pad_nd
-triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1 = async_compile.triton(
-    "triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1",
-    """
+triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1 = async_compile.triton('triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1', '''
 import triton
 import triton.language as tl
 
@@ -194,9 +188,7 @@ def triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1
     tmp33 = tl.full(tmp32.shape, 0.0, tmp32.dtype)
     tmp34 = tl.where(tmp14, tmp32, tmp33)
     tl.store(out_ptr0 + (x7 + 8*x11), tmp34, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -208,9 +200,7 @@ def triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1
 #   %clone_default_1 : Tensor "bf16[8, 8, 3, 3, 3][216, 1, 72, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg4_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd, %clone_default_1, %arg5_1, [1, 1, 1], [0, 0, 0], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   return %buf2
-triton_poi_fused_convolution_2 = async_compile.triton(
-    "triton_poi_fused_convolution_2",
-    """
+triton_poi_fused_convolution_2 = async_compile.triton('triton_poi_fused_convolution_2', '''
 import triton
 import triton.language as tl
 
@@ -242,9 +232,7 @@ def triton_poi_fused_convolution_2(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : t
     y1 = yindex // 8
     tmp0 = tl.load(in_ptr0 + (x2 + 27*y3), xmask & ymask, eviction_policy='evict_last').to(tl.float32)
     tl.store(out_ptr0 + (y0 + 8*x2 + 216*y1), tmp0, xmask & ymask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -263,9 +251,7 @@ def triton_poi_fused_convolution_2(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : t
 #   %pow_2 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type_4, 2), kwargs = {})
 #   %mean_1 : Tensor "f32[1, 1, 3, s0, s1][3*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_2, [1], True), kwargs = {})
 #   return %buf4
-triton_per_fused__to_copy_convolution_mean_pow_3 = async_compile.triton(
-    "triton_per_fused__to_copy_convolution_mean_pow_3",
-    """
+triton_per_fused__to_copy_convolution_mean_pow_3 = async_compile.triton('triton_per_fused__to_copy_convolution_mean_pow_3', '''
 import triton
 import triton.language as tl
 
@@ -306,9 +292,7 @@ def triton_per_fused__to_copy_convolution_mean_pow_3(in_ptr0, in_ptr1, out_ptr0,
     tmp7 = tl.where(xmask, tmp5, 0)
     tmp8 = tl.sum(tmp7, 1)[:, None].to(tl.float32)
     tl.store(out_ptr0 + (x0), tmp8, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -348,10 +332,7 @@ def triton_per_fused__to_copy_convolution_mean_pow_3(in_ptr0, in_ptr1, out_ptr0,
 #   %clone_default_2 : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 1, 8*s1*s0, 8*s1, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_7,), kwargs = {memory_format: torch.channels_last_3d})
 #   %constant_pad_nd_1 : Tensor "bf16[1, 8, 5, s0 + 2, s1 + 2][5*(8*s1 + 16)*(s0 + 2), 1, (8*s1 + 16)*(s0 + 2), 8*s1 + 16, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.constant_pad_nd.default](args = (%clone_default_2, [1, 1, 1, 1, 2, 0], 0.0), kwargs = {})
 #   return %constant_pad_nd_1
-triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4 = (
-    async_compile.triton(
-        "triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4",
-        """
+triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4 = async_compile.triton('triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4', '''
 import triton
 import triton.language as tl
 
@@ -417,10 +398,7 @@ def triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt
     tmp35 = tl.full(tmp34.shape, 0.0, tmp34.dtype)
     tmp36 = tl.where(tmp14, tmp34, tmp35)
     tl.store(out_ptr0 + (x9), tmp36, xmask)
-""",
-        device_str="cuda",
-    )
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -477,9 +455,7 @@ def triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt
 #   %clone_default_4 : Tensor "bf16[3, 8, 2*s0, 2*s1][32*s1*s0, 1, 16*s1, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_13,), kwargs = {memory_format: torch.channels_last})
 #   %convolution_2 : Tensor "bf16[3, 8, 2*s0, 2*s1][32*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_4, %clone_default_5, %arg10_1, [1, 1], [1, 1], [1, 1], False, [0, 0], 1), kwargs = {})
 #   return %_unsafe_index,%buf9
-triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_permute_unsqueeze_view_5 = async_compile.triton(
-    "triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_permute_unsqueeze_view_5",
-    """
+triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_permute_unsqueeze_view_5 = async_compile.triton('triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_permute_unsqueeze_view_5', '''
 import triton
 import triton.language as tl
 
@@ -543,9 +519,7 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_permute
     tmp30 = tmp29.to(tl.float32)
     tmp31 = tmp30.to(tl.float32)
     tl.store(out_ptr1 + (y0 + 8*x4 + 32*ks0*ks2*y1), tmp31, xmask & ymask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -561,9 +535,7 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_permute
 #   %clone_default_4 : Tensor "bf16[3, 8, 2*s0, 2*s1][32*s1*s0, 1, 16*s1, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_13,), kwargs = {memory_format: torch.channels_last})
 #   %convolution_2 : Tensor "bf16[3, 8, 2*s0, 2*s1][32*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_4, %clone_default_5, %arg10_1, [1, 1], [1, 1], [1, 1], False, [0, 0], 1), kwargs = {})
 #   return %buf10
-triton_poi_fused__to_copy_clone_convolution_6 = async_compile.triton(
-    "triton_poi_fused__to_copy_clone_convolution_6",
-    """
+triton_poi_fused__to_copy_clone_convolution_6 = async_compile.triton('triton_poi_fused__to_copy_clone_convolution_6', '''
 import triton
 import triton.language as tl
 
@@ -595,9 +567,7 @@ def triton_poi_fused__to_copy_clone_convolution_6(in_ptr0, out_ptr0, ynumel, xnu
     y1 = yindex // 8
     tmp0 = tl.load(in_ptr0 + (x2 + 9*y3), xmask & ymask, eviction_policy='evict_last').to(tl.float32)
     tl.store(out_ptr0 + (y0 + 8*x2 + 72*y1), tmp0, xmask & ymask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -642,10 +612,7 @@ def triton_poi_fused__to_copy_clone_convolution_6(in_ptr0, out_ptr0, ynumel, xnu
 #   %div_2 : Tensor "f32[1, 8, 3, 2*s0, 2*s1][96*s1*s0, 4*s1*s0, 32*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%mul_240, %add_222), kwargs = {})
 #   %convert_element_type_17 : Tensor "bf16[1, 8, 3, 2*s0, 2*s1][96*s1*s0, 4*s1*s0, 32*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_2, torch.bfloat16), kwargs = {})
 #   return %buf12,%convert_element_type_17
-triton_per_fused__to_copy_add_clone_convolution_mean_mul_permute_pow_rsqrt_silu_view_7 = (
-    async_compile.triton(
-        "triton_per_fused__to_copy_add_clone_convolution_mean_mul_permute_pow_rsqrt_silu_view_7",
-        """
+triton_per_fused__to_copy_add_clone_convolution_mean_mul_permute_pow_rsqrt_silu_view_7 = async_compile.triton('triton_per_fused__to_copy_add_clone_convolution_mean_mul_permute_pow_rsqrt_silu_view_7', '''
 import triton
 import triton.language as tl
 
@@ -703,15 +670,11 @@ def triton_per_fused__to_copy_add_clone_convolution_mean_mul_permute_pow_rsqrt_s
     tmp22 = (tmp17 / tmp21)
     tmp23 = tmp22.to(tl.float32)
     tl.store(out_ptr1 + (x2 + 4*ks1*ks2*r0_1 + 32*ks1*ks2*x3), tmp23, xmask)
-""",
-        device_str="cuda",
-    )
-)
+''', device_str='cuda')
 
 
 async_compile.wait(globals())
 del async_compile
-
 
 class Runner:
     def __init__(self, partitions):
@@ -724,82 +687,38 @@ class Runner:
         self.partitions = new_callables
 
     def call(self, args):
-        (
-            arg0_1,
-            arg1_1,
-            arg2_1,
-            arg3_1,
-            arg4_1,
-            arg5_1,
-            arg6_1,
-            arg7_1,
-            arg8_1,
-            arg9_1,
-            arg10_1,
-            arg11_1,
-        ) = args
+        arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1, arg10_1, arg11_1 = args
         args.clear()
         s0 = arg0_1
         s1 = arg1_1
-        assert_size_stride(arg2_1, (1, 8, 3, s0, s1), (24 * s1 * s0, 3 * s1 * s0, s1 * s0, s1, 1))
-        assert_size_stride(arg3_1, (8,), (1,))
+        assert_size_stride(arg2_1, (1, 8, 3, s0, s1), (24*s1*s0, 3*s1*s0, s1*s0, s1, 1))
+        assert_size_stride(arg3_1, (8, ), (1, ))
         assert_size_stride(arg4_1, (8, 8, 3, 3, 3), (216, 27, 9, 3, 1))
-        assert_size_stride(arg5_1, (8,), (1,))
-        assert_size_stride(arg6_1, (8,), (1,))
+        assert_size_stride(arg5_1, (8, ), (1, ))
+        assert_size_stride(arg6_1, (8, ), (1, ))
         assert_size_stride(arg7_1, (8, 8, 3, 3, 3), (216, 27, 9, 3, 1))
-        assert_size_stride(arg8_1, (8,), (1,))
+        assert_size_stride(arg8_1, (8, ), (1, ))
         assert_size_stride(arg9_1, (8, 8, 3, 3), (72, 9, 3, 1))
-        assert_size_stride(arg10_1, (8,), (1,))
-        assert_size_stride(arg11_1, (8,), (1,))
+        assert_size_stride(arg10_1, (8, ), (1, ))
+        assert_size_stride(arg11_1, (8, ), (1, ))
         with torch.cuda._DeviceGuard(0):
             torch.cuda.set_device(0)
-            buf0 = empty_strided_cuda(
-                (1, 1, 3, s0, s1), (3 * s1 * s0, 3 * s1 * s0, s1 * s0, s1, 1), torch.float32
-            )
+            buf0 = empty_strided_cuda((1, 1, 3, s0, s1), (3*s1*s0, 3*s1*s0, s1*s0, s1, 1), torch.float32)
             # Topologically Sorted Source Nodes: [xf, pow_1, mean], Original ATen: [aten._to_copy, aten.pow, aten.mean]
-            triton_per_fused__to_copy_mean_pow_0_xnumel = 3 * s1 * s0
+            triton_per_fused__to_copy_mean_pow_0_xnumel = 3*s1*s0
             stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_mean_pow_0.run(
-                arg2_1, buf0, s1, s0, triton_per_fused__to_copy_mean_pow_0_xnumel, 8, stream=stream0
-            )
-            ps0 = 4 + 2 * s1 + 2 * s0 + s1 * s0
+            triton_per_fused__to_copy_mean_pow_0.run(arg2_1, buf0, s1, s0, triton_per_fused__to_copy_mean_pow_0_xnumel, 8, stream=stream0)
+            ps0 = 4 + 2*s1 + 2*s0 + s1*s0
             ps1 = 2 + s1
             ps2 = 2 + s0
-            ps3 = 4 + 2 * s1 + 2 * s0 + s1 * s0
-            ps4 = 20 + 10 * s1 + 10 * s0 + 5 * s1 * s0
-            ps5 = 20 + 10 * s1 + 10 * s0 + 5 * s1 * s0
-            buf1 = empty_strided_cuda(
-                (1, 8, 5, 2 + s0, 2 + s1),
-                (
-                    160 + 80 * s1 + 80 * s0 + 40 * s1 * s0,
-                    1,
-                    32 + 16 * s1 + 16 * s0 + 8 * s1 * s0,
-                    16 + 8 * s1,
-                    8,
-                ),
-                torch.bfloat16,
-            )
+            ps3 = 4 + 2*s1 + 2*s0 + s1*s0
+            ps4 = 20 + 10*s1 + 10*s0 + 5*s1*s0
+            ps5 = 20 + 10*s1 + 10*s0 + 5*s1*s0
+            buf1 = empty_strided_cuda((1, 8, 5, 2 + s0, 2 + s1), (160 + 80*s1 + 80*s0 + 40*s1*s0, 1, 32 + 16*s1 + 16*s0 + 8*s1*s0, 16 + 8*s1, 8), torch.bfloat16)
             # Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd]
-            triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1_xnumel = (
-                160 + 80 * s1 + 80 * s0 + 40 * s1 * s0
-            )
+            triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1_xnumel = 160 + 80*s1 + 80*s0 + 40*s1*s0
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1.run(
-                arg2_1,
-                buf0,
-                arg3_1,
-                buf1,
-                ps0,
-                ps1,
-                ps2,
-                s0,
-                s1,
-                ps3,
-                ps4,
-                ps5,
-                triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1_xnumel,
-                stream=stream0,
-            )
+            triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1.run(arg2_1, buf0, arg3_1, buf1, ps0, ps1, ps2, s0, s1, ps3, ps4, ps5, triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1_xnumel, stream=stream0)
             del arg3_1
             buf2 = empty_strided_cuda((8, 8, 3, 3, 3), (216, 1, 72, 24, 8), torch.bfloat16)
             # Topologically Sorted Source Nodes: [h], Original ATen: [aten.convolution]
@@ -807,113 +726,41 @@ class Runner:
             triton_poi_fused_convolution_2.run(arg4_1, buf2, 64, 27, stream=stream0)
             del arg4_1
             # Topologically Sorted Source Nodes: [h], Original ATen: [aten.convolution]
-            buf3 = extern_kernels.convolution(
-                buf1,
-                buf2,
-                stride=(1, 1, 1),
-                padding=(0, 0, 0),
-                dilation=(1, 1, 1),
-                transposed=False,
-                output_padding=(0, 0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf3,
-                (1, 8, 3, s0, s1),
-                (24 * s1 * s0, 1, 8 * s1 * s0, 8 * s1, 8),
-                "torch.ops.aten.convolution.default",
-            )
-            buf4 = buf0
-            del buf0  # reuse
+            buf3 = extern_kernels.convolution(buf1, buf2, stride=(1, 1, 1), padding=(0, 0, 0), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf3, (1, 8, 3, s0, s1), (24*s1*s0, 1, 8*s1*s0, 8*s1, 8), 'torch.ops.aten.convolution.default')
+            buf4 = buf0; del buf0  # reuse
             # Topologically Sorted Source Nodes: [h, xf_1, pow_2, mean_1], Original ATen: [aten.convolution, aten._to_copy, aten.pow, aten.mean]
-            triton_per_fused__to_copy_convolution_mean_pow_3_xnumel = 3 * s1 * s0
+            triton_per_fused__to_copy_convolution_mean_pow_3_xnumel = 3*s1*s0
             stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_convolution_mean_pow_3.run(
-                buf3,
-                arg5_1,
-                buf4,
-                triton_per_fused__to_copy_convolution_mean_pow_3_xnumel,
-                8,
-                stream=stream0,
-            )
-            ps6 = 32 + 16 * s1 + 16 * s0 + 8 * s1 * s0
-            ps7 = 16 + 8 * s1
-            ps8 = 32 + 16 * s1 + 16 * s0 + 8 * s1 * s0
-            buf5 = buf1
-            del buf1  # reuse
+            triton_per_fused__to_copy_convolution_mean_pow_3.run(buf3, arg5_1, buf4, triton_per_fused__to_copy_convolution_mean_pow_3_xnumel, 8, stream=stream0)
+            ps6 = 32 + 16*s1 + 16*s0 + 8*s1*s0
+            ps7 = 16 + 8*s1
+            ps8 = 32 + 16*s1 + 16*s0 + 8*s1*s0
+            buf5 = buf1; del buf1  # reuse
             # Topologically Sorted Source Nodes: [h, xf_1, pow_2, mean_1, add_1, rsqrt_1, normed_1, view_1, mul_3, silu_1, pad_1], Original ATen: [aten.convolution, aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd]
-            triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4_xnumel = (
-                160 + 80 * s1 + 80 * s0 + 40 * s1 * s0
-            )
+            triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4_xnumel = 160 + 80*s1 + 80*s0 + 40*s1*s0
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4.run(
-                buf3,
-                arg5_1,
-                buf4,
-                arg6_1,
-                buf5,
-                ps6,
-                ps2,
-                ps7,
-                s0,
-                ps1,
-                s1,
-                ps8,
-                triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4_xnumel,
-                stream=stream0,
-            )
+            triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4.run(buf3, arg5_1, buf4, arg6_1, buf5, ps6, ps2, ps7, s0, ps1, s1, ps8, triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4_xnumel, stream=stream0)
             del arg5_1
             del arg6_1
             del buf3
             del buf4
-            buf6 = buf2
-            del buf2  # reuse
+            buf6 = buf2; del buf2  # reuse
             # Topologically Sorted Source Nodes: [h_1], Original ATen: [aten.convolution]
             stream0 = get_raw_stream(0)
             triton_poi_fused_convolution_2.run(arg7_1, buf6, 64, 27, stream=stream0)
             del arg7_1
             # Topologically Sorted Source Nodes: [h_1], Original ATen: [aten.convolution]
-            buf7 = extern_kernels.convolution(
-                buf5,
-                buf6,
-                stride=(1, 1, 1),
-                padding=(0, 0, 0),
-                dilation=(1, 1, 1),
-                transposed=False,
-                output_padding=(0, 0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf7,
-                (1, 8, 3, s0, s1),
-                (24 * s1 * s0, 1, 8 * s1 * s0, 8 * s1, 8),
-                "torch.ops.aten.convolution.default",
-            )
+            buf7 = extern_kernels.convolution(buf5, buf6, stride=(1, 1, 1), padding=(0, 0, 0), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf7, (1, 8, 3, s0, s1), (24*s1*s0, 1, 8*s1*s0, 8*s1, 8), 'torch.ops.aten.convolution.default')
             del buf5
             del buf6
-            ps9 = 2 * s1
-            buf9 = empty_strided_cuda(
-                (3, 8, 2 * s0, 2 * s1), (32 * s1 * s0, 1, 16 * s1, 8), torch.bfloat16
-            )
+            ps9 = 2*s1
+            buf9 = empty_strided_cuda((3, 8, 2*s0, 2*s1), (32*s1*s0, 1, 16*s1, 8), torch.bfloat16)
             # Topologically Sorted Source Nodes: [h_1, input_1, permute, frames, frames_1, frames_2], Original ATen: [aten.convolution, aten.add, aten.permute, aten.view, aten._to_copy, aten.arange, aten.unsqueeze, aten._unsafe_index, aten.clone]
-            triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_permute_unsqueeze_view_5_xnumel = (
-                4 * s1 * s0
-            )
+            triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_permute_unsqueeze_view_5_xnumel = 4*s1*s0
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_permute_unsqueeze_view_5.run(
-                arg2_1,
-                buf7,
-                arg8_1,
-                buf9,
-                s0,
-                ps9,
-                s1,
-                24,
-                triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_permute_unsqueeze_view_5_xnumel,
-                stream=stream0,
-            )
+            triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_permute_unsqueeze_view_5.run(arg2_1, buf7, arg8_1, buf9, s0, ps9, s1, 24, triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_permute_unsqueeze_view_5_xnumel, stream=stream0)
             del arg2_1
             del arg8_1
             del buf7
@@ -923,54 +770,19 @@ class Runner:
             triton_poi_fused__to_copy_clone_convolution_6.run(arg9_1, buf10, 64, 9, stream=stream0)
             del arg9_1
             # Topologically Sorted Source Nodes: [frames_1, frames_2], Original ATen: [aten.clone, aten._to_copy, aten.convolution]
-            buf11 = extern_kernels.convolution(
-                buf9,
-                buf10,
-                stride=(1, 1),
-                padding=(1, 1),
-                dilation=(1, 1),
-                transposed=False,
-                output_padding=(0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf11,
-                (3, 8, 2 * s0, 2 * s1),
-                (32 * s1 * s0, 1, 16 * s1, 8),
-                "torch.ops.aten.convolution.default",
-            )
+            buf11 = extern_kernels.convolution(buf9, buf10, stride=(1, 1), padding=(1, 1), dilation=(1, 1), transposed=False, output_padding=(0, 0), groups=1, bias=None)
+            assert_size_stride(buf11, (3, 8, 2*s0, 2*s1), (32*s1*s0, 1, 16*s1, 8), 'torch.ops.aten.convolution.default')
             del buf10
-            ps10 = 4 * s1 * s0
-            buf13 = reinterpret_tensor(
-                buf9,
-                (1, 8, 3, 2 * s0, 2 * s1),
-                (96 * s1 * s0, 4 * s1 * s0, 32 * s1 * s0, 2 * s1, 1),
-                0,
-            )
-            del buf9  # reuse
+            ps10 = 4*s1*s0
+            buf13 = reinterpret_tensor(buf9, (1, 8, 3, 2*s0, 2*s1), (96*s1*s0, 4*s1*s0, 32*s1*s0, 2*s1, 1), 0); del buf9  # reuse
             # Topologically Sorted Source Nodes: [frames_1, frames_2, reshape_1, h_2, xf_2, pow_3, mean_2, add_3, rsqrt_2, normed_2, view_2, mul_7, silu_2], Original ATen: [aten.clone, aten._to_copy, aten.convolution, aten.view, aten.permute, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.silu]
-            triton_per_fused__to_copy_add_clone_convolution_mean_mul_permute_pow_rsqrt_silu_view_7_xnumel = (
-                12 * s1 * s0
-            )
+            triton_per_fused__to_copy_add_clone_convolution_mean_mul_permute_pow_rsqrt_silu_view_7_xnumel = 12*s1*s0
             stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_add_clone_convolution_mean_mul_permute_pow_rsqrt_silu_view_7.run(
-                buf11,
-                arg10_1,
-                arg11_1,
-                buf13,
-                ps10,
-                s1,
-                s0,
-                triton_per_fused__to_copy_add_clone_convolution_mean_mul_permute_pow_rsqrt_silu_view_7_xnumel,
-                8,
-                stream=stream0,
-            )
+            triton_per_fused__to_copy_add_clone_convolution_mean_mul_permute_pow_rsqrt_silu_view_7.run(buf11, arg10_1, arg11_1, buf13, ps10, s1, s0, triton_per_fused__to_copy_add_clone_convolution_mean_mul_permute_pow_rsqrt_silu_view_7_xnumel, 8, stream=stream0)
             del arg10_1
             del arg11_1
             del buf11
-        return (buf13,)
-
+        return (buf13, )
 
 runner = Runner(partitions=[])
 call = runner.call
@@ -979,52 +791,28 @@ recursively_apply_fns = runner.recursively_apply_fns
 
 def get_args():
     from torch._dynamo.testing import rand_strided
-
     arg0_1 = 6
     arg1_1 = 8
-    arg2_1 = rand_strided(
-        (1, 8, 3, 6, 8), (1152, 144, 48, 8, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg3_1 = rand_strided((8,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg4_1 = rand_strided(
-        (8, 8, 3, 3, 3), (216, 27, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg5_1 = rand_strided((8,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg6_1 = rand_strided((8,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg7_1 = rand_strided(
-        (8, 8, 3, 3, 3), (216, 27, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg8_1 = rand_strided((8,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg9_1 = rand_strided((8, 8, 3, 3), (72, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16)
-    arg10_1 = rand_strided((8,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg11_1 = rand_strided((8,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    return [
-        arg0_1,
-        arg1_1,
-        arg2_1,
-        arg3_1,
-        arg4_1,
-        arg5_1,
-        arg6_1,
-        arg7_1,
-        arg8_1,
-        arg9_1,
-        arg10_1,
-        arg11_1,
-    ]
+    arg2_1 = rand_strided((1, 8, 3, 6, 8), (1152, 144, 48, 8, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg3_1 = rand_strided((8, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg4_1 = rand_strided((8, 8, 3, 3, 3), (216, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg5_1 = rand_strided((8, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg6_1 = rand_strided((8, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg7_1 = rand_strided((8, 8, 3, 3, 3), (216, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg8_1 = rand_strided((8, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg9_1 = rand_strided((8, 8, 3, 3), (72, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg10_1 = rand_strided((8, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg11_1 = rand_strided((8, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    return [arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1, arg10_1, arg11_1]
 
 
 def benchmark_compiled_module(args, times=10, repeat=10):
     from torch._inductor.utils import print_performance
-
     fn = lambda: call(list(args))
     return print_performance(fn, times=times, repeat=repeat)
 
 
 if __name__ == "__main__":
     from torch._inductor.wrapper_benchmark import compiled_module_main
-
     args = get_args()
-    compiled_module_main(
-        "None", lambda times, repeat: benchmark_compiled_module(args, times=times, repeat=repeat)
-    )
+    compiled_module_main('None', lambda times, repeat: benchmark_compiled_module(args, times=times, repeat=repeat))

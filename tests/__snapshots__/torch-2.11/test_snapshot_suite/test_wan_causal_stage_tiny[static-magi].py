@@ -49,9 +49,7 @@ empty_strided_p2p = torch._C._distributed_c10d._SymmetricMemory.empty_strided_p2
 #   %pow_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type, 2), kwargs = {})
 #   %mean : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_1, [1], True), kwargs = {})
 #   return %buf0
-triton_per_fused__to_copy_mean_pow_0 = async_compile.triton(
-    "triton_per_fused__to_copy_mean_pow_0",
-    """
+triton_per_fused__to_copy_mean_pow_0 = async_compile.triton('triton_per_fused__to_copy_mean_pow_0', '''
 import triton
 import triton.language as tl
 
@@ -91,9 +89,7 @@ def triton_per_fused__to_copy_mean_pow_0(in_ptr0, out_ptr0, xnumel, r0_numel, XB
     tmp5 = tl.where(xmask, tmp3, 0)
     tmp6 = tl.sum(tmp5, 1)[:, None].to(tl.float32)
     tl.store(out_ptr0 + (x0), tmp6, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -129,9 +125,7 @@ def triton_per_fused__to_copy_mean_pow_0(in_ptr0, out_ptr0, xnumel, r0_numel, XB
 #   %clone_default : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_3,), kwargs = {memory_format: torch.channels_last_3d})
 #   %constant_pad_nd : Tensor "bf16[1, 8, 5, 8, 10][3200, 1, 640, 80, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.constant_pad_nd.default](args = (%clone_default, [1, 1, 1, 1, 2, 0], 0.0), kwargs = {})
 #   return %constant_pad_nd
-triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1 = async_compile.triton(
-    "triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1",
-    """
+triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1 = async_compile.triton('triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1', '''
 import triton
 import triton.language as tl
 
@@ -198,9 +192,7 @@ def triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1
     tmp33 = tl.full(tmp32.shape, 0.0, tmp32.dtype)
     tmp34 = tl.where(tmp14, tmp32, tmp33)
     tl.store(out_ptr0 + (y0 + 8*x6), tmp34, xmask & ymask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -212,9 +204,7 @@ def triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1
 #   %clone_default_1 : Tensor "bf16[8, 8, 3, 3, 3][216, 1, 72, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg2_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution : Tensor "bf16[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd, %clone_default_1, %arg3_1, [1, 1, 1], [0, 0, 0], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   return %buf2
-triton_poi_fused_convolution_2 = async_compile.triton(
-    "triton_poi_fused_convolution_2",
-    """
+triton_poi_fused_convolution_2 = async_compile.triton('triton_poi_fused_convolution_2', '''
 import triton
 import triton.language as tl
 
@@ -246,9 +236,7 @@ def triton_poi_fused_convolution_2(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : t
     y1 = yindex // 8
     tmp0 = tl.load(in_ptr0 + (x2 + 27*y3), xmask & ymask, eviction_policy='evict_last').to(tl.float32)
     tl.store(out_ptr0 + (y0 + 8*x2 + 216*y1), tmp0, xmask & ymask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -267,9 +255,7 @@ def triton_poi_fused_convolution_2(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : t
 #   %pow_2 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type_4, 2), kwargs = {})
 #   %mean_1 : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_2, [1], True), kwargs = {})
 #   return %buf4
-triton_per_fused__to_copy_convolution_mean_pow_3 = async_compile.triton(
-    "triton_per_fused__to_copy_convolution_mean_pow_3",
-    """
+triton_per_fused__to_copy_convolution_mean_pow_3 = async_compile.triton('triton_per_fused__to_copy_convolution_mean_pow_3', '''
 import triton
 import triton.language as tl
 
@@ -311,9 +297,7 @@ def triton_per_fused__to_copy_convolution_mean_pow_3(in_ptr0, in_ptr1, out_ptr0,
     tmp7 = tl.where(xmask, tmp5, 0)
     tmp8 = tl.sum(tmp7, 1)[:, None].to(tl.float32)
     tl.store(out_ptr0 + (x0), tmp8, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -353,10 +337,7 @@ def triton_per_fused__to_copy_convolution_mean_pow_3(in_ptr0, in_ptr1, out_ptr0,
 #   %clone_default_2 : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_7,), kwargs = {memory_format: torch.channels_last_3d})
 #   %constant_pad_nd_1 : Tensor "bf16[1, 8, 5, 8, 10][3200, 1, 640, 80, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.constant_pad_nd.default](args = (%clone_default_2, [1, 1, 1, 1, 2, 0], 0.0), kwargs = {})
 #   return %constant_pad_nd_1
-triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4 = (
-    async_compile.triton(
-        "triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4",
-        """
+triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4 = async_compile.triton('triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4', '''
 import triton
 import triton.language as tl
 
@@ -422,10 +403,7 @@ def triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt
     tmp35 = tl.full(tmp34.shape, 0.0, tmp34.dtype)
     tmp36 = tl.where(tmp14, tmp34, tmp35)
     tl.store(out_ptr0 + (x7), tmp36, xmask)
-""",
-        device_str="cuda",
-    )
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -469,9 +447,7 @@ def triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt
 #   %clone_default_4 : Tensor "bf16[3, 8, 12, 16][1536, 1, 128, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_13,), kwargs = {memory_format: torch.channels_last})
 #   %convolution_2 : Tensor "bf16[3, 8, 12, 16][1536, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_4, %clone_default_5, %arg8_1, [1, 1], [1, 1], [1, 1], False, [0, 0], 1), kwargs = {})
 #   return %buf8
-triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_5 = async_compile.triton(
-    "triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_5",
-    """
+triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_5 = async_compile.triton('triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_5', '''
 import triton
 import triton.language as tl
 
@@ -515,9 +491,7 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_per
     tmp14 = tmp13.to(tl.float32)
     tmp15 = tmp14.to(tl.float32)
     tl.store(out_ptr0 + (x5), tmp15, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -559,9 +533,7 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_per
 #   %clone_default_4 : Tensor "bf16[3, 8, 12, 16][1536, 1, 128, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_13,), kwargs = {memory_format: torch.channels_last})
 #   %convolution_2 : Tensor "bf16[3, 8, 12, 16][1536, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_4, %clone_default_5, %arg8_1, [1, 1], [1, 1], [1, 1], False, [0, 0], 1), kwargs = {})
 #   return %buf9
-triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_6 = async_compile.triton(
-    "triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_6",
-    """
+triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_6 = async_compile.triton('triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_6', '''
 import triton
 import triton.language as tl
 
@@ -593,9 +565,7 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_per
     y1 = yindex // 8
     tmp0 = tl.load(in_ptr0 + (x2 + 9*y3), xmask & ymask, eviction_policy='evict_last').to(tl.float32)
     tl.store(out_ptr0 + (y0 + 8*x2 + 72*y1), tmp0, xmask & ymask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -666,9 +636,7 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_per
 #   %div_2 : Tensor "f32[1, 8, 3, 12, 16][4608, 192, 1536, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%mul_9, %add_10), kwargs = {})
 #   %convert_element_type_17 : Tensor "bf16[1, 8, 3, 12, 16][4608, 192, 1536, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_2, torch.bfloat16), kwargs = {})
 #   return %buf11,%convert_element_type_17
-triton_per_fused__to_copy__unsafe_index_add_arange_clone_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_7 = async_compile.triton(
-    "triton_per_fused__to_copy__unsafe_index_add_arange_clone_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_7",
-    """
+triton_per_fused__to_copy__unsafe_index_add_arange_clone_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_7 = async_compile.triton('triton_per_fused__to_copy__unsafe_index_add_arange_clone_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_7', '''
 import triton
 import triton.language as tl
 
@@ -727,14 +695,11 @@ def triton_per_fused__to_copy__unsafe_index_add_arange_clone_convolution_mean_mu
     tmp22 = (tmp17 / tmp21)
     tmp23 = tmp22.to(tl.float32)
     tl.store(out_ptr1 + (x2 + 192*r0_1 + 1536*x3), tmp23, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 async_compile.wait(globals())
 del async_compile
-
 
 class Runner:
     def __init__(self, partitions):
@@ -750,15 +715,15 @@ class Runner:
         arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1 = args
         args.clear()
         assert_size_stride(arg0_1, (1, 8, 3, 6, 8), (1152, 144, 48, 8, 1))
-        assert_size_stride(arg1_1, (8,), (1,))
+        assert_size_stride(arg1_1, (8, ), (1, ))
         assert_size_stride(arg2_1, (8, 8, 3, 3, 3), (216, 27, 9, 3, 1))
-        assert_size_stride(arg3_1, (8,), (1,))
-        assert_size_stride(arg4_1, (8,), (1,))
+        assert_size_stride(arg3_1, (8, ), (1, ))
+        assert_size_stride(arg4_1, (8, ), (1, ))
         assert_size_stride(arg5_1, (8, 8, 3, 3, 3), (216, 27, 9, 3, 1))
-        assert_size_stride(arg6_1, (8,), (1,))
+        assert_size_stride(arg6_1, (8, ), (1, ))
         assert_size_stride(arg7_1, (8, 8, 3, 3), (72, 9, 3, 1))
-        assert_size_stride(arg8_1, (8,), (1,))
-        assert_size_stride(arg9_1, (8,), (1,))
+        assert_size_stride(arg8_1, (8, ), (1, ))
+        assert_size_stride(arg9_1, (8, ), (1, ))
         with torch.cuda._DeviceGuard(0):
             torch.cuda.set_device(0)
             buf0 = empty_strided_cuda((1, 1, 3, 6, 8), (144, 144, 48, 8, 1), torch.float32)
@@ -768,9 +733,7 @@ class Runner:
             buf1 = empty_strided_cuda((1, 8, 5, 8, 10), (3200, 1, 640, 80, 8), torch.bfloat16)
             # Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1.run(
-                arg0_1, buf0, arg1_1, buf1, 8, 400, stream=stream0
-            )
+            triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1.run(arg0_1, buf0, arg1_1, buf1, 8, 400, stream=stream0)
             del arg1_1
             buf2 = empty_strided_cuda((8, 8, 3, 3, 3), (216, 1, 72, 24, 8), torch.bfloat16)
             # Topologically Sorted Source Nodes: [h], Original ATen: [aten.convolution]
@@ -778,105 +741,54 @@ class Runner:
             triton_poi_fused_convolution_2.run(arg2_1, buf2, 64, 27, stream=stream0)
             del arg2_1
             # Topologically Sorted Source Nodes: [h], Original ATen: [aten.convolution]
-            buf3 = extern_kernels.convolution(
-                buf1,
-                buf2,
-                stride=(1, 1, 1),
-                padding=(0, 0, 0),
-                dilation=(1, 1, 1),
-                transposed=False,
-                output_padding=(0, 0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf3, (1, 8, 3, 6, 8), (1152, 1, 384, 64, 8), "torch.ops.aten.convolution.default"
-            )
-            buf4 = buf0
-            del buf0  # reuse
+            buf3 = extern_kernels.convolution(buf1, buf2, stride=(1, 1, 1), padding=(0, 0, 0), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf3, (1, 8, 3, 6, 8), (1152, 1, 384, 64, 8), 'torch.ops.aten.convolution.default')
+            buf4 = buf0; del buf0  # reuse
             # Topologically Sorted Source Nodes: [h, xf_1, pow_2, mean_1], Original ATen: [aten.convolution, aten._to_copy, aten.pow, aten.mean]
             stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_convolution_mean_pow_3.run(
-                buf3, arg3_1, buf4, 144, 8, stream=stream0
-            )
-            buf5 = buf1
-            del buf1  # reuse
+            triton_per_fused__to_copy_convolution_mean_pow_3.run(buf3, arg3_1, buf4, 144, 8, stream=stream0)
+            buf5 = buf1; del buf1  # reuse
             # Topologically Sorted Source Nodes: [h, xf_1, pow_2, mean_1, add_1, rsqrt_1, normed_1, view_1, mul_3, silu_1, pad_1], Original ATen: [aten.convolution, aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4.run(
-                buf3, arg3_1, buf4, arg4_1, buf5, 3200, stream=stream0
-            )
+            triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4.run(buf3, arg3_1, buf4, arg4_1, buf5, 3200, stream=stream0)
             del arg3_1
             del arg4_1
             del buf3
             del buf4
-            buf6 = buf2
-            del buf2  # reuse
+            buf6 = buf2; del buf2  # reuse
             # Topologically Sorted Source Nodes: [h_1], Original ATen: [aten.convolution]
             stream0 = get_raw_stream(0)
             triton_poi_fused_convolution_2.run(arg5_1, buf6, 64, 27, stream=stream0)
             del arg5_1
             # Topologically Sorted Source Nodes: [h_1], Original ATen: [aten.convolution]
-            buf7 = extern_kernels.convolution(
-                buf5,
-                buf6,
-                stride=(1, 1, 1),
-                padding=(0, 0, 0),
-                dilation=(1, 1, 1),
-                transposed=False,
-                output_padding=(0, 0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf7, (1, 8, 3, 6, 8), (1152, 1, 384, 64, 8), "torch.ops.aten.convolution.default"
-            )
+            buf7 = extern_kernels.convolution(buf5, buf6, stride=(1, 1, 1), padding=(0, 0, 0), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf7, (1, 8, 3, 6, 8), (1152, 1, 384, 64, 8), 'torch.ops.aten.convolution.default')
             del buf5
             del buf6
             buf8 = empty_strided_cuda((3, 8, 12, 16), (1536, 1, 128, 8), torch.bfloat16)
             # Topologically Sorted Source Nodes: [h_1, input_1, permute, frames, frames_1, frames_2], Original ATen: [aten.convolution, aten.add, aten.permute, aten.view, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index, aten.clone]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_5.run(
-                arg0_1, buf7, arg6_1, buf8, 4608, stream=stream0
-            )
+            triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_5.run(arg0_1, buf7, arg6_1, buf8, 4608, stream=stream0)
             del arg0_1
             del arg6_1
             del buf7
             buf9 = empty_strided_cuda((8, 8, 3, 3), (72, 1, 24, 8), torch.bfloat16)
             # Topologically Sorted Source Nodes: [h_1, input_1, permute, frames, frames_1, frames_2], Original ATen: [aten.convolution, aten.add, aten.permute, aten.view, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index, aten.clone]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_6.run(
-                arg7_1, buf9, 64, 9, stream=stream0
-            )
+            triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_6.run(arg7_1, buf9, 64, 9, stream=stream0)
             del arg7_1
             # Topologically Sorted Source Nodes: [h_1, input_1, permute, frames, frames_1, frames_2], Original ATen: [aten.convolution, aten.add, aten.permute, aten.view, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index, aten.clone]
-            buf10 = extern_kernels.convolution(
-                buf8,
-                buf9,
-                stride=(1, 1),
-                padding=(1, 1),
-                dilation=(1, 1),
-                transposed=False,
-                output_padding=(0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf10, (3, 8, 12, 16), (1536, 1, 128, 8), "torch.ops.aten.convolution.default"
-            )
+            buf10 = extern_kernels.convolution(buf8, buf9, stride=(1, 1), padding=(1, 1), dilation=(1, 1), transposed=False, output_padding=(0, 0), groups=1, bias=None)
+            assert_size_stride(buf10, (3, 8, 12, 16), (1536, 1, 128, 8), 'torch.ops.aten.convolution.default')
             del buf9
-            buf12 = reinterpret_tensor(buf8, (1, 8, 3, 12, 16), (4608, 192, 1536, 16, 1), 0)
-            del buf8  # reuse
+            buf12 = reinterpret_tensor(buf8, (1, 8, 3, 12, 16), (4608, 192, 1536, 16, 1), 0); del buf8  # reuse
             # Topologically Sorted Source Nodes: [h_1, input_1, permute, frames, frames_1, frames_2, reshape_1, h_2, xf_2, pow_3, mean_2, add_3, rsqrt_2, normed_2, view_2, mul_5, silu_2], Original ATen: [aten.convolution, aten.add, aten.permute, aten.view, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index, aten.clone, aten.pow, aten.mean, aten.rsqrt, aten.silu]
             stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy__unsafe_index_add_arange_clone_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_7.run(
-                buf10, arg8_1, arg9_1, buf12, 576, 8, stream=stream0
-            )
+            triton_per_fused__to_copy__unsafe_index_add_arange_clone_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_7.run(buf10, arg8_1, arg9_1, buf12, 576, 8, stream=stream0)
             del arg8_1
             del arg9_1
             del buf10
-        return (buf12,)
-
+        return (buf12, )
 
 runner = Runner(partitions=[])
 call = runner.call
@@ -885,37 +797,26 @@ recursively_apply_fns = runner.recursively_apply_fns
 
 def get_args():
     from torch._dynamo.testing import rand_strided
-
-    arg0_1 = rand_strided(
-        (1, 8, 3, 6, 8), (1152, 144, 48, 8, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg1_1 = rand_strided((8,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg2_1 = rand_strided(
-        (8, 8, 3, 3, 3), (216, 27, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg3_1 = rand_strided((8,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg4_1 = rand_strided((8,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg5_1 = rand_strided(
-        (8, 8, 3, 3, 3), (216, 27, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg6_1 = rand_strided((8,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg7_1 = rand_strided((8, 8, 3, 3), (72, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16)
-    arg8_1 = rand_strided((8,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg9_1 = rand_strided((8,), (1,), device="cuda:0", dtype=torch.bfloat16)
+    arg0_1 = rand_strided((1, 8, 3, 6, 8), (1152, 144, 48, 8, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg1_1 = rand_strided((8, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg2_1 = rand_strided((8, 8, 3, 3, 3), (216, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg3_1 = rand_strided((8, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg4_1 = rand_strided((8, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg5_1 = rand_strided((8, 8, 3, 3, 3), (216, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg6_1 = rand_strided((8, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg7_1 = rand_strided((8, 8, 3, 3), (72, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg8_1 = rand_strided((8, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg9_1 = rand_strided((8, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
     return [arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1]
 
 
 def benchmark_compiled_module(args, times=10, repeat=10):
     from torch._inductor.utils import print_performance
-
     fn = lambda: call(list(args))
     return print_performance(fn, times=times, repeat=repeat)
 
 
 if __name__ == "__main__":
     from torch._inductor.wrapper_benchmark import compiled_module_main
-
     args = get_args()
-    compiled_module_main(
-        "None", lambda times, repeat: benchmark_compiled_module(args, times=times, repeat=repeat)
-    )
+    compiled_module_main('None', lambda times, repeat: benchmark_compiled_module(args, times=times, repeat=repeat))

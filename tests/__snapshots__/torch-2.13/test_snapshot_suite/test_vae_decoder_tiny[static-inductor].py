@@ -79,9 +79,7 @@ empty_strided_p2p = torch._C._distributed_c10d._SymmetricMemory.empty_strided_p2
 #   %div : Tensor "f32[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%convert_element_type_4, %add_2), kwargs = {})
 #   %convert_element_type_5 : Tensor "bf16[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div, torch.bfloat16), kwargs = {})
 #   return %getitem_1,%buf2,%convert_element_type_4,%convert_element_type_5
-triton_per_fused_convolution_native_group_norm_silu_0 = async_compile.triton(
-    "triton_per_fused_convolution_native_group_norm_silu_0",
-    """
+triton_per_fused_convolution_native_group_norm_silu_0 = async_compile.triton('triton_per_fused_convolution_native_group_norm_silu_0', '''
 import triton
 import triton.language as tl
 
@@ -156,9 +154,7 @@ def triton_per_fused_convolution_native_group_norm_silu_0(in_ptr0, in_ptr1, in_p
     tmp41 = (tmp36 / tmp40)
     tmp42 = tmp41.to(tl.float32)
     tl.store(out_ptr3 + (r0_3 + 384*x0), tmp42, r0_mask & xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -211,10 +207,7 @@ def triton_per_fused_convolution_native_group_norm_silu_0(in_ptr0, in_ptr1, in_p
 #   %_unsafe_index : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten._unsafe_index.Tensor](args = (%convert_element_type_12, [None, None, %unsqueeze_17, %unsqueeze_18, %convert_element_type_18]), kwargs = {})
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
 #   return %_unsafe_index,%convert_element_type_19
-triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_1 = (
-    async_compile.triton(
-        "triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_1",
-        """
+triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_1 = async_compile.triton('triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_1', '''
 import triton
 import triton.language as tl
 
@@ -262,10 +255,7 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsq
     tmp18 = tmp17.to(tl.float32)
     tmp19 = tmp18.to(tl.float32)
     tl.store(out_ptr1 + (x4), tmp19, xmask)
-""",
-        device_str="cuda",
-    )
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -311,9 +301,7 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsq
 #   %div_2 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%convert_element_type_24, %add_15), kwargs = {})
 #   %convert_element_type_25 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_2, torch.bfloat16), kwargs = {})
 #   return %getitem_5,%buf17,%convert_element_type_24,%convert_element_type_25
-triton_red_fused__to_copy_convolution_native_group_norm_silu_2 = async_compile.triton(
-    "triton_red_fused__to_copy_convolution_native_group_norm_silu_2",
-    """
+triton_red_fused__to_copy_convolution_native_group_norm_silu_2 = async_compile.triton('triton_red_fused__to_copy_convolution_native_group_norm_silu_2', '''
 import triton
 import triton.language as tl
 
@@ -398,9 +386,7 @@ def triton_red_fused__to_copy_convolution_native_group_norm_silu_2(in_ptr0, in_p
         tmp34 = (tmp29 / tmp33)
         tmp35 = tmp34.to(tl.float32)
         tl.store(out_ptr3 + (r0_3 + 1536*x0), tmp35, r0_mask & xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -458,9 +444,7 @@ def triton_red_fused__to_copy_convolution_native_group_norm_silu_2(in_ptr0, in_p
 #   %div_4 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%convert_element_type_36, %add_22), kwargs = {})
 #   %convert_element_type_37 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_4, torch.bfloat16), kwargs = {})
 #   return %getitem_9,%buf29,%convert_element_type_36,%convert_element_type_37
-triton_red_fused__to_copy_add_convolution_native_group_norm_silu_3 = async_compile.triton(
-    "triton_red_fused__to_copy_add_convolution_native_group_norm_silu_3",
-    """
+triton_red_fused__to_copy_add_convolution_native_group_norm_silu_3 = async_compile.triton('triton_red_fused__to_copy_add_convolution_native_group_norm_silu_3', '''
 import triton
 import triton.language as tl
 
@@ -553,9 +537,7 @@ def triton_red_fused__to_copy_add_convolution_native_group_norm_silu_3(in_ptr0, 
         tmp42 = (tmp37 / tmp41)
         tmp43 = tmp42.to(tl.float32)
         tl.store(out_ptr3 + (r0_3 + 1536*x0), tmp43, r0_mask & xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -573,9 +555,7 @@ def triton_red_fused__to_copy_add_convolution_native_group_norm_silu_3(in_ptr0, 
 #   %convert_element_type_37 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_4, torch.bfloat16), kwargs = {})
 #   %convolution_6 : Tensor "bf16[1, 3, 2, 12, 16][1152, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%convert_element_type_37, %arg23_1, %arg24_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   return %convolution_6
-triton_poi_fused_convolution_silu_4 = async_compile.triton(
-    "triton_poi_fused_convolution_silu_4",
-    """
+triton_poi_fused_convolution_silu_4 = async_compile.triton('triton_poi_fused_convolution_silu_4', '''
 import triton
 import triton.language as tl
 
@@ -603,14 +583,11 @@ def triton_poi_fused_convolution_silu_4(in_out_ptr0, in_ptr0, xnumel, XBLOCK : t
     tmp1 = tl.load(in_ptr0 + (x1), xmask, eviction_policy='evict_last').to(tl.float32)
     tmp2 = tmp0 + tmp1
     tl.store(in_out_ptr0 + (x2), tmp2, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 async_compile.wait(globals())
 del async_compile
-
 
 class Runner:
     def __init__(self, partitions):
@@ -623,259 +600,119 @@ class Runner:
         self.partitions = new_callables
 
     def call(self, args):
-        (
-            arg0_1,
-            arg1_1,
-            arg2_1,
-            arg3_1,
-            arg4_1,
-            arg5_1,
-            arg6_1,
-            arg7_1,
-            arg8_1,
-            arg9_1,
-            arg10_1,
-            arg11_1,
-            arg12_1,
-            arg13_1,
-            arg14_1,
-            arg15_1,
-            arg16_1,
-            arg17_1,
-            arg18_1,
-            arg19_1,
-            arg20_1,
-            arg21_1,
-            arg22_1,
-            arg23_1,
-            arg24_1,
-        ) = args
+        arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1, arg10_1, arg11_1, arg12_1, arg13_1, arg14_1, arg15_1, arg16_1, arg17_1, arg18_1, arg19_1, arg20_1, arg21_1, arg22_1, arg23_1, arg24_1 = args
         args.clear()
-        assert_size_stride(arg2_1, (1, 4, 2, 6, 8), (384, 96, 48, 8, 1), "input")
-        assert_size_stride(arg0_1, (16, 4, 3, 3, 3), (108, 27, 9, 3, 1), "input")
+        assert_size_stride(arg2_1, (1, 4, 2, 6, 8), (384, 96, 48, 8, 1), 'input')
+        assert_size_stride(arg0_1, (16, 4, 3, 3, 3), (108, 27, 9, 3, 1), 'input')
         with torch.cuda._DeviceGuard(0):
             torch.cuda.set_device(0)
             arg2_1 = copy_if_misaligned(arg2_1)
             # Topologically Sorted Source Nodes: [h], Original ATen: [aten.convolution]
-            buf0 = extern_kernels.convolution(
-                arg2_1,
-                arg0_1,
-                stride=(1, 1, 1),
-                padding=(1, 1, 1),
-                dilation=(1, 1, 1),
-                transposed=False,
-                output_padding=(0, 0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf0, (1, 16, 2, 6, 8), (1536, 96, 48, 8, 1), "torch.ops.aten.convolution.default"
-            )
+            buf0 = extern_kernels.convolution(arg2_1, arg0_1, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf0, (1, 16, 2, 6, 8), (1536, 96, 48, 8, 1), 'torch.ops.aten.convolution.default')
             del arg0_1
             del arg2_1
-            assert_size_stride(arg1_1, (16,), (1,), "input")
-            assert_size_stride(arg3_1, (16,), (1,), "input")
-            assert_size_stride(arg4_1, (16,), (1,), "input")
+            assert_size_stride(arg1_1, (16, ), (1, ), 'input')
+            assert_size_stride(arg3_1, (16, ), (1, ), 'input')
+            assert_size_stride(arg4_1, (16, ), (1, ), 'input')
             buf5 = empty_strided_cuda((1, 16, 2, 6, 8), (1536, 96, 48, 8, 1), torch.bfloat16)
             # Topologically Sorted Source Nodes: [h, group_norm, silu], Original ATen: [aten.convolution, aten.native_group_norm, aten.silu]
             raw_stream0 = get_raw_stream(0)
-            triton_per_fused_convolution_native_group_norm_silu_0.run(
-                buf0, arg1_1, arg3_1, arg4_1, buf5, 4, 384, stream=raw_stream0
-            )
+            triton_per_fused_convolution_native_group_norm_silu_0.run(buf0, arg1_1, arg3_1, arg4_1, buf5, 4, 384, stream=raw_stream0)
             del arg3_1
             del arg4_1
-            assert_size_stride(arg5_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), "input")
+            assert_size_stride(arg5_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), 'input')
             # Topologically Sorted Source Nodes: [silu, h_1], Original ATen: [aten.silu, aten.convolution]
-            buf6 = extern_kernels.convolution(
-                buf5,
-                arg5_1,
-                stride=(1, 1, 1),
-                padding=(1, 1, 1),
-                dilation=(1, 1, 1),
-                transposed=False,
-                output_padding=(0, 0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf6, (1, 16, 2, 6, 8), (1536, 96, 48, 8, 1), "torch.ops.aten.convolution.default"
-            )
+            buf6 = extern_kernels.convolution(buf5, arg5_1, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf6, (1, 16, 2, 6, 8), (1536, 96, 48, 8, 1), 'torch.ops.aten.convolution.default')
             del arg5_1
-            assert_size_stride(arg6_1, (16,), (1,), "input")
-            assert_size_stride(arg7_1, (16,), (1,), "input")
-            assert_size_stride(arg8_1, (16,), (1,), "input")
-            buf11 = buf5
-            del buf5  # reuse
+            assert_size_stride(arg6_1, (16, ), (1, ), 'input')
+            assert_size_stride(arg7_1, (16, ), (1, ), 'input')
+            assert_size_stride(arg8_1, (16, ), (1, ), 'input')
+            buf11 = buf5; del buf5  # reuse
             # Topologically Sorted Source Nodes: [silu, h_1, group_norm_1, silu_1], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             raw_stream0 = get_raw_stream(0)
-            triton_per_fused_convolution_native_group_norm_silu_0.run(
-                buf6, arg6_1, arg7_1, arg8_1, buf11, 4, 384, stream=raw_stream0
-            )
+            triton_per_fused_convolution_native_group_norm_silu_0.run(buf6, arg6_1, arg7_1, arg8_1, buf11, 4, 384, stream=raw_stream0)
             del arg6_1
             del arg7_1
             del arg8_1
             del buf6
-            assert_size_stride(arg9_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), "input")
+            assert_size_stride(arg9_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), 'input')
             # Topologically Sorted Source Nodes: [silu_1, h_2], Original ATen: [aten.silu, aten.convolution]
-            buf12 = extern_kernels.convolution(
-                buf11,
-                arg9_1,
-                stride=(1, 1, 1),
-                padding=(1, 1, 1),
-                dilation=(1, 1, 1),
-                transposed=False,
-                output_padding=(0, 0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf12, (1, 16, 2, 6, 8), (1536, 96, 48, 8, 1), "torch.ops.aten.convolution.default"
-            )
+            buf12 = extern_kernels.convolution(buf11, arg9_1, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf12, (1, 16, 2, 6, 8), (1536, 96, 48, 8, 1), 'torch.ops.aten.convolution.default')
             del arg9_1
             del buf11
-            assert_size_stride(arg10_1, (16,), (1,), "input")
+            assert_size_stride(arg10_1, (16, ), (1, ), 'input')
             buf14 = empty_strided_cuda((1, 16, 2, 12, 16), (6144, 384, 192, 16, 1), torch.bfloat16)
             # Topologically Sorted Source Nodes: [h, silu_1, h_2, input_1, interpolate], Original ATen: [aten.convolution, aten.silu, aten.add, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_1.run(
-                buf0, arg1_1, buf12, arg10_1, buf14, 6144, stream=raw_stream0
-            )
+            triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_1.run(buf0, arg1_1, buf12, arg10_1, buf14, 6144, stream=raw_stream0)
             del arg10_1
             del arg1_1
             del buf0
             del buf12
-            assert_size_stride(arg11_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), "input")
+            assert_size_stride(arg11_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), 'input')
             # Topologically Sorted Source Nodes: [interpolate, input_2], Original ATen: [aten._to_copy, aten.convolution]
-            buf15 = extern_kernels.convolution(
-                buf14,
-                arg11_1,
-                stride=(1, 1, 1),
-                padding=(1, 1, 1),
-                dilation=(1, 1, 1),
-                transposed=False,
-                output_padding=(0, 0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf15,
-                (1, 16, 2, 12, 16),
-                (6144, 384, 192, 16, 1),
-                "torch.ops.aten.convolution.default",
-            )
+            buf15 = extern_kernels.convolution(buf14, arg11_1, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf15, (1, 16, 2, 12, 16), (6144, 384, 192, 16, 1), 'torch.ops.aten.convolution.default')
             del arg11_1
-            assert_size_stride(arg12_1, (16,), (1,), "input")
-            assert_size_stride(arg13_1, (16,), (1,), "input")
-            assert_size_stride(arg14_1, (16,), (1,), "input")
-            buf20 = buf14
-            del buf14  # reuse
+            assert_size_stride(arg12_1, (16, ), (1, ), 'input')
+            assert_size_stride(arg13_1, (16, ), (1, ), 'input')
+            assert_size_stride(arg14_1, (16, ), (1, ), 'input')
+            buf20 = buf14; del buf14  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2, silu_2], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm, aten.silu]
             raw_stream0 = get_raw_stream(0)
-            triton_red_fused__to_copy_convolution_native_group_norm_silu_2.run(
-                buf15, arg12_1, arg13_1, arg14_1, buf20, 4, 1536, stream=raw_stream0
-            )
+            triton_red_fused__to_copy_convolution_native_group_norm_silu_2.run(buf15, arg12_1, arg13_1, arg14_1, buf20, 4, 1536, stream=raw_stream0)
             del arg13_1
             del arg14_1
-            assert_size_stride(arg15_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), "input")
+            assert_size_stride(arg15_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), 'input')
             # Topologically Sorted Source Nodes: [silu_2, h_3], Original ATen: [aten.silu, aten.convolution]
-            buf21 = extern_kernels.convolution(
-                buf20,
-                arg15_1,
-                stride=(1, 1, 1),
-                padding=(1, 1, 1),
-                dilation=(1, 1, 1),
-                transposed=False,
-                output_padding=(0, 0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf21,
-                (1, 16, 2, 12, 16),
-                (6144, 384, 192, 16, 1),
-                "torch.ops.aten.convolution.default",
-            )
+            buf21 = extern_kernels.convolution(buf20, arg15_1, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf21, (1, 16, 2, 12, 16), (6144, 384, 192, 16, 1), 'torch.ops.aten.convolution.default')
             del arg15_1
-            assert_size_stride(arg16_1, (16,), (1,), "input")
-            assert_size_stride(arg17_1, (16,), (1,), "input")
-            assert_size_stride(arg18_1, (16,), (1,), "input")
-            buf26 = buf20
-            del buf20  # reuse
+            assert_size_stride(arg16_1, (16, ), (1, ), 'input')
+            assert_size_stride(arg17_1, (16, ), (1, ), 'input')
+            assert_size_stride(arg18_1, (16, ), (1, ), 'input')
+            buf26 = buf20; del buf20  # reuse
             # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3, silu_3], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             raw_stream0 = get_raw_stream(0)
-            triton_red_fused__to_copy_convolution_native_group_norm_silu_2.run(
-                buf21, arg16_1, arg17_1, arg18_1, buf26, 4, 1536, stream=raw_stream0
-            )
+            triton_red_fused__to_copy_convolution_native_group_norm_silu_2.run(buf21, arg16_1, arg17_1, arg18_1, buf26, 4, 1536, stream=raw_stream0)
             del arg16_1
             del arg17_1
             del arg18_1
             del buf21
-            assert_size_stride(arg19_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), "input")
+            assert_size_stride(arg19_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), 'input')
             # Topologically Sorted Source Nodes: [silu_3, h_4], Original ATen: [aten.silu, aten.convolution]
-            buf27 = extern_kernels.convolution(
-                buf26,
-                arg19_1,
-                stride=(1, 1, 1),
-                padding=(1, 1, 1),
-                dilation=(1, 1, 1),
-                transposed=False,
-                output_padding=(0, 0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf27,
-                (1, 16, 2, 12, 16),
-                (6144, 384, 192, 16, 1),
-                "torch.ops.aten.convolution.default",
-            )
+            buf27 = extern_kernels.convolution(buf26, arg19_1, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf27, (1, 16, 2, 12, 16), (6144, 384, 192, 16, 1), 'torch.ops.aten.convolution.default')
             del arg19_1
-            assert_size_stride(arg20_1, (16,), (1,), "input")
-            assert_size_stride(arg21_1, (16,), (1,), "input")
-            assert_size_stride(arg22_1, (16,), (1,), "input")
-            buf32 = buf26
-            del buf26  # reuse
+            assert_size_stride(arg20_1, (16, ), (1, ), 'input')
+            assert_size_stride(arg21_1, (16, ), (1, ), 'input')
+            assert_size_stride(arg22_1, (16, ), (1, ), 'input')
+            buf32 = buf26; del buf26  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4, silu_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
             raw_stream0 = get_raw_stream(0)
-            triton_red_fused__to_copy_add_convolution_native_group_norm_silu_3.run(
-                buf15, arg12_1, buf27, arg20_1, arg21_1, arg22_1, buf32, 4, 1536, stream=raw_stream0
-            )
+            triton_red_fused__to_copy_add_convolution_native_group_norm_silu_3.run(buf15, arg12_1, buf27, arg20_1, arg21_1, arg22_1, buf32, 4, 1536, stream=raw_stream0)
             del arg12_1
             del arg20_1
             del arg21_1
             del arg22_1
             del buf15
             del buf27
-            assert_size_stride(arg23_1, (3, 16, 3, 3, 3), (432, 27, 9, 3, 1), "input")
+            assert_size_stride(arg23_1, (3, 16, 3, 3, 3), (432, 27, 9, 3, 1), 'input')
             # Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
-            buf33 = extern_kernels.convolution(
-                buf32,
-                arg23_1,
-                stride=(1, 1, 1),
-                padding=(1, 1, 1),
-                dilation=(1, 1, 1),
-                transposed=False,
-                output_padding=(0, 0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf33,
-                (1, 3, 2, 12, 16),
-                (1152, 384, 192, 16, 1),
-                "torch.ops.aten.convolution.default",
-            )
+            buf33 = extern_kernels.convolution(buf32, arg23_1, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf33, (1, 3, 2, 12, 16), (1152, 384, 192, 16, 1), 'torch.ops.aten.convolution.default')
             del arg23_1
             del buf32
-            assert_size_stride(arg24_1, (3,), (1,), "input")
-            buf34 = buf33
-            del buf33  # reuse
+            assert_size_stride(arg24_1, (3, ), (1, ), 'input')
+            buf34 = buf33; del buf33  # reuse
             # Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
             raw_stream0 = get_raw_stream(0)
             triton_poi_fused_convolution_silu_4.run(buf34, arg24_1, 1152, stream=raw_stream0)
             del arg24_1
-        return (buf34,)
-
+        return (buf34, )
 
 runner = Runner(partitions=[])
 call = runner.call
@@ -884,88 +721,41 @@ recursively_apply_fns = runner.recursively_apply_fns
 
 def get_args():
     from torch._dynamo.testing import rand_strided
-
-    arg0_1 = rand_strided(
-        (16, 4, 3, 3, 3), (108, 27, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg1_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg2_1 = rand_strided(
-        (1, 4, 2, 6, 8), (384, 96, 48, 8, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg3_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg4_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg5_1 = rand_strided(
-        (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg6_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg7_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg8_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg9_1 = rand_strided(
-        (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg10_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg11_1 = rand_strided(
-        (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg12_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg13_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg14_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg15_1 = rand_strided(
-        (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg16_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg17_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg18_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg19_1 = rand_strided(
-        (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg20_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg21_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg22_1 = rand_strided((16,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg23_1 = rand_strided(
-        (3, 16, 3, 3, 3), (432, 27, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg24_1 = rand_strided((3,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    return [
-        arg0_1,
-        arg1_1,
-        arg2_1,
-        arg3_1,
-        arg4_1,
-        arg5_1,
-        arg6_1,
-        arg7_1,
-        arg8_1,
-        arg9_1,
-        arg10_1,
-        arg11_1,
-        arg12_1,
-        arg13_1,
-        arg14_1,
-        arg15_1,
-        arg16_1,
-        arg17_1,
-        arg18_1,
-        arg19_1,
-        arg20_1,
-        arg21_1,
-        arg22_1,
-        arg23_1,
-        arg24_1,
-    ]
+    arg0_1 = rand_strided((16, 4, 3, 3, 3), (108, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg1_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg2_1 = rand_strided((1, 4, 2, 6, 8), (384, 96, 48, 8, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg3_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg4_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg5_1 = rand_strided((16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg6_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg7_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg8_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg9_1 = rand_strided((16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg10_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg11_1 = rand_strided((16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg12_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg13_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg14_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg15_1 = rand_strided((16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg16_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg17_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg18_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg19_1 = rand_strided((16, 16, 3, 3, 3), (432, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg20_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg21_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg22_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg23_1 = rand_strided((3, 16, 3, 3, 3), (432, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg24_1 = rand_strided((3, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    return [arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1, arg10_1, arg11_1, arg12_1, arg13_1, arg14_1, arg15_1, arg16_1, arg17_1, arg18_1, arg19_1, arg20_1, arg21_1, arg22_1, arg23_1, arg24_1]
 
 
 def benchmark_compiled_module(args, times=10, repeat=10):
     from torch._inductor.utils import print_performance
-
     fn = lambda: call(list(args))
-    return print_performance(fn, times=times, repeat=repeat, device="cuda")
+    return print_performance(fn, times=times, repeat=repeat, device='cuda')
 
 
 if __name__ == "__main__":
     from torch._inductor.wrapper_benchmark import compiled_module_main
-
     args = get_args()
-    compiled_module_main(
-        "None", lambda times, repeat: benchmark_compiled_module(args, times=times, repeat=repeat)
-    )
+    compiled_module_main('None', lambda times, repeat: benchmark_compiled_module(args, times=times, repeat=repeat))

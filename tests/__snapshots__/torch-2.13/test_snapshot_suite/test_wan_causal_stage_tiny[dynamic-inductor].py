@@ -50,9 +50,7 @@ empty_strided_p2p = torch._C._distributed_c10d._SymmetricMemory.empty_strided_p2
 #   %pow_1 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type, 2), kwargs = {})
 #   %mean : Tensor "f32[1, 1, 3, s0, s1][3*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_1, [1], True), kwargs = {})
 #   return %buf0
-triton_per_fused__to_copy_mean_pow_0 = async_compile.triton(
-    "triton_per_fused__to_copy_mean_pow_0",
-    """
+triton_per_fused__to_copy_mean_pow_0 = async_compile.triton('triton_per_fused__to_copy_mean_pow_0', '''
 import triton
 import triton.language as tl
 
@@ -91,9 +89,7 @@ def triton_per_fused__to_copy_mean_pow_0(in_ptr0, out_ptr0, ks0, ks1, xnumel, r0
     tmp5 = tl.where(r0_mask & xmask, tmp3, 0)
     tmp6 = tl.sum(tmp5, 1)[:, None].to(tl.float32)
     tl.store(out_ptr0 + (x0), tmp6, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -131,9 +127,7 @@ def triton_per_fused__to_copy_mean_pow_0(in_ptr0, out_ptr0, ks0, ks1, xnumel, r0
 #   %convert_element_type_3 : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div, torch.bfloat16), kwargs = {})
 #   %constant_pad_nd : Tensor "bf16[1, 8, 5, s0 + 2, s1 + 2][40*(s1 + 2)*(s0 + 2), 5*(s1 + 2)*(s0 + 2), (s1 + 2)*(s0 + 2), s1 + 2, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.constant_pad_nd.default](args = (%convert_element_type_3, [1, 1, 1, 1, 2, 0], 0.0), kwargs = {})
 #   return %constant_pad_nd
-triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1 = async_compile.triton(
-    "triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1",
-    """
+triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1 = async_compile.triton('triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1', '''
 import triton
 import triton.language as tl
 
@@ -198,9 +192,7 @@ def triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1
     tmp35 = tl.full(tmp34.shape, 0.0, tmp34.dtype)
     tmp36 = tl.where(tmp14, tmp34, tmp35)
     tl.store(out_ptr0 + (x10), tmp36, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -218,9 +210,7 @@ def triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1
 #   %pow_2 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type_4, 2), kwargs = {})
 #   %mean_1 : Tensor "f32[1, 1, 3, s0, s1][3*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_2, [1], True), kwargs = {})
 #   return %buf3
-triton_per_fused__to_copy_convolution_mean_pow_2 = async_compile.triton(
-    "triton_per_fused__to_copy_convolution_mean_pow_2",
-    """
+triton_per_fused__to_copy_convolution_mean_pow_2 = async_compile.triton('triton_per_fused__to_copy_convolution_mean_pow_2', '''
 import triton
 import triton.language as tl
 
@@ -261,9 +251,7 @@ def triton_per_fused__to_copy_convolution_mean_pow_2(in_ptr0, in_ptr1, out_ptr0,
     tmp7 = tl.where(r0_mask & xmask, tmp5, 0)
     tmp8 = tl.sum(tmp7, 1)[:, None].to(tl.float32)
     tl.store(out_ptr0 + (x0), tmp8, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -304,10 +292,7 @@ def triton_per_fused__to_copy_convolution_mean_pow_2(in_ptr0, in_ptr1, out_ptr0,
 #   %convert_element_type_7 : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_1, torch.bfloat16), kwargs = {})
 #   %constant_pad_nd_1 : Tensor "bf16[1, 8, 5, s0 + 2, s1 + 2][40*(s1 + 2)*(s0 + 2), 5*(s1 + 2)*(s0 + 2), (s1 + 2)*(s0 + 2), s1 + 2, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.constant_pad_nd.default](args = (%convert_element_type_7, [1, 1, 1, 1, 2, 0], 0.0), kwargs = {})
 #   return %constant_pad_nd_1
-triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_3 = (
-    async_compile.triton(
-        "triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_3",
-        """
+triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_3 = async_compile.triton('triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_3', '''
 import triton
 import triton.language as tl
 
@@ -374,10 +359,7 @@ def triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt
     tmp37 = tl.full(tmp36.shape, 0.0, tmp36.dtype)
     tmp38 = tl.where(tmp14, tmp36, tmp37)
     tl.store(out_ptr0 + (x10), tmp38, xmask)
-""",
-        device_str="cuda",
-    )
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -426,10 +408,7 @@ def triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt
 #   %convert_element_type_12 : Tensor "i64[2*s1][1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%mul_tensor_3, torch.int64), kwargs = {})
 #   %_unsafe_index : Tensor "f32[3, 8, 2*s0, 2*s1][4*s1*s0, 12*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten._unsafe_index.Tensor](args = (%convert_element_type_8, [None, None, %unsqueeze, %convert_element_type_12]), kwargs = {})
 #   return %_unsafe_index
-triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_permute_unsqueeze_view_4 = (
-    async_compile.triton(
-        "triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_permute_unsqueeze_view_4",
-        """
+triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_permute_unsqueeze_view_4 = async_compile.triton('triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_permute_unsqueeze_view_4', '''
 import triton
 import triton.language as tl
 
@@ -485,10 +464,7 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_permute_unsqu
     tmp27 = tmp23 + tmp26
     tmp28 = tmp27.to(tl.float32)
     tl.store(out_ptr0 + (x6), tmp28, xmask)
-""",
-        device_str="cuda",
-    )
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -502,9 +478,7 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_permute_unsqu
 #   %convert_element_type_13 : Tensor "bf16[3, 8, 2*s0, 2*s1][32*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%clone, torch.bfloat16), kwargs = {})
 #   %convolution_2 : Tensor "bf16[3, 8, 2*s0, 2*s1][32*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%convert_element_type_13, %arg9_1, %arg10_1, [1, 1], [1, 1], [1, 1], False, [0, 0], 1), kwargs = {})
 #   return %buf7
-triton_poi_fused__to_copy_clone_convolution_5 = async_compile.triton(
-    "triton_poi_fused__to_copy_clone_convolution_5",
-    """
+triton_poi_fused__to_copy_clone_convolution_5 = async_compile.triton('triton_poi_fused__to_copy_clone_convolution_5', '''
 import triton
 import triton.language as tl
 
@@ -532,9 +506,7 @@ def triton_poi_fused__to_copy_clone_convolution_5(in_ptr0, out_ptr0, ks0, ks1, k
     tmp0 = tl.load(in_ptr0 + (x0 + 4*ks2*ks3*x2 + 12*ks2*ks3*x1), xmask, eviction_policy='evict_last')
     tmp1 = tmp0.to(tl.float32)
     tl.store(out_ptr0 + (x3), tmp1, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -559,9 +531,7 @@ def triton_poi_fused__to_copy_clone_convolution_5(in_ptr0, out_ptr0, ks0, ks1, k
 #   %pow_3 : Tensor "f32[1, 8, 3, 2*s0, 2*s1][96*s1*s0, 4*s1*s0, 32*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type_14, 2), kwargs = {})
 #   %mean_2 : Tensor "f32[1, 1, 3, 2*s0, 2*s1][12*s1*s0, 12*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_3, [1], True), kwargs = {})
 #   return %buf9
-triton_per_fused__to_copy_clone_convolution_mean_permute_pow_view_6 = async_compile.triton(
-    "triton_per_fused__to_copy_clone_convolution_mean_permute_pow_view_6",
-    """
+triton_per_fused__to_copy_clone_convolution_mean_permute_pow_view_6 = async_compile.triton('triton_per_fused__to_copy_clone_convolution_mean_permute_pow_view_6', '''
 import triton
 import triton.language as tl
 
@@ -604,9 +574,7 @@ def triton_per_fused__to_copy_clone_convolution_mean_permute_pow_view_6(in_ptr0,
     tmp7 = tl.where(r0_mask & xmask, tmp5, 0)
     tmp8 = tl.sum(tmp7, 1)[:, None].to(tl.float32)
     tl.store(out_ptr0 + (x3), tmp8, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -652,10 +620,7 @@ def triton_per_fused__to_copy_clone_convolution_mean_permute_pow_view_6(in_ptr0,
 #   %div_2 : Tensor "f32[1, 8, 3, 2*s0, 2*s1][96*s1*s0, 4*s1*s0, 32*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%convert_element_type_16, %add_222), kwargs = {})
 #   %convert_element_type_17 : Tensor "bf16[1, 8, 3, 2*s0, 2*s1][96*s1*s0, 4*s1*s0, 32*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_2, torch.bfloat16), kwargs = {})
 #   return %convert_element_type_17
-triton_poi_fused__to_copy_add_clone_convolution_mean_mul_permute_pow_rsqrt_silu_view_7 = (
-    async_compile.triton(
-        "triton_poi_fused__to_copy_add_clone_convolution_mean_mul_permute_pow_rsqrt_silu_view_7",
-        """
+triton_poi_fused__to_copy_add_clone_convolution_mean_mul_permute_pow_rsqrt_silu_view_7 = async_compile.triton('triton_poi_fused__to_copy_add_clone_convolution_mean_mul_permute_pow_rsqrt_silu_view_7', '''
 import triton
 import triton.language as tl
 
@@ -703,15 +668,11 @@ def triton_poi_fused__to_copy_add_clone_convolution_mean_mul_permute_pow_rsqrt_s
     tmp20 = (tmp15 / tmp19)
     tmp21 = tmp20.to(tl.float32)
     tl.store(in_out_ptr0 + (x3), tmp21, xmask)
-""",
-        device_str="cuda",
-    )
-)
+''', device_str='cuda')
 
 
 async_compile.wait(globals())
 del async_compile
-
 
 class Runner:
     def __init__(self, partitions):
@@ -724,288 +685,100 @@ class Runner:
         self.partitions = new_callables
 
     def call(self, args):
-        (
-            arg0_1,
-            arg1_1,
-            arg2_1,
-            arg3_1,
-            arg4_1,
-            arg5_1,
-            arg6_1,
-            arg7_1,
-            arg8_1,
-            arg9_1,
-            arg10_1,
-            arg11_1,
-        ) = args
+        arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1, arg10_1, arg11_1 = args
         args.clear()
         s0 = arg0_1
         s1 = arg1_1
-        assert_size_stride(
-            arg2_1, (1, 8, 3, s0, s1), (24 * s1 * s0, 3 * s1 * s0, s1 * s0, s1, 1), "input"
-        )
+        assert_size_stride(arg2_1, (1, 8, 3, s0, s1), (24*s1*s0, 3*s1*s0, s1*s0, s1, 1), 'input')
         with torch.cuda._DeviceGuard(0):
             torch.cuda.set_device(0)
             arg2_1 = copy_if_misaligned(arg2_1)
-            buf0 = empty_strided_cuda(
-                (1, 1, 3, s0, s1), (3 * s1 * s0, 3 * s1 * s0, s1 * s0, s1, 1), torch.float32
-            )
+            buf0 = empty_strided_cuda((1, 1, 3, s0, s1), (3*s1*s0, 3*s1*s0, s1*s0, s1, 1), torch.float32)
             # Topologically Sorted Source Nodes: [xf, pow_1, mean], Original ATen: [aten._to_copy, aten.pow, aten.mean]
-            triton_per_fused__to_copy_mean_pow_0_xnumel = 3 * s1 * s0
+            triton_per_fused__to_copy_mean_pow_0_xnumel = 3*s1*s0
             raw_stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_mean_pow_0.run(
-                arg2_1,
-                buf0,
-                s1,
-                s0,
-                triton_per_fused__to_copy_mean_pow_0_xnumel,
-                8,
-                stream=raw_stream0,
-            )
-            assert_size_stride(arg3_1, (8,), (1,), "input")
-            ps0 = 4 + 2 * s1 + 2 * s0 + s1 * s0
+            triton_per_fused__to_copy_mean_pow_0.run(arg2_1, buf0, s1, s0, triton_per_fused__to_copy_mean_pow_0_xnumel, 8, stream=raw_stream0)
+            assert_size_stride(arg3_1, (8, ), (1, ), 'input')
+            ps0 = 4 + 2*s1 + 2*s0 + s1*s0
             ps1 = 2 + s1
             ps2 = 2 + s0
-            ps3 = 4 + 2 * s1 + 2 * s0 + s1 * s0
-            ps4 = 20 + 10 * s1 + 10 * s0 + 5 * s1 * s0
-            buf1 = empty_strided_cuda(
-                (1, 8, 5, 2 + s0, 2 + s1),
-                (
-                    160 + 80 * s1 + 80 * s0 + 40 * s1 * s0,
-                    20 + 10 * s1 + 10 * s0 + 5 * s1 * s0,
-                    4 + 2 * s1 + 2 * s0 + s1 * s0,
-                    2 + s1,
-                    1,
-                ),
-                torch.bfloat16,
-            )
+            ps3 = 4 + 2*s1 + 2*s0 + s1*s0
+            ps4 = 20 + 10*s1 + 10*s0 + 5*s1*s0
+            buf1 = empty_strided_cuda((1, 8, 5, 2 + s0, 2 + s1), (160 + 80*s1 + 80*s0 + 40*s1*s0, 20 + 10*s1 + 10*s0 + 5*s1*s0, 4 + 2*s1 + 2*s0 + s1*s0, 2 + s1, 1), torch.bfloat16)
             # Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, to, silu, pad], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd]
-            triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1_xnumel = (
-                160 + 80 * s1 + 80 * s0 + 40 * s1 * s0
-            )
+            triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1_xnumel = 160 + 80*s1 + 80*s0 + 40*s1*s0
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1.run(
-                arg2_1,
-                buf0,
-                arg3_1,
-                buf1,
-                ps0,
-                ps1,
-                ps2,
-                s0,
-                s1,
-                ps3,
-                ps4,
-                triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1_xnumel,
-                stream=raw_stream0,
-            )
+            triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1.run(arg2_1, buf0, arg3_1, buf1, ps0, ps1, ps2, s0, s1, ps3, ps4, triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1_xnumel, stream=raw_stream0)
             del arg3_1
-            assert_size_stride(arg4_1, (8, 8, 3, 3, 3), (216, 27, 9, 3, 1), "input")
+            assert_size_stride(arg4_1, (8, 8, 3, 3, 3), (216, 27, 9, 3, 1), 'input')
             # Topologically Sorted Source Nodes: [h], Original ATen: [aten.convolution]
-            buf2 = extern_kernels.convolution(
-                buf1,
-                arg4_1,
-                stride=(1, 1, 1),
-                padding=(0, 0, 0),
-                dilation=(1, 1, 1),
-                transposed=False,
-                output_padding=(0, 0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf2,
-                (1, 8, 3, s0, s1),
-                (24 * s1 * s0, 3 * s1 * s0, s1 * s0, s1, 1),
-                "torch.ops.aten.convolution.default",
-            )
+            buf2 = extern_kernels.convolution(buf1, arg4_1, stride=(1, 1, 1), padding=(0, 0, 0), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf2, (1, 8, 3, s0, s1), (24*s1*s0, 3*s1*s0, s1*s0, s1, 1), 'torch.ops.aten.convolution.default')
             del arg4_1
-            assert_size_stride(arg5_1, (8,), (1,), "input")
-            buf3 = buf0
-            del buf0  # reuse
+            assert_size_stride(arg5_1, (8, ), (1, ), 'input')
+            buf3 = buf0; del buf0  # reuse
             # Topologically Sorted Source Nodes: [h, xf_1, pow_2, mean_1], Original ATen: [aten.convolution, aten._to_copy, aten.pow, aten.mean]
-            triton_per_fused__to_copy_convolution_mean_pow_2_xnumel = 3 * s1 * s0
+            triton_per_fused__to_copy_convolution_mean_pow_2_xnumel = 3*s1*s0
             raw_stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_convolution_mean_pow_2.run(
-                buf2,
-                arg5_1,
-                buf3,
-                s1,
-                s0,
-                triton_per_fused__to_copy_convolution_mean_pow_2_xnumel,
-                8,
-                stream=raw_stream0,
-            )
-            assert_size_stride(arg6_1, (8,), (1,), "input")
-            buf4 = buf1
-            del buf1  # reuse
+            triton_per_fused__to_copy_convolution_mean_pow_2.run(buf2, arg5_1, buf3, s1, s0, triton_per_fused__to_copy_convolution_mean_pow_2_xnumel, 8, stream=raw_stream0)
+            assert_size_stride(arg6_1, (8, ), (1, ), 'input')
+            buf4 = buf1; del buf1  # reuse
             # Topologically Sorted Source Nodes: [h, xf_1, pow_2, mean_1, add_1, rsqrt_1, normed_1, view_1, mul_3, to_1, silu_1, pad_1], Original ATen: [aten.convolution, aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd]
-            triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_3_xnumel = (
-                160 + 80 * s1 + 80 * s0 + 40 * s1 * s0
-            )
+            triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_3_xnumel = 160 + 80*s1 + 80*s0 + 40*s1*s0
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_3.run(
-                buf2,
-                arg5_1,
-                buf3,
-                arg6_1,
-                buf4,
-                ps0,
-                ps1,
-                ps2,
-                s0,
-                s1,
-                ps3,
-                ps4,
-                triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_3_xnumel,
-                stream=raw_stream0,
-            )
+            triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_3.run(buf2, arg5_1, buf3, arg6_1, buf4, ps0, ps1, ps2, s0, s1, ps3, ps4, triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_3_xnumel, stream=raw_stream0)
             del arg5_1
             del arg6_1
             del buf2
             del buf3
-            assert_size_stride(arg7_1, (8, 8, 3, 3, 3), (216, 27, 9, 3, 1), "input")
+            assert_size_stride(arg7_1, (8, 8, 3, 3, 3), (216, 27, 9, 3, 1), 'input')
             # Topologically Sorted Source Nodes: [h_1], Original ATen: [aten.convolution]
-            buf5 = extern_kernels.convolution(
-                buf4,
-                arg7_1,
-                stride=(1, 1, 1),
-                padding=(0, 0, 0),
-                dilation=(1, 1, 1),
-                transposed=False,
-                output_padding=(0, 0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf5,
-                (1, 8, 3, s0, s1),
-                (24 * s1 * s0, 3 * s1 * s0, s1 * s0, s1, 1),
-                "torch.ops.aten.convolution.default",
-            )
+            buf5 = extern_kernels.convolution(buf4, arg7_1, stride=(1, 1, 1), padding=(0, 0, 0), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf5, (1, 8, 3, s0, s1), (24*s1*s0, 3*s1*s0, s1*s0, s1, 1), 'torch.ops.aten.convolution.default')
             del arg7_1
             del buf4
-            assert_size_stride(arg8_1, (8,), (1,), "input")
-            ps5 = 2 * s1
-            ps6 = 2 * s0
-            ps7 = 4 * s1 * s0
-            ps8 = 12 * s1 * s0
-            buf6 = empty_strided_cuda(
-                (3, 8, 2 * s0, 2 * s1), (4 * s1 * s0, 12 * s1 * s0, 2 * s1, 1), torch.float32
-            )
+            assert_size_stride(arg8_1, (8, ), (1, ), 'input')
+            ps5 = 2*s1
+            ps6 = 2*s0
+            ps7 = 4*s1*s0
+            ps8 = 12*s1*s0
+            buf6 = empty_strided_cuda((3, 8, 2*s0, 2*s1), (4*s1*s0, 12*s1*s0, 2*s1, 1), torch.float32)
             # Topologically Sorted Source Nodes: [h_1, input_1, permute, frames, frames_1], Original ATen: [aten.convolution, aten.add, aten.permute, aten.view, aten._to_copy, aten.arange, aten.unsqueeze, aten._unsafe_index]
-            triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_permute_unsqueeze_view_4_xnumel = (
-                96 * s1 * s0
-            )
+            triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_permute_unsqueeze_view_4_xnumel = 96*s1*s0
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_permute_unsqueeze_view_4.run(
-                arg2_1,
-                buf5,
-                arg8_1,
-                buf6,
-                s0,
-                ps5,
-                ps6,
-                s1,
-                ps7,
-                ps8,
-                triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_permute_unsqueeze_view_4_xnumel,
-                stream=raw_stream0,
-            )
+            triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_permute_unsqueeze_view_4.run(arg2_1, buf5, arg8_1, buf6, s0, ps5, ps6, s1, ps7, ps8, triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_permute_unsqueeze_view_4_xnumel, stream=raw_stream0)
             del arg2_1
             del arg8_1
             del buf5
-            ps9 = 32 * s1 * s0
-            buf7 = empty_strided_cuda(
-                (3, 8, 2 * s0, 2 * s1), (32 * s1 * s0, 4 * s1 * s0, 2 * s1, 1), torch.bfloat16
-            )
+            ps9 = 32*s1*s0
+            buf7 = empty_strided_cuda((3, 8, 2*s0, 2*s1), (32*s1*s0, 4*s1*s0, 2*s1, 1), torch.bfloat16)
             # Topologically Sorted Source Nodes: [frames_1, frames_2], Original ATen: [aten.clone, aten._to_copy, aten.convolution]
-            triton_poi_fused__to_copy_clone_convolution_5_xnumel = 96 * s1 * s0
+            triton_poi_fused__to_copy_clone_convolution_5_xnumel = 96*s1*s0
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_clone_convolution_5.run(
-                buf6,
-                buf7,
-                ps7,
-                ps9,
-                s1,
-                s0,
-                triton_poi_fused__to_copy_clone_convolution_5_xnumel,
-                stream=raw_stream0,
-            )
+            triton_poi_fused__to_copy_clone_convolution_5.run(buf6, buf7, ps7, ps9, s1, s0, triton_poi_fused__to_copy_clone_convolution_5_xnumel, stream=raw_stream0)
             del buf6
-            assert_size_stride(arg9_1, (8, 8, 3, 3), (72, 9, 3, 1), "input")
+            assert_size_stride(arg9_1, (8, 8, 3, 3), (72, 9, 3, 1), 'input')
             # Topologically Sorted Source Nodes: [frames_1, frames_2], Original ATen: [aten.clone, aten._to_copy, aten.convolution]
-            buf8 = extern_kernels.convolution(
-                buf7,
-                arg9_1,
-                stride=(1, 1),
-                padding=(1, 1),
-                dilation=(1, 1),
-                transposed=False,
-                output_padding=(0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf8,
-                (3, 8, 2 * s0, 2 * s1),
-                (32 * s1 * s0, 4 * s1 * s0, 2 * s1, 1),
-                "torch.ops.aten.convolution.default",
-            )
+            buf8 = extern_kernels.convolution(buf7, arg9_1, stride=(1, 1), padding=(1, 1), dilation=(1, 1), transposed=False, output_padding=(0, 0), groups=1, bias=None)
+            assert_size_stride(buf8, (3, 8, 2*s0, 2*s1), (32*s1*s0, 4*s1*s0, 2*s1, 1), 'torch.ops.aten.convolution.default')
             del arg9_1
             del buf7
-            assert_size_stride(arg10_1, (8,), (1,), "input")
-            buf9 = empty_strided_cuda(
-                (1, 1, 3, 2 * s0, 2 * s1),
-                (12 * s1 * s0, 12 * s1 * s0, 4 * s1 * s0, 2 * s1, 1),
-                torch.float32,
-            )
+            assert_size_stride(arg10_1, (8, ), (1, ), 'input')
+            buf9 = empty_strided_cuda((1, 1, 3, 2*s0, 2*s1), (12*s1*s0, 12*s1*s0, 4*s1*s0, 2*s1, 1), torch.float32)
             # Topologically Sorted Source Nodes: [frames_1, frames_2, reshape_1, h_2, xf_2, pow_3, mean_2], Original ATen: [aten.clone, aten._to_copy, aten.convolution, aten.view, aten.permute, aten.pow, aten.mean]
-            triton_per_fused__to_copy_clone_convolution_mean_permute_pow_view_6_xnumel = (
-                12 * s1 * s0
-            )
+            triton_per_fused__to_copy_clone_convolution_mean_permute_pow_view_6_xnumel = 12*s1*s0
             raw_stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_clone_convolution_mean_permute_pow_view_6.run(
-                buf8,
-                arg10_1,
-                buf9,
-                ps7,
-                s1,
-                s0,
-                triton_per_fused__to_copy_clone_convolution_mean_permute_pow_view_6_xnumel,
-                8,
-                stream=raw_stream0,
-            )
-            assert_size_stride(arg11_1, (8,), (1,), "input")
-            buf10 = reinterpret_tensor(
-                buf8,
-                (1, 8, 3, 2 * s0, 2 * s1),
-                (96 * s1 * s0, 4 * s1 * s0, 32 * s1 * s0, 2 * s1, 1),
-                0,
-            )
-            del buf8  # reuse
+            triton_per_fused__to_copy_clone_convolution_mean_permute_pow_view_6.run(buf8, arg10_1, buf9, ps7, s1, s0, triton_per_fused__to_copy_clone_convolution_mean_permute_pow_view_6_xnumel, 8, stream=raw_stream0)
+            assert_size_stride(arg11_1, (8, ), (1, ), 'input')
+            buf10 = reinterpret_tensor(buf8, (1, 8, 3, 2*s0, 2*s1), (96*s1*s0, 4*s1*s0, 32*s1*s0, 2*s1, 1), 0); del buf8  # reuse
             # Topologically Sorted Source Nodes: [frames_1, frames_2, reshape_1, h_2, xf_2, pow_3, mean_2, add_3, rsqrt_2, normed_2, view_2, mul_7, to_2, silu_2], Original ATen: [aten.clone, aten._to_copy, aten.convolution, aten.view, aten.permute, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.silu]
-            triton_poi_fused__to_copy_add_clone_convolution_mean_mul_permute_pow_rsqrt_silu_view_7_xnumel = (
-                96 * s1 * s0
-            )
+            triton_poi_fused__to_copy_add_clone_convolution_mean_mul_permute_pow_rsqrt_silu_view_7_xnumel = 96*s1*s0
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_add_clone_convolution_mean_mul_permute_pow_rsqrt_silu_view_7.run(
-                buf10,
-                arg10_1,
-                buf9,
-                arg11_1,
-                ps7,
-                ps9,
-                s1,
-                s0,
-                triton_poi_fused__to_copy_add_clone_convolution_mean_mul_permute_pow_rsqrt_silu_view_7_xnumel,
-                stream=raw_stream0,
-            )
+            triton_poi_fused__to_copy_add_clone_convolution_mean_mul_permute_pow_rsqrt_silu_view_7.run(buf10, arg10_1, buf9, arg11_1, ps7, ps9, s1, s0, triton_poi_fused__to_copy_add_clone_convolution_mean_mul_permute_pow_rsqrt_silu_view_7_xnumel, stream=raw_stream0)
             del arg10_1
             del arg11_1
             del buf9
-        return (buf10,)
-
+        return (buf10, )
 
 runner = Runner(partitions=[])
 call = runner.call
@@ -1014,52 +787,28 @@ recursively_apply_fns = runner.recursively_apply_fns
 
 def get_args():
     from torch._dynamo.testing import rand_strided
-
     arg0_1 = 6
     arg1_1 = 8
-    arg2_1 = rand_strided(
-        (1, 8, 3, 6, 8), (1152, 144, 48, 8, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg3_1 = rand_strided((8,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg4_1 = rand_strided(
-        (8, 8, 3, 3, 3), (216, 27, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg5_1 = rand_strided((8,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg6_1 = rand_strided((8,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg7_1 = rand_strided(
-        (8, 8, 3, 3, 3), (216, 27, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg8_1 = rand_strided((8,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg9_1 = rand_strided((8, 8, 3, 3), (72, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16)
-    arg10_1 = rand_strided((8,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg11_1 = rand_strided((8,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    return [
-        arg0_1,
-        arg1_1,
-        arg2_1,
-        arg3_1,
-        arg4_1,
-        arg5_1,
-        arg6_1,
-        arg7_1,
-        arg8_1,
-        arg9_1,
-        arg10_1,
-        arg11_1,
-    ]
+    arg2_1 = rand_strided((1, 8, 3, 6, 8), (1152, 144, 48, 8, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg3_1 = rand_strided((8, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg4_1 = rand_strided((8, 8, 3, 3, 3), (216, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg5_1 = rand_strided((8, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg6_1 = rand_strided((8, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg7_1 = rand_strided((8, 8, 3, 3, 3), (216, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg8_1 = rand_strided((8, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg9_1 = rand_strided((8, 8, 3, 3), (72, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg10_1 = rand_strided((8, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg11_1 = rand_strided((8, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    return [arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1, arg10_1, arg11_1]
 
 
 def benchmark_compiled_module(args, times=10, repeat=10):
     from torch._inductor.utils import print_performance
-
     fn = lambda: call(list(args))
-    return print_performance(fn, times=times, repeat=repeat, device="cuda")
+    return print_performance(fn, times=times, repeat=repeat, device='cuda')
 
 
 if __name__ == "__main__":
     from torch._inductor.wrapper_benchmark import compiled_module_main
-
     args = get_args()
-    compiled_module_main(
-        "None", lambda times, repeat: benchmark_compiled_module(args, times=times, repeat=repeat)
-    )
+    compiled_module_main('None', lambda times, repeat: benchmark_compiled_module(args, times=times, repeat=repeat))

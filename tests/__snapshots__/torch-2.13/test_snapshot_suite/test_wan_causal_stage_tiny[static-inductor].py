@@ -50,9 +50,7 @@ empty_strided_p2p = torch._C._distributed_c10d._SymmetricMemory.empty_strided_p2
 #   %pow_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type, 2), kwargs = {})
 #   %mean : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_1, [1], True), kwargs = {})
 #   return %buf0
-triton_per_fused__to_copy_mean_pow_0 = async_compile.triton(
-    "triton_per_fused__to_copy_mean_pow_0",
-    """
+triton_per_fused__to_copy_mean_pow_0 = async_compile.triton('triton_per_fused__to_copy_mean_pow_0', '''
 import triton
 import triton.language as tl
 
@@ -92,9 +90,7 @@ def triton_per_fused__to_copy_mean_pow_0(in_ptr0, out_ptr0, xnumel, r0_numel, XB
     tmp5 = tl.where(r0_mask & xmask, tmp3, 0)
     tmp6 = tl.sum(tmp5, 1)[:, None].to(tl.float32)
     tl.store(out_ptr0 + (x0), tmp6, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -132,9 +128,7 @@ def triton_per_fused__to_copy_mean_pow_0(in_ptr0, out_ptr0, xnumel, r0_numel, XB
 #   %convert_element_type_3 : Tensor "bf16[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div, torch.bfloat16), kwargs = {})
 #   %constant_pad_nd : Tensor "bf16[1, 8, 5, 8, 10][3200, 400, 80, 10, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.constant_pad_nd.default](args = (%convert_element_type_3, [1, 1, 1, 1, 2, 0], 0.0), kwargs = {})
 #   return %constant_pad_nd
-triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1 = async_compile.triton(
-    "triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1",
-    """
+triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1 = async_compile.triton('triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1', '''
 import triton
 import triton.language as tl
 
@@ -199,9 +193,7 @@ def triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1
     tmp35 = tl.full(tmp34.shape, 0.0, tmp34.dtype)
     tmp36 = tl.where(tmp14, tmp34, tmp35)
     tl.store(out_ptr0 + (x7), tmp36, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -219,9 +211,7 @@ def triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1
 #   %pow_2 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type_4, 2), kwargs = {})
 #   %mean_1 : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_2, [1], True), kwargs = {})
 #   return %buf3
-triton_per_fused__to_copy_convolution_mean_pow_2 = async_compile.triton(
-    "triton_per_fused__to_copy_convolution_mean_pow_2",
-    """
+triton_per_fused__to_copy_convolution_mean_pow_2 = async_compile.triton('triton_per_fused__to_copy_convolution_mean_pow_2', '''
 import triton
 import triton.language as tl
 
@@ -263,9 +253,7 @@ def triton_per_fused__to_copy_convolution_mean_pow_2(in_ptr0, in_ptr1, out_ptr0,
     tmp7 = tl.where(r0_mask & xmask, tmp5, 0)
     tmp8 = tl.sum(tmp7, 1)[:, None].to(tl.float32)
     tl.store(out_ptr0 + (x0), tmp8, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -306,10 +294,7 @@ def triton_per_fused__to_copy_convolution_mean_pow_2(in_ptr0, in_ptr1, out_ptr0,
 #   %convert_element_type_7 : Tensor "bf16[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_1, torch.bfloat16), kwargs = {})
 #   %constant_pad_nd_1 : Tensor "bf16[1, 8, 5, 8, 10][3200, 400, 80, 10, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.constant_pad_nd.default](args = (%convert_element_type_7, [1, 1, 1, 1, 2, 0], 0.0), kwargs = {})
 #   return %constant_pad_nd_1
-triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_3 = (
-    async_compile.triton(
-        "triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_3",
-        """
+triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_3 = async_compile.triton('triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_3', '''
 import triton
 import triton.language as tl
 
@@ -376,10 +361,7 @@ def triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt
     tmp37 = tl.full(tmp36.shape, 0.0, tmp36.dtype)
     tmp38 = tl.where(tmp14, tmp36, tmp37)
     tl.store(out_ptr0 + (x7), tmp38, xmask)
-""",
-        device_str="cuda",
-    )
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -418,9 +400,7 @@ def triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt
 #   %clone : Tensor "f32[3, 8, 12, 16][1536, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%_unsafe_index,), kwargs = {memory_format: torch.contiguous_format})
 #   %convert_element_type_13 : Tensor "bf16[3, 8, 12, 16][1536, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%clone, torch.bfloat16), kwargs = {})
 #   return %convert_element_type_13
-triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_4 = async_compile.triton(
-    "triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_4",
-    """
+triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_4 = async_compile.triton('triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_4', '''
 import triton
 import triton.language as tl
 
@@ -462,9 +442,7 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_per
     tmp12 = tmp11.to(tl.float32)
     tmp13 = tmp12.to(tl.float32)
     tl.store(out_ptr0 + (x5), tmp13, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -503,9 +481,7 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_per
 #   %convert_element_type_13 : Tensor "bf16[3, 8, 12, 16][1536, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%clone, torch.bfloat16), kwargs = {})
 #   %convolution_2 : Tensor "bf16[3, 8, 12, 16][1536, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%convert_element_type_13, %arg7_1, %arg8_1, [1, 1], [1, 1], [1, 1], False, [0, 0], 1), kwargs = {})
 #   return %buf7
-triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_5 = async_compile.triton(
-    "triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_5",
-    """
+triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_5 = async_compile.triton('triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_5', '''
 import triton
 import triton.language as tl
 
@@ -537,9 +513,7 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_per
     y1 = yindex // 8
     tmp0 = tl.load(in_ptr0 + (x2 + 9*y3), xmask & ymask).to(tl.float32)
     tl.store(out_ptr0 + (y0 + 8*x2 + 72*y1), tmp0, xmask & ymask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -610,9 +584,7 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_per
 #   %div_2 : Tensor "f32[1, 8, 3, 12, 16][4608, 192, 1536, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%convert_element_type_16, %add_10), kwargs = {})
 #   %convert_element_type_17 : Tensor "bf16[1, 8, 3, 12, 16][4608, 192, 1536, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_2, torch.bfloat16), kwargs = {})
 #   return %buf9,%convert_element_type_17
-triton_per_fused__to_copy__unsafe_index_add_arange_clone_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_6 = async_compile.triton(
-    "triton_per_fused__to_copy__unsafe_index_add_arange_clone_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_6",
-    """
+triton_per_fused__to_copy__unsafe_index_add_arange_clone_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_6 = async_compile.triton('triton_per_fused__to_copy__unsafe_index_add_arange_clone_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_6', '''
 import triton
 import triton.language as tl
 
@@ -673,14 +645,11 @@ def triton_per_fused__to_copy__unsafe_index_add_arange_clone_convolution_mean_mu
     tmp24 = (tmp19 / tmp23)
     tmp25 = tmp24.to(tl.float32)
     tl.store(out_ptr1 + (x2 + 192*r0_1 + 1536*x3), tmp25, r0_mask & xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 async_compile.wait(globals())
 del async_compile
-
 
 class Runner:
     def __init__(self, partitions):
@@ -695,7 +664,7 @@ class Runner:
     def call(self, args):
         arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1 = args
         args.clear()
-        assert_size_stride(arg0_1, (1, 8, 3, 6, 8), (1152, 144, 48, 8, 1), "input")
+        assert_size_stride(arg0_1, (1, 8, 3, 6, 8), (1152, 144, 48, 8, 1), 'input')
         with torch.cuda._DeviceGuard(0):
             torch.cuda.set_device(0)
             arg0_1 = copy_if_misaligned(arg0_1)
@@ -703,117 +672,65 @@ class Runner:
             # Topologically Sorted Source Nodes: [xf, pow_1, mean], Original ATen: [aten._to_copy, aten.pow, aten.mean]
             raw_stream0 = get_raw_stream(0)
             triton_per_fused__to_copy_mean_pow_0.run(arg0_1, buf0, 144, 8, stream=raw_stream0)
-            assert_size_stride(arg1_1, (8,), (1,), "input")
+            assert_size_stride(arg1_1, (8, ), (1, ), 'input')
             buf1 = empty_strided_cuda((1, 8, 5, 8, 10), (3200, 400, 80, 10, 1), torch.bfloat16)
             # Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, to, silu, pad], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1.run(
-                arg0_1, buf0, arg1_1, buf1, 3200, stream=raw_stream0
-            )
+            triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1.run(arg0_1, buf0, arg1_1, buf1, 3200, stream=raw_stream0)
             del arg1_1
-            assert_size_stride(arg2_1, (8, 8, 3, 3, 3), (216, 27, 9, 3, 1), "input")
+            assert_size_stride(arg2_1, (8, 8, 3, 3, 3), (216, 27, 9, 3, 1), 'input')
             # Topologically Sorted Source Nodes: [h], Original ATen: [aten.convolution]
-            buf2 = extern_kernels.convolution(
-                buf1,
-                arg2_1,
-                stride=(1, 1, 1),
-                padding=(0, 0, 0),
-                dilation=(1, 1, 1),
-                transposed=False,
-                output_padding=(0, 0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf2, (1, 8, 3, 6, 8), (1152, 144, 48, 8, 1), "torch.ops.aten.convolution.default"
-            )
+            buf2 = extern_kernels.convolution(buf1, arg2_1, stride=(1, 1, 1), padding=(0, 0, 0), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf2, (1, 8, 3, 6, 8), (1152, 144, 48, 8, 1), 'torch.ops.aten.convolution.default')
             del arg2_1
-            assert_size_stride(arg3_1, (8,), (1,), "input")
-            buf3 = buf0
-            del buf0  # reuse
+            assert_size_stride(arg3_1, (8, ), (1, ), 'input')
+            buf3 = buf0; del buf0  # reuse
             # Topologically Sorted Source Nodes: [h, xf_1, pow_2, mean_1], Original ATen: [aten.convolution, aten._to_copy, aten.pow, aten.mean]
             raw_stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_convolution_mean_pow_2.run(
-                buf2, arg3_1, buf3, 144, 8, stream=raw_stream0
-            )
-            assert_size_stride(arg4_1, (8,), (1,), "input")
-            buf4 = buf1
-            del buf1  # reuse
+            triton_per_fused__to_copy_convolution_mean_pow_2.run(buf2, arg3_1, buf3, 144, 8, stream=raw_stream0)
+            assert_size_stride(arg4_1, (8, ), (1, ), 'input')
+            buf4 = buf1; del buf1  # reuse
             # Topologically Sorted Source Nodes: [h, xf_1, pow_2, mean_1, add_1, rsqrt_1, normed_1, view_1, mul_3, to_1, silu_1, pad_1], Original ATen: [aten.convolution, aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_3.run(
-                buf2, arg3_1, buf3, arg4_1, buf4, 3200, stream=raw_stream0
-            )
+            triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_3.run(buf2, arg3_1, buf3, arg4_1, buf4, 3200, stream=raw_stream0)
             del arg3_1
             del arg4_1
             del buf2
             del buf3
-            assert_size_stride(arg5_1, (8, 8, 3, 3, 3), (216, 27, 9, 3, 1), "input")
+            assert_size_stride(arg5_1, (8, 8, 3, 3, 3), (216, 27, 9, 3, 1), 'input')
             # Topologically Sorted Source Nodes: [h_1], Original ATen: [aten.convolution]
-            buf5 = extern_kernels.convolution(
-                buf4,
-                arg5_1,
-                stride=(1, 1, 1),
-                padding=(0, 0, 0),
-                dilation=(1, 1, 1),
-                transposed=False,
-                output_padding=(0, 0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf5, (1, 8, 3, 6, 8), (1152, 144, 48, 8, 1), "torch.ops.aten.convolution.default"
-            )
+            buf5 = extern_kernels.convolution(buf4, arg5_1, stride=(1, 1, 1), padding=(0, 0, 0), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf5, (1, 8, 3, 6, 8), (1152, 144, 48, 8, 1), 'torch.ops.aten.convolution.default')
             del arg5_1
             del buf4
-            assert_size_stride(arg6_1, (8,), (1,), "input")
+            assert_size_stride(arg6_1, (8, ), (1, ), 'input')
             buf6 = empty_strided_cuda((3, 8, 12, 16), (1536, 1, 128, 8), torch.bfloat16)
             # Topologically Sorted Source Nodes: [h_1, input_1, permute, frames, frames_1], Original ATen: [aten.convolution, aten.add, aten.permute, aten.view, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index, aten.clone]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_4.run(
-                arg0_1, buf5, arg6_1, buf6, 4608, stream=raw_stream0
-            )
+            triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_4.run(arg0_1, buf5, arg6_1, buf6, 4608, stream=raw_stream0)
             del arg0_1
             del arg6_1
             del buf5
-            assert_size_stride(arg7_1, (8, 8, 3, 3), (72, 9, 3, 1), "input")
+            assert_size_stride(arg7_1, (8, 8, 3, 3), (72, 9, 3, 1), 'input')
             buf7 = empty_strided_cuda((8, 8, 3, 3), (72, 1, 24, 8), torch.bfloat16)
             # Topologically Sorted Source Nodes: [h_1, input_1, permute, frames, frames_1, frames_2], Original ATen: [aten.convolution, aten.add, aten.permute, aten.view, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index, aten.clone]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_5.run(
-                arg7_1, buf7, 64, 9, stream=raw_stream0
-            )
+            triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_5.run(arg7_1, buf7, 64, 9, stream=raw_stream0)
             del arg7_1
             # Topologically Sorted Source Nodes: [h_1, input_1, permute, frames, frames_1, frames_2], Original ATen: [aten.convolution, aten.add, aten.permute, aten.view, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index, aten.clone]
-            buf8 = extern_kernels.convolution(
-                buf6,
-                buf7,
-                stride=(1, 1),
-                padding=(1, 1),
-                dilation=(1, 1),
-                transposed=False,
-                output_padding=(0, 0),
-                groups=1,
-                bias=None,
-            )
-            assert_size_stride(
-                buf8, (3, 8, 12, 16), (1536, 1, 128, 8), "torch.ops.aten.convolution.default"
-            )
+            buf8 = extern_kernels.convolution(buf6, buf7, stride=(1, 1), padding=(1, 1), dilation=(1, 1), transposed=False, output_padding=(0, 0), groups=1, bias=None)
+            assert_size_stride(buf8, (3, 8, 12, 16), (1536, 1, 128, 8), 'torch.ops.aten.convolution.default')
             del buf7
-            assert_size_stride(arg8_1, (8,), (1,), "input")
-            assert_size_stride(arg9_1, (8,), (1,), "input")
-            buf10 = reinterpret_tensor(buf6, (1, 8, 3, 12, 16), (4608, 192, 1536, 16, 1), 0)
-            del buf6  # reuse
+            assert_size_stride(arg8_1, (8, ), (1, ), 'input')
+            assert_size_stride(arg9_1, (8, ), (1, ), 'input')
+            buf10 = reinterpret_tensor(buf6, (1, 8, 3, 12, 16), (4608, 192, 1536, 16, 1), 0); del buf6  # reuse
             # Topologically Sorted Source Nodes: [h_1, input_1, permute, frames, frames_1, frames_2, reshape_1, h_2, xf_2, pow_3, mean_2, add_3, rsqrt_2, normed_2, view_2, mul_5, to_2, silu_2], Original ATen: [aten.convolution, aten.add, aten.permute, aten.view, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index, aten.clone, aten.pow, aten.mean, aten.rsqrt, aten.silu]
             raw_stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy__unsafe_index_add_arange_clone_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_6.run(
-                buf8, arg8_1, arg9_1, buf10, 576, 8, stream=raw_stream0
-            )
+            triton_per_fused__to_copy__unsafe_index_add_arange_clone_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_6.run(buf8, arg8_1, arg9_1, buf10, 576, 8, stream=raw_stream0)
             del arg8_1
             del arg9_1
             del buf8
-        return (buf10,)
-
+        return (buf10, )
 
 runner = Runner(partitions=[])
 call = runner.call
@@ -822,37 +739,26 @@ recursively_apply_fns = runner.recursively_apply_fns
 
 def get_args():
     from torch._dynamo.testing import rand_strided
-
-    arg0_1 = rand_strided(
-        (1, 8, 3, 6, 8), (1152, 144, 48, 8, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg1_1 = rand_strided((8,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg2_1 = rand_strided(
-        (8, 8, 3, 3, 3), (216, 27, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg3_1 = rand_strided((8,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg4_1 = rand_strided((8,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg5_1 = rand_strided(
-        (8, 8, 3, 3, 3), (216, 27, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16
-    )
-    arg6_1 = rand_strided((8,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg7_1 = rand_strided((8, 8, 3, 3), (72, 9, 3, 1), device="cuda:0", dtype=torch.bfloat16)
-    arg8_1 = rand_strided((8,), (1,), device="cuda:0", dtype=torch.bfloat16)
-    arg9_1 = rand_strided((8,), (1,), device="cuda:0", dtype=torch.bfloat16)
+    arg0_1 = rand_strided((1, 8, 3, 6, 8), (1152, 144, 48, 8, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg1_1 = rand_strided((8, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg2_1 = rand_strided((8, 8, 3, 3, 3), (216, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg3_1 = rand_strided((8, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg4_1 = rand_strided((8, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg5_1 = rand_strided((8, 8, 3, 3, 3), (216, 27, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg6_1 = rand_strided((8, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg7_1 = rand_strided((8, 8, 3, 3), (72, 9, 3, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg8_1 = rand_strided((8, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
+    arg9_1 = rand_strided((8, ), (1, ), device='cuda:0', dtype=torch.bfloat16)
     return [arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1]
 
 
 def benchmark_compiled_module(args, times=10, repeat=10):
     from torch._inductor.utils import print_performance
-
     fn = lambda: call(list(args))
-    return print_performance(fn, times=times, repeat=repeat, device="cuda")
+    return print_performance(fn, times=times, repeat=repeat, device='cuda')
 
 
 if __name__ == "__main__":
     from torch._inductor.wrapper_benchmark import compiled_module_main
-
     args = get_args()
-    compiled_module_main(
-        "None", lambda times, repeat: benchmark_compiled_module(args, times=times, repeat=repeat)
-    )
+    compiled_module_main('None', lambda times, repeat: benchmark_compiled_module(args, times=times, repeat=repeat))

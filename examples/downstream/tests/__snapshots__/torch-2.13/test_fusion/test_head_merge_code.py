@@ -48,9 +48,7 @@ empty_strided_p2p = torch._C._distributed_c10d._SymmetricMemory.empty_strided_p2
 #   %permute : Tensor "f32[2, 32, 4, 16][2048, 16, 512, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%arg0_1, [0, 2, 1, 3]), kwargs = {})
 #   %clone : Tensor "f32[2, 32, 4, 16][2048, 64, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%permute,), kwargs = {memory_format: torch.contiguous_format})
 #   return %clone
-triton_poi_fused_clone_transpose_0 = async_compile.triton(
-    "triton_poi_fused_clone_transpose_0",
-    """
+triton_poi_fused_clone_transpose_0 = async_compile.triton('triton_poi_fused_clone_transpose_0', '''
 import triton
 import triton.language as tl
 
@@ -79,9 +77,7 @@ def triton_poi_fused_clone_transpose_0(in_ptr0, out_ptr0, xnumel, XBLOCK : tl.co
     x4 = xindex
     tmp0 = tl.load(in_ptr0 + (x0 + 16*x2 + 512*x1 + 2048*x3), None)
     tl.store(out_ptr0 + (x4), tmp0, None)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
@@ -109,9 +105,7 @@ def triton_poi_fused_clone_transpose_0(in_ptr0, out_ptr0, xnumel, XBLOCK : tl.co
 #   %mul : Tensor "f32[2, 32, 64][2048, 64, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%add, %rsqrt), kwargs = {})
 #   %mul_1 : Tensor "f32[2, 32, 64][2048, 64, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%mul, %arg3_1), kwargs = {})
 #   return %buf2,%mul_1
-triton_per_fused__unsafe_view_add_mean_mul_pow_rsqrt_1 = async_compile.triton(
-    "triton_per_fused__unsafe_view_add_mean_mul_pow_rsqrt_1",
-    """
+triton_per_fused__unsafe_view_add_mean_mul_pow_rsqrt_1 = async_compile.triton('triton_per_fused__unsafe_view_add_mean_mul_pow_rsqrt_1', '''
 import triton
 import triton.language as tl
 
@@ -160,14 +154,11 @@ def triton_per_fused__unsafe_view_add_mean_mul_pow_rsqrt_1(in_out_ptr0, in_ptr0,
     tmp13 = tmp2 * tmp12
     tmp15 = tmp13 * tmp14
     tl.store(in_out_ptr0 + (r0_1 + 64*x0), tmp15, xmask)
-""",
-    device_str="cuda",
-)
+''', device_str='cuda')
 
 
 async_compile.wait(globals())
 del async_compile
-
 
 class Runner:
     def __init__(self, partitions):
@@ -182,7 +173,7 @@ class Runner:
     def call(self, args):
         arg0_1, arg1_1, arg2_1, arg3_1 = args
         args.clear()
-        assert_size_stride(arg0_1, (2, 4, 32, 16), (2048, 512, 16, 1), "input")
+        assert_size_stride(arg0_1, (2, 4, 32, 16), (2048, 512, 16, 1), 'input')
         with torch.cuda._DeviceGuard(0):
             torch.cuda.set_device(0)
             arg0_1 = copy_if_misaligned(arg0_1)
@@ -191,30 +182,22 @@ class Runner:
             raw_stream0 = get_raw_stream(0)
             triton_poi_fused_clone_transpose_0.run(arg0_1, buf0, 4096, stream=raw_stream0)
             del arg0_1
-            assert_size_stride(arg1_1, (64, 64), (64, 1), "input")
+            assert_size_stride(arg1_1, (64, 64), (64, 1), 'input')
             buf1 = empty_strided_cuda((64, 64), (64, 1), torch.float32)
             # Topologically Sorted Source Nodes: [transpose, merged, linear], Original ATen: [aten.transpose, aten.clone, aten._unsafe_view, aten.view, aten.t, aten.mm]
-            extern_kernels.mm(
-                reinterpret_tensor(buf0, (64, 64), (64, 1), 0),
-                reinterpret_tensor(arg1_1, (64, 64), (1, 64), 0),
-                out=buf1,
-            )
+            extern_kernels.mm(reinterpret_tensor(buf0, (64, 64), (64, 1), 0), reinterpret_tensor(arg1_1, (64, 64), (1, 64), 0), out=buf1)
             del arg1_1
             del buf0
-            assert_size_stride(arg2_1, (2, 32, 64), (2048, 64, 1), "input")
-            assert_size_stride(arg3_1, (64,), (1,), "input")
+            assert_size_stride(arg2_1, (2, 32, 64), (2048, 64, 1), 'input')
+            assert_size_stride(arg3_1, (64, ), (1, ), 'input')
             arg2_1 = copy_if_misaligned(arg2_1)
-            buf3 = reinterpret_tensor(buf1, (2, 32, 64), (2048, 64, 1), 0)
-            del buf1  # reuse
+            buf3 = reinterpret_tensor(buf1, (2, 32, 64), (2048, 64, 1), 0); del buf1  # reuse
             # Topologically Sorted Source Nodes: [linear, out, pow_1, mean, add_1, rsqrt, out_1, mul_1], Original ATen: [aten._unsafe_view, aten.add, aten.pow, aten.mean, aten.rsqrt, aten.mul]
             raw_stream0 = get_raw_stream(0)
-            triton_per_fused__unsafe_view_add_mean_mul_pow_rsqrt_1.run(
-                buf3, arg2_1, arg3_1, 64, 64, stream=raw_stream0
-            )
+            triton_per_fused__unsafe_view_add_mean_mul_pow_rsqrt_1.run(buf3, arg2_1, arg3_1, 64, 64, stream=raw_stream0)
             del arg2_1
             del arg3_1
-        return (buf3,)
-
+        return (buf3, )
 
 runner = Runner(partitions=[])
 call = runner.call
@@ -223,25 +206,20 @@ recursively_apply_fns = runner.recursively_apply_fns
 
 def get_args():
     from torch._dynamo.testing import rand_strided
-
-    arg0_1 = rand_strided((2, 4, 32, 16), (2048, 512, 16, 1), device="cuda:0", dtype=torch.float32)
-    arg1_1 = rand_strided((64, 64), (64, 1), device="cuda:0", dtype=torch.float32)
-    arg2_1 = rand_strided((2, 32, 64), (2048, 64, 1), device="cuda:0", dtype=torch.float32)
-    arg3_1 = rand_strided((64,), (1,), device="cuda:0", dtype=torch.float32)
+    arg0_1 = rand_strided((2, 4, 32, 16), (2048, 512, 16, 1), device='cuda:0', dtype=torch.float32)
+    arg1_1 = rand_strided((64, 64), (64, 1), device='cuda:0', dtype=torch.float32)
+    arg2_1 = rand_strided((2, 32, 64), (2048, 64, 1), device='cuda:0', dtype=torch.float32)
+    arg3_1 = rand_strided((64, ), (1, ), device='cuda:0', dtype=torch.float32)
     return [arg0_1, arg1_1, arg2_1, arg3_1]
 
 
 def benchmark_compiled_module(args, times=10, repeat=10):
     from torch._inductor.utils import print_performance
-
     fn = lambda: call(list(args))
-    return print_performance(fn, times=times, repeat=repeat, device="cuda")
+    return print_performance(fn, times=times, repeat=repeat, device='cuda')
 
 
 if __name__ == "__main__":
     from torch._inductor.wrapper_benchmark import compiled_module_main
-
     args = get_args()
-    compiled_module_main(
-        "None", lambda times, repeat: benchmark_compiled_module(args, times=times, repeat=repeat)
-    )
+    compiled_module_main('None', lambda times, repeat: benchmark_compiled_module(args, times=times, repeat=repeat))
