@@ -494,9 +494,10 @@ class Decider:
     - `margin`: magi is kept only when faster than plain by more than this fraction.
     - `rounds`, `warmup`: interleaved rounds per variant (median), calls before timing.
     - `min_rounds`: after this many rounds the timing stops once every sample agrees
-      (`separated`); a close call runs all `rounds`. Each round of a large graph costs two of
-      its calls, so on the Wan 2.2 decode the timing was half the decisions' cost (GPU,
-      docs/benchmarks.md).
+      (`separated`); a close call runs all `rounds`. On the Wan 2.2 decode (H200) this did not
+      make the timing cheaper (61.0 s for 22 graphs, 51.9 s for 24 before): what it costs
+      there is each variant's first calls, where Triton autotunes, not the rounds
+      (docs/benchmarks.md, "Session 10").
     - `cache`: where decisions persist (`DecisionCache()`: the default folder); None: no disk.
     """
 

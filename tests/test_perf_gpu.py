@@ -16,6 +16,10 @@ Session 9 (device time behind a spin, the host's time reported beside it; docs/r
 1.073x, 1.467x, 1.237x, 1.635x and 2.192x in the order of the table. Before that change the two
 Wan pairs timed the host on some machines (1.106x and 1.593x in one run, both below threshold).
 
+Session 10 (same order, then the norm producer): 1.073x, 1.472x, **1.177x (FAIL; 1.169x on a
+re-run: the baseline ran 3.5% faster on that machine, the pass under test does not touch the
+stage)**, 1.653x, 2.198x and 1.348x.
+
 Without --magi-perf the bodies still run: numerics against eager and proof that the passes fired.
 """
 
