@@ -6,16 +6,16 @@
     python benchmarks/zoo.py --models wan2.2-vae --frames 3 --variants magi --wan-frames 2,5 --profile
 
 For each model (`pytest_magi.zoo`, random weights, `.compile()` compiles `.module` in place on a
-copy, as users do) every variant is compiled by its first two calls (compile time: the first call plus the
-second call's time beyond a steady call's, synchronised: the Wan 2.2 decode's second call
-compiles 11-15 more graphs, 36-93 s on an H200, because its first chunk takes paths the first
-call's did not; graphs, graph breaks, recompiles and frames that fell back to eager are the first
-call's, from dynamo's counters), then timed against torch.compile with `pytest_magi.timing.measure_pair` (interleaved
-rounds, CUDA events, L2 flushed, median of per-round ratios, IQR spread). Each row carries the
-model's FLOPs (`torch.utils.flop_counter` on a meta copy), its floor at `--peak-tflops` and the
-distance from it. For the Wan 2.2 decode, `--wan-frames` times the whole decode at several latent
-frame counts and fits the cost of one more latent frame (least-squares slope), against the FLOP
-floor of one more frame.
+copy, as users do) every variant is compiled by its first two calls (compile time: the first
+call plus the second call's time beyond a steady call's, synchronised: the Wan 2.2 decode's
+second call compiles 11-15 more graphs, 36-93 s on an H200, because its first chunk takes paths
+the first call's did not; graphs, graph breaks, recompiles and frames that fell back to eager
+are the first call's, from dynamo's counters), then timed against torch.compile with
+`pytest_magi.timing.measure_pair` (interleaved rounds, CUDA events, L2 flushed, median of
+per-round ratios, IQR spread). Each row carries the model's FLOPs (`torch.utils.flop_counter` on
+a meta copy), its floor at `--peak-tflops` and the distance from it. For the Wan 2.2 decode,
+`--wan-frames` times the whole decode at several latent frame counts and fits the cost of one
+more latent frame (least-squares slope), against the FLOP floor of one more frame.
 
 Variants: `torch.compile` (the baseline: `torch.compile(module)` as users write it), `magi`
 (`magi_compile(module)`: the passes plus a dynamo frame of its own for every module instance,

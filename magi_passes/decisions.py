@@ -413,24 +413,12 @@ def interleaved_samples(
     return samples
 
 
-def interleaved_ms(
-    variants: Sequence[Variant],
-    args_for: Callable[[], Sequence[Any]],
-    *,
-    timer: Timer,
-    rounds: int,
-    warmup: int,
-) -> list[float]:
-    """Median ms per call of each variant, rounds interleaved (drift hits all alike)."""
-    samples = interleaved_samples(variants, args_for, timer=timer, rounds=rounds, warmup=warmup)
-    return [statistics.median(s) for s in samples]
-
-
 def separated(magi: Sequence[float], plain: Sequence[float], margin: float) -> str | None:
     """The choice every sample agrees on, or None: "magi" when even its slowest round beats
     plain's fastest by the margin, "plain" when even magi's fastest does not beat plain's
-    slowest by it. Either way the medians of any further rounds among these would choose the
-    same, so the timing can stop (`Decider.min_rounds`)."""
+    slowest by it. Either way the medians choose the same (`choose`), and a further round
+    would have to contradict every one so far to change that, so the timing can stop
+    (`Decider.min_rounds`)."""
     if max(magi) * (1.0 + margin) < min(plain):
         return "magi"
     if min(magi) * (1.0 + margin) >= max(plain):
@@ -555,7 +543,7 @@ class Decider:
         """Each variant's median ms per call over interleaved rounds, on the inputs (or copies),
         stopping after `min_rounds` once the samples are `separated`."""
         timer = self.timer or wall_timer
-        magi, plain = interleaved_samples(
+        magi_samples, plain_samples = interleaved_samples(
             (Variant("magi", magi), Variant("plain", plain)),
             (lambda: copy_inputs(example_inputs)) if copy else (lambda: list(example_inputs)),
             timer=timer,
@@ -564,7 +552,9 @@ class Decider:
             settled=lambda samples: separated(*samples, self.margin) is not None,
             min_rounds=self.min_rounds,
         )
-        return Measurement(statistics.median(magi), statistics.median(plain), len(magi))
+        return Measurement(
+            statistics.median(magi_samples), statistics.median(plain_samples), len(magi_samples)
+        )
 
     def decide(
         self,

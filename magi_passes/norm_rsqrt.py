@@ -148,7 +148,10 @@ class NormRsqrtPass(MagiPass):
         # one new (rsqrt, expand) per (clamp, shape): divisions sharing a norm share its root
         made: dict[tuple[torch.fx.Node, Any], torch.fx.Node] = {}
         found = 0
-        for div in list(graph.find_nodes(op="call_function", target=aten.div.Tensor)):
+        orphans: set[torch.fx.Node] = set()
+        # in graph order, so a shared factor is placed before every division that uses it
+        divisions = [n for n in graph.nodes if _is_call(n, aten.div.Tensor)]
+        for div in divisions:
             expand, clamp = _divisor_chain(div)
             if clamp is None:
                 continue
@@ -173,9 +176,13 @@ class NormRsqrtPass(MagiPass):
                 made[key] = factor
             div.target = aten.mul.Tensor
             div.args = (div.args[0], factor)
+            orphans.update(n for n in (expand, clamp, clamp.args[0]) if n is not None)
             counts["norms_rewritten"] += 1
+        # the old root, clamp and broadcast, where nothing else reads them (users before producers)
+        for node in reversed(list(graph.nodes)):
+            if node in orphans and not node.users:
+                graph.erase_node(node)
         if counts["norms_rewritten"]:
-            graph.eliminate_dead_code()
             result.applied = True
             result.reason = (
                 f"{counts['norms_rewritten']} division(s) by a clamped vector norm now multiply "

@@ -263,3 +263,28 @@ def test_a_graph_with_a_norm_and_no_convolution_is_measured(
     assert (
         "(1 graphs)" in text and "(1 measured, 0 cached)" in text and "discarded variants" in text
     )
+
+
+def test_a_root_read_elsewhere_is_kept() -> None:
+    """The pass erases only the nodes it orphaned: a clamped root that is also an output stays."""
+
+    def norm_and_root(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        xf = x.float()
+        root = xf.pow(2).sum(1, keepdim=True).sqrt().clamp_min(1e-6)
+        return (
+            (xf / root.expand_as(xf)).to(x.dtype),
+            (xf * 3 / root.expand_as(xf)).to(x.dtype),
+            root,
+        )
+
+    x, _ = bf16_inputs()
+    p, (a, b, root) = run_pass(norm_and_root, x)
+    assert p.last_result.counts["norms_rewritten"] == 2
+    graph = p.graphs[-1]
+    graph.lint()
+    assert targets(graph).count(aten.clamp_min.default) == 2  # the output's and the new one
+    assert targets(graph).count(aten.rsqrt.default) == 1
+    ref = x.double().pow(2).sum(1, keepdim=True).sqrt()
+    torch.testing.assert_close(root.double(), ref, rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(a.double(), x.double() / ref, rtol=1e-2, atol=1e-2)
+    torch.testing.assert_close(b.double(), 3 * x.double() / ref, rtol=1e-2, atol=1e-2)
