@@ -204,11 +204,7 @@ def _first_call(compiled: Runnable) -> tuple[float, dict[str, int]]:
     counters.clear()
     # dynamo's "hit config.recompile_limit" warnings: frames that then run eagerly
     with _captured(LIMIT_LOGGER, _LIMIT_MARK, logging.WARNING) as limit_hits:
-        _sync()
-        start = time.perf_counter()
-        compiled.run()
-        _sync()
-        seconds = time.perf_counter() - start
+        seconds = _timed_call(compiled)
     return seconds, {**_compile_stats(), "eager_fallbacks": len(limit_hits.messages)}
 
 

@@ -237,7 +237,6 @@ class MagiBackend:
                 magi.fn, plain.fn, inputs, copy=mutates_inputs(gm)
             )
         except Exception as exc:  # a graph that cannot run twice on its inputs, say
-            self.seconds["measure"] += time.perf_counter() - started
             self._discard(plain)
             warnings.warn(
                 f"magi backend: timing the graph's two variants failed ({type(exc).__name__}: "
@@ -246,7 +245,8 @@ class MagiBackend:
                 stacklevel=2,
             )
             return self._keep(magi, f"timing failed ({type(exc).__name__})")
-        self.seconds["measure"] += time.perf_counter() - started
+        finally:
+            self.seconds["measure"] += time.perf_counter() - started
         decision = decider.decide(magi_ms, plain_ms, key=key, passes=changed, rounds=rounds)
         if decider.cache is not None:
             decider.cache.store(decision)

@@ -23,6 +23,7 @@ import pytest
 
 from .gpus import timed_gpu
 from .report import PairRecord
+from .timing import host_text
 
 # The marker table: name -> "signature: one-line help" (registered in pytest_configure).
 MARKERS: dict[str, str] = {
@@ -316,9 +317,5 @@ def format_speedup_failure(rec: PairRecord) -> str:
 
 
 def _host_line(rec: PairRecord) -> str:
-    if rec.baseline_host_ms is None or rec.candidate_host_ms is None:
-        return ""
-    return (
-        f"\n  host enqueue {rec.baseline_host_ms:.4f} / {rec.candidate_host_ms:.4f} ms per call "
-        f"(baseline / candidate; the medians above are device time)"
-    )
+    text = host_text(rec.baseline_ms, rec.baseline_host_ms, rec.candidate_ms, rec.candidate_host_ms)
+    return f"\n  {text}" if text else ""

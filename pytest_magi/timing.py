@@ -120,13 +120,8 @@ class Speedup:
 
     def host_text(self) -> str:
         """One line on the host's share ('' when it was not measured)."""
-        if self.baseline_host_ms is None or self.candidate_host_ms is None:
-            return ""
-        bound = self.host_bound
-        return (
-            f"host enqueue {self.baseline_host_ms:.4f} / {self.candidate_host_ms:.4f} ms per call "
-            f"(baseline / candidate; the events time the device); "
-            + (f"host-bound: {', '.join(bound)}" if bound else "device-bound")
+        return host_text(
+            self.baseline_ms, self.baseline_host_ms, self.candidate_ms, self.candidate_host_ms
         )
 
     def meets(self, threshold: float) -> bool:
@@ -165,6 +160,24 @@ def host_bound_sides(
         name
         for name, host, device in sides
         if host is not None and device is not None and host > device
+    )
+
+
+def host_text(
+    baseline_ms: float | None,
+    baseline_host_ms: float | None,
+    candidate_ms: float | None,
+    candidate_host_ms: float | None,
+) -> str:
+    """One line on the host's share of a pair timed on the device ('' when it was not
+    measured): `Speedup.host_text` and the `min_speedup` failure text both print it."""
+    if baseline_host_ms is None or candidate_host_ms is None:
+        return ""
+    bound = host_bound_sides(baseline_ms, baseline_host_ms, candidate_ms, candidate_host_ms)
+    return (
+        f"host enqueue {baseline_host_ms:.4f} / {candidate_host_ms:.4f} ms per call "
+        f"(baseline / candidate; the events time the device); "
+        + (f"host-bound: {', '.join(bound)}" if bound else "device-bound")
     )
 
 
