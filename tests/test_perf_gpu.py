@@ -18,7 +18,8 @@ Wan pairs timed the host on some machines (1.106x and 1.593x in one run, both be
 
 Session 10 (same order, then the norm producer): 1.073x, 1.472x, **1.177x (FAIL; 1.169x on a
 re-run on the same machine)**, 1.653x, 2.198x and 1.348x; on the next machine wan-540p-static
-passed at 1.219x, and at 1.214x with session 9's code in the same call: machine, not code.
+passed at 1.219x, and at 1.214x with session 9's code in the same call: machine, not code;
+after the review commit 1.194x (FAIL) on another machine.
 
 Without --magi-perf the bodies still run: numerics against eager and proof that the passes fired.
 """
