@@ -11,6 +11,7 @@ from .base import MagiPass, PassResult
 from .channels_last import ConvChannelsLastPass
 from .config import PassConfig
 from .dynamic_reshape import DynamicReshapePass
+from .group_norm import GroupNormStatsPass
 from .manager import PassManager
 from .nd_tiling import NdTilingPass
 from .norm_rsqrt import NormRsqrtPass
@@ -20,6 +21,7 @@ from .workarounds import PaddingMiscompileWorkaround
 __all__ = [
     "ConvChannelsLastPass",
     "DynamicReshapePass",
+    "GroupNormStatsPass",
     "MagiBackend",
     "MagiPass",
     "NdTilingPass",

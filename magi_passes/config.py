@@ -71,6 +71,10 @@ class PassConfig:
       `a * rsqrt(clamp_min(sum(x*x), eps*eps))` where the quotient is rounded to bf16/fp16 (the
       apply half of F.normalize and of video-VAE RMS norms). Measured, like the channels-last
       rewrite: where it would change a graph, the decision times it (docs/benchmarks.md).
+    - `enable_group_norm_stats`: where the channels-last rewrite converted a graph's
+      convolutions, let `GroupNormStatsPass` reduce GroupNorm's statistics per channel, then per
+      group, so the reduction reads channels-last activations contiguously. Measured, like the
+      channels-last rewrite (docs/benchmarks.md).
     """
 
     enable_conv_channels_last: bool = True
@@ -85,6 +89,7 @@ class PassConfig:
     measure_decisions: bool = True
     channels_last_conv_state: bool = False
     enable_norm_rsqrt: bool = True
+    enable_group_norm_stats: bool = True
 
     def __new__(cls, *args: Any, **kwargs: Any) -> PassConfig:
         # names are checked before the dataclass __init__ sees them, so a misspelt field gets the

@@ -9,9 +9,11 @@ Order, and why:
 2. `NormRsqrtPass`: turns divisions by a clamped vector norm into products with its rsqrt; it
    changes pointwise arithmetic only, never a layout or a reduction, so its place is free.
 3. `ConvChannelsLastPass`: decides conv layouts.
-4. `NdTilingPass`: last, because whether ND tiling pays depends on whether the layout pass already
+4. `GroupNormStatsPass`: after the layout pass, whose mark says whether the graph's activations
+   are channels-last (the only layout where it rewrites GroupNorm's statistics).
+5. `NdTilingPass`: last, because whether ND tiling pays depends on whether the layout pass already
    converted the graph's convolutions (it reads the mark `ConvChannelsLastPass` leaves).
-5. The user's own post-grad pass, if one was installed before (it is chained, never replaced).
+6. The user's own post-grad pass, if one was installed before (it is chained, never replaced).
 
 The manager is itself a `CustomGraphPass`: its `uuid()` aggregates the package's source files
 (docs/reliability.md, "Cache keys"), the config, every pass's uuid and the chained user pass's uuid, so Inductor's FX graph cache never mixes compilations made with
@@ -36,6 +38,7 @@ from .base import MagiPass, PassResult, _source_hash, get_inductor_config_value
 from .channels_last import ConvChannelsLastPass
 from .config import PassConfig
 from .dynamic_reshape import DynamicReshapePass
+from .group_norm import GroupNormStatsPass
 from .nd_tiling import NdTilingPass
 from .norm_rsqrt import NormRsqrtPass
 from .workarounds import PaddingMiscompileWorkaround
@@ -47,6 +50,7 @@ PASS_ORDER: tuple[type[MagiPass], ...] = (
     DynamicReshapePass,
     NormRsqrtPass,
     ConvChannelsLastPass,
+    GroupNormStatsPass,
     NdTilingPass,
 )
 

@@ -285,7 +285,8 @@ def test_the_faster_variant_wins_and_is_cached(tmp_path):
     torch.testing.assert_close(out, model(x))
     (decision,) = backend.decisions
     assert (decision.choice, decision.source) == ("magi", "measured")
-    assert decision.passes == ("conv_channels_last",)
+    # the Block's GroupNorm reads the channels-last conv output: its statistics are rewritten too
+    assert decision.passes == ("conv_channels_last", "group_norm_stats")
     assert timer.calls.count("magi") == timer.calls.count("plain") == 3
     assert len(backend.discarded) == 1  # plain was compiled to be timed, then dropped
     cl = _cl_result(backend)
@@ -453,7 +454,10 @@ def test_an_fx_cache_hit_on_a_graph_no_pass_can_change_is_not_compiled_twice(tmp
         (PassConfig(measure_decisions=False), False, "measuring is off"),
         (
             PassConfig(
-                enable_conv_channels_last=False, enable_nd_tiling=False, enable_norm_rsqrt=False
+                enable_conv_channels_last=False,
+                enable_nd_tiling=False,
+                enable_norm_rsqrt=False,
+                enable_group_norm_stats=False,
             ),
             False,
             "no measured pass is on",

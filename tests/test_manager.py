@@ -13,6 +13,7 @@ from torch._inductor.custom_graph_pass import CustomGraphPass
 from magi_passes import (
     ConvChannelsLastPass,
     DynamicReshapePass,
+    GroupNormStatsPass,
     MagiPass,
     NdTilingPass,
     NormRsqrtPass,
@@ -58,7 +59,13 @@ def test_set_config_refuses_undeclared_keys() -> None:
 
 
 def test_uuid_stable_for_equal_config_and_changes_with_flags() -> None:
-    for cls in (ConvChannelsLastPass, NdTilingPass, DynamicReshapePass, NormRsqrtPass):
+    for cls in (
+        ConvChannelsLastPass,
+        NdTilingPass,
+        DynamicReshapePass,
+        NormRsqrtPass,
+        GroupNormStatsPass,
+    ):
         a, b = cls(PassConfig()), cls(PassConfig())
         assert a.uuid() == b.uuid() and isinstance(a.uuid(), str)
         assert a.uuid() != cls(PassConfig(conv_heavy_ratio=10)).uuid()
@@ -75,6 +82,7 @@ def test_pass_order_and_results() -> None:
         "dynamic_reshape",
         "norm_rsqrt",
         "conv_channels_last",
+        "group_norm_stats",
         "nd_tiling",
     ]
     assert [p.name for p in manager.passes] == order

@@ -5,8 +5,8 @@ an H200 with torch 2.11 (docs/benchmarks.md):
 
 | pair | measured (sessions 1-2; session 3, weights cloned in the graph) | threshold |
 | --- | --- | --- |
-| VAEDecoderLike 540p bf16 static | 1.08x; 1.07x | 1.2 (issue target; missed, see xfail) |
-| VAEDecoderLike 540p bf16 dynamic H/W | 1.49x; 1.47x | 1.4 (issue target) |
+| VAEDecoderLike 540p bf16 static | 1.08x; 1.07x; 1.126x with GroupNormStatsPass (session 12) | 1.2 (issue target; missed, see xfail) |
+| VAEDecoderLike 540p bf16 dynamic H/W | 1.49x; 1.47x; 2.027x with GroupNormStatsPass (session 12) | 1.8 |
 | WanCausalStage 540p bf16 static | 1.24-1.28x; 1.22x (fresh machine) | 1.2 |
 | WanCausalStage 540p bf16 dynamic H/W | 1.72-1.73x; 1.65x | 1.6 |
 | GQAProjection h200 bf16, dynamic Hq and D, inference | 2.19x; 2.19x | 1.9 |
@@ -20,6 +20,9 @@ Session 10 (same order, then the norm producer): 1.073x, 1.472x, **1.177x (FAIL;
 re-run on the same machine)**, 1.653x, 2.198x and 1.348x; on the next machine wan-540p-static
 passed at 1.219x, and at 1.214x with session 9's code in the same call: machine, not code;
 after the review commit 1.194x (FAIL) on another machine.
+
+Session 12 (GroupNormStatsPass; docs/results/session12): vae-540p-static 1.126x (xfail),
+vae-540p-dynamic 2.027x; the dynamic threshold rose from 1.4 to 1.8 with it.
 
 Without --magi-perf the bodies still run: numerics against eager and proof that the passes fired.
 """
@@ -49,8 +52,8 @@ def _pair(compiled_pair, model_cls, dynamic: bool, label: str):
 
 
 @pytest.mark.xfail(
-    reason="issue target 1.2x missed: 1.08x measured on H200 (GroupNorm reads channels-last "
-    "activations strided; docs/benchmarks.md)",
+    reason="issue target 1.2x missed: 1.126x measured on H200 with GroupNormStatsPass (1.07x "
+    "before it; docs/benchmarks.md, 'Session 12')",
     strict=False,
 )
 @pytest.mark.min_speedup(1.2)
@@ -58,7 +61,7 @@ def test_vae_540p_static(compiled_pair) -> None:
     _pair(compiled_pair, VAEDecoderLike, dynamic=False, label="vae-540p-static")
 
 
-@pytest.mark.min_speedup(1.4)
+@pytest.mark.min_speedup(1.8)
 def test_vae_540p_dynamic_hw(compiled_pair) -> None:
     _pair(compiled_pair, VAEDecoderLike, dynamic=True, label="vae-540p-dynamic")
 

@@ -1,0 +1,163 @@
+"""`GroupNormStatsPass`: GroupNorm's statistics per channel first, then per group.
+
+Matches, in the post-grad graph, the statistics half of Inductor's GroupNorm decomposition::
+
+    xg       = reshape(x, [N, G, C // G, S])               # x: (N, C, *spatial), S = prod(spatial)
+    var, mu  = var_mean(xg, [2, 3], correction=0, keepdim=True)
+
+Emits::
+
+    var_c, mu_c = var_mean(xg, [3], correction=0, keepdim=True)    # per channel: (N, G, C//G, 1)
+    mu          = mean(mu_c, [2], keepdim=True)
+    var         = mean(var_c + (mu_c - mu) ** 2, [2], keepdim=True)
+
+Why: where `ConvChannelsLastPass` lays a convolution's output out channels-last, the channels of
+a position are adjacent in memory, and a group is C/G of them (4 of 128 in VAEDecoderLike). The
+group's reduction walks its positions, so each load takes C/G channels and skips the other C:
+the reduction reads scattered 8-byte pieces. On an H200 those reductions took 0.15 ms each
+where the channels-first ones took 0.04 ms, the rest of VAEDecoderLike's static gap to its
+target (docs/benchmarks.md, "Where the time goes"). Per channel, the reduction over positions
+keeps every channel of a position in one tile: the loads are contiguous along the channels
+(Inductor's "outer" reduction), and a tiny second reduction combines C/G values per group.
+
+Why it is the same statistic: each channel has the same count S, so the group mean is the mean
+of the channel means, and the group's population variance is the mean of the channel variances
+plus the variance of the channel means (the parallel-variance identity, exact in real numbers;
+both sides are fp32 Welford reductions, so only rounding differs, far below fp32 resolution of
+the result). The pass leaves the normalisation, the affine and everything after alone.
+
+Gates, each counted in `PassResult.counts`:
+- `group_norms_skipped_layout`: the graph has no convolution that `ConvChannelsLastPass`
+  converted (`channels_last_convs`), so its activations are channels-first and the fused
+  reduction already reads contiguous positions;
+- `group_norms_skipped_dtype`: the statistics are not computed in fp32 or fp64 (Inductor's
+  decomposition upcasts bf16/fp16 to fp32; anything else is left as it is).
+A `var_mean` that is not GroupNorm's (not of a 4-D `reshape` of `(N, C, ...)` into
+`(N, G, C/G, S)` over dims 2 and 3, population variance, keepdim) is not matched.
+
+Measured (`measured_by = "enable_group_norm_stats"`): the magi backend times a graph it changes
+with and without the measured passes and keeps the faster (`magi_passes.decisions`); the numbers
+are in docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import torch
+from torch.fx.experimental.symbolic_shapes import statically_known_true
+
+from .base import MagiPass, PassResult, run_on_fake
+from .nd_tiling import channels_last_convs
+
+aten = torch.ops.aten
+
+COUNT_KEYS = ("group_norms_rewritten", "group_norms_skipped_layout", "group_norms_skipped_dtype")
+_STAT_DTYPES = (torch.float32, torch.float64)
+
+
+def _val(node: Any) -> Any:
+    return node.meta.get("val") if isinstance(node, torch.fx.Node) else None
+
+
+def is_group_norm_stats(node: torch.fx.Node) -> bool:
+    """Whether `node` is `var_mean(reshape(x, [N, G, C/G, S]), [2, 3], correction=0,
+    keepdim=True)` with `x` of shape `(N, C, ...)`: GroupNorm's statistics as decomposed."""
+    if node.op != "call_function" or node.target is not aten.var_mean.correction:
+        return False
+    if len(node.args) < 2 or node.kwargs.get("correction") != 0 or not node.kwargs.get("keepdim"):
+        return False
+    grouped = node.args[0]
+    if not isinstance(grouped, torch.fx.Node) or grouped.target not in (
+        aten.reshape.default,
+        aten.view.default,
+    ):
+        return False
+    g, x = _val(grouped), _val(grouped.args[0])
+    if not isinstance(g, torch.Tensor) or not isinstance(x, torch.Tensor):
+        return False
+    if g.dim() != 4 or x.dim() < 3 or sorted(d % 4 for d in node.args[1]) != [2, 3]:
+        return False
+    return statically_known_true(g.shape[0] == x.shape[0]) and statically_known_true(
+        g.shape[1] * g.shape[2] == x.shape[1]
+    )
+
+
+class GroupNormStatsPass(MagiPass):
+    """GroupNorm's statistics per channel, then per group, where activations are channels-last
+    (module docstring)."""
+
+    name: ClassVar[str] = "group_norm_stats"
+    measured_by: ClassVar[str | None] = "enable_group_norm_stats"
+
+    def enabled(self) -> bool:
+        return self.config.enable_group_norm_stats
+
+    def apply(self, graph: torch.fx.Graph) -> PassResult:
+        counts = dict.fromkeys(COUNT_KEYS, 0)
+        result = PassResult(self.name, applied=False, reason="", counts=counts)
+        stats = [n for n in graph.nodes if is_group_norm_stats(n)]
+        if not stats:
+            result.reason = "no GroupNorm statistics"
+            return result
+        if channels_last_convs(graph) == 0:
+            counts["group_norms_skipped_layout"] = len(stats)
+            result.reason = "no channels-last convolution: GroupNorm reads contiguous positions"
+            return result
+        for node in stats:
+            if _val(node.args[0]).dtype not in _STAT_DTYPES:
+                counts["group_norms_skipped_dtype"] += 1
+                continue
+            self._rewrite(graph, node)
+            counts["group_norms_rewritten"] += 1
+        if counts["group_norms_rewritten"]:
+            result.applied = True
+            result.reason = (
+                f"{counts['group_norms_rewritten']} GroupNorm statistic(s) reduced per channel, "
+                f"then per group"
+            )
+        else:
+            result.reason = "no GroupNorm statistics qualify (see counts)"
+        return result
+
+    @staticmethod
+    def _rewrite(graph: torch.fx.Graph, stats: torch.fx.Node) -> None:
+        """Replace `stats`'s two results with the per-channel-then-per-group ones."""
+        grouped = stats.args[0]
+        assert isinstance(grouped, torch.fx.Node)
+
+        mode_of = _val(grouped)  # every new value is made under the fake mode of the graph's
+
+        def add(
+            target: Any,
+            args: tuple[Any, ...],
+            fn: Callable[..., Any],
+            kwargs: dict[str, Any] | None = None,
+        ) -> torch.fx.Node:
+            node = graph.call_function(target, args, kwargs or {})
+            values = [_val(a) if isinstance(a, torch.fx.Node) else a for a in args]
+            node.meta["val"] = run_on_fake(mode_of, lambda _: fn(*values))
+            return node
+
+        with graph.inserting_before(stats):
+            per_channel = add(
+                aten.var_mean.correction,
+                (grouped, [3]),
+                lambda t, dims: torch.var_mean(t, dims, correction=0, keepdim=True),
+                {"correction": 0, "keepdim": True},
+            )
+            var_c = add(operator.getitem, (per_channel, 0), operator.getitem)
+            mean_c = add(operator.getitem, (per_channel, 1), operator.getitem)
+            mean = add(aten.mean.dim, (mean_c, [2], True), torch.mean)
+            spread = add(aten.sub.Tensor, (mean_c, mean), torch.sub)
+            square = add(aten.mul.Tensor, (spread, spread), torch.mul)
+            within = add(aten.add.Tensor, (var_c, square), torch.add)
+            var = add(aten.mean.dim, (within, [2], True), torch.mean)
+        for user in list(stats.users):
+            if user.target is operator.getitem and user.args[1] in (0, 1):
+                user.replace_all_uses_with(var if user.args[1] == 0 else mean)
+                graph.erase_node(user)
+        if not stats.users:
+            graph.erase_node(stats)

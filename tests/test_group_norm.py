@@ -1,0 +1,249 @@
+"""GroupNormStatsPass: the rewrite on real post-grad graphs, its gates, its numerics (against
+fp64, on data that makes a naive variance cancel) and the CUDA kernels Inductor generates with it
+(fake CUDA: generated, never run). Its speed is measured on the GPU by
+tests/test_perf_gpu.py::test_vae_540p_static and tools/probes/gn_stats_ab.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import torch
+import torch.nn.functional as F
+from torch._inductor import config as inductor_config
+
+from magi_passes import GroupNormStatsPass, MagiBackend, PassConfig, PassManager
+from magi_passes.decisions import Decider, DecisionCache
+from magi_passes.group_norm import is_group_norm_stats
+from pytest_magi.codegen import inductor_codegen
+
+aten = torch.ops.aten
+
+
+class Block(torch.nn.Module):
+    """conv3d -> GroupNorm -> SiLU -> conv3d, a VAE decoder's resnet half."""
+
+    def __init__(self, channels: int = 64, groups: int = 32, conv: bool = True) -> None:
+        super().__init__()
+        self.conv1 = torch.nn.Conv3d(channels, channels, 3, padding=1) if conv else None
+        self.norm = torch.nn.GroupNorm(groups, channels)
+        self.conv2 = torch.nn.Conv3d(channels, channels, 3, padding=1) if conv else None
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.conv1 is not None:
+            x = self.conv1(x)
+        y = F.silu(self.norm(x))
+        return self.conv2(y) if self.conv2 is not None else y
+
+
+def rel_l2(actual: torch.Tensor, expected: torch.Tensor) -> float:
+    a, e = actual.double(), expected.double()
+    return float((a - e).norm() / e.norm())
+
+
+def compile_with(
+    model: torch.nn.Module, x: torch.Tensor, config: PassConfig, *, dynamic: bool = False
+) -> tuple[MagiBackend, torch.Tensor]:
+    """`model(x)` compiled on CPU by the magi backend (caches off, so every pass runs)."""
+    torch._dynamo.reset()
+    backend = MagiBackend(config)
+    with torch.no_grad(), inductor_config.patch(force_disable_caches=True):
+        out = torch.compile(model, backend=backend, dynamic=dynamic)(x)
+    return backend, out
+
+
+def gn_result(backend: MagiBackend) -> Any:
+    (result,) = [r for r in backend.managers[-1].results if r.name == "group_norm_stats"]
+    return result
+
+
+def block_inputs(channels: int = 64, dtype: torch.dtype = torch.bfloat16) -> tuple[Any, Any]:
+    torch.manual_seed(0)
+    model = Block(channels).to(dtype).eval()
+    return model, torch.randn(1, channels, 3, 6, 8, dtype=dtype)
+
+
+STATIC = PassConfig(measure_decisions=False)
+
+
+# --------------------------------------------------------------------------- the rewrite
+def test_group_norm_statistics_are_reduced_per_channel_then_per_group() -> None:
+    model, x = block_inputs()
+    backend, out = compile_with(model, x, STATIC)
+    result = gn_result(backend)
+    assert result.applied and result.counts["group_norms_rewritten"] == 1
+    graph = backend.managers[-1].graphs[-1]
+    # one var_mean left, over the positions of each channel; two means combine the channels
+    assert graph.count("aten.var_mean.correction") == 1
+    assert "var_mean.correction](args = (%view, [3])" in graph.replace("%reshape", "%view")
+    assert graph.count("aten.mean.dim") == 2
+    with torch.no_grad():
+        ref = model.double()(x.double())
+        eager = model.to(torch.bfloat16)(x)
+    assert rel_l2(out, ref) <= 2 * rel_l2(eager, ref)
+
+
+def test_the_statistics_match_fp64_where_a_naive_variance_cancels() -> None:
+    """Channels far from zero and from each other (offsets of 1e3, spread 1e-2): the group's
+    variance is mostly the spread of the channel means. In fp32 the rewritten statistics are as
+    close to fp64 as Inductor's own single reduction."""
+    torch.manual_seed(0)
+    c = 16
+    offsets = 1000.0 + torch.randn(1, c, 1, 1, 1) * 0.05
+    x = offsets + torch.randn(1, c, 3, 6, 8) * 1e-2
+    model = Block(c, groups=4).eval()
+    _, on = compile_with(model, x, STATIC)
+    _, off = compile_with(model, x, STATIC.replace(enable_group_norm_stats=False))
+    with torch.no_grad():
+        ref = model.double()(x.double())
+    err_on, err_off = rel_l2(on, ref), rel_l2(off, ref)
+    assert err_on <= max(2 * err_off, 1e-5), (err_on, err_off)
+
+
+def test_dynamic_shapes() -> None:
+    model, x = block_inputs()
+    backend, out = compile_with(model, x, STATIC, dynamic=True)
+    assert gn_result(backend).counts["group_norms_rewritten"] == 1
+    with torch.no_grad():
+        ref = model.double()(x.double())
+        eager = model.to(torch.bfloat16)(x)
+    assert rel_l2(out, ref) <= 2 * rel_l2(eager, ref)
+    x2 = torch.randn(1, 64, 2, 4, 10, dtype=torch.bfloat16)  # another size, the same graph
+    with torch.no_grad():
+        out2 = torch.compile(model, backend=backend, dynamic=True)(x2)
+        ref2 = model.double()(x2.double())
+        eager2 = model.to(torch.bfloat16)(x2)
+    assert rel_l2(out2, ref2) <= 2 * rel_l2(eager2, ref2)
+
+
+# --------------------------------------------------------------------------- the gates
+def test_channels_first_activations_are_left_alone() -> None:
+    """Without the channels-last rewrite (switched off, or no convolution) GroupNorm's own
+    reduction already reads contiguous positions."""
+    model, x = block_inputs()
+    backend, _ = compile_with(model, x, STATIC.replace(enable_conv_channels_last=False))
+    result = gn_result(backend)
+    assert not result.applied and result.counts["group_norms_skipped_layout"] == 1
+    assert backend.managers[-1].graphs[-1].count("aten.var_mean.correction") == 1
+    torch.manual_seed(0)
+    backend, _ = compile_with(Block(64, conv=False).to(torch.bfloat16).eval(), x, STATIC)
+    assert not gn_result(backend).applied
+    assert gn_result(backend).counts["group_norms_skipped_layout"] == 1
+
+
+def test_statistics_in_half_precision_are_left_alone() -> None:
+    torch.manual_seed(0)
+    w = torch.randn(16, 16, 3, 3, 3, dtype=torch.bfloat16)
+
+    def half_stats(x: torch.Tensor) -> torch.Tensor:
+        y = F.conv3d(x, w, padding=1)
+        g = y.reshape(1, 8, 2, -1)
+        var, mean = torch.var_mean(g, [2, 3], correction=0, keepdim=True)
+        return F.conv3d(((g - mean) * var).reshape(y.shape), w, padding=1)
+
+    x = torch.randn(1, 16, 3, 6, 8, dtype=torch.bfloat16)
+    backend, _ = compile_with(half_stats, x, STATIC)  # type: ignore[arg-type]
+    result = gn_result(backend)
+    assert result.counts["group_norms_skipped_dtype"] == 1 and not result.applied
+
+
+def test_a_var_mean_that_is_not_group_norms_is_not_matched() -> None:
+    """Over dims 2 and 3 of a 4-D tensor that is no grouping reshape (an instance norm of
+    images), or with the sample variance, or without keepdim: not GroupNorm's statistics."""
+    graph = torch.fx.Graph()
+    x = graph.placeholder("x")
+    x.meta["val"] = torch.empty(2, 8, 5, 6)
+    grouped = graph.call_function(aten.reshape.default, (x, [2, 4, 2, 30]))
+    grouped.meta["val"] = torch.empty(2, 4, 2, 30)
+    cases = {
+        "group norm": (grouped, [2, 3], {"correction": 0, "keepdim": True}, True),
+        "negative dims": (grouped, [-2, -1], {"correction": 0, "keepdim": True}, True),
+        "no reshape": (x, [2, 3], {"correction": 0, "keepdim": True}, False),
+        "sample variance": (grouped, [2, 3], {"correction": 1, "keepdim": True}, False),
+        "no keepdim": (grouped, [2, 3], {"correction": 0, "keepdim": False}, False),
+        "one dim": (grouped, [3], {"correction": 0, "keepdim": True}, False),
+    }
+    for label, (arg, dims, kwargs, expected) in cases.items():
+        node = graph.call_function(aten.var_mean.correction, (arg, dims), kwargs)
+        assert is_group_norm_stats(node) is expected, label
+    ungrouped = graph.call_function(aten.reshape.default, (x, [2, 3, 2, 40]))
+    ungrouped.meta["val"] = torch.empty(2, 3, 2, 40)  # 3 * 2 != 8 channels
+    node = graph.call_function(
+        aten.var_mean.correction, (ungrouped, [2, 3]), {"correction": 0, "keepdim": True}
+    )
+    assert not is_group_norm_stats(node)
+
+
+def test_the_config_switch_env_var_and_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert GroupNormStatsPass(PassConfig()).enabled()
+    assert not GroupNormStatsPass(PassConfig(enable_group_norm_stats=False)).enabled()
+    monkeypatch.setenv("MAGI_PASSES__ENABLE_GROUP_NORM_STATS", "0")
+    assert PassConfig.from_env().enable_group_norm_stats is False
+    assert GroupNormStatsPass.measured_by == "enable_group_norm_stats"
+    names = [p.name for p in PassManager().passes]
+    assert names.index("conv_channels_last") < names.index("group_norm_stats")
+    model, x = block_inputs()
+    backend, _ = compile_with(model, x, STATIC.replace(enable_group_norm_stats=False))
+    assert not backend.fired("group_norm_stats")
+    assert backend.managers[-1].graphs[-1].count("aten.mean.dim") == 0
+
+
+# --------------------------------------------------------------------------- CUDA codegen
+def test_fake_cuda_the_statistics_read_channels_last_contiguously() -> None:
+    """What the GPU runs: without the pass, the group's reduction loads channels-last data one
+    group of channels at a time (Inductor's "inner" reduction hint, the channel stride inside
+    the index); with it, the first reduction is an "outer" one whose loads run along the
+    channels, and a small kernel combines the channels of each group."""
+    model, x = block_inputs(128)
+    x = torch.randn(1, 128, 3, 16, 24, dtype=torch.bfloat16)
+    with torch.no_grad():
+        on = inductor_codegen(model, x, config=STATIC)
+        off = inductor_codegen(model, x, config=STATIC.replace(enable_group_norm_stats=False))
+    # a small kernel combines each group's channels; the per-channel reduction may take one
+    # split stage more than the group's did (7 against 5 kernels at this size)
+    assert off.kernel_count < on.kernel_count <= off.kernel_count + 2
+
+    def hints(code: Any) -> list[str]:
+        return [
+            line.split("ReductionHint.")[1].rstrip(",").strip()
+            for k in code.kernels
+            if k.kind != "pointwise"
+            for line in k.source.splitlines()
+            if "reduction_hint=ReductionHint." in line
+        ]
+
+    assert "OUTER" in hints(on) and "OUTER" not in hints(off)
+    (first_on,) = [k for k in on.kernels if "reduction_hint=ReductionHint.OUTER," in k.source]
+    # the conv output's load: the channel (x0) is the contiguous index, positions stride 128
+    assert "in_ptr0 + (x0 + 128*" in first_on.source
+
+
+# --------------------------------------------------------------------------- measured
+class FakeTimer:
+    def __init__(self, magi: float, plain: float) -> None:
+        self.ms = {"magi": magi, "plain": plain}
+
+    def __call__(self, variant: Any, args: Any) -> float:
+        variant(*args)
+        return self.ms[variant.name]
+
+
+@pytest.mark.parametrize(
+    ("magi_ms", "plain_ms", "choice"), [(1.0, 2.0, "magi"), (2.0, 1.0, "plain")]
+)
+def test_the_rewrite_is_measured(
+    tmp_path: Any, magi_ms: float, plain_ms: float, choice: str
+) -> None:
+    model, x = block_inputs()
+    torch._dynamo.reset()
+    backend = MagiBackend(
+        decider=Decider(timer=FakeTimer(magi_ms, plain_ms), rounds=1, cache=DecisionCache(tmp_path))
+    )
+    with torch.no_grad(), inductor_config.patch(force_disable_caches=True):
+        torch.compile(model, backend=backend)(x)
+    (decision,) = backend.decisions
+    assert decision.source == "measured" and decision.choice == choice
+    assert "group_norm_stats" in decision.passes
+    (dropped,) = backend.discarded
+    assert backend.managers[0].fired("group_norm_stats") == (choice == "magi")
+    assert dropped.fired("group_norm_stats") == (choice == "plain")
