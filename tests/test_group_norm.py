@@ -116,6 +116,25 @@ def test_dynamic_shapes() -> None:
     assert rel_l2(out2, ref2) <= 2 * rel_l2(eager2, ref2)
 
 
+def test_training_gradients_match_eager() -> None:
+    """In a training graph the forward's statistics are also saved for backward."""
+    torch.manual_seed(0)
+    model = Block(32).eval()
+    x = torch.randn(1, 32, 3, 6, 8, requires_grad=True)
+    torch._dynamo.reset()
+    backend = MagiBackend(STATIC)
+    with inductor_config.patch(force_disable_caches=True):
+        torch.compile(model, backend=backend)(x).square().sum().backward()
+    assert backend.fired("group_norm_stats")
+    compiled_grads = [x.grad.clone(), *(p.grad.clone() for p in model.parameters())]
+    x.grad = None
+    model.zero_grad()
+    model(x).square().sum().backward()
+    eager_grads = [x.grad, *(p.grad for p in model.parameters())]
+    for got, want in zip(compiled_grads, eager_grads, strict=True):
+        torch.testing.assert_close(got, want, rtol=1e-3, atol=1e-4)
+
+
 # --------------------------------------------------------------------------- the gates
 def test_channels_first_activations_are_left_alone() -> None:
     """Without the channels-last rewrite (switched off, or no convolution) GroupNorm's own
