@@ -10,7 +10,8 @@ times both on the graph's own example inputs, and keeps the faster; magi must wi
 max-autotune does for kernels, one level up.
 
 Which passes are measured: those whose class sets `measured_by` to the `PassConfig` field that
-switches them off (`ConvChannelsLastPass`, `NdTilingPass`). The others never add work to a graph
+switches them off (`ConvChannelsLastPass`, `NdTilingPass`, `NormRsqrtPass`,
+`GroupNormStatsPass`). The others never add work to a graph
 (`DynamicReshapePass` removes copies) or exist for correctness (`PaddingMiscompileWorkaround`)
 and always run as their static rule says.
 

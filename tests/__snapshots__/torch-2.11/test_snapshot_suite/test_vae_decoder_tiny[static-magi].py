@@ -128,7 +128,7 @@ def triton_poi_fused_convolution_1(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : t
 # kernel path: <kernel-path>
 # Topologically Sorted Source Nodes: [h, group_norm], Original ATen: [aten.convolution, aten.native_group_norm]
 # Source node to ATen node mapping:
-#   group_norm => convert_element_type, var_mean, view
+#   group_norm => convert_element_type, view
 #   h => convolution
 # Graph fragment:
 #   %buf2 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0" = PlaceHolder[target=buf2]
@@ -138,9 +138,9 @@ def triton_poi_fused_convolution_1(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : t
 #   %convolution : Tensor "bf16[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default, %clone_default_1, %arg1_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %convert_element_type : Tensor "f32[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution, torch.float32), kwargs = {})
 #   %view : Tensor "f32[1, 4, 4, 96][1536, 384, 96, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type, [1, 4, 4, 96]), kwargs = {})
-#   %var_mean : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view, [2, 3]), kwargs = {correction: 0, keepdim: True})
-#   return %getitem_1,%buf4
-triton_per_fused_convolution_native_group_norm_2 = async_compile.triton('triton_per_fused_convolution_native_group_norm_2', '''
+#   %var_mean_correction : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view, [3]), kwargs = {correction: 0, keepdim: True})
+#   return %getitem_11,%buf4
+triton_red_fused_convolution_native_group_norm_2 = async_compile.triton('triton_red_fused_convolution_native_group_norm_2', '''
 import triton
 import triton.language as tl
 
@@ -149,65 +149,147 @@ from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
 from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
 triton_helpers.set_driver_to_gpu()
 
-@triton_heuristics.persistent_reduction(
-    size_hints={'x': 4, 'r0_': 512},
-    reduction_hint=ReductionHint.INNER,
+@triton_heuristics.reduction(
+    size_hints={'x': 16, 'r0_': 128},
+    reduction_hint=ReductionHint.OUTER,
     filename=__file__,
-    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'out_ptr0': '*fp32', 'out_ptr1': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_per_fused_convolution_native_group_norm_2', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 2, 'num_store': 2, 'num_reduction': 4, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 32, 'r0_': 3104}}
+    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'out_ptr0': '*fp32', 'out_ptr1': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr', 'R0_BLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_red_fused_convolution_native_group_norm_2', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 2, 'num_reduction': 2, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 3360, 'r0_': 0}}
 )
 @triton.jit
-def triton_per_fused_convolution_native_group_norm_2(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
-    xnumel = 4
-    r0_numel = 384
-    R0_BLOCK: tl.constexpr = 512
+def triton_red_fused_convolution_native_group_norm_2(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+    xnumel = 16
+    r0_numel = 96
     rnumel = r0_numel
     RBLOCK: tl.constexpr = R0_BLOCK
     xoffset = tl.program_id(0) * XBLOCK
     xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
     xmask = xindex < xnumel
-    r0_index = tl.arange(0, R0_BLOCK)[None, :]
-    r0_offset = 0
-    r0_mask = r0_index < r0_numel
-    roffset = r0_offset
-    rindex = r0_index
-    r0_1 = (r0_index % 4)
-    r0_2 = r0_index // 4
+    r0_base = tl.arange(0, R0_BLOCK)[None, :]
+    rbase = r0_base
     x0 = xindex
-    tmp0 = tl.load(in_ptr0 + (r0_1 + 4*x0 + 16*r0_2), r0_mask & xmask, other=0.0).to(tl.float32)
-    tmp1 = tl.load(in_ptr1 + (r0_1 + 4*x0), r0_mask & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
-    tmp2 = tmp0 + tmp1
-    tmp3 = tmp2.to(tl.float32)
-    tmp4 = tl.broadcast_to(tmp3, [XBLOCK, R0_BLOCK])
-    tmp6 = tl.where(r0_mask & xmask, tmp4, 0)
-    tmp7 = tl.broadcast_to(tmp4, [XBLOCK, R0_BLOCK])
-    tmp9 = tl.where(r0_mask & xmask, tmp7, 0)
-    tmp10 = tl.sum(tmp9, 1)[:, None].to(tl.float32)
-    tmp11 = tl.full([1, 1], 384, tl.int32)
-    tmp12 = tmp11.to(tl.float32)
-    tmp13 = (tmp10 / tmp12)
-    tmp14 = tmp4 - tmp13
-    tmp15 = tmp14 * tmp14
-    tmp16 = tl.broadcast_to(tmp15, [XBLOCK, R0_BLOCK])
-    tmp18 = tl.where(r0_mask & xmask, tmp16, 0)
-    tmp19 = tl.sum(tmp18, 1)[:, None].to(tl.float32)
-    tl.store(out_ptr0 + (x0), tmp13, xmask)
-    tl.store(out_ptr1 + (x0), tmp19, xmask)
+    tmp1 = tl.load(in_ptr1 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp5_mean = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    tmp5_m2 = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    tmp5_weight = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = r0_index < r0_numel
+        roffset = r0_offset
+        rindex = r0_index
+        r0_1 = r0_index
+        tmp0 = tl.load(in_ptr0 + (x0 + 16*r0_1), r0_mask & xmask, eviction_policy='evict_first', other=0.0).to(tl.float32)
+        tmp2 = tmp0 + tmp1
+        tmp3 = tmp2.to(tl.float32)
+        tmp4 = tl.broadcast_to(tmp3, [XBLOCK, R0_BLOCK])
+        tmp5_mean_next, tmp5_m2_next, tmp5_weight_next = triton_helpers.welford_reduce(
+            tmp4, tmp5_mean, tmp5_m2, tmp5_weight, roffset == 0
+        )
+        tmp5_mean = tl.where(r0_mask & xmask, tmp5_mean_next, tmp5_mean)
+        tmp5_m2 = tl.where(r0_mask & xmask, tmp5_m2_next, tmp5_m2)
+        tmp5_weight = tl.where(r0_mask & xmask, tmp5_weight_next, tmp5_weight)
+    tmp6, tmp7, tmp8 = triton_helpers.welford(tmp5_mean, tmp5_m2, tmp5_weight, 1)
+    tmp5 = tmp6[:, None]
+    tmp9 = tmp7[:, None]
+    tmp10 = tmp8[:, None]
+    tl.store(out_ptr0 + (x0), tmp5, xmask)
+    tl.store(out_ptr1 + (x0), tmp9, xmask)
+''', device_str='cuda')
+
+
+# kernel path: <kernel-path>
+# Topologically Sorted Source Nodes: [h, group_norm], Original ATen: [aten.convolution, aten.native_group_norm]
+# Source node to ATen node mapping:
+#   group_norm => convert_element_type, view
+#   h => convolution
+# Graph fragment:
+#   %buf4 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=buf4]
+#   %getitem_11 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=getitem_11]
+#   %clone_default_1 : Tensor "bf16[16, 4, 3, 3, 3][108, 1, 36, 12, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg0_1,), kwargs = {memory_format: torch.channels_last_3d})
+#   %clone_default : Tensor "bf16[1, 4, 2, 6, 8][384, 1, 192, 32, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg2_1,), kwargs = {memory_format: torch.channels_last_3d})
+#   %convolution : Tensor "bf16[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default, %clone_default_1, %arg1_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convert_element_type : Tensor "f32[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution, torch.float32), kwargs = {})
+#   %view : Tensor "f32[1, 4, 4, 96][1536, 384, 96, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type, [1, 4, 4, 96]), kwargs = {})
+#   %var_mean_correction : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view, [3]), kwargs = {correction: 0, keepdim: True})
+#   %mean_dim : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%getitem_11, [2], True), kwargs = {})
+#   %sub_tensor : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%getitem_11, %mean_dim), kwargs = {})
+#   %mul_tensor : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_tensor, %sub_tensor), kwargs = {})
+#   %add_tensor : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%getitem_10, %mul_tensor), kwargs = {})
+#   %mean_dim_1 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%add_tensor, [2], True), kwargs = {})
+#   return %mean_dim_1
+triton_poi_fused_convolution_native_group_norm_3 = async_compile.triton('triton_poi_fused_convolution_native_group_norm_3', '''
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.pointwise(
+    size_hints={'x': 4}, 
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'out_ptr0': '*fp32', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_native_group_norm_3', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 8, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 16}},
+    min_elem_per_thread=0
+)
+@triton.jit
+def triton_poi_fused_convolution_native_group_norm_3(in_ptr0, in_ptr1, out_ptr0, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 4
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    x0 = xindex
+    tmp0 = tl.load(in_ptr0 + (4*x0), xmask, eviction_policy='evict_last')
+    tmp3 = tl.load(in_ptr1 + (4*x0), xmask, eviction_policy='evict_last')
+    tmp4 = tl.load(in_ptr1 + (1 + 4*x0), xmask, eviction_policy='evict_last')
+    tmp6 = tl.load(in_ptr1 + (2 + 4*x0), xmask, eviction_policy='evict_last')
+    tmp8 = tl.load(in_ptr1 + (3 + 4*x0), xmask, eviction_policy='evict_last')
+    tmp15 = tl.load(in_ptr0 + (1 + 4*x0), xmask, eviction_policy='evict_last')
+    tmp21 = tl.load(in_ptr0 + (2 + 4*x0), xmask, eviction_policy='evict_last')
+    tmp27 = tl.load(in_ptr0 + (3 + 4*x0), xmask, eviction_policy='evict_last')
+    tmp1 = tl.full([1], 96.0, tl.float32)
+    tmp2 = (tmp0 / tmp1)
+    tmp5 = tmp3 + tmp4
+    tmp7 = tmp5 + tmp6
+    tmp9 = tmp7 + tmp8
+    tmp10 = tl.full([1], 4.0, tl.float32)
+    tmp11 = (tmp9 / tmp10)
+    tmp12 = tmp3 - tmp11
+    tmp13 = tmp12 * tmp12
+    tmp14 = tmp2 + tmp13
+    tmp16 = (tmp15 / tmp1)
+    tmp17 = tmp4 - tmp11
+    tmp18 = tmp17 * tmp17
+    tmp19 = tmp16 + tmp18
+    tmp20 = tmp14 + tmp19
+    tmp22 = (tmp21 / tmp1)
+    tmp23 = tmp6 - tmp11
+    tmp24 = tmp23 * tmp23
+    tmp25 = tmp22 + tmp24
+    tmp26 = tmp20 + tmp25
+    tmp28 = (tmp27 / tmp1)
+    tmp29 = tmp8 - tmp11
+    tmp30 = tmp29 * tmp29
+    tmp31 = tmp28 + tmp30
+    tmp32 = tmp26 + tmp31
+    tmp33 = (tmp32 / tmp10)
+    tl.store(out_ptr0 + (x0), tmp33, xmask)
 ''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
 # Topologically Sorted Source Nodes: [h, group_norm, silu, h_1], Original ATen: [aten.convolution, aten.native_group_norm, aten.silu]
 # Source node to ATen node mapping:
-#   group_norm => add, add_1, convert_element_type, mul, mul_1, rsqrt, sub, unsqueeze, unsqueeze_1, unsqueeze_2, unsqueeze_3, unsqueeze_4, unsqueeze_5, unsqueeze_6, unsqueeze_7, var_mean, view, view_1
+#   group_norm => add, add_1, convert_element_type, mul, mul_1, rsqrt, sub, unsqueeze, unsqueeze_1, unsqueeze_2, unsqueeze_3, unsqueeze_4, unsqueeze_5, unsqueeze_6, unsqueeze_7, view, view_1
 #   h => convolution
 #   h_1 => convolution_1
 #   silu => add_2, clone_default_2, convert_element_type_5, div, exp, neg
 # Graph fragment:
 #   %buf2 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0" = PlaceHolder[target=buf2]
 #   %arg1_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg1_1]
-#   %getitem_1 : Tensor "f32[1, 4, 1, 1][4, 1, 4, 4]cuda:0" = PlaceHolder[target=getitem_1]
-#   %buf4 : Tensor "f32[1, 4, 1, 1][4, 1, 4, 4]cuda:0" = PlaceHolder[target=buf4]
+#   %getitem_11 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=getitem_11]
+#   %mean_dim_1 : Tensor "f32[1, 4, 1, 1][4, 1, 4, 4]cuda:0" = PlaceHolder[target=mean_dim_1]
 #   %arg3_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg3_1]
 #   %arg4_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg4_1]
 #   %add_1 : Tensor "f32[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0" = PlaceHolder[target=add_1]
@@ -217,9 +299,9 @@ def triton_per_fused_convolution_native_group_norm_2(in_ptr0, in_ptr1, out_ptr0,
 #   %convolution : Tensor "bf16[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default, %clone_default_1, %arg1_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %convert_element_type : Tensor "f32[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution, torch.float32), kwargs = {})
 #   %view : Tensor "f32[1, 4, 4, 96][1536, 384, 96, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type, [1, 4, 4, 96]), kwargs = {})
-#   %var_mean : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view, [2, 3]), kwargs = {correction: 0, keepdim: True})
-#   %sub : Tensor "f32[1, 4, 4, 96][1536, 384, 96, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view, %getitem_1), kwargs = {})
-#   %add : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%getitem, 1e-05), kwargs = {})
+#   %mean_dim : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%getitem_11, [2], True), kwargs = {})
+#   %sub : Tensor "f32[1, 4, 4, 96][1536, 384, 96, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view, %mean_dim), kwargs = {})
+#   %add : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean_dim_1, 1e-05), kwargs = {})
 #   %rsqrt : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add,), kwargs = {})
 #   %mul : Tensor "f32[1, 4, 4, 96][1536, 384, 96, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub, %rsqrt), kwargs = {})
 #   %view_1 : Tensor "f32[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%mul, [1, 16, 2, 6, 8]), kwargs = {})
@@ -240,8 +322,8 @@ def triton_per_fused_convolution_native_group_norm_2(in_ptr0, in_ptr1, out_ptr0,
 #   %convert_element_type_5 : Tensor "bf16[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div, torch.bfloat16), kwargs = {})
 #   %clone_default_2 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_5,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_1 : Tensor "bf16[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_2, %clone_default_3, %arg6_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %add_1,%buf7
-triton_poi_fused_convolution_native_group_norm_silu_3 = async_compile.triton('triton_poi_fused_convolution_native_group_norm_silu_3', '''
+#   return %add_1,%buf8
+triton_poi_fused_convolution_native_group_norm_silu_4 = async_compile.triton('triton_poi_fused_convolution_native_group_norm_silu_4', '''
 import triton
 import triton.language as tl
 
@@ -254,11 +336,11 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'x': 2048}, 
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*fp32', 'in_ptr3': '*fp32', 'in_ptr4': '*bf16', 'in_ptr5': '*bf16', 'out_ptr1': '*bf16', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_native_group_norm_silu_3', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 6, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 9344}},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_native_group_norm_silu_4', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 9, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 9584}},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused_convolution_native_group_norm_silu_3(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, out_ptr1, xnumel, XBLOCK : tl.constexpr):
+def triton_poi_fused_convolution_native_group_norm_silu_4(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, out_ptr1, xnumel, XBLOCK : tl.constexpr):
     xnumel = 1536
     xoffset = tl.program_id(0) * XBLOCK
     xindex = xoffset + tl.arange(0, XBLOCK)[:]
@@ -267,30 +349,36 @@ def triton_poi_fused_convolution_native_group_norm_silu_3(in_ptr0, in_ptr1, in_p
     x0 = (xindex % 16)
     tmp0 = tl.load(in_ptr0 + (x3), xmask).to(tl.float32)
     tmp1 = tl.load(in_ptr1 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp4 = tl.load(in_ptr2 + (x0 // 4), xmask, eviction_policy='evict_last')
-    tmp6 = tl.load(in_ptr3 + (x0 // 4), xmask, eviction_policy='evict_last')
-    tmp13 = tl.load(in_ptr4 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp16 = tl.load(in_ptr5 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp4 = tl.load(in_ptr2 + (4*(x0 // 4)), xmask, eviction_policy='evict_last')
+    tmp5 = tl.load(in_ptr2 + (1 + 4*(x0 // 4)), xmask, eviction_policy='evict_last')
+    tmp7 = tl.load(in_ptr2 + (2 + 4*(x0 // 4)), xmask, eviction_policy='evict_last')
+    tmp9 = tl.load(in_ptr2 + (3 + 4*(x0 // 4)), xmask, eviction_policy='evict_last')
+    tmp14 = tl.load(in_ptr3 + (x0 // 4), xmask, eviction_policy='evict_last')
+    tmp19 = tl.load(in_ptr4 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp22 = tl.load(in_ptr5 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
     tmp2 = tmp0 + tmp1
     tmp3 = tmp2.to(tl.float32)
-    tmp5 = tmp3 - tmp4
-    tmp7 = tl.full([1], 384.0, tl.float32)
-    tmp8 = (tmp6 / tmp7)
-    tmp9 = tl.full([1], 1e-05, tl.float32)
+    tmp6 = tmp4 + tmp5
+    tmp8 = tmp6 + tmp7
     tmp10 = tmp8 + tmp9
-    tmp11 = libdevice.rsqrt(tmp10)
-    tmp12 = tmp5 * tmp11
-    tmp14 = tmp13.to(tl.float32)
-    tmp15 = tmp12 * tmp14
-    tmp17 = tmp16.to(tl.float32)
-    tmp18 = tmp15 + tmp17
-    tmp19 = -tmp18
-    tmp20 = libdevice.exp(tmp19)
-    tmp21 = tl.full([1], 1.0, tl.float32)
-    tmp22 = tmp20 + tmp21
-    tmp23 = (tmp18 / tmp22)
-    tmp24 = tmp23.to(tl.float32)
-    tl.store(out_ptr1 + (x3), tmp24, xmask)
+    tmp11 = tl.full([1], 4.0, tl.float32)
+    tmp12 = (tmp10 / tmp11)
+    tmp13 = tmp3 - tmp12
+    tmp15 = tl.full([1], 1e-05, tl.float32)
+    tmp16 = tmp14 + tmp15
+    tmp17 = libdevice.rsqrt(tmp16)
+    tmp18 = tmp13 * tmp17
+    tmp20 = tmp19.to(tl.float32)
+    tmp21 = tmp18 * tmp20
+    tmp23 = tmp22.to(tl.float32)
+    tmp24 = tmp21 + tmp23
+    tmp25 = -tmp24
+    tmp26 = libdevice.exp(tmp25)
+    tmp27 = tl.full([1], 1.0, tl.float32)
+    tmp28 = tmp26 + tmp27
+    tmp29 = (tmp24 / tmp28)
+    tmp30 = tmp29.to(tl.float32)
+    tl.store(out_ptr1 + (x3), tmp30, xmask)
 ''', device_str='cuda')
 
 
@@ -309,8 +397,8 @@ def triton_poi_fused_convolution_native_group_norm_silu_3(in_ptr0, in_ptr1, in_p
 #   %convert_element_type_5 : Tensor "bf16[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div, torch.bfloat16), kwargs = {})
 #   %clone_default_2 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_5,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_1 : Tensor "bf16[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_2, %clone_default_3, %arg6_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %buf8
-triton_poi_fused_convolution_silu_4 = async_compile.triton('triton_poi_fused_convolution_silu_4', '''
+#   return %buf9
+triton_poi_fused_convolution_silu_5 = async_compile.triton('triton_poi_fused_convolution_silu_5', '''
 import triton
 import triton.language as tl
 
@@ -323,11 +411,11 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'y': 256, 'x': 32}, tile_hint=TileHint.SQUARE,
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'out_ptr0': '*bf16', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_silu_4', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 1, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 27648, 'x': 13824}},
+    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_silu_5', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 1, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 27648, 'x': 13824}},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused_convolution_silu_4(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+def triton_poi_fused_convolution_silu_5(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
     ynumel = 256
     xnumel = 27
     yoffset = tl.program_id(1) * YBLOCK
@@ -357,7 +445,7 @@ def triton_poi_fused_convolution_silu_4(in_ptr0, out_ptr0, ynumel, xnumel, YBLOC
 # Graph fragment:
 #   %buf2 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0" = PlaceHolder[target=buf2]
 #   %arg1_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg1_1]
-#   %buf16 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0" = PlaceHolder[target=buf16]
+#   %buf18 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0" = PlaceHolder[target=buf18]
 #   %arg10_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg10_1]
 #   %_unsafe_index : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0" = PlaceHolder[target=_unsafe_index]
 #   %clone_default_1 : Tensor "bf16[16, 4, 3, 3, 3][108, 1, 36, 12, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg0_1,), kwargs = {memory_format: torch.channels_last_3d})
@@ -402,8 +490,8 @@ def triton_poi_fused_convolution_silu_4(in_ptr0, out_ptr0, ynumel, xnumel, YBLOC
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
 #   %clone_default_6 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %clone_default_7, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %_unsafe_index,%buf18
-triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_5 = async_compile.triton('triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_5', '''
+#   return %_unsafe_index,%buf20
+triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_6 = async_compile.triton('triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_6', '''
 import triton
 import triton.language as tl
 
@@ -416,11 +504,11 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'y': 16, 'x': 512}, tile_hint=TileHint.DEFAULT,
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'in_ptr3': '*bf16', 'out_ptr1': '*bf16', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_5', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 24640, 'x': 0}},
+    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_6', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 24640, 'x': 0}},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_5(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+def triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_6(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
     ynumel = 16
     xnumel = 384
     yoffset = tl.program_id(1) * YBLOCK
@@ -464,11 +552,11 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsq
 # kernel path: <kernel-path>
 # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm]
 # Source node to ATen node mapping:
-#   group_norm_2 => convert_element_type_20, var_mean_2, view_4
+#   group_norm_2 => convert_element_type_20, view_4
 #   input_2 => convolution_3
 #   interpolate => clone_default_6, convert_element_type_19
 # Graph fragment:
-#   %buf20 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf20]
+#   %buf22 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf22]
 #   %arg12_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg12_1]
 #   %clone_default_7 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg11_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
@@ -476,9 +564,9 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsq
 #   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %clone_default_7, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %convert_element_type_20 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution_3, torch.float32), kwargs = {})
 #   %view_4 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, 384]), kwargs = {})
-#   %var_mean_2 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_4, [2, 3]), kwargs = {correction: 0, keepdim: True})
-#   return %getitem_5,%buf22
-triton_red_fused__to_copy_convolution_native_group_norm_6 = async_compile.triton('triton_red_fused__to_copy_convolution_native_group_norm_6', '''
+#   %var_mean_correction_2 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_4, [3]), kwargs = {correction: 0, keepdim: True})
+#   return %buf23,%buf24,%buf25
+triton_red_fused__to_copy_convolution_native_group_norm_7 = async_compile.triton('triton_red_fused__to_copy_convolution_native_group_norm_7', '''
 import triton
 import triton.language as tl
 
@@ -488,16 +576,16 @@ from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint,
 triton_helpers.set_driver_to_gpu()
 
 @triton_heuristics.reduction(
-    size_hints={'x': 4, 'r0_': 2048},
-    reduction_hint=ReductionHint.INNER,
+    size_hints={'x': 64, 'r0_': 128},
+    reduction_hint=ReductionHint.OUTER,
     filename=__file__,
-    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'out_ptr0': '*fp32', 'out_ptr1': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr', 'R0_BLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_red_fused__to_copy_convolution_native_group_norm_6', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 2, 'num_reduction': 2, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 32, 'r0_': 12320}}
+    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'out_ptr0': '*fp32', 'out_ptr1': '*fp32', 'out_ptr2': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr', 'R0_BLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_red_fused__to_copy_convolution_native_group_norm_7', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 3, 'num_reduction': 3, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 13472, 'r0_': 0}}
 )
 @triton.jit
-def triton_red_fused__to_copy_convolution_native_group_norm_6(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
-    xnumel = 4
-    r0_numel = 1536
+def triton_red_fused__to_copy_convolution_native_group_norm_7(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+    xnumel = 48
+    r0_numel = 128
     rnumel = r0_numel
     RBLOCK: tl.constexpr = R0_BLOCK
     xoffset = tl.program_id(0) * XBLOCK
@@ -505,19 +593,20 @@ def triton_red_fused__to_copy_convolution_native_group_norm_6(in_ptr0, in_ptr1, 
     xmask = xindex < xnumel
     r0_base = tl.arange(0, R0_BLOCK)[None, :]
     rbase = r0_base
-    x0 = xindex
+    x0 = (xindex % 16)
+    x1 = xindex // 16
+    tmp1 = tl.load(in_ptr1 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
     tmp5_mean = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
     tmp5_m2 = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
     tmp5_weight = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    x3 = xindex
     for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
         r0_index = r0_offset + r0_base
         r0_mask = r0_index < r0_numel
         roffset = r0_offset
         rindex = r0_index
-        r0_1 = (r0_index % 4)
-        r0_2 = r0_index // 4
-        tmp0 = tl.load(in_ptr0 + (r0_1 + 4*x0 + 16*r0_2), r0_mask & xmask, eviction_policy='evict_first', other=0.0).to(tl.float32)
-        tmp1 = tl.load(in_ptr1 + (r0_1 + 4*x0), r0_mask & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+        r0_2 = r0_index
+        tmp0 = tl.load(in_ptr0 + (x0 + 16*r0_2 + 2048*x1), r0_mask & xmask, eviction_policy='evict_first', other=0.0).to(tl.float32)
         tmp2 = tmp0 + tmp1
         tmp3 = tmp2.to(tl.float32)
         tmp4 = tl.broadcast_to(tmp3, [XBLOCK, R0_BLOCK])
@@ -531,24 +620,177 @@ def triton_red_fused__to_copy_convolution_native_group_norm_6(in_ptr0, in_ptr1, 
     tmp5 = tmp6[:, None]
     tmp9 = tmp7[:, None]
     tmp10 = tmp8[:, None]
-    tl.store(out_ptr0 + (x0), tmp5, xmask)
-    tl.store(out_ptr1 + (x0), tmp9, xmask)
+    tl.store(out_ptr0 + (x3), tmp5, xmask)
+    tl.store(out_ptr1 + (x3), tmp9, xmask)
+    tl.store(out_ptr2 + (x3), tmp10, xmask)
+''', device_str='cuda')
+
+
+# kernel path: <kernel-path>
+# Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm]
+# Source node to ATen node mapping:
+#   group_norm_2 => convert_element_type_20, view_4
+#   input_2 => convolution_3
+#   interpolate => clone_default_6, convert_element_type_19
+# Graph fragment:
+#   %buf23 : Tensor "f32[1, 4, 4, 1, 3][48, 4, 1, 48, 16]cuda:0" = PlaceHolder[target=buf23]
+#   %buf24 : Tensor "f32[1, 4, 4, 1, 3][48, 4, 1, 48, 16]cuda:0" = PlaceHolder[target=buf24]
+#   %buf25 : Tensor "f32[1, 4, 4, 1, 3][48, 4, 1, 48, 16]cuda:0" = PlaceHolder[target=buf25]
+#   %clone_default_7 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg11_1,), kwargs = {memory_format: torch.channels_last_3d})
+#   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
+#   %clone_default_6 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
+#   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %clone_default_7, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convert_element_type_20 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution_3, torch.float32), kwargs = {})
+#   %view_4 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, 384]), kwargs = {})
+#   %var_mean_correction_2 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_4, [3]), kwargs = {correction: 0, keepdim: True})
+#   return %getitem_15,%buf27
+triton_per_fused__to_copy_convolution_native_group_norm_8 = async_compile.triton('triton_per_fused__to_copy_convolution_native_group_norm_8', '''
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.persistent_reduction(
+    size_hints={'x': 16, 'r0_': 4},
+    reduction_hint=ReductionHint.OUTER_TINY,
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'in_ptr2': '*fp32', 'out_ptr0': '*fp32', 'out_ptr1': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_per_fused__to_copy_convolution_native_group_norm_8', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 3, 'num_store': 2, 'num_reduction': 2, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 832, 'r0_': 0}}
+)
+@triton.jit
+def triton_per_fused__to_copy_convolution_native_group_norm_8(in_ptr0, in_ptr1, in_ptr2, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    xnumel = 16
+    r0_numel = 3
+    R0_BLOCK: tl.constexpr = 4
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = r0_index < r0_numel
+    roffset = r0_offset
+    rindex = r0_index
+    r0_1 = r0_index
+    x0 = xindex
+    tmp0 = tl.load(in_ptr0 + (x0 + 16*r0_1), r0_mask & xmask, other=0.0)
+    tmp1 = tl.load(in_ptr1 + (x0 + 16*r0_1), r0_mask & xmask, other=0.0)
+    tmp2 = tl.load(in_ptr2 + (x0 + 16*r0_1), r0_mask & xmask, other=0.0)
+    tmp3 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
+    tmp4 = tl.broadcast_to(tmp1, [XBLOCK, R0_BLOCK])
+    tmp5 = tl.broadcast_to(tmp2, [XBLOCK, R0_BLOCK])
+    tmp7 = tl.where(r0_mask & xmask, tmp3, 0)
+    tmp8 = tl.where(r0_mask & xmask, tmp4, 0)
+    tmp9 = tl.where(r0_mask & xmask, tmp5, 0)
+    tmp10, tmp11, tmp12 = triton_helpers.welford(tmp7, tmp8, tmp9, 1)
+    tmp13 = tmp10[:, None]
+    tmp14 = tmp11[:, None]
+    tmp15 = tmp12[:, None]
+    tl.store(out_ptr0 + (x0), tmp13, xmask)
+    tl.store(out_ptr1 + (x0), tmp14, xmask)
+''', device_str='cuda')
+
+
+# kernel path: <kernel-path>
+# Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm]
+# Source node to ATen node mapping:
+#   group_norm_2 => convert_element_type_20, view_4
+#   input_2 => convolution_3
+#   interpolate => clone_default_6, convert_element_type_19
+# Graph fragment:
+#   %buf27 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=buf27]
+#   %getitem_15 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=getitem_15]
+#   %clone_default_7 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg11_1,), kwargs = {memory_format: torch.channels_last_3d})
+#   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
+#   %clone_default_6 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
+#   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %clone_default_7, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convert_element_type_20 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution_3, torch.float32), kwargs = {})
+#   %view_4 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, 384]), kwargs = {})
+#   %var_mean_correction_2 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_4, [3]), kwargs = {correction: 0, keepdim: True})
+#   %mean_dim_4 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%getitem_15, [2], True), kwargs = {})
+#   %sub_tensor_2 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%getitem_15, %mean_dim_4), kwargs = {})
+#   %mul_tensor_2 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_tensor_2, %sub_tensor_2), kwargs = {})
+#   %add_tensor_2 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%getitem_14, %mul_tensor_2), kwargs = {})
+#   %mean_dim_5 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%add_tensor_2, [2], True), kwargs = {})
+#   return %mean_dim_5
+triton_poi_fused__to_copy_convolution_native_group_norm_9 = async_compile.triton('triton_poi_fused__to_copy_convolution_native_group_norm_9', '''
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.pointwise(
+    size_hints={'x': 4}, 
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'out_ptr0': '*fp32', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy_convolution_native_group_norm_9', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 8, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 16}},
+    min_elem_per_thread=0
+)
+@triton.jit
+def triton_poi_fused__to_copy_convolution_native_group_norm_9(in_ptr0, in_ptr1, out_ptr0, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 4
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    x0 = xindex
+    tmp0 = tl.load(in_ptr0 + (4*x0), xmask, eviction_policy='evict_last')
+    tmp3 = tl.load(in_ptr1 + (4*x0), xmask, eviction_policy='evict_last')
+    tmp4 = tl.load(in_ptr1 + (1 + 4*x0), xmask, eviction_policy='evict_last')
+    tmp6 = tl.load(in_ptr1 + (2 + 4*x0), xmask, eviction_policy='evict_last')
+    tmp8 = tl.load(in_ptr1 + (3 + 4*x0), xmask, eviction_policy='evict_last')
+    tmp15 = tl.load(in_ptr0 + (1 + 4*x0), xmask, eviction_policy='evict_last')
+    tmp21 = tl.load(in_ptr0 + (2 + 4*x0), xmask, eviction_policy='evict_last')
+    tmp27 = tl.load(in_ptr0 + (3 + 4*x0), xmask, eviction_policy='evict_last')
+    tmp1 = tl.full([1], 384.0, tl.float32)
+    tmp2 = (tmp0 / tmp1)
+    tmp5 = tmp3 + tmp4
+    tmp7 = tmp5 + tmp6
+    tmp9 = tmp7 + tmp8
+    tmp10 = tl.full([1], 4.0, tl.float32)
+    tmp11 = (tmp9 / tmp10)
+    tmp12 = tmp3 - tmp11
+    tmp13 = tmp12 * tmp12
+    tmp14 = tmp2 + tmp13
+    tmp16 = (tmp15 / tmp1)
+    tmp17 = tmp4 - tmp11
+    tmp18 = tmp17 * tmp17
+    tmp19 = tmp16 + tmp18
+    tmp20 = tmp14 + tmp19
+    tmp22 = (tmp21 / tmp1)
+    tmp23 = tmp6 - tmp11
+    tmp24 = tmp23 * tmp23
+    tmp25 = tmp22 + tmp24
+    tmp26 = tmp20 + tmp25
+    tmp28 = (tmp27 / tmp1)
+    tmp29 = tmp8 - tmp11
+    tmp30 = tmp29 * tmp29
+    tmp31 = tmp28 + tmp30
+    tmp32 = tmp26 + tmp31
+    tmp33 = (tmp32 / tmp10)
+    tl.store(out_ptr0 + (x0), tmp33, xmask)
 ''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
 # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2, silu_2, h_3], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm, aten.silu]
 # Source node to ATen node mapping:
-#   group_norm_2 => add_13, add_14, convert_element_type_20, mul_10, mul_11, rsqrt_2, sub_2, unsqueeze_19, unsqueeze_20, unsqueeze_21, unsqueeze_22, unsqueeze_23, unsqueeze_24, unsqueeze_25, unsqueeze_26, var_mean_2, view_4, view_5
+#   group_norm_2 => add_13, add_14, convert_element_type_20, mul_10, mul_11, rsqrt_2, sub_2, unsqueeze_19, unsqueeze_20, unsqueeze_21, unsqueeze_22, unsqueeze_23, unsqueeze_24, unsqueeze_25, unsqueeze_26, view_4, view_5
 #   h_3 => convolution_4
 #   input_2 => convolution_3
 #   interpolate => clone_default_6, convert_element_type_19
 #   silu_2 => add_15, clone_default_8, convert_element_type_25, div_2, exp_2, neg_2
 # Graph fragment:
-#   %buf20 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf20]
+#   %buf22 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf22]
 #   %arg12_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg12_1]
-#   %getitem_5 : Tensor "f32[1, 4, 1, 1][4, 1, 4, 4]cuda:0" = PlaceHolder[target=getitem_5]
-#   %buf22 : Tensor "f32[1, 4, 1, 1][4, 1, 4, 4]cuda:0" = PlaceHolder[target=buf22]
+#   %getitem_15 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=getitem_15]
+#   %mean_dim_5 : Tensor "f32[1, 4, 1, 1][4, 1, 4, 4]cuda:0" = PlaceHolder[target=mean_dim_5]
 #   %arg13_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg13_1]
 #   %arg14_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg14_1]
 #   %add_14 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=add_14]
@@ -559,9 +801,9 @@ def triton_red_fused__to_copy_convolution_native_group_norm_6(in_ptr0, in_ptr1, 
 #   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %clone_default_7, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %convert_element_type_20 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution_3, torch.float32), kwargs = {})
 #   %view_4 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, 384]), kwargs = {})
-#   %var_mean_2 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_4, [2, 3]), kwargs = {correction: 0, keepdim: True})
-#   %sub_2 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view_4, %getitem_5), kwargs = {})
-#   %add_13 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%getitem_4, 1e-05), kwargs = {})
+#   %mean_dim_4 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%getitem_15, [2], True), kwargs = {})
+#   %sub_2 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view_4, %mean_dim_4), kwargs = {})
+#   %add_13 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean_dim_5, 1e-05), kwargs = {})
 #   %rsqrt_2 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_13,), kwargs = {})
 #   %mul_10 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_2, %rsqrt_2), kwargs = {})
 #   %view_5 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%mul_10, [1, 16, 2, 12, 16]), kwargs = {})
@@ -582,8 +824,8 @@ def triton_red_fused__to_copy_convolution_native_group_norm_6(in_ptr0, in_ptr1, 
 #   %convert_element_type_25 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_2, torch.bfloat16), kwargs = {})
 #   %clone_default_8 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_25,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_4 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_8, %clone_default_9, %arg16_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %add_14,%buf25
-triton_poi_fused__to_copy_convolution_native_group_norm_silu_7 = async_compile.triton('triton_poi_fused__to_copy_convolution_native_group_norm_silu_7', '''
+#   return %add_14,%buf31
+triton_poi_fused__to_copy_convolution_native_group_norm_silu_10 = async_compile.triton('triton_poi_fused__to_copy_convolution_native_group_norm_silu_10', '''
 import triton
 import triton.language as tl
 
@@ -596,11 +838,11 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'x': 8192}, 
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*fp32', 'in_ptr3': '*fp32', 'in_ptr4': '*bf16', 'in_ptr5': '*bf16', 'out_ptr1': '*bf16', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy_convolution_native_group_norm_silu_7', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 6, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 36992}},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy_convolution_native_group_norm_silu_10', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 9, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 37232}},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused__to_copy_convolution_native_group_norm_silu_7(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, out_ptr1, xnumel, XBLOCK : tl.constexpr):
+def triton_poi_fused__to_copy_convolution_native_group_norm_silu_10(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, out_ptr1, xnumel, XBLOCK : tl.constexpr):
     xnumel = 6144
     xoffset = tl.program_id(0) * XBLOCK
     xindex = xoffset + tl.arange(0, XBLOCK)[:]
@@ -609,46 +851,52 @@ def triton_poi_fused__to_copy_convolution_native_group_norm_silu_7(in_ptr0, in_p
     x0 = (xindex % 16)
     tmp0 = tl.load(in_ptr0 + (x3), xmask).to(tl.float32)
     tmp1 = tl.load(in_ptr1 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp4 = tl.load(in_ptr2 + (x0 // 4), xmask, eviction_policy='evict_last')
-    tmp6 = tl.load(in_ptr3 + (x0 // 4), xmask, eviction_policy='evict_last')
-    tmp13 = tl.load(in_ptr4 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp16 = tl.load(in_ptr5 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp4 = tl.load(in_ptr2 + (4*(x0 // 4)), xmask, eviction_policy='evict_last')
+    tmp5 = tl.load(in_ptr2 + (1 + 4*(x0 // 4)), xmask, eviction_policy='evict_last')
+    tmp7 = tl.load(in_ptr2 + (2 + 4*(x0 // 4)), xmask, eviction_policy='evict_last')
+    tmp9 = tl.load(in_ptr2 + (3 + 4*(x0 // 4)), xmask, eviction_policy='evict_last')
+    tmp14 = tl.load(in_ptr3 + (x0 // 4), xmask, eviction_policy='evict_last')
+    tmp19 = tl.load(in_ptr4 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp22 = tl.load(in_ptr5 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
     tmp2 = tmp0 + tmp1
     tmp3 = tmp2.to(tl.float32)
-    tmp5 = tmp3 - tmp4
-    tmp7 = tl.full([1], 1536.0, tl.float32)
-    tmp8 = (tmp6 / tmp7)
-    tmp9 = tl.full([1], 1e-05, tl.float32)
+    tmp6 = tmp4 + tmp5
+    tmp8 = tmp6 + tmp7
     tmp10 = tmp8 + tmp9
-    tmp11 = libdevice.rsqrt(tmp10)
-    tmp12 = tmp5 * tmp11
-    tmp14 = tmp13.to(tl.float32)
-    tmp15 = tmp12 * tmp14
-    tmp17 = tmp16.to(tl.float32)
-    tmp18 = tmp15 + tmp17
-    tmp19 = -tmp18
-    tmp20 = libdevice.exp(tmp19)
-    tmp21 = tl.full([1], 1.0, tl.float32)
-    tmp22 = tmp20 + tmp21
-    tmp23 = (tmp18 / tmp22)
-    tmp24 = tmp23.to(tl.float32)
-    tl.store(out_ptr1 + (x3), tmp24, xmask)
+    tmp11 = tl.full([1], 4.0, tl.float32)
+    tmp12 = (tmp10 / tmp11)
+    tmp13 = tmp3 - tmp12
+    tmp15 = tl.full([1], 1e-05, tl.float32)
+    tmp16 = tmp14 + tmp15
+    tmp17 = libdevice.rsqrt(tmp16)
+    tmp18 = tmp13 * tmp17
+    tmp20 = tmp19.to(tl.float32)
+    tmp21 = tmp18 * tmp20
+    tmp23 = tmp22.to(tl.float32)
+    tmp24 = tmp21 + tmp23
+    tmp25 = -tmp24
+    tmp26 = libdevice.exp(tmp25)
+    tmp27 = tl.full([1], 1.0, tl.float32)
+    tmp28 = tmp26 + tmp27
+    tmp29 = (tmp24 / tmp28)
+    tmp30 = tmp29.to(tl.float32)
+    tl.store(out_ptr1 + (x3), tmp30, xmask)
 ''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
 # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
 # Source node to ATen node mapping:
-#   group_norm_4 => convert_element_type_32, var_mean_4, view_8
+#   group_norm_4 => convert_element_type_32, view_8
 #   h_4 => convolution_5
 #   input_2 => convolution_3
 #   input_3 => add_19
 #   interpolate => clone_default_6, convert_element_type_19
 #   silu_3 => add_18, clone_default_10, convert_element_type_31, div_3, exp_3, neg_3
 # Graph fragment:
-#   %buf20 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf20]
+#   %buf22 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf22]
 #   %arg12_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg12_1]
-#   %buf34 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf34]
+#   %buf44 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf44]
 #   %arg20_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg20_1]
 #   %clone_default_7 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg11_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %clone_default_11 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg19_1,), kwargs = {memory_format: torch.channels_last_3d})
@@ -665,9 +913,9 @@ def triton_poi_fused__to_copy_convolution_native_group_norm_silu_7(in_ptr0, in_p
 #   %add_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%convolution_3, %convolution_5), kwargs = {})
 #   %convert_element_type_32 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%add_19, torch.float32), kwargs = {})
 #   %view_8 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_32, [1, 4, 4, 384]), kwargs = {})
-#   %var_mean_4 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_8, [2, 3]), kwargs = {correction: 0, keepdim: True})
-#   return %getitem_9,%buf36
-triton_red_fused__to_copy_add_convolution_native_group_norm_silu_8 = async_compile.triton('triton_red_fused__to_copy_add_convolution_native_group_norm_silu_8', '''
+#   %var_mean_correction_4 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_8, [3]), kwargs = {correction: 0, keepdim: True})
+#   return %buf45,%buf46,%buf47
+triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11 = async_compile.triton('triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11', '''
 import triton
 import triton.language as tl
 
@@ -677,16 +925,16 @@ from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint,
 triton_helpers.set_driver_to_gpu()
 
 @triton_heuristics.reduction(
-    size_hints={'x': 4, 'r0_': 2048},
-    reduction_hint=ReductionHint.INNER,
+    size_hints={'x': 64, 'r0_': 128},
+    reduction_hint=ReductionHint.OUTER,
     filename=__file__,
-    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'in_ptr3': '*bf16', 'out_ptr0': '*fp32', 'out_ptr1': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr', 'R0_BLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_red_fused__to_copy_add_convolution_native_group_norm_silu_8', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 4, 'num_store': 2, 'num_reduction': 2, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 32, 'r0_': 24640}}
+    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'in_ptr3': '*bf16', 'out_ptr0': '*fp32', 'out_ptr1': '*fp32', 'out_ptr2': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr', 'R0_BLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]], (8,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 4, 'num_store': 3, 'num_reduction': 3, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 25792, 'r0_': 0}}
 )
 @triton.jit
-def triton_red_fused__to_copy_add_convolution_native_group_norm_silu_8(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
-    xnumel = 4
-    r0_numel = 1536
+def triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+    xnumel = 48
+    r0_numel = 128
     rnumel = r0_numel
     RBLOCK: tl.constexpr = R0_BLOCK
     xoffset = tl.program_id(0) * XBLOCK
@@ -694,21 +942,22 @@ def triton_red_fused__to_copy_add_convolution_native_group_norm_silu_8(in_ptr0, 
     xmask = xindex < xnumel
     r0_base = tl.arange(0, R0_BLOCK)[None, :]
     rbase = r0_base
-    x0 = xindex
+    x0 = (xindex % 16)
+    x1 = xindex // 16
+    tmp1 = tl.load(in_ptr1 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp4 = tl.load(in_ptr3 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
     tmp9_mean = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
     tmp9_m2 = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
     tmp9_weight = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    x3 = xindex
     for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
         r0_index = r0_offset + r0_base
         r0_mask = r0_index < r0_numel
         roffset = r0_offset
         rindex = r0_index
-        r0_1 = (r0_index % 4)
-        r0_2 = r0_index // 4
-        tmp0 = tl.load(in_ptr0 + (r0_1 + 4*x0 + 16*r0_2), r0_mask & xmask, eviction_policy='evict_first', other=0.0).to(tl.float32)
-        tmp1 = tl.load(in_ptr1 + (r0_1 + 4*x0), r0_mask & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
-        tmp3 = tl.load(in_ptr2 + (r0_1 + 4*x0 + 16*r0_2), r0_mask & xmask, eviction_policy='evict_first', other=0.0).to(tl.float32)
-        tmp4 = tl.load(in_ptr3 + (r0_1 + 4*x0), r0_mask & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+        r0_2 = r0_index
+        tmp0 = tl.load(in_ptr0 + (x0 + 16*r0_2 + 2048*x1), r0_mask & xmask, eviction_policy='evict_first', other=0.0).to(tl.float32)
+        tmp3 = tl.load(in_ptr2 + (x0 + 16*r0_2 + 2048*x1), r0_mask & xmask, eviction_policy='evict_first', other=0.0).to(tl.float32)
         tmp2 = tmp0 + tmp1
         tmp5 = tmp3 + tmp4
         tmp6 = tmp2 + tmp5
@@ -724,35 +973,30 @@ def triton_red_fused__to_copy_add_convolution_native_group_norm_silu_8(in_ptr0, 
     tmp9 = tmp10[:, None]
     tmp13 = tmp11[:, None]
     tmp14 = tmp12[:, None]
-    tl.store(out_ptr0 + (x0), tmp9, xmask)
-    tl.store(out_ptr1 + (x0), tmp13, xmask)
+    tl.store(out_ptr0 + (x3), tmp9, xmask)
+    tl.store(out_ptr1 + (x3), tmp13, xmask)
+    tl.store(out_ptr2 + (x3), tmp14, xmask)
 ''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
-# Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4, silu_4, conv3d_6], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
+# Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
 # Source node to ATen node mapping:
-#   conv3d_6 => convolution_6
-#   group_norm_4 => add_20, add_21, convert_element_type_32, mul_14, mul_15, rsqrt_4, sub_4, unsqueeze_35, unsqueeze_36, unsqueeze_37, unsqueeze_38, unsqueeze_39, unsqueeze_40, unsqueeze_41, unsqueeze_42, var_mean_4, view_8, view_9
+#   group_norm_4 => add_20, convert_element_type_32, mul_14, rsqrt_4, sub_4, view_8
 #   h_4 => convolution_5
 #   input_2 => convolution_3
 #   input_3 => add_19
 #   interpolate => clone_default_6, convert_element_type_19
 #   silu_3 => add_18, clone_default_10, convert_element_type_31, div_3, exp_3, neg_3
-#   silu_4 => add_22, clone_default_12, convert_element_type_37, div_4, exp_4, neg_4
 # Graph fragment:
-#   %buf20 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf20]
+#   %buf22 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf22]
 #   %arg12_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg12_1]
-#   %buf34 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf34]
+#   %buf44 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf44]
 #   %arg20_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg20_1]
-#   %getitem_9 : Tensor "f32[1, 4, 1, 1][4, 1, 4, 4]cuda:0" = PlaceHolder[target=getitem_9]
-#   %buf36 : Tensor "f32[1, 4, 1, 1][4, 1, 4, 4]cuda:0" = PlaceHolder[target=buf36]
-#   %arg21_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg21_1]
-#   %arg22_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg22_1]
-#   %add_21 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=add_21]
+#   %getitem_19 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=getitem_19]
+#   %mean_dim_9 : Tensor "f32[1, 4, 1, 1][4, 1, 4, 4]cuda:0" = PlaceHolder[target=mean_dim_9]
 #   %clone_default_7 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg11_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %clone_default_11 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg19_1,), kwargs = {memory_format: torch.channels_last_3d})
-#   %clone_default_13 : Tensor "bf16[3, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg23_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
 #   %clone_default_6 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %clone_default_7, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
@@ -766,11 +1010,79 @@ def triton_red_fused__to_copy_add_convolution_native_group_norm_silu_8(in_ptr0, 
 #   %add_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%convolution_3, %convolution_5), kwargs = {})
 #   %convert_element_type_32 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%add_19, torch.float32), kwargs = {})
 #   %view_8 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_32, [1, 4, 4, 384]), kwargs = {})
-#   %var_mean_4 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_8, [2, 3]), kwargs = {correction: 0, keepdim: True})
-#   %sub_4 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view_8, %getitem_9), kwargs = {})
-#   %add_20 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%getitem_8, 1e-05), kwargs = {})
+#   %mean_dim_8 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%getitem_19, [2], True), kwargs = {})
+#   %sub_4 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view_8, %mean_dim_8), kwargs = {})
+#   %add_20 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean_dim_9, 1e-05), kwargs = {})
 #   %rsqrt_4 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_20,), kwargs = {})
 #   %mul_14 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_4, %rsqrt_4), kwargs = {})
+#   return %mul_14
+triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12 = async_compile.triton('triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12', '''
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.pointwise(
+    size_hints={'y': 512, 'x': 16}, tile_hint=TileHint.DEFAULT,
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'in_ptr3': '*bf16', 'in_ptr4': '*fp32', 'in_ptr5': '*fp32', 'out_ptr0': '*fp32', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]], (8,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 9, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 49152, 'x': 24640}},
+    min_elem_per_thread=0
+)
+@triton.jit
+def triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+    ynumel = 384
+    xnumel = 16
+    yoffset = tl.program_id(1) * YBLOCK
+    yindex = yoffset + tl.arange(0, YBLOCK)[:, None]
+    ymask = yindex < ynumel
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[None, :]
+    xmask = xindex < xnumel
+    x3 = xindex
+    y0 = yindex
+    x2 = xindex // 4
+    tmp0 = tl.load(in_ptr0 + (x3 + 16*y0), xmask & ymask, eviction_policy='evict_last').to(tl.float32)
+    tmp1 = tl.load(in_ptr1 + (x3), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp3 = tl.load(in_ptr2 + (x3 + 16*y0), xmask & ymask, eviction_policy='evict_last').to(tl.float32)
+    tmp4 = tl.load(in_ptr3 + (x3), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp8 = tl.load(in_ptr4 + (4*x2), xmask, eviction_policy='evict_last')
+    tmp9 = tl.load(in_ptr4 + (1 + 4*x2), xmask, eviction_policy='evict_last')
+    tmp11 = tl.load(in_ptr4 + (2 + 4*x2), xmask, eviction_policy='evict_last')
+    tmp13 = tl.load(in_ptr4 + (3 + 4*x2), xmask, eviction_policy='evict_last')
+    tmp18 = tl.load(in_ptr5 + (x2), xmask, eviction_policy='evict_last')
+    tmp2 = tmp0 + tmp1
+    tmp5 = tmp3 + tmp4
+    tmp6 = tmp2 + tmp5
+    tmp7 = tmp6.to(tl.float32)
+    tmp10 = tmp8 + tmp9
+    tmp12 = tmp10 + tmp11
+    tmp14 = tmp12 + tmp13
+    tmp15 = tl.full([1, 1], 4.0, tl.float32)
+    tmp16 = (tmp14 / tmp15)
+    tmp17 = tmp7 - tmp16
+    tmp19 = tl.full([1, 1], 1e-05, tl.float32)
+    tmp20 = tmp18 + tmp19
+    tmp21 = libdevice.rsqrt(tmp20)
+    tmp22 = tmp17 * tmp21
+    tl.store(out_ptr0 + (y0 + 384*x3), tmp22, xmask & ymask)
+''', device_str='cuda')
+
+
+# kernel path: <kernel-path>
+# Topologically Sorted Source Nodes: [group_norm_4, silu_4, conv3d_6], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
+# Source node to ATen node mapping:
+#   conv3d_6 => convolution_6
+#   group_norm_4 => add_21, mul_15, unsqueeze_35, unsqueeze_36, unsqueeze_37, unsqueeze_38, unsqueeze_39, unsqueeze_40, unsqueeze_41, unsqueeze_42, view_9
+#   silu_4 => add_22, clone_default_12, convert_element_type_37, div_4, exp_4, neg_4
+# Graph fragment:
+#   %mul_14 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0" = PlaceHolder[target=mul_14]
+#   %arg21_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg21_1]
+#   %arg22_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg22_1]
+#   %clone_default_13 : Tensor "bf16[3, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg23_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %view_9 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%mul_14, [1, 16, 2, 12, 16]), kwargs = {})
 #   %unsqueeze_35 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg21_1, 0), kwargs = {})
 #   %unsqueeze_36 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_35, 2), kwargs = {})
@@ -789,8 +1101,8 @@ def triton_red_fused__to_copy_add_convolution_native_group_norm_silu_8(in_ptr0, 
 #   %convert_element_type_37 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_4, torch.bfloat16), kwargs = {})
 #   %clone_default_12 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_37,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_6 : Tensor "bf16[1, 3, 2, 12, 16][1152, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_12, %clone_default_13, %arg24_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %add_21,%buf39
-triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_9 = async_compile.triton('triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_9', '''
+#   return %buf53
+triton_poi_fused_convolution_native_group_norm_silu_13 = async_compile.triton('triton_poi_fused_convolution_native_group_norm_silu_13', '''
 import triton
 import triton.language as tl
 
@@ -800,61 +1112,61 @@ from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint,
 triton_helpers.set_driver_to_gpu()
 
 @triton_heuristics.pointwise(
-    size_hints={'x': 8192}, 
+    size_hints={'y': 16, 'x': 512}, tile_hint=TileHint.DEFAULT,
     filename=__file__,
-    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'in_ptr3': '*bf16', 'in_ptr4': '*fp32', 'in_ptr5': '*fp32', 'in_ptr6': '*bf16', 'in_ptr7': '*bf16', 'out_ptr1': '*bf16', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]], (8,): [['tt.divisibility', 16]], (9,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_9', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 8, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 49312}},
+    triton_meta={'signature': {'in_ptr0': '*fp32', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'out_ptr0': '*bf16', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_native_group_norm_silu_13', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 3, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 24640, 'x': 24576}},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_9(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, in_ptr6, in_ptr7, out_ptr1, xnumel, XBLOCK : tl.constexpr):
-    xnumel = 6144
+def triton_poi_fused_convolution_native_group_norm_silu_13(in_ptr0, in_ptr1, in_ptr2, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+    ynumel = 16
+    xnumel = 384
+    yoffset = tl.program_id(1) * YBLOCK
+    yindex = yoffset + tl.arange(0, YBLOCK)[:, None]
+    ymask = yindex < ynumel
     xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xindex = xoffset + tl.arange(0, XBLOCK)[None, :]
     xmask = xindex < xnumel
-    x3 = xindex
-    x0 = (xindex % 16)
-    tmp0 = tl.load(in_ptr0 + (x3), xmask).to(tl.float32)
-    tmp1 = tl.load(in_ptr1 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp3 = tl.load(in_ptr2 + (x3), xmask).to(tl.float32)
-    tmp4 = tl.load(in_ptr3 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp8 = tl.load(in_ptr4 + (x0 // 4), xmask, eviction_policy='evict_last')
-    tmp10 = tl.load(in_ptr5 + (x0 // 4), xmask, eviction_policy='evict_last')
-    tmp17 = tl.load(in_ptr6 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp20 = tl.load(in_ptr7 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp2 = tmp0 + tmp1
-    tmp5 = tmp3 + tmp4
-    tmp6 = tmp2 + tmp5
-    tmp7 = tmp6.to(tl.float32)
-    tmp9 = tmp7 - tmp8
-    tmp11 = tl.full([1], 1536.0, tl.float32)
-    tmp12 = (tmp10 / tmp11)
-    tmp13 = tl.full([1], 1e-05, tl.float32)
-    tmp14 = tmp12 + tmp13
-    tmp15 = libdevice.rsqrt(tmp14)
-    tmp16 = tmp9 * tmp15
-    tmp18 = tmp17.to(tl.float32)
-    tmp19 = tmp16 * tmp18
-    tmp21 = tmp20.to(tl.float32)
-    tmp22 = tmp19 + tmp21
-    tmp23 = -tmp22
-    tmp24 = libdevice.exp(tmp23)
-    tmp25 = tl.full([1], 1.0, tl.float32)
-    tmp26 = tmp24 + tmp25
-    tmp27 = (tmp22 / tmp26)
-    tmp28 = tmp27.to(tl.float32)
-    tl.store(out_ptr1 + (x3), tmp28, xmask)
+    x1 = xindex
+    y0 = yindex
+    tmp0 = tl.load(in_ptr0 + (x1 + 384*y0), xmask & ymask, eviction_policy='evict_last')
+    tmp1 = tl.load(in_ptr1 + (y0), ymask, eviction_policy='evict_last').to(tl.float32)
+    tmp4 = tl.load(in_ptr2 + (y0), ymask, eviction_policy='evict_last').to(tl.float32)
+    tmp2 = tmp1.to(tl.float32)
+    tmp3 = tmp0 * tmp2
+    tmp5 = tmp4.to(tl.float32)
+    tmp6 = tmp3 + tmp5
+    tmp7 = -tmp6
+    tmp8 = libdevice.exp(tmp7)
+    tmp9 = tl.full([1, 1], 1.0, tl.float32)
+    tmp10 = tmp8 + tmp9
+    tmp11 = (tmp6 / tmp10)
+    tmp12 = tmp11.to(tl.float32)
+    tl.store(out_ptr0 + (y0 + 16*x1), tmp12, xmask & ymask)
 ''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
-# Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
+# Topologically Sorted Source Nodes: [group_norm_4, silu_4, conv3d_6], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
 # Source node to ATen node mapping:
 #   conv3d_6 => convolution_6
+#   group_norm_4 => add_21, mul_15, unsqueeze_35, unsqueeze_36, unsqueeze_37, unsqueeze_38, unsqueeze_39, unsqueeze_40, unsqueeze_41, unsqueeze_42, view_9
 #   silu_4 => add_22, clone_default_12, convert_element_type_37, div_4, exp_4, neg_4
 # Graph fragment:
 #   %arg23_1 : Tensor "bf16[3, 16, 3, 3, 3][432, 27, 9, 3, 1]cuda:0" = PlaceHolder[target=arg23_1]
 #   %clone_default_13 : Tensor "bf16[3, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg23_1,), kwargs = {memory_format: torch.channels_last_3d})
+#   %view_9 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%mul_14, [1, 16, 2, 12, 16]), kwargs = {})
+#   %unsqueeze_35 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg21_1, 0), kwargs = {})
+#   %unsqueeze_36 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_35, 2), kwargs = {})
+#   %unsqueeze_37 : Tensor "bf16[1, 16, 1, 1][16, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_36, 3), kwargs = {})
+#   %unsqueeze_38 : Tensor "bf16[1, 16, 1, 1, 1][16, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_37, 4), kwargs = {})
+#   %mul_15 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%view_9, %unsqueeze_38), kwargs = {})
+#   %unsqueeze_39 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg22_1, 0), kwargs = {})
+#   %unsqueeze_40 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_39, 2), kwargs = {})
+#   %unsqueeze_41 : Tensor "bf16[1, 16, 1, 1][16, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_40, 3), kwargs = {})
+#   %unsqueeze_42 : Tensor "bf16[1, 16, 1, 1, 1][16, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_41, 4), kwargs = {})
+#   %add_21 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.add.Tensor](args = (%mul_15, %unsqueeze_42), kwargs = {})
 #   %neg_4 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%add_21,), kwargs = {})
 #   %exp_4 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_4,), kwargs = {})
 #   %add_22 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_4, 1), kwargs = {})
@@ -862,8 +1174,8 @@ def triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_9(in_ptr0, 
 #   %convert_element_type_37 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_4, torch.bfloat16), kwargs = {})
 #   %clone_default_12 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_37,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_6 : Tensor "bf16[1, 3, 2, 12, 16][1152, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_12, %clone_default_13, %arg24_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %buf40
-triton_poi_fused_convolution_silu_10 = async_compile.triton('triton_poi_fused_convolution_silu_10', '''
+#   return %buf54
+triton_poi_fused_convolution_native_group_norm_silu_14 = async_compile.triton('triton_poi_fused_convolution_native_group_norm_silu_14', '''
 import triton
 import triton.language as tl
 
@@ -876,11 +1188,11 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'y': 64, 'x': 32}, tile_hint=TileHint.SQUARE,
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'out_ptr0': '*bf16', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_silu_10', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 1, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 5184, 'x': 2592}},
+    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_native_group_norm_silu_14', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 1, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 5184, 'x': 2592}},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused_convolution_silu_10(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+def triton_poi_fused_convolution_native_group_norm_silu_14(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
     ynumel = 48
     xnumel = 27
     yoffset = tl.program_id(1) * YBLOCK
@@ -899,14 +1211,26 @@ def triton_poi_fused_convolution_silu_10(in_ptr0, out_ptr0, ynumel, xnumel, YBLO
 
 
 # kernel path: <kernel-path>
-# Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
+# Topologically Sorted Source Nodes: [group_norm_4, silu_4, conv3d_6], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
 # Source node to ATen node mapping:
 #   conv3d_6 => convolution_6
+#   group_norm_4 => add_21, mul_15, unsqueeze_35, unsqueeze_36, unsqueeze_37, unsqueeze_38, unsqueeze_39, unsqueeze_40, unsqueeze_41, unsqueeze_42, view_9
 #   silu_4 => add_22, clone_default_12, convert_element_type_37, div_4, exp_4, neg_4
 # Graph fragment:
-#   %buf41 : Tensor "bf16[1, 3, 2, 12, 16][1152, 1, 576, 48, 3]cuda:0" = PlaceHolder[target=buf41]
+#   %buf55 : Tensor "bf16[1, 3, 2, 12, 16][1152, 1, 576, 48, 3]cuda:0" = PlaceHolder[target=buf55]
 #   %arg24_1 : Tensor "bf16[3][1]cuda:0" = PlaceHolder[target=arg24_1]
 #   %clone_default_13 : Tensor "bf16[3, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg23_1,), kwargs = {memory_format: torch.channels_last_3d})
+#   %view_9 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%mul_14, [1, 16, 2, 12, 16]), kwargs = {})
+#   %unsqueeze_35 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg21_1, 0), kwargs = {})
+#   %unsqueeze_36 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_35, 2), kwargs = {})
+#   %unsqueeze_37 : Tensor "bf16[1, 16, 1, 1][16, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_36, 3), kwargs = {})
+#   %unsqueeze_38 : Tensor "bf16[1, 16, 1, 1, 1][16, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_37, 4), kwargs = {})
+#   %mul_15 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%view_9, %unsqueeze_38), kwargs = {})
+#   %unsqueeze_39 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg22_1, 0), kwargs = {})
+#   %unsqueeze_40 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_39, 2), kwargs = {})
+#   %unsqueeze_41 : Tensor "bf16[1, 16, 1, 1][16, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_40, 3), kwargs = {})
+#   %unsqueeze_42 : Tensor "bf16[1, 16, 1, 1, 1][16, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_41, 4), kwargs = {})
+#   %add_21 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.add.Tensor](args = (%mul_15, %unsqueeze_42), kwargs = {})
 #   %neg_4 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%add_21,), kwargs = {})
 #   %exp_4 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_4,), kwargs = {})
 #   %add_22 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_4, 1), kwargs = {})
@@ -915,7 +1239,7 @@ def triton_poi_fused_convolution_silu_10(in_ptr0, out_ptr0, ynumel, xnumel, YBLO
 #   %clone_default_12 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_37,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_6 : Tensor "bf16[1, 3, 2, 12, 16][1152, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_12, %clone_default_13, %arg24_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   return %convolution_6
-triton_poi_fused_convolution_silu_11 = async_compile.triton('triton_poi_fused_convolution_silu_11', '''
+triton_poi_fused_convolution_native_group_norm_silu_15 = async_compile.triton('triton_poi_fused_convolution_native_group_norm_silu_15', '''
 import triton
 import triton.language as tl
 
@@ -928,11 +1252,11 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'y': 4, 'x': 512}, tile_hint=TileHint.DEFAULT,
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'out_ptr0': '*bf16', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_silu_11', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 866, 'x': 4608}},
+    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_native_group_norm_silu_15', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 866, 'x': 4608}},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused_convolution_silu_11(in_ptr0, in_ptr1, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+def triton_poi_fused_convolution_native_group_norm_silu_15(in_ptr0, in_ptr1, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
     ynumel = 3
     xnumel = 384
     yoffset = tl.program_id(1) * YBLOCK
@@ -1008,140 +1332,191 @@ class Runner:
             assert_size_stride(buf2, (1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), 'torch.ops.aten.convolution.default')
             del buf0
             del buf1
-            buf3 = empty_strided_cuda((1, 4, 1, 1), (4, 1, 4, 4), torch.float32)
-            buf4 = empty_strided_cuda((1, 4, 1, 1), (4, 1, 4, 4), torch.float32)
+            buf3 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 16), torch.float32)
+            buf4 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 16), torch.float32)
             # Topologically Sorted Source Nodes: [h, group_norm], Original ATen: [aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_per_fused_convolution_native_group_norm_2.run(buf2, arg1_1, buf3, buf4, 4, 384, stream=stream0)
-            buf7 = empty_strided_cuda((1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), torch.bfloat16)
+            triton_red_fused_convolution_native_group_norm_2.run(buf2, arg1_1, buf3, buf4, 16, 96, stream=stream0)
+            buf6 = empty_strided_cuda((1, 4, 1, 1), (4, 1, 4, 4), torch.float32)
+            # Topologically Sorted Source Nodes: [h, group_norm], Original ATen: [aten.convolution, aten.native_group_norm]
+            stream0 = get_raw_stream(0)
+            triton_poi_fused_convolution_native_group_norm_3.run(buf4, buf3, buf6, 4, stream=stream0)
+            buf8 = empty_strided_cuda((1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), torch.bfloat16)
             # Topologically Sorted Source Nodes: [h, group_norm, silu, h_1], Original ATen: [aten.convolution, aten.native_group_norm, aten.silu]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_native_group_norm_silu_3.run(buf2, arg1_1, buf3, buf4, arg3_1, arg4_1, buf7, 1536, stream=stream0)
+            triton_poi_fused_convolution_native_group_norm_silu_4.run(buf2, arg1_1, buf3, buf6, arg3_1, arg4_1, buf8, 1536, stream=stream0)
             del arg3_1
             del arg4_1
-            buf8 = empty_strided_cuda((16, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
+            buf9 = empty_strided_cuda((16, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
             # Topologically Sorted Source Nodes: [silu, h_1], Original ATen: [aten.silu, aten.convolution]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_silu_4.run(arg5_1, buf8, 256, 27, stream=stream0)
+            triton_poi_fused_convolution_silu_5.run(arg5_1, buf9, 256, 27, stream=stream0)
             del arg5_1
             # Topologically Sorted Source Nodes: [silu, h_1], Original ATen: [aten.silu, aten.convolution]
-            buf9 = extern_kernels.convolution(buf7, buf8, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf9, (1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), 'torch.ops.aten.convolution.default')
-            buf10 = buf4; del buf4  # reuse
+            buf10 = extern_kernels.convolution(buf8, buf9, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf10, (1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), 'torch.ops.aten.convolution.default')
             buf11 = buf3; del buf3  # reuse
+            buf12 = buf4; del buf4  # reuse
             # Topologically Sorted Source Nodes: [silu, h_1, group_norm_1], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_per_fused_convolution_native_group_norm_2.run(buf9, arg6_1, buf10, buf11, 4, 384, stream=stream0)
-            buf14 = buf7; del buf7  # reuse
+            triton_red_fused_convolution_native_group_norm_2.run(buf10, arg6_1, buf11, buf12, 16, 96, stream=stream0)
+            buf14 = buf6; del buf6  # reuse
+            # Topologically Sorted Source Nodes: [silu, h_1, group_norm_1], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
+            stream0 = get_raw_stream(0)
+            triton_poi_fused_convolution_native_group_norm_3.run(buf12, buf11, buf14, 4, stream=stream0)
+            buf16 = buf8; del buf8  # reuse
             # Topologically Sorted Source Nodes: [silu, h_1, group_norm_1, silu_1, h_2], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_native_group_norm_silu_3.run(buf9, arg6_1, buf10, buf11, arg7_1, arg8_1, buf14, 1536, stream=stream0)
+            triton_poi_fused_convolution_native_group_norm_silu_4.run(buf10, arg6_1, buf11, buf14, arg7_1, arg8_1, buf16, 1536, stream=stream0)
             del arg6_1
             del arg7_1
             del arg8_1
-            del buf9
-            buf15 = buf8; del buf8  # reuse
+            del buf10
+            buf17 = buf9; del buf9  # reuse
             # Topologically Sorted Source Nodes: [silu_1, h_2], Original ATen: [aten.silu, aten.convolution]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_silu_4.run(arg9_1, buf15, 256, 27, stream=stream0)
+            triton_poi_fused_convolution_silu_5.run(arg9_1, buf17, 256, 27, stream=stream0)
             del arg9_1
             # Topologically Sorted Source Nodes: [silu_1, h_2], Original ATen: [aten.silu, aten.convolution]
-            buf16 = extern_kernels.convolution(buf14, buf15, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf16, (1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), 'torch.ops.aten.convolution.default')
-            del buf14
-            buf18 = empty_strided_cuda((1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), torch.bfloat16)
+            buf18 = extern_kernels.convolution(buf16, buf17, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf18, (1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), 'torch.ops.aten.convolution.default')
+            del buf16
+            buf20 = empty_strided_cuda((1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), torch.bfloat16)
             # Topologically Sorted Source Nodes: [h, silu_1, h_2, input_1, interpolate, input_2], Original ATen: [aten.convolution, aten.silu, aten.add, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_5.run(buf2, arg1_1, buf16, arg10_1, buf18, 16, 384, stream=stream0)
+            triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_6.run(buf2, arg1_1, buf18, arg10_1, buf20, 16, 384, stream=stream0)
             del arg10_1
             del arg1_1
-            del buf16
+            del buf18
             del buf2
-            buf19 = buf15; del buf15  # reuse
+            buf21 = buf17; del buf17  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2], Original ATen: [aten._to_copy, aten.convolution]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_silu_4.run(arg11_1, buf19, 256, 27, stream=stream0)
+            triton_poi_fused_convolution_silu_5.run(arg11_1, buf21, 256, 27, stream=stream0)
             del arg11_1
             # Topologically Sorted Source Nodes: [interpolate, input_2], Original ATen: [aten._to_copy, aten.convolution]
-            buf20 = extern_kernels.convolution(buf18, buf19, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf20, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
-            del buf19
-            buf21 = buf11; del buf11  # reuse
-            buf22 = buf10; del buf10  # reuse
+            buf22 = extern_kernels.convolution(buf20, buf21, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf22, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
+            del buf21
+            buf23 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
+            buf24 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
+            buf25 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
             # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_red_fused__to_copy_convolution_native_group_norm_6.run(buf20, arg12_1, buf21, buf22, 4, 1536, stream=stream0)
-            buf25 = buf18; del buf18  # reuse
+            triton_red_fused__to_copy_convolution_native_group_norm_7.run(buf22, arg12_1, buf23, buf24, buf25, 48, 128, stream=stream0)
+            buf26 = buf11; del buf11  # reuse
+            buf27 = buf12; del buf12  # reuse
+            # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm]
+            stream0 = get_raw_stream(0)
+            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf23, buf24, buf25, buf26, buf27, 16, 3, stream=stream0)
+            buf29 = buf14; del buf14  # reuse
+            # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm]
+            stream0 = get_raw_stream(0)
+            triton_poi_fused__to_copy_convolution_native_group_norm_9.run(buf27, buf26, buf29, 4, stream=stream0)
+            buf31 = buf20; del buf20  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2, silu_2, h_3], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm, aten.silu]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_silu_7.run(buf20, arg12_1, buf21, buf22, arg13_1, arg14_1, buf25, 6144, stream=stream0)
+            triton_poi_fused__to_copy_convolution_native_group_norm_silu_10.run(buf22, arg12_1, buf26, buf29, arg13_1, arg14_1, buf31, 6144, stream=stream0)
             del arg13_1
             del arg14_1
-            buf26 = empty_strided_cuda((16, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
+            buf32 = empty_strided_cuda((16, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
             # Topologically Sorted Source Nodes: [silu_2, h_3], Original ATen: [aten.silu, aten.convolution]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_silu_4.run(arg15_1, buf26, 256, 27, stream=stream0)
+            triton_poi_fused_convolution_silu_5.run(arg15_1, buf32, 256, 27, stream=stream0)
             del arg15_1
             # Topologically Sorted Source Nodes: [silu_2, h_3], Original ATen: [aten.silu, aten.convolution]
-            buf27 = extern_kernels.convolution(buf25, buf26, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf27, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
-            del buf26
-            buf28 = buf22; del buf22  # reuse
-            buf29 = buf21; del buf21  # reuse
+            buf33 = extern_kernels.convolution(buf31, buf32, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf33, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
+            del buf32
+            buf34 = buf25; del buf25  # reuse
+            buf35 = buf24; del buf24  # reuse
+            buf36 = buf23; del buf23  # reuse
             # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_red_fused__to_copy_convolution_native_group_norm_6.run(buf27, arg16_1, buf28, buf29, 4, 1536, stream=stream0)
-            buf32 = buf25; del buf25  # reuse
-            # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3, silu_3, h_4], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
+            triton_red_fused__to_copy_convolution_native_group_norm_7.run(buf33, arg16_1, buf34, buf35, buf36, 48, 128, stream=stream0)
+            buf37 = buf26; del buf26  # reuse
+            buf38 = buf27; del buf27  # reuse
+            # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_silu_7.run(buf27, arg16_1, buf28, buf29, arg17_1, arg18_1, buf32, 6144, stream=stream0)
-            del arg16_1
-            del arg17_1
-            del arg18_1
-            del buf27
-            buf33 = empty_strided_cuda((16, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
-            # Topologically Sorted Source Nodes: [silu_3, h_4], Original ATen: [aten.silu, aten.convolution]
-            stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_silu_4.run(arg19_1, buf33, 256, 27, stream=stream0)
-            del arg19_1
-            # Topologically Sorted Source Nodes: [silu_3, h_4], Original ATen: [aten.silu, aten.convolution]
-            buf34 = extern_kernels.convolution(buf32, buf33, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf34, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
-            del buf33
-            buf35 = buf29; del buf29  # reuse
-            buf36 = buf28; del buf28  # reuse
-            # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
-            stream0 = get_raw_stream(0)
-            triton_red_fused__to_copy_add_convolution_native_group_norm_silu_8.run(buf20, arg12_1, buf34, arg20_1, buf35, buf36, 4, 1536, stream=stream0)
-            buf39 = buf32; del buf32  # reuse
-            # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4, silu_4, conv3d_6], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
-            stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_9.run(buf20, arg12_1, buf34, arg20_1, buf35, buf36, arg21_1, arg22_1, buf39, 6144, stream=stream0)
-            del arg12_1
-            del arg20_1
-            del arg21_1
-            del arg22_1
-            del buf20
+            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf34, buf35, buf36, buf37, buf38, 16, 3, stream=stream0)
             del buf34
             del buf35
             del buf36
-            buf40 = empty_strided_cuda((3, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
-            # Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
+            buf40 = buf29; del buf29  # reuse
+            # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_silu_10.run(arg23_1, buf40, 48, 27, stream=stream0)
+            triton_poi_fused__to_copy_convolution_native_group_norm_9.run(buf38, buf37, buf40, 4, stream=stream0)
+            del buf38
+            buf42 = buf31; del buf31  # reuse
+            # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3, silu_3, h_4], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
+            stream0 = get_raw_stream(0)
+            triton_poi_fused__to_copy_convolution_native_group_norm_silu_10.run(buf33, arg16_1, buf37, buf40, arg17_1, arg18_1, buf42, 6144, stream=stream0)
+            del arg16_1
+            del arg17_1
+            del arg18_1
+            del buf33
+            buf43 = empty_strided_cuda((16, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
+            # Topologically Sorted Source Nodes: [silu_3, h_4], Original ATen: [aten.silu, aten.convolution]
+            stream0 = get_raw_stream(0)
+            triton_poi_fused_convolution_silu_5.run(arg19_1, buf43, 256, 27, stream=stream0)
+            del arg19_1
+            # Topologically Sorted Source Nodes: [silu_3, h_4], Original ATen: [aten.silu, aten.convolution]
+            buf44 = extern_kernels.convolution(buf42, buf43, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf44, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
+            del buf42
+            del buf43
+            buf45 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
+            buf46 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
+            buf47 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
+            # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
+            stream0 = get_raw_stream(0)
+            triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11.run(buf22, arg12_1, buf44, arg20_1, buf45, buf46, buf47, 48, 128, stream=stream0)
+            buf48 = buf37; del buf37  # reuse
+            buf49 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 16), torch.float32)
+            # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
+            stream0 = get_raw_stream(0)
+            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf45, buf46, buf47, buf48, buf49, 16, 3, stream=stream0)
+            del buf45
+            del buf46
+            del buf47
+            buf51 = buf40; del buf40  # reuse
+            # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
+            stream0 = get_raw_stream(0)
+            triton_poi_fused__to_copy_convolution_native_group_norm_9.run(buf49, buf48, buf51, 4, stream=stream0)
+            del buf49
+            buf52 = empty_strided_cuda((1, 4, 4, 384), (6144, 1536, 384, 1), torch.float32)
+            # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
+            stream0 = get_raw_stream(0)
+            triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12.run(buf22, arg12_1, buf44, arg20_1, buf48, buf51, buf52, 384, 16, stream=stream0)
+            del arg12_1
+            del arg20_1
+            del buf22
+            del buf48
+            del buf51
+            buf53 = buf44; del buf44  # reuse
+            # Topologically Sorted Source Nodes: [group_norm_4, silu_4, conv3d_6], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
+            stream0 = get_raw_stream(0)
+            triton_poi_fused_convolution_native_group_norm_silu_13.run(buf52, arg21_1, arg22_1, buf53, 16, 384, stream=stream0)
+            del arg21_1
+            del arg22_1
+            del buf52
+            buf54 = empty_strided_cuda((3, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
+            # Topologically Sorted Source Nodes: [group_norm_4, silu_4, conv3d_6], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
+            stream0 = get_raw_stream(0)
+            triton_poi_fused_convolution_native_group_norm_silu_14.run(arg23_1, buf54, 48, 27, stream=stream0)
             del arg23_1
-            # Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
-            buf41 = extern_kernels.convolution(buf39, buf40, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf41, (1, 3, 2, 12, 16), (1152, 1, 576, 48, 3), 'torch.ops.aten.convolution.default')
-            del buf39
-            del buf40
-            buf42 = empty_strided_cuda((1, 3, 2, 12, 16), (1152, 384, 192, 16, 1), torch.bfloat16)
-            # Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
+            # Topologically Sorted Source Nodes: [group_norm_4, silu_4, conv3d_6], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
+            buf55 = extern_kernels.convolution(buf53, buf54, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf55, (1, 3, 2, 12, 16), (1152, 1, 576, 48, 3), 'torch.ops.aten.convolution.default')
+            del buf53
+            del buf54
+            buf56 = empty_strided_cuda((1, 3, 2, 12, 16), (1152, 384, 192, 16, 1), torch.bfloat16)
+            # Topologically Sorted Source Nodes: [group_norm_4, silu_4, conv3d_6], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_silu_11.run(buf41, arg24_1, buf42, 3, 384, stream=stream0)
+            triton_poi_fused_convolution_native_group_norm_silu_15.run(buf55, arg24_1, buf56, 3, 384, stream=stream0)
             del arg24_1
-            del buf41
-        return (buf42, )
+            del buf55
+        return (buf56, )
 
 runner = Runner(partitions=[])
 call = runner.call
