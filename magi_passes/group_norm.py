@@ -23,8 +23,7 @@ keeps every channel of a position in one tile: the loads are contiguous along th
 Why it is the same statistic: each channel has the same count S, so the group mean is the mean
 of the channel means, and the group's population variance is the mean of the channel variances
 plus the variance of the channel means (the parallel-variance identity, exact in real numbers;
-both sides are fp32 Welford reductions, so only rounding differs, far below fp32 resolution of
-the result). The pass leaves the normalisation, the affine and everything after alone.
+both forms are fp32 Welford reductions, so only the order of rounding differs). The pass leaves the normalisation, the affine and everything after alone.
 
 Gates, each counted in `PassResult.counts`:
 - `group_norms_skipped_layout`: the graph has no convolution that `ConvChannelsLastPass`
@@ -78,7 +77,10 @@ def is_group_norm_stats(node: torch.fx.Node) -> bool:
     g, x = _val(grouped), _val(grouped.args[0])
     if not isinstance(g, torch.Tensor) or not isinstance(x, torch.Tensor):
         return False
-    if g.dim() != 4 or x.dim() < 3 or sorted(d % 4 for d in node.args[1]) != [2, 3]:
+    dims = node.args[1]
+    if not isinstance(dims, (list, tuple)) or not all(isinstance(d, int) for d in dims):
+        return False  # (None: every dim)
+    if g.dim() != 4 or x.dim() < 3 or sorted(d % 4 for d in dims) != [2, 3]:
         return False
     return statically_known_true(g.shape[0] == x.shape[0]) and statically_known_true(
         g.shape[1] * g.shape[2] == x.shape[1]
@@ -128,7 +130,7 @@ class GroupNormStatsPass(MagiPass):
         grouped = stats.args[0]
         assert isinstance(grouped, torch.fx.Node)
 
-        mode_of = _val(grouped)  # every new value is made under the fake mode of the graph's
+        mode_of = _val(grouped)  # new values are made under the fake mode of the graph's own
 
         def add(
             target: Any,

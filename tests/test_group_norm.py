@@ -181,6 +181,7 @@ def test_a_var_mean_that_is_not_group_norms_is_not_matched() -> None:
         "sample variance": (grouped, [2, 3], {"correction": 1, "keepdim": True}, False),
         "no keepdim": (grouped, [2, 3], {"correction": 0, "keepdim": False}, False),
         "one dim": (grouped, [3], {"correction": 0, "keepdim": True}, False),
+        "every dim": (grouped, None, {"correction": 0, "keepdim": True}, False),
     }
     for label, (arg, dims, kwargs, expected) in cases.items():
         node = graph.call_function(aten.var_mean.correction, (arg, dims), kwargs)
