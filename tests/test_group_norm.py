@@ -92,7 +92,8 @@ def test_the_statistics_match_fp64_where_a_naive_variance_cancels() -> None:
     offsets = 1000.0 + torch.randn(1, c, 1, 1, 1) * 0.05
     x = offsets + torch.randn(1, c, 3, 6, 8) * 1e-2
     model = Block(c, groups=4).eval()
-    _, on = compile_with(model, x, STATIC)
+    backend, on = compile_with(model, x, STATIC)
+    assert gn_result(backend).counts["group_norms_rewritten"] == 1  # fp32 statistics
     _, off = compile_with(model, x, STATIC.replace(enable_group_norm_stats=False))
     with torch.no_grad():
         ref = model.double()(x.double())
