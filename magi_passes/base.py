@@ -201,6 +201,11 @@ class MagiPass(CustomGraphPass):
         return f"{type(self).__name__}({self.config!r})"
 
 
+def fake_value(node: Any) -> Any:
+    """A graph node's fake value (`meta["val"]`); None for a node without one or a non-node."""
+    return node.meta.get("val") if isinstance(node, torch.fx.Node) else None
+
+
 def run_on_fake(val: Any, fn: Callable[[Any], Any]) -> Any:
     """Run `fn(val)` under the fake mode that produced `val` (plain tensors run as they are)."""
     from torch._guards import detect_fake_mode

@@ -23,7 +23,8 @@ keeps every channel of a position in one tile: the loads are contiguous along th
 Why it is the same statistic: each channel has the same count S, so the group mean is the mean
 of the channel means, and the group's population variance is the mean of the channel variances
 plus the variance of the channel means (the parallel-variance identity, exact in real numbers;
-both forms are fp32 Welford reductions, so only the order of rounding differs). The pass leaves the normalisation, the affine and everything after alone.
+both forms are fp32 Welford reductions, so only the order of rounding differs). The pass leaves
+the normalisation, the affine and everything after alone.
 
 Gates, each counted in `PassResult.counts`:
 - `group_norms_skipped_layout`: the graph has no convolution that `ConvChannelsLastPass`
@@ -48,17 +49,13 @@ from typing import Any, ClassVar
 import torch
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 
-from .base import MagiPass, PassResult, run_on_fake
+from .base import MagiPass, PassResult, fake_value, run_on_fake
 from .nd_tiling import channels_last_convs
 
 aten = torch.ops.aten
 
 COUNT_KEYS = ("group_norms_rewritten", "group_norms_skipped_layout", "group_norms_skipped_dtype")
 _STAT_DTYPES = (torch.float32, torch.float64)
-
-
-def _val(node: Any) -> Any:
-    return node.meta.get("val") if isinstance(node, torch.fx.Node) else None
 
 
 def is_group_norm_stats(node: torch.fx.Node) -> bool:
@@ -74,7 +71,7 @@ def is_group_norm_stats(node: torch.fx.Node) -> bool:
         aten.view.default,
     ):
         return False
-    g, x = _val(grouped), _val(grouped.args[0])
+    g, x = fake_value(grouped), fake_value(grouped.args[0])
     if not isinstance(g, torch.Tensor) or not isinstance(x, torch.Tensor):
         return False
     dims = node.args[1]
@@ -109,7 +106,7 @@ class GroupNormStatsPass(MagiPass):
             result.reason = "no channels-last convolution: GroupNorm reads contiguous positions"
             return result
         for node in stats:
-            if _val(node.args[0]).dtype not in _STAT_DTYPES:
+            if fake_value(node.args[0]).dtype not in _STAT_DTYPES:
                 counts["group_norms_skipped_dtype"] += 1
                 continue
             self._rewrite(graph, node)
@@ -130,7 +127,7 @@ class GroupNormStatsPass(MagiPass):
         grouped = stats.args[0]
         assert isinstance(grouped, torch.fx.Node)
 
-        mode_of = _val(grouped)  # new values are made under the fake mode of the graph's own
+        mode_of = fake_value(grouped)  # new values are made under the fake mode of the graph's own
 
         def add(
             target: Any,
@@ -139,7 +136,7 @@ class GroupNormStatsPass(MagiPass):
             kwargs: dict[str, Any] | None = None,
         ) -> torch.fx.Node:
             node = graph.call_function(target, args, kwargs or {})
-            values = [_val(a) if isinstance(a, torch.fx.Node) else a for a in args]
+            values = [fake_value(a) if isinstance(a, torch.fx.Node) else a for a in args]
             node.meta["val"] = run_on_fake(mode_of, lambda _: fn(*values))
             return node
 

@@ -48,7 +48,7 @@ from typing import Any, ClassVar
 
 import torch
 
-from .base import MagiPass, PassResult, run_on_fake
+from .base import MagiPass, PassResult, fake_value, run_on_fake
 
 aten = torch.ops.aten
 prims = torch.ops.prims
@@ -64,16 +64,12 @@ COUNT_KEYS = (
 )
 
 
-def _val(node: Any) -> Any:
-    return node.meta.get("val") if isinstance(node, torch.fx.Node) else None
-
-
 def _is_call(node: Any, *targets: Any) -> bool:
     return isinstance(node, torch.fx.Node) and node.op == "call_function" and node.target in targets
 
 
 def _dtype(node: Any) -> torch.dtype | None:
-    val = _val(node)
+    val = fake_value(node)
     return val.dtype if isinstance(val, torch.Tensor) else None
 
 
@@ -205,7 +201,7 @@ class NormRsqrtPass(MagiPass):
         """`[expand(] rsqrt(clamp_min(square_sum, squared)) [, shape)]`, inserted before `before`."""
         with graph.inserting_before(before):
             clamp = graph.call_function(aten.clamp_min.default, (square_sum, squared))
-            clamp.meta["val"] = run_on_fake(_val(square_sum), lambda t: t.clamp_min(squared))
+            clamp.meta["val"] = run_on_fake(fake_value(square_sum), lambda t: t.clamp_min(squared))
             factor = graph.call_function(aten.rsqrt.default, (clamp,))
             factor.meta["val"] = run_on_fake(clamp.meta["val"], torch.rsqrt)
             if expand is None:
