@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import torch
+from fake_timers import FakeTimer
 
 from magi_passes import MagiBackend, PassConfig
 from magi_passes.decisions import (
@@ -56,19 +57,6 @@ class InPlace(torch.nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x.add_(1)
         return self.conv(x)
-
-
-class FakeTimer:
-    """Times by variant name; counts calls. Runs the variant once, as a real timer would."""
-
-    def __init__(self, magi: float, plain: float) -> None:
-        self.ms = {"magi": magi, "plain": plain}
-        self.calls: list[str] = []
-
-    def __call__(self, variant, args) -> float:  # noqa: ANN001 - the Timer protocol
-        variant(*args)
-        self.calls.append(variant.name)
-        return self.ms[variant.name]
 
 
 @pytest.fixture(autouse=True)

@@ -10,12 +10,14 @@ from typing import Any
 import pytest
 import torch
 import torch.nn.functional as F
+from fake_timers import FakeTimer
 from torch._inductor import config as inductor_config
 
 from magi_passes import GroupNormStatsPass, MagiBackend, PassConfig, PassManager
 from magi_passes.decisions import Decider, DecisionCache
 from magi_passes.group_norm import is_group_norm_stats
 from pytest_magi.codegen import inductor_codegen
+from pytest_magi.numerics import _relative_l2 as rel_l2
 
 aten = torch.ops.aten
 
@@ -34,11 +36,6 @@ class Block(torch.nn.Module):
             x = self.conv1(x)
         y = F.silu(self.norm(x))
         return self.conv2(y) if self.conv2 is not None else y
-
-
-def rel_l2(actual: torch.Tensor, expected: torch.Tensor) -> float:
-    a, e = actual.double(), expected.double()
-    return float((a - e).norm() / e.norm())
 
 
 def compile_with(
@@ -240,15 +237,6 @@ def test_fake_cuda_the_statistics_read_channels_last_contiguously() -> None:
 
 
 # --------------------------------------------------------------------------- measured
-class FakeTimer:
-    def __init__(self, magi: float, plain: float) -> None:
-        self.ms = {"magi": magi, "plain": plain}
-
-    def __call__(self, variant: Any, args: Any) -> float:
-        variant(*args)
-        return self.ms[variant.name]
-
-
 @pytest.mark.parametrize(
     ("magi_ms", "plain_ms", "choice"), [(1.0, 2.0, "magi"), (2.0, 1.0, "plain")]
 )

@@ -9,12 +9,14 @@ from typing import Any
 import pytest
 import torch
 import torch.nn.functional as F
+from fake_timers import FakeTimer
 from torch._inductor import config as inductor_config
 
 from magi_passes import MagiBackend, NormRsqrtPass, PassConfig
 from magi_passes.decisions import Decider, DecisionCache
 from magi_passes.norm_rsqrt import eps_squared
 from pytest_magi.codegen import inductor_codegen
+from pytest_magi.numerics import _relative_l2 as rel_l2
 
 aten = torch.ops.aten
 
@@ -57,11 +59,6 @@ def rms_silu(x: torch.Tensor, gamma: torch.Tensor) -> torch.Tensor:
 
 def targets(graph: torch.fx.Graph) -> list[Any]:
     return [n.target for n in graph.nodes if n.op == "call_function"]
-
-
-def rel_l2(actual: torch.Tensor, expected: torch.Tensor) -> float:
-    a, e = actual.double(), expected.double()
-    return float((a - e).norm() / e.norm())
 
 
 def bf16_inputs(c: int = 16) -> tuple[torch.Tensor, torch.Tensor]:
@@ -219,17 +216,6 @@ def test_fake_cuda_kernels_take_rsqrt_instead_of_root_and_division() -> None:
 
 
 # --------------------------------------------------------------------------- measured
-class FakeTimer:
-    def __init__(self, magi: float, plain: float) -> None:
-        self.ms = {"magi": magi, "plain": plain}
-        self.calls: list[str] = []
-
-    def __call__(self, variant: Any, args: Any) -> float:
-        variant(*args)
-        self.calls.append(variant.name)
-        return self.ms[variant.name]
-
-
 @pytest.mark.parametrize(
     ("magi_ms", "plain_ms", "choice"), [(1.0, 2.0, "magi"), (2.0, 1.0, "plain")]
 )
