@@ -54,8 +54,15 @@ from .nd_tiling import channels_last_convs
 
 aten = torch.ops.aten
 
-COUNT_KEYS = ("group_norms_rewritten", "group_norms_skipped_layout", "group_norms_skipped_dtype")
+COUNT_KEYS = (
+    "group_norms_rewritten",
+    "group_norm_operands_per_channel",
+    "group_norms_skipped_layout",
+    "group_norms_skipped_dtype",
+)
 _STAT_DTYPES = (torch.float32, torch.float64)
+# the elementwise ops of the normalisation between the statistics and the grouped activation
+_APPLY_OPS = (aten.sub.Tensor, aten.mul.Tensor, aten.add.Tensor, aten.rsqrt.default)
 
 
 def is_group_norm_stats(node: torch.fx.Node) -> bool:
@@ -109,7 +116,7 @@ class GroupNormStatsPass(MagiPass):
             if fake_value(node.args[0]).dtype not in _STAT_DTYPES:
                 counts["group_norms_skipped_dtype"] += 1
                 continue
-            self._rewrite(graph, node)
+            counts["group_norm_operands_per_channel"] += self._rewrite(graph, node)
             counts["group_norms_rewritten"] += 1
         if counts["group_norms_rewritten"]:
             result.applied = True
@@ -122,8 +129,9 @@ class GroupNormStatsPass(MagiPass):
         return result
 
     @staticmethod
-    def _rewrite(graph: torch.fx.Graph, stats: torch.fx.Node) -> None:
-        """Replace `stats`'s two results with the per-channel-then-per-group ones."""
+    def _rewrite(graph: torch.fx.Graph, stats: torch.fx.Node) -> int:
+        """Replace `stats`'s two results with the per-channel-then-per-group ones; returns how
+        many of the normalisation's operands now read them per channel."""
         grouped = stats.args[0]
         assert isinstance(grouped, torch.fx.Node)
 
@@ -160,3 +168,67 @@ class GroupNormStatsPass(MagiPass):
                 graph.erase_node(user)
         if not stats.users:
             graph.erase_node(stats)
+        return GroupNormStatsPass._per_channel_operands(graph, grouped, (mean, var), add)
+
+    @staticmethod
+    def _per_channel_operands(
+        graph: torch.fx.Graph,
+        grouped: torch.fx.Node,
+        stats: tuple[torch.fx.Node, ...],
+        add: Callable[..., torch.fx.Node],
+    ) -> int:
+        """Where the normalisation broadcasts a per-group value (the mean; the rsqrt of the
+        variance plus eps) over `grouped`, give it that value per channel in a buffer of its own,
+        `(N, G, C/G, 1)` contiguous, so that the apply kernel loads it at the channel's index.
+        Read per group, a channels-last apply kernel indexes it by `c // (C/G)`: a gather per
+        element that Triton cannot vectorise (32% of HBM against 67% per channel on an H200,
+        docs/benchmarks.md, "Session 13"). The values are the same; only where they are stored
+        changes. Needs N, G and C/G static (the positions may be dynamic). Returns how many
+        operands it replaced."""
+        full = tuple(fake_value(grouped).shape)
+        per_channel = [*full[:3], 1]
+        if not all(isinstance(d, int) for d in per_channel):
+            return 0
+        made: dict[torch.fx.Node, torch.fx.Node] = {}
+
+        def materialized(small: torch.fx.Node) -> torch.fx.Node:
+            if small not in made:
+                with graph.inserting_after(small):
+                    wide = add(aten.expand.default, (small, per_channel), torch.Tensor.expand)
+                with graph.inserting_after(wide):
+                    copy = add(aten.clone.default, (wide,), torch.clone)
+                with graph.inserting_after(copy):
+                    # Inductor stores the input of `as_strided` in a buffer of its own (the copy
+                    # is not a view, so nothing is unwrapped) and reads it with these strides
+                    strides = list(fake_value(copy).stride())
+                    made[small] = add(
+                        aten.as_strided.default, (copy, per_channel, strides), torch.as_strided
+                    )
+            return made[small]
+
+        replaced = 0
+        pending, seen = list(stats), set()
+        while pending:
+            small = pending.pop()
+            if small in seen:
+                continue
+            seen.add(small)
+            small_shape = tuple(fake_value(small).shape)
+            for user in list(small.users):
+                if user.op != "call_function" or user.target not in _APPLY_OPS:
+                    continue
+                shape = tuple(fake_value(user).shape)
+                if _same_shape(shape, full):
+                    user.replace_input_with(small, materialized(small))
+                    replaced += 1
+                elif _same_shape(shape, small_shape):
+                    pending.append(user)  # still per group: eps added, rsqrt taken
+        return replaced
+
+
+def _same_shape(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """Equal sizes, proved from static facts only (never a guard)."""
+    return len(a) == len(b) and all(
+        x == y if isinstance(x, int) and isinstance(y, int) else statically_known_true(x == y)
+        for x, y in zip(a, b, strict=True)
+    )

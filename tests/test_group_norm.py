@@ -74,6 +74,9 @@ def test_group_norm_statistics_are_reduced_per_channel_then_per_group() -> None:
     assert graph.count("aten.var_mean.correction") == 1
     assert "var_mean.correction](args = (%view, [3])" in graph.replace("%reshape", "%view")
     assert graph.count("aten.mean.dim") == 2
+    # Inductor's CPU decomposition already applies GroupNorm as a per-channel scale and shift,
+    # so there is no per-group operand to store per channel (the CUDA one: the tests below)
+    assert result.counts["group_norm_operands_per_channel"] == 0
     with torch.no_grad():
         ref = model.double()(x.double())
         eager = model.to(torch.bfloat16)(x)
@@ -217,9 +220,10 @@ def test_fake_cuda_the_statistics_read_channels_last_contiguously() -> None:
     with torch.no_grad():
         on = inductor_codegen(model, x, config=STATIC)
         off = inductor_codegen(model, x, config=STATIC.replace(enable_group_norm_stats=False))
-    # a small kernel combines each group's channels; the per-channel reduction may take one
-    # split stage more than the group's did (7 against 5 kernels at this size)
-    assert off.kernel_count < on.kernel_count <= off.kernel_count + 2
+    # small kernels combine each group's channels and store the mean and rsqrt per channel;
+    # the per-channel reduction may take one split stage more than the group's did (9 against 5
+    # kernels at this size)
+    assert off.kernel_count < on.kernel_count <= off.kernel_count + 4
 
     def hints(code: Any) -> list[str]:
         return [
@@ -234,6 +238,45 @@ def test_fake_cuda_the_statistics_read_channels_last_contiguously() -> None:
     (first_on,) = [k for k in on.kernels if "reduction_hint=ReductionHint.OUTER," in k.source]
     # the conv output's load: the channel (x0) is the contiguous index, positions stride 128
     assert "in_ptr0 + (x0 + 128*" in first_on.source
+
+
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic-positions"])
+def test_fake_cuda_the_apply_kernel_reads_its_statistics_per_channel(dynamic: bool) -> None:
+    """The normalise + SiLU kernel over the whole activation: without the pass it loads the
+    group's mean and rsqrt through `x0 // 4` (a gather per element, 4 channels a group); with it
+    every load of that kernel is at the element or at its channel, and the group's values are
+    stored per channel by a small kernel before it. Dynamic T, H and W leave N, G and C/G
+    static, so the same holds there."""
+    model, _ = block_inputs(128)
+    x = torch.randn(1, 128, 3, 16, 24, dtype=torch.bfloat16)
+    dims = {0: (2, 3, 4)} if dynamic else None
+    with torch.no_grad():
+        on = inductor_codegen(model, x, config=STATIC, dynamic_dims=dims)
+        off = inductor_codegen(
+            model, x, config=STATIC.replace(enable_group_norm_stats=False), dynamic_dims=dims
+        )
+    (result,) = [r for r in on.pass_results if r.name == "group_norm_stats"]
+    assert result.counts["group_norm_operands_per_channel"] == 2  # the mean, the rsqrt
+
+    def apply_kernel(code: Any) -> str:
+        (kernel,) = [
+            k.source
+            for k in code.kernels
+            if k.kind == "pointwise" and "libdevice.exp" in k.source and "tl.store(" in k.source
+        ]
+        return kernel
+
+    def loads(source: str) -> list[str]:
+        return [
+            line.split("tl.load(")[1].split(",")[0]
+            for line in source.splitlines()
+            if "tl.load(" in line
+        ]
+
+    assert any("x0 // 4" in load for load in loads(apply_kernel(off)))
+    on_loads = loads(apply_kernel(on))
+    assert len(on_loads) >= 4  # the activation, its bias, the mean, the rsqrt (and the affine)
+    assert all(load.endswith(("+ (x0)", "+ (x2)")) for load in on_loads), on_loads
 
 
 # --------------------------------------------------------------------------- measured
