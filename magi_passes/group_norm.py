@@ -157,73 +157,114 @@ class GroupNormStatsPass(MagiPass):
             )
             var_c = add(operator.getitem, (per_channel, 0), operator.getitem)
             mean_c = add(operator.getitem, (per_channel, 1), operator.getitem)
-            mean = add(aten.mean.dim, (mean_c, [2], True), torch.mean)
-            spread = add(aten.sub.Tensor, (mean_c, mean), torch.sub)
-            square = add(aten.mul.Tensor, (spread, spread), torch.mul)
-            within = add(aten.add.Tensor, (var_c, square), torch.add)
-            var = add(aten.mean.dim, (within, [2], True), torch.mean)
+            mean, var = _combine(add, mean_c, var_c, dim=2)
+            made: list[torch.fx.Node] = []
+
+            def add_twin(*args: Any) -> torch.fx.Node:
+                made.append(add(*args))
+                return made[-1]
+
+            twins = _per_channel_twins(add_twin, grouped, mean_c, var_c)
         for user in list(stats.users):
             if user.target is operator.getitem and user.args[1] in (0, 1):
                 user.replace_all_uses_with(var if user.args[1] == 0 else mean)
                 graph.erase_node(user)
         if not stats.users:
             graph.erase_node(stats)
-        return GroupNormStatsPass._per_channel_operands(graph, grouped, (mean, var), add)
-
-    @staticmethod
-    def _per_channel_operands(
-        graph: torch.fx.Graph,
-        grouped: torch.fx.Node,
-        stats: tuple[torch.fx.Node, ...],
-        add: Callable[..., torch.fx.Node],
-    ) -> int:
-        """Where the normalisation broadcasts a per-group value (the mean; the rsqrt of the
-        variance plus eps) over `grouped`, give it that value per channel in a buffer of its own,
-        `(N, G, C/G, 1)` contiguous, so that the apply kernel loads it at the channel's index.
-        Read per group, a channels-last apply kernel indexes it by `c // (C/G)`: a gather per
-        element that Triton cannot vectorise (32% of HBM against 67% per channel on an H200,
-        docs/benchmarks.md, "Session 13"). The values are the same; only where they are stored
-        changes. Needs N, G and C/G static (the positions may be dynamic). Returns how many
-        operands it replaced."""
-        full = tuple(fake_value(grouped).shape)
-        per_channel = [*full[:3], 1]
-        if not all(isinstance(d, int) for d in per_channel):
+        if twins is None:
             return 0
-        made: dict[torch.fx.Node, torch.fx.Node] = {}
-
-        def materialized(small: torch.fx.Node) -> torch.fx.Node:
-            if small not in made:
-                with graph.inserting_after(small):
-                    wide = add(aten.expand.default, (small, per_channel), torch.Tensor.expand)
-                with graph.inserting_after(wide):
-                    copy = add(aten.clone.default, (wide,), torch.clone)
-                with graph.inserting_after(copy):
-                    # Inductor stores the input of `as_strided` in a buffer of its own (the copy
-                    # is not a view, so nothing is unwrapped) and reads it with these strides
-                    strides = list(fake_value(copy).stride())
-                    made[small] = add(
-                        aten.as_strided.default, (copy, per_channel, strides), torch.as_strided
-                    )
-            return made[small]
-
-        replaced = 0
-        pending, seen = list(stats), set()
-        while pending:
-            small = pending.pop()
-            if small in seen:
-                continue
-            seen.add(small)
-            small_shape = tuple(fake_value(small).shape)
-            for user in list(small.users):
-                if user.op != "call_function" or user.target not in _APPLY_OPS:
-                    continue
-                shape = tuple(fake_value(user).shape)
-                if _same_shape(shape, full):
-                    user.replace_input_with(small, materialized(small))
-                    replaced += 1
-                elif _same_shape(shape, small_shape):
-                    pending.append(user)  # still per group: eps added, rsqrt taken
+        replaced = _per_channel_operands(graph, grouped, {mean: twins[0], var: twins[1]}, add_twin)
+        for node in reversed(made):  # unused where no operand was per group (Inductor's CPU form)
+            if not node.users:
+                graph.erase_node(node)
         return replaced
+
+
+Add = Callable[..., torch.fx.Node]
+
+
+def _combine(add: Add, mean_c: torch.fx.Node, var_c: torch.fx.Node, dim: int) -> tuple[Any, Any]:
+    """The group's mean and population variance from its channels' (over `dim`, kept): the mean
+    of the means, and the mean of each channel's variance plus its mean's squared deviation."""
+    mean = add(aten.mean.dim, (mean_c, [dim], True), torch.mean)
+    spread = add(aten.sub.Tensor, (mean_c, mean), torch.sub)
+    square = add(aten.mul.Tensor, (spread, spread), torch.mul)
+    within = add(aten.add.Tensor, (var_c, square), torch.add)
+    var = add(aten.mean.dim, (within, [dim], True), torch.mean)
+    return mean, var
+
+
+def _per_channel_twins(
+    add: Add, grouped: torch.fx.Node, mean_c: torch.fx.Node, var_c: torch.fx.Node
+) -> tuple[torch.fx.Node, torch.fx.Node] | None:
+    """The group's mean and variance once per channel, `(N, G, C/G, 1)`: each channel combines
+    the C/G channels of its group itself (`_combine` over a broadcast of the channel statistics:
+    the same operations in the same order, so the same values). Computed this way, with no
+    per-group tensor in between, Inductor stores both in one small kernel (a per-group value
+    broadcast to the channels would be stored first, then copied). None where N, G or C/G is
+    not static."""
+    n, g, k = fake_value(grouped).shape[:3]
+    if not all(isinstance(d, int) for d in (n, g, k)):
+        return None
+
+    def across(stat: torch.fx.Node) -> torch.fx.Node:  # [n, g, j, i] = stat[n, g, i]
+        row = add(aten.reshape.default, (stat, [n, g, 1, k]), torch.reshape)
+        return add(aten.expand.default, (row, [n, g, k, k]), torch.Tensor.expand)
+
+    return _combine(add, across(mean_c), across(var_c), dim=3)
+
+
+def _per_channel_operands(
+    graph: torch.fx.Graph,
+    grouped: torch.fx.Node,
+    twins: dict[torch.fx.Node, torch.fx.Node],
+    add: Add,
+) -> int:
+    """Where the normalisation broadcasts a per-group value (the mean; the rsqrt of the variance
+    plus eps) over `grouped`, read it per channel instead, from a buffer of its own: the value's
+    per-channel twin (`twins`, the ops between the statistic and the broadcast replayed on it),
+    stored `(N, G, C/G, 1)` contiguous, so that the apply kernel loads it at the channel's index.
+    Read per group, a channels-last apply kernel indexes it by `c // (C/G)`: a gather per element
+    that Triton cannot vectorise (32% of HBM against 67% per channel on an H200,
+    docs/benchmarks.md, "Session 13"). Returns how many operands it replaced."""
+    full = tuple(fake_value(grouped).shape)
+    stored: dict[torch.fx.Node, torch.fx.Node] = {}
+
+    def store(twin: torch.fx.Node) -> torch.fx.Node:
+        if twin not in stored:
+            with graph.inserting_after(twin):
+                copy = add(aten.clone.default, (twin,), torch.clone)
+            with graph.inserting_after(copy):
+                # Inductor stores the input of `as_strided` in a buffer of its own (the copy is
+                # not a view, so nothing is unwrapped) and reads it with these sizes and strides
+                value = fake_value(copy)
+                stored[twin] = add(
+                    aten.as_strided.default,
+                    (copy, list(value.shape), list(value.stride())),
+                    torch.as_strided,
+                )
+        return stored[twin]
+
+    replaced = 0
+    pending = list(twins)
+    while pending:
+        small = pending.pop()
+        twin = twins[small]
+        small_shape = tuple(fake_value(small).shape)
+        for user in list(small.users):
+            if user.op != "call_function" or user.target not in _APPLY_OPS:
+                continue
+            shape = tuple(fake_value(user).shape)
+            if _same_shape(shape, full):
+                user.replace_input_with(small, store(twin))
+                replaced += 1
+            elif _same_shape(shape, small_shape) and user not in twins:
+                # still per group (eps added, rsqrt taken): the same op on the twin
+                args = tuple(twin if a is small else a for a in user.args)
+                with graph.inserting_after(twin):
+                    twins[user] = add(user.target, args, user.target, dict(user.kwargs))
+                pending.append(user)
+    return replaced
 
 
 def _same_shape(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:

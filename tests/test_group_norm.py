@@ -220,10 +220,10 @@ def test_fake_cuda_the_statistics_read_channels_last_contiguously() -> None:
     with torch.no_grad():
         on = inductor_codegen(model, x, config=STATIC)
         off = inductor_codegen(model, x, config=STATIC.replace(enable_group_norm_stats=False))
-    # small kernels combine each group's channels and store the mean and rsqrt per channel;
-    # the per-channel reduction may take one split stage more than the group's did (9 against 5
+    # a small kernel combines each group's channels and stores the mean and rsqrt per channel;
+    # the per-channel reduction may take one split stage more than the group's did (7 against 5
     # kernels at this size)
-    assert off.kernel_count < on.kernel_count <= off.kernel_count + 4
+    assert off.kernel_count < on.kernel_count <= off.kernel_count + 2
 
     def hints(code: Any) -> list[str]:
         return [

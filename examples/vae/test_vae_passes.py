@@ -51,8 +51,9 @@ def test_cuda_kernel_counts_without_a_gpu(kernel_counts, model) -> None:
     conv weight (the weights are graph inputs: their clone cannot fuse into a producer). The
     opt-in `channels_last_weights_once` converts weights once outside the graph instead.
     `GroupNormStatsPass` then adds at most two small kernels per GroupNorm: one combines each
-    group's channel statistics, and at some sizes the per-channel reduction takes one split
-    stage more than the group's did.
+    group's channel statistics and stores the group's mean and rsqrt once per channel (for the
+    normalise kernel to load at the channel's index), and at some sizes the per-channel
+    reduction takes one split stage more than the group's did.
     """
     plain = kernel_counts(model, model.example_input())
     magi = kernel_counts(model, model.example_input(), config=PassConfig())
@@ -69,7 +70,7 @@ def test_cuda_kernel_counts_without_a_gpu(kernel_counts, model) -> None:
     assert once_no_gn.forward - plain.forward <= 1 + (groupnorms - 1)
     assert 0 < once.forward - once_no_gn.forward <= 2 * groupnorms
     assert magi.forward - once.forward <= convs
-    expected = {"2.13": (7, 11, 15)}.get(".".join(torch.__version__.split(".")[:2]))
+    expected = {"2.13": (7, 11, 14)}.get(".".join(torch.__version__.split(".")[:2]))
     if expected is not None:  # exact numbers are per torch version, like snapshots
         assert (plain.forward, once_no_gn.forward, once.forward) == expected
 

@@ -2,7 +2,7 @@
 
 Three sides per module, decisions off on the magi ones: torch.compile; magi with the pass as
 session 12 left it ("group apply": the normalisation reads the group's mean and rsqrt through
-`c // (C/G)`, patched in here by turning `GroupNormStatsPass._per_channel_operands` off for the
+`c // (C/G)`, patched in here by turning `magi_passes.group_norm._per_channel_operands` off for the
 compile); magi as it is ("channel apply": those two values stored per channel). Times from
 `pytest_magi.timing.measure_pair` (device-side, interleaved, L2 flushed), each side's relative
 L2 from an fp64 run beside eager's, then the channel-apply side's profile table with `--profile`.
@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from gn_stats_ab import GroupNormBlock  # noqa: E402
 
-from magi_passes import GroupNormStatsPass, MagiBackend, PassConfig  # noqa: E402
+from magi_passes import MagiBackend, PassConfig, group_norm  # noqa: E402
 from pytest_magi.models import VAEDecoderLike  # noqa: E402
 from pytest_magi.numerics import _relative_l2  # noqa: E402
 from pytest_magi.timing import device_name, measure_pair  # noqa: E402
@@ -44,7 +44,7 @@ def compiled(model: torch.nn.Module, side: str, x: torch.Tensor, dynamic: bool):
         fn = torch.compile(model, backend=backend)
         if side == "group apply":
             with mock.patch.object(
-                GroupNormStatsPass, "_per_channel_operands", staticmethod(lambda *a: 0)
+                group_norm, "_per_channel_operands", lambda *a: 0
             ):
                 fn(x)
         else:
