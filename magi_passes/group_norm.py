@@ -201,10 +201,14 @@ def _per_channel_twins(
     the C/G channels of its group itself (`_combine` over a broadcast of the channel statistics:
     the same operations in the same order, so the same values). Computed this way, with no
     per-group tensor in between, Inductor stores both in one small kernel (a per-group value
-    broadcast to the channels would be stored first, then copied). None where N, G or C/G is
-    not static."""
-    n, g, k = fake_value(grouped).shape[:3]
-    if not all(isinstance(d, int) for d in (n, g, k)):
+    broadcast to the channels would be stored first, then copied).
+
+    None (the per-group operands are left as they are) where any size of the grouped activation
+    is symbolic: measured on VAEDecoderLike with dynamic H/W (H200, docs/benchmarks.md,
+    "Session 13") the dynamic graph lost with it, 2.2579 -> 2.5159 ms, while the static one
+    gained, 2.0806 -> 1.9401 ms."""
+    n, g, k, positions = fake_value(grouped).shape
+    if not all(isinstance(d, int) for d in (n, g, k, positions)):
         return None
 
     def across(stat: torch.fx.Node) -> torch.fx.Node:  # [n, g, j, i] = stat[n, g, i]

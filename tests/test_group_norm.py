@@ -245,8 +245,8 @@ def test_fake_cuda_the_apply_kernel_reads_its_statistics_per_channel(dynamic: bo
     """The normalise + SiLU kernel over the whole activation: without the pass it loads the
     group's mean and rsqrt through `x0 // 4` (a gather per element, 4 channels a group); with it
     every load of that kernel is at the element or at its channel, and the group's values are
-    stored per channel by a small kernel before it. Dynamic T, H and W leave N, G and C/G
-    static, so the same holds there."""
+    stored per channel by a small kernel before it. Only in static graphs: with dynamic
+    positions the GPU measured a loss (docs/benchmarks.md, "Session 13"), so the gathers stay."""
     model, _ = block_inputs(128)
     x = torch.randn(1, 128, 3, 16, 24, dtype=torch.bfloat16)
     dims = {0: (2, 3, 4)} if dynamic else None
@@ -256,7 +256,9 @@ def test_fake_cuda_the_apply_kernel_reads_its_statistics_per_channel(dynamic: bo
             model, x, config=STATIC.replace(enable_group_norm_stats=False), dynamic_dims=dims
         )
     (result,) = [r for r in on.pass_results if r.name == "group_norm_stats"]
-    assert result.counts["group_norm_operands_per_channel"] == 2  # the mean, the rsqrt
+    assert result.counts["group_norms_rewritten"] == 1
+    # the mean and the rsqrt, statically; none with dynamic positions
+    assert result.counts["group_norm_operands_per_channel"] == (0 if dynamic else 2)
 
     def apply_kernel(code: Any) -> str:
         (kernel,) = [
@@ -275,6 +277,9 @@ def test_fake_cuda_the_apply_kernel_reads_its_statistics_per_channel(dynamic: bo
 
     assert any("x0 // 4" in load for load in loads(apply_kernel(off)))
     on_loads = loads(apply_kernel(on))
+    if dynamic:
+        assert any("x0 // 4" in load for load in on_loads)
+        return
     assert len(on_loads) >= 4  # the activation, its bias, the mean, the rsqrt (and the affine)
     assert all(load.endswith(("+ (x0)", "+ (x2)")) for load in on_loads), on_loads
 

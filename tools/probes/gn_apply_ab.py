@@ -39,13 +39,14 @@ def compiled(model: torch.nn.Module, side: str, x: torch.Tensor, dynamic: bool):
     if side == "torch.compile":
         fn: Callable = torch.compile(model)
         fn(x)
-    else:
+        return lambda f=fn, x=x: f(x)
+    # no cache of any kind: the two magi sides have the same graph, config and pass sources, so
+    # a cached compile would hand the second one the first one's code
+    with torch._inductor.config.patch(force_disable_caches=True):
         backend = MagiBackend(PassConfig(measure_decisions=False))
         fn = torch.compile(model, backend=backend)
         if side == "group apply":
-            with mock.patch.object(
-                group_norm, "_per_channel_operands", lambda *a: 0
-            ):
+            with mock.patch.object(group_norm, "_per_channel_operands", lambda *a: 0):
                 fn(x)
         else:
             fn(x)

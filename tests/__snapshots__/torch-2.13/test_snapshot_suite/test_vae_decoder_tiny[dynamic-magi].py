@@ -202,29 +202,20 @@ def triton_red_fused_convolution_native_group_norm_2(in_ptr0, in_ptr1, out_ptr0,
 #   group_norm => convert_element_type, view
 #   h => convolution
 # Graph fragment:
-#   %getitem_11 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=getitem_11]
 #   %buf4 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=buf4]
-#   %mean_dim_3 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=mean_dim_3]
+#   %getitem_11 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=getitem_11]
 #   %clone_default_1 : Tensor "bf16[16, 4, 3, 3, 3][108, 1, 36, 12, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg0_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %clone_default : Tensor "bf16[1, 4, 2, s0, s1][8*s1*s0, 1, 4*s1*s0, 4*s1, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg4_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default, %clone_default_1, %arg1_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %convert_element_type : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution, torch.float32), kwargs = {})
 #   %view : Tensor "f32[1, 4, 4, 2*s1*s0][32*s1*s0, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type, [1, 4, 4, %mul_7]), kwargs = {})
 #   %var_mean_correction : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view, [3]), kwargs = {correction: 0, keepdim: True})
-#   %reshape_default : Tensor "f32[1, 4, 1, 4][16, 4, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%getitem_11, [1, 4, 1, 4]), kwargs = {})
-#   %expand_default : Tensor "f32[1, 4, 4, 4][16, 4, 0, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.expand.default](args = (%reshape_default, [1, 4, 4, 4]), kwargs = {})
-#   %reshape_default_1 : Tensor "f32[1, 4, 1, 4][16, 4, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%getitem_10, [1, 4, 1, 4]), kwargs = {})
-#   %expand_default_1 : Tensor "f32[1, 4, 4, 4][16, 4, 0, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.expand.default](args = (%reshape_default_1, [1, 4, 4, 4]), kwargs = {})
-#   %mean_dim_2 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%expand_default, [3], True), kwargs = {})
-#   %clone_default_15 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%mean_dim_2,), kwargs = {})
-#   %sub_tensor_1 : Tensor "f32[1, 4, 4, 4][64, 16, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%expand_default, %mean_dim_2), kwargs = {})
-#   %mul_tensor_5 : Tensor "f32[1, 4, 4, 4][64, 16, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_tensor_1, %sub_tensor_1), kwargs = {})
-#   %add_tensor_1 : Tensor "f32[1, 4, 4, 4][64, 16, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%expand_default_1, %mul_tensor_5), kwargs = {})
-#   %mean_dim_3 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%add_tensor_1, [3], True), kwargs = {})
-#   %add_tensor_2 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean_dim_3, 1e-05), kwargs = {})
-#   %rsqrt_default : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_tensor_2,), kwargs = {})
-#   %clone_default_14 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%rsqrt_default,), kwargs = {})
-#   return %clone_default_15,%mean_dim_3,%clone_default_14
+#   %mean_dim : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%getitem_11, [2], True), kwargs = {})
+#   %sub_tensor : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%getitem_11, %mean_dim), kwargs = {})
+#   %mul_tensor_4 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_tensor, %sub_tensor), kwargs = {})
+#   %add_tensor : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%getitem_10, %mul_tensor_4), kwargs = {})
+#   %mean_dim_1 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%add_tensor, [2], True), kwargs = {})
+#   return %mean_dim_1
 triton_poi_fused_convolution_native_group_norm_3 = async_compile.triton('triton_poi_fused_convolution_native_group_norm_3', '''
 import triton
 import triton.language as tl
@@ -235,88 +226,84 @@ from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint,
 triton_helpers.set_driver_to_gpu()
 
 @triton_heuristics.pointwise(
-    size_hints={'x': 16}, 
+    size_hints={'x': 4}, 
     filename=__file__,
-    triton_meta={'signature': {'in_out_ptr0': '*fp32', 'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'out_ptr0': '*fp32', 'ks0': 'i64', 'ks1': 'i64', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_poi_fused_convolution_native_group_norm_3', 'mutated_arg_names': ['in_out_ptr0'], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 8, 'num_store': 2, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'x': 256}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
+    triton_meta={'signature': {'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'out_ptr0': '*fp32', 'ks0': 'i64', 'ks1': 'i64', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_poi_fused_convolution_native_group_norm_3', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 8, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'x': 16}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused_convolution_native_group_norm_3(in_out_ptr0, in_ptr0, in_ptr1, out_ptr0, ks0, ks1, xnumel, XBLOCK : tl.constexpr):
-    xnumel = 16
+def triton_poi_fused_convolution_native_group_norm_3(in_ptr0, in_ptr1, out_ptr0, ks0, ks1, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 4
     xoffset = tl.program_id(0) * XBLOCK
     xindex = xoffset + tl.arange(0, XBLOCK)[:]
     xmask = xindex < xnumel
-    x1 = xindex // 4
-    x2 = xindex
-    tmp0 = tl.load(in_ptr0 + (4*x1), xmask, eviction_policy='evict_last')
-    tmp1 = tl.load(in_ptr0 + (1 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp3 = tl.load(in_ptr0 + (2 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp5 = tl.load(in_ptr0 + (3 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp9 = tl.load(in_ptr1 + (4*x1), xmask, eviction_policy='evict_last')
-    tmp16 = tl.load(in_ptr1 + (1 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp22 = tl.load(in_ptr1 + (2 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp28 = tl.load(in_ptr1 + (3 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp2 = tmp0 + tmp1
-    tmp4 = tmp2 + tmp3
+    x0 = xindex
+    tmp0 = tl.load(in_ptr0 + (4*x0), xmask, eviction_policy='evict_last')
+    tmp4 = tl.load(in_ptr1 + (4*x0), xmask, eviction_policy='evict_last')
+    tmp5 = tl.load(in_ptr1 + (1 + 4*x0), xmask, eviction_policy='evict_last')
+    tmp7 = tl.load(in_ptr1 + (2 + 4*x0), xmask, eviction_policy='evict_last')
+    tmp9 = tl.load(in_ptr1 + (3 + 4*x0), xmask, eviction_policy='evict_last')
+    tmp16 = tl.load(in_ptr0 + (1 + 4*x0), xmask, eviction_policy='evict_last')
+    tmp22 = tl.load(in_ptr0 + (2 + 4*x0), xmask, eviction_policy='evict_last')
+    tmp28 = tl.load(in_ptr0 + (3 + 4*x0), xmask, eviction_policy='evict_last')
+    tmp1 = (2*ks0*ks1).to(tl.float32)
+    tmp2 = (tmp1).to(tl.float32)
+    tmp3 = (tmp0 / tmp2)
     tmp6 = tmp4 + tmp5
-    tmp7 = tl.full([1], 4.0, tl.float32)
-    tmp8 = (tmp6 / tmp7)
-    tmp10 = (2*ks0*ks1).to(tl.float32)
-    tmp11 = (tmp10).to(tl.float32)
-    tmp12 = (tmp9 / tmp11)
-    tmp13 = tmp0 - tmp8
+    tmp8 = tmp6 + tmp7
+    tmp10 = tmp8 + tmp9
+    tmp11 = tl.full([1], 4.0, tl.float32)
+    tmp12 = (tmp10 / tmp11)
+    tmp13 = tmp4 - tmp12
     tmp14 = tmp13 * tmp13
-    tmp15 = tmp12 + tmp14
-    tmp17 = (tmp16 / tmp11)
-    tmp18 = tmp1 - tmp8
+    tmp15 = tmp3 + tmp14
+    tmp17 = (tmp16 / tmp2)
+    tmp18 = tmp5 - tmp12
     tmp19 = tmp18 * tmp18
     tmp20 = tmp17 + tmp19
     tmp21 = tmp15 + tmp20
-    tmp23 = (tmp22 / tmp11)
-    tmp24 = tmp3 - tmp8
+    tmp23 = (tmp22 / tmp2)
+    tmp24 = tmp7 - tmp12
     tmp25 = tmp24 * tmp24
     tmp26 = tmp23 + tmp25
     tmp27 = tmp21 + tmp26
-    tmp29 = (tmp28 / tmp11)
-    tmp30 = tmp5 - tmp8
+    tmp29 = (tmp28 / tmp2)
+    tmp30 = tmp9 - tmp12
     tmp31 = tmp30 * tmp30
     tmp32 = tmp29 + tmp31
     tmp33 = tmp27 + tmp32
-    tmp34 = (tmp33 / tmp7)
-    tmp35 = tl.full([1], 1e-05, tl.float32)
-    tmp36 = tmp34 + tmp35
-    tmp37 = libdevice.rsqrt(tmp36)
-    tl.store(out_ptr0 + (x2), tmp8, xmask)
-    tl.store(in_out_ptr0 + (x2), tmp37, xmask)
+    tmp34 = (tmp33 / tmp11)
+    tl.store(out_ptr0 + (x0), tmp34, xmask)
 ''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
 # Topologically Sorted Source Nodes: [h, group_norm, silu, h_1], Original ATen: [aten.convolution, aten.native_group_norm, aten.silu]
 # Source node to ATen node mapping:
-#   group_norm => add_6, convert_element_type, convert_element_type_1, mul_26, mul_27, sub_2, unsqueeze, unsqueeze_1, unsqueeze_2, unsqueeze_3, unsqueeze_4, unsqueeze_5, unsqueeze_6, unsqueeze_7, view, view_1
+#   group_norm => add_5, add_6, convert_element_type, convert_element_type_1, mul_26, mul_27, rsqrt, sub_2, unsqueeze, unsqueeze_1, unsqueeze_2, unsqueeze_3, unsqueeze_4, unsqueeze_5, unsqueeze_6, unsqueeze_7, view, view_1
 #   h => convolution
 #   h_1 => convolution_1
 #   silu => add_12, clone_default_2, convert_element_type_4, convert_element_type_5, div, exp, neg
 # Graph fragment:
 #   %buf2 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0" = PlaceHolder[target=buf2]
 #   %arg1_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg1_1]
-#   %clone_default_15 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=clone_default_15]
-#   %clone_default_14 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=clone_default_14]
+#   %getitem_11 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=getitem_11]
+#   %mean_dim_1 : Tensor "f32[1, 4, 1, 1][4, 1, 4, 4]cuda:0" = PlaceHolder[target=mean_dim_1]
 #   %arg5_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg5_1]
 #   %arg6_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg6_1]
-#   %convert_element_type_4 : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0" = PlaceHolder[target=convert_element_type_4]
+#   %add_6 : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0" = PlaceHolder[target=add_6]
 #   %clone_default_1 : Tensor "bf16[16, 4, 3, 3, 3][108, 1, 36, 12, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg0_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %clone_default : Tensor "bf16[1, 4, 2, s0, s1][8*s1*s0, 1, 4*s1*s0, 4*s1, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg4_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %clone_default_3 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg7_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default, %clone_default_1, %arg1_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %convert_element_type : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution, torch.float32), kwargs = {})
 #   %view : Tensor "f32[1, 4, 4, 2*s1*s0][32*s1*s0, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type, [1, 4, 4, %mul_7]), kwargs = {})
-#   %as_strided_default_1 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_15, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
-#   %as_strided_default : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_14, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
-#   %sub_2 : Tensor "f32[1, 4, 4, 2*s1*s0][32*s1*s0, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view, %as_strided_default_1), kwargs = {})
-#   %mul_26 : Tensor "f32[1, 4, 4, 2*s1*s0][32*s1*s0, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_2, %as_strided_default), kwargs = {})
+#   %mean_dim : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%getitem_11, [2], True), kwargs = {})
+#   %sub_2 : Tensor "f32[1, 4, 4, 2*s1*s0][32*s1*s0, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view, %mean_dim), kwargs = {})
+#   %add_5 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean_dim_1, 1e-05), kwargs = {})
+#   %rsqrt : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_5,), kwargs = {})
+#   %mul_26 : Tensor "f32[1, 4, 4, 2*s1*s0][32*s1*s0, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_2, %rsqrt), kwargs = {})
 #   %view_1 : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%mul_26, [1, 16, 2, %arg2_1, %arg3_1]), kwargs = {})
 #   %unsqueeze : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg5_1, 0), kwargs = {})
 #   %unsqueeze_1 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze, 2), kwargs = {})
@@ -337,7 +324,7 @@ def triton_poi_fused_convolution_native_group_norm_3(in_out_ptr0, in_ptr0, in_pt
 #   %convert_element_type_5 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div, torch.bfloat16), kwargs = {})
 #   %clone_default_2 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_5,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_1 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_2, %clone_default_3, %arg8_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %convert_element_type_4,%buf11
+#   return %add_6,%buf8
 triton_poi_fused_convolution_native_group_norm_silu_4 = async_compile.triton('triton_poi_fused_convolution_native_group_norm_silu_4', '''
 import triton
 import triton.language as tl
@@ -351,7 +338,7 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'x': 2048}, 
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*fp32', 'in_ptr3': '*fp32', 'in_ptr4': '*bf16', 'in_ptr5': '*bf16', 'out_ptr1': '*bf16', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_poi_fused_convolution_native_group_norm_silu_4', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 6, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'x': 9440}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_poi_fused_convolution_native_group_norm_silu_4', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 9, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'x': 9584}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
     min_elem_per_thread=0
 )
 @triton.jit
@@ -363,38 +350,52 @@ def triton_poi_fused_convolution_native_group_norm_silu_4(in_ptr0, in_ptr1, in_p
     x0 = (xindex % 16)
     tmp0 = tl.load(in_ptr0 + (x2), xmask).to(tl.float32)
     tmp1 = tl.load(in_ptr1 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp4 = tl.load(in_ptr2 + (x0), xmask, eviction_policy='evict_last')
-    tmp6 = tl.load(in_ptr3 + (x0), xmask, eviction_policy='evict_last')
-    tmp8 = tl.load(in_ptr4 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp11 = tl.load(in_ptr5 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp4 = tl.load(in_ptr2 + (4*(x0 // 4)), xmask, eviction_policy='evict_last')
+    tmp5 = tl.load(in_ptr2 + (1 + 4*(x0 // 4)), xmask, eviction_policy='evict_last')
+    tmp7 = tl.load(in_ptr2 + (2 + 4*(x0 // 4)), xmask, eviction_policy='evict_last')
+    tmp9 = tl.load(in_ptr2 + (3 + 4*(x0 // 4)), xmask, eviction_policy='evict_last')
+    tmp14 = tl.load(in_ptr3 + (x0 // 4), xmask, eviction_policy='evict_last')
+    tmp19 = tl.load(in_ptr4 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp22 = tl.load(in_ptr5 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
     tmp2 = tmp0 + tmp1
     tmp3 = tmp2.to(tl.float32)
-    tmp5 = tmp3 - tmp4
-    tmp7 = tmp5 * tmp6
-    tmp9 = tmp8.to(tl.float32)
-    tmp10 = tmp7 * tmp9
-    tmp12 = tmp11.to(tl.float32)
-    tmp13 = tmp10 + tmp12
-    tmp14 = tmp13.to(tl.float32)
-    tmp15 = tmp14.to(tl.float32)
-    tmp16 = -tmp15
-    tmp17 = libdevice.exp(tmp16)
-    tmp18 = tl.full([1], 1.0, tl.float32)
-    tmp19 = tmp17 + tmp18
-    tmp20 = (tmp15 / tmp19)
-    tmp21 = tmp20.to(tl.float32)
-    tl.store(out_ptr1 + (x2), tmp21, xmask)
+    tmp6 = tmp4 + tmp5
+    tmp8 = tmp6 + tmp7
+    tmp10 = tmp8 + tmp9
+    tmp11 = tl.full([1], 4.0, tl.float32)
+    tmp12 = (tmp10 / tmp11)
+    tmp13 = tmp3 - tmp12
+    tmp15 = tl.full([1], 1e-05, tl.float32)
+    tmp16 = tmp14 + tmp15
+    tmp17 = libdevice.rsqrt(tmp16)
+    tmp18 = tmp13 * tmp17
+    tmp20 = tmp19.to(tl.float32)
+    tmp21 = tmp18 * tmp20
+    tmp23 = tmp22.to(tl.float32)
+    tmp24 = tmp21 + tmp23
+    tmp25 = tmp24.to(tl.float32)
+    tmp26 = tmp25.to(tl.float32)
+    tmp27 = -tmp26
+    tmp28 = libdevice.exp(tmp27)
+    tmp29 = tl.full([1], 1.0, tl.float32)
+    tmp30 = tmp28 + tmp29
+    tmp31 = (tmp26 / tmp30)
+    tmp32 = tmp31.to(tl.float32)
+    tl.store(out_ptr1 + (x2), tmp32, xmask)
 ''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
-# Topologically Sorted Source Nodes: [silu, h_1], Original ATen: [aten.silu, aten.convolution]
+# Topologically Sorted Source Nodes: [group_norm, silu, h_1], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
 # Source node to ATen node mapping:
+#   group_norm => convert_element_type_1
 #   h_1 => convolution_1
-#   silu => add_12, clone_default_2, convert_element_type_5, div, exp, neg
+#   silu => add_12, clone_default_2, convert_element_type_4, convert_element_type_5, div, exp, neg
 # Graph fragment:
 #   %arg7_1 : Tensor "bf16[16, 16, 3, 3, 3][432, 27, 9, 3, 1]cuda:0" = PlaceHolder[target=arg7_1]
 #   %clone_default_3 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg7_1,), kwargs = {memory_format: torch.channels_last_3d})
+#   %convert_element_type_1 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%add_6, torch.bfloat16), kwargs = {})
+#   %convert_element_type_4 : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convert_element_type_1, torch.float32), kwargs = {})
 #   %neg : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%convert_element_type_4,), kwargs = {})
 #   %exp : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg,), kwargs = {})
 #   %add_12 : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp, 1), kwargs = {})
@@ -402,8 +403,8 @@ def triton_poi_fused_convolution_native_group_norm_silu_4(in_ptr0, in_ptr1, in_p
 #   %convert_element_type_5 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div, torch.bfloat16), kwargs = {})
 #   %clone_default_2 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_5,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_1 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_2, %clone_default_3, %arg8_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %buf12
-triton_poi_fused_convolution_silu_5 = async_compile.triton('triton_poi_fused_convolution_silu_5', '''
+#   return %buf9
+triton_poi_fused_convolution_native_group_norm_silu_5 = async_compile.triton('triton_poi_fused_convolution_native_group_norm_silu_5', '''
 import triton
 import triton.language as tl
 
@@ -416,11 +417,11 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'y': 256, 'x': 32}, tile_hint=TileHint.SQUARE,
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'out_ptr0': '*bf16', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid2D', 'kernel_name': 'triton_poi_fused_convolution_silu_5', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 1, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'y': 27648, 'x': 13824}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
+    inductor_meta={'grid_type': 'Grid2D', 'kernel_name': 'triton_poi_fused_convolution_native_group_norm_silu_5', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 1, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'y': 27648, 'x': 13824}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused_convolution_silu_5(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+def triton_poi_fused_convolution_native_group_norm_silu_5(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
     ynumel = 256
     xnumel = 27
     yoffset = tl.program_id(1) * YBLOCK
@@ -439,18 +440,19 @@ def triton_poi_fused_convolution_silu_5(in_ptr0, out_ptr0, ynumel, xnumel, YBLOC
 
 
 # kernel path: <kernel-path>
-# Topologically Sorted Source Nodes: [h, silu_1, h_2, input_1, interpolate, input_2], Original ATen: [aten.convolution, aten.silu, aten.add, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index]
+# Topologically Sorted Source Nodes: [h, group_norm_1, silu_1, h_2, input_1, interpolate, input_2], Original ATen: [aten.convolution, aten.native_group_norm, aten.silu, aten.add, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index]
 # Source node to ATen node mapping:
+#   group_norm_1 => convert_element_type_7
 #   h => convolution
 #   h_2 => convolution_2
 #   input_1 => add_41
 #   input_2 => convolution_3
 #   interpolate => _unsafe_index, add_52, add_53, add_55, add_58, add_69, add_72, clone_default_6, convert_element_type_12, convert_element_type_13, convert_element_type_14, convert_element_type_15, convert_element_type_16, convert_element_type_17, convert_element_type_18, convert_element_type_19, iota, iota_1, iota_2, mul_86, mul_87, mul_89, mul_97, unsqueeze_16, unsqueeze_17, unsqueeze_18
-#   silu_1 => add_30, clone_default_4, convert_element_type_11, div_1, exp_1, neg_1
+#   silu_1 => add_30, clone_default_4, convert_element_type_10, convert_element_type_11, div_1, exp_1, neg_1
 # Graph fragment:
 #   %buf2 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0" = PlaceHolder[target=buf2]
 #   %arg1_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg1_1]
-#   %buf24 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0" = PlaceHolder[target=buf24]
+#   %buf18 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0" = PlaceHolder[target=buf18]
 #   %arg12_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg12_1]
 #   %_unsafe_index : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0" = PlaceHolder[target=_unsafe_index]
 #   %clone_default_1 : Tensor "bf16[16, 4, 3, 3, 3][108, 1, 36, 12, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg0_1,), kwargs = {memory_format: torch.channels_last_3d})
@@ -458,6 +460,8 @@ def triton_poi_fused_convolution_silu_5(in_ptr0, out_ptr0, ynumel, xnumel, YBLOC
 #   %clone_default_5 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg11_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %clone_default_7 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg13_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default, %clone_default_1, %arg1_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convert_element_type_7 : Tensor "bf16[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%add_24, torch.bfloat16), kwargs = {})
+#   %convert_element_type_10 : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convert_element_type_7, torch.float32), kwargs = {})
 #   %neg_1 : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%convert_element_type_10,), kwargs = {})
 #   %exp_1 : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_1,), kwargs = {})
 #   %add_30 : Tensor "f32[1, 16, 2, s0, s1][32*s1*s0, 1, 16*s1*s0, 16*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_1, 1), kwargs = {})
@@ -507,8 +511,8 @@ def triton_poi_fused_convolution_silu_5(in_ptr0, out_ptr0, ynumel, xnumel, YBLOC
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
 #   %clone_default_6 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_3 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %clone_default_7, %arg14_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %_unsafe_index,%buf26
-triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_6 = async_compile.triton('triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_6', '''
+#   return %_unsafe_index,%buf20
+triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_native_group_norm_silu_unsqueeze_6 = async_compile.triton('triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_native_group_norm_silu_unsqueeze_6', '''
 import triton
 import triton.language as tl
 
@@ -521,11 +525,11 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'y': 16, 'x': 512}, tile_hint=TileHint.DEFAULT,
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'in_ptr3': '*bf16', 'out_ptr1': '*bf16', 'ks0': 'i64', 'ks1': 'i64', 'ks2': 'i64', 'ks3': 'i64', 'ks4': 'i64', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (10,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid2D', 'kernel_name': 'triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_6', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'y': 24576, 'x': 64}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
+    inductor_meta={'grid_type': 'Grid2D', 'kernel_name': 'triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_native_group_norm_silu_unsqueeze_6', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'y': 24576, 'x': 64}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_6(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1, ks0, ks1, ks2, ks3, ks4, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+def triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_native_group_norm_silu_unsqueeze_6(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1, ks0, ks1, ks2, ks3, ks4, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
     ynumel = 16
     yoffset = tl.program_id(1) * YBLOCK
     yindex = yoffset + tl.arange(0, YBLOCK)[:, None]
@@ -585,7 +589,7 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsq
 #   input_2 => convolution_3
 #   interpolate => clone_default_6, convert_element_type_19
 # Graph fragment:
-#   %buf28 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0" = PlaceHolder[target=buf28]
+#   %buf22 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0" = PlaceHolder[target=buf22]
 #   %arg14_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg14_1]
 #   %clone_default_7 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg13_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
@@ -594,7 +598,7 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsq
 #   %convert_element_type_20 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution_3, torch.float32), kwargs = {})
 #   %view_4 : Tensor "f32[1, 4, 4, 8*s1*s0][128*s1*s0, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, %mul_127]), kwargs = {})
 #   %var_mean_correction_2 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_4, [3]), kwargs = {correction: 0, keepdim: True})
-#   return %buf29,%buf30,%buf31
+#   return %buf23,%buf24,%buf25
 triton_red_fused__to_copy_convolution_native_group_norm_7 = async_compile.triton('triton_red_fused__to_copy_convolution_native_group_norm_7', '''
 import triton
 import triton.language as tl
@@ -675,9 +679,9 @@ def triton_red_fused__to_copy_convolution_native_group_norm_7(in_ptr0, in_ptr1, 
 #   input_2 => convolution_3
 #   interpolate => clone_default_6, convert_element_type_19
 # Graph fragment:
-#   %buf29 : Tensor "f32[1, 4, 4, 1, 3][48, 4, 1, 48, 16]cuda:0" = PlaceHolder[target=buf29]
-#   %buf30 : Tensor "f32[1, 4, 4, 1, 3][48, 4, 1, 48, 16]cuda:0" = PlaceHolder[target=buf30]
-#   %buf31 : Tensor "f32[1, 4, 4, 1, 3][48, 4, 1, 48, 16]cuda:0" = PlaceHolder[target=buf31]
+#   %buf23 : Tensor "f32[1, 4, 4, 1, 3][48, 4, 1, 48, 16]cuda:0" = PlaceHolder[target=buf23]
+#   %buf24 : Tensor "f32[1, 4, 4, 1, 3][48, 4, 1, 48, 16]cuda:0" = PlaceHolder[target=buf24]
+#   %buf25 : Tensor "f32[1, 4, 4, 1, 3][48, 4, 1, 48, 16]cuda:0" = PlaceHolder[target=buf25]
 #   %clone_default_7 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg13_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
 #   %clone_default_6 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
@@ -685,7 +689,7 @@ def triton_red_fused__to_copy_convolution_native_group_norm_7(in_ptr0, in_ptr1, 
 #   %convert_element_type_20 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution_3, torch.float32), kwargs = {})
 #   %view_4 : Tensor "f32[1, 4, 4, 8*s1*s0][128*s1*s0, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, %mul_127]), kwargs = {})
 #   %var_mean_correction_2 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_4, [3]), kwargs = {correction: 0, keepdim: True})
-#   return %getitem_15,%buf33
+#   return %getitem_15,%buf27
 triton_per_fused__to_copy_convolution_native_group_norm_8 = async_compile.triton('triton_per_fused__to_copy_convolution_native_group_norm_8', '''
 import triton
 import triton.language as tl
@@ -744,9 +748,8 @@ def triton_per_fused__to_copy_convolution_native_group_norm_8(in_ptr0, in_ptr1, 
 #   input_2 => convolution_3
 #   interpolate => clone_default_6, convert_element_type_19
 # Graph fragment:
-#   %getitem_15 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=getitem_15]
-#   %buf33 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=buf33]
-#   %mean_dim_11 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=mean_dim_11]
+#   %buf27 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=buf27]
+#   %getitem_15 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=getitem_15]
 #   %clone_default_7 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg13_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
 #   %clone_default_6 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
@@ -754,20 +757,12 @@ def triton_per_fused__to_copy_convolution_native_group_norm_8(in_ptr0, in_ptr1, 
 #   %convert_element_type_20 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution_3, torch.float32), kwargs = {})
 #   %view_4 : Tensor "f32[1, 4, 4, 8*s1*s0][128*s1*s0, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, %mul_127]), kwargs = {})
 #   %var_mean_correction_2 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_4, [3]), kwargs = {correction: 0, keepdim: True})
-#   %reshape_default_4 : Tensor "f32[1, 4, 1, 4][16, 4, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%getitem_15, [1, 4, 1, 4]), kwargs = {})
-#   %expand_default_4 : Tensor "f32[1, 4, 4, 4][16, 4, 0, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.expand.default](args = (%reshape_default_4, [1, 4, 4, 4]), kwargs = {})
-#   %reshape_default_5 : Tensor "f32[1, 4, 1, 4][16, 4, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%getitem_14, [1, 4, 1, 4]), kwargs = {})
-#   %expand_default_5 : Tensor "f32[1, 4, 4, 4][16, 4, 0, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.expand.default](args = (%reshape_default_5, [1, 4, 4, 4]), kwargs = {})
-#   %mean_dim_10 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%expand_default_4, [3], True), kwargs = {})
-#   %clone_default_19 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%mean_dim_10,), kwargs = {})
-#   %sub_tensor_5 : Tensor "f32[1, 4, 4, 4][64, 16, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%expand_default_4, %mean_dim_10), kwargs = {})
-#   %mul_tensor_9 : Tensor "f32[1, 4, 4, 4][64, 16, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_tensor_5, %sub_tensor_5), kwargs = {})
-#   %add_tensor_7 : Tensor "f32[1, 4, 4, 4][64, 16, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%expand_default_5, %mul_tensor_9), kwargs = {})
-#   %mean_dim_11 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%add_tensor_7, [3], True), kwargs = {})
-#   %add_tensor_8 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean_dim_11, 1e-05), kwargs = {})
-#   %rsqrt_default_2 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_tensor_8,), kwargs = {})
-#   %clone_default_18 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%rsqrt_default_2,), kwargs = {})
-#   return %clone_default_19,%mean_dim_11,%clone_default_18
+#   %mean_dim_4 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%getitem_15, [2], True), kwargs = {})
+#   %sub_tensor_2 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%getitem_15, %mean_dim_4), kwargs = {})
+#   %mul_tensor_6 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_tensor_2, %sub_tensor_2), kwargs = {})
+#   %add_tensor_2 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%getitem_14, %mul_tensor_6), kwargs = {})
+#   %mean_dim_5 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%add_tensor_2, [2], True), kwargs = {})
+#   return %mean_dim_5
 triton_poi_fused__to_copy_convolution_native_group_norm_9 = async_compile.triton('triton_poi_fused__to_copy_convolution_native_group_norm_9', '''
 import triton
 import triton.language as tl
@@ -778,79 +773,74 @@ from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint,
 triton_helpers.set_driver_to_gpu()
 
 @triton_heuristics.pointwise(
-    size_hints={'x': 16}, 
+    size_hints={'x': 4}, 
     filename=__file__,
-    triton_meta={'signature': {'in_out_ptr0': '*fp32', 'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'out_ptr0': '*fp32', 'ks0': 'i64', 'ks1': 'i64', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_poi_fused__to_copy_convolution_native_group_norm_9', 'mutated_arg_names': ['in_out_ptr0'], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 8, 'num_store': 2, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'x': 256}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
+    triton_meta={'signature': {'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'out_ptr0': '*fp32', 'ks0': 'i64', 'ks1': 'i64', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_poi_fused__to_copy_convolution_native_group_norm_9', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 8, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'x': 16}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused__to_copy_convolution_native_group_norm_9(in_out_ptr0, in_ptr0, in_ptr1, out_ptr0, ks0, ks1, xnumel, XBLOCK : tl.constexpr):
-    xnumel = 16
+def triton_poi_fused__to_copy_convolution_native_group_norm_9(in_ptr0, in_ptr1, out_ptr0, ks0, ks1, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 4
     xoffset = tl.program_id(0) * XBLOCK
     xindex = xoffset + tl.arange(0, XBLOCK)[:]
     xmask = xindex < xnumel
-    x1 = xindex // 4
-    x2 = xindex
-    tmp0 = tl.load(in_ptr0 + (4*x1), xmask, eviction_policy='evict_last')
-    tmp1 = tl.load(in_ptr0 + (1 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp3 = tl.load(in_ptr0 + (2 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp5 = tl.load(in_ptr0 + (3 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp9 = tl.load(in_ptr1 + (4*x1), xmask, eviction_policy='evict_last')
-    tmp16 = tl.load(in_ptr1 + (1 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp22 = tl.load(in_ptr1 + (2 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp28 = tl.load(in_ptr1 + (3 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp2 = tmp0 + tmp1
-    tmp4 = tmp2 + tmp3
+    x0 = xindex
+    tmp0 = tl.load(in_ptr0 + (4*x0), xmask, eviction_policy='evict_last')
+    tmp4 = tl.load(in_ptr1 + (4*x0), xmask, eviction_policy='evict_last')
+    tmp5 = tl.load(in_ptr1 + (1 + 4*x0), xmask, eviction_policy='evict_last')
+    tmp7 = tl.load(in_ptr1 + (2 + 4*x0), xmask, eviction_policy='evict_last')
+    tmp9 = tl.load(in_ptr1 + (3 + 4*x0), xmask, eviction_policy='evict_last')
+    tmp16 = tl.load(in_ptr0 + (1 + 4*x0), xmask, eviction_policy='evict_last')
+    tmp22 = tl.load(in_ptr0 + (2 + 4*x0), xmask, eviction_policy='evict_last')
+    tmp28 = tl.load(in_ptr0 + (3 + 4*x0), xmask, eviction_policy='evict_last')
+    tmp1 = (8*ks0*ks1).to(tl.float32)
+    tmp2 = (tmp1).to(tl.float32)
+    tmp3 = (tmp0 / tmp2)
     tmp6 = tmp4 + tmp5
-    tmp7 = tl.full([1], 4.0, tl.float32)
-    tmp8 = (tmp6 / tmp7)
-    tmp10 = (8*ks0*ks1).to(tl.float32)
-    tmp11 = (tmp10).to(tl.float32)
-    tmp12 = (tmp9 / tmp11)
-    tmp13 = tmp0 - tmp8
+    tmp8 = tmp6 + tmp7
+    tmp10 = tmp8 + tmp9
+    tmp11 = tl.full([1], 4.0, tl.float32)
+    tmp12 = (tmp10 / tmp11)
+    tmp13 = tmp4 - tmp12
     tmp14 = tmp13 * tmp13
-    tmp15 = tmp12 + tmp14
-    tmp17 = (tmp16 / tmp11)
-    tmp18 = tmp1 - tmp8
+    tmp15 = tmp3 + tmp14
+    tmp17 = (tmp16 / tmp2)
+    tmp18 = tmp5 - tmp12
     tmp19 = tmp18 * tmp18
     tmp20 = tmp17 + tmp19
     tmp21 = tmp15 + tmp20
-    tmp23 = (tmp22 / tmp11)
-    tmp24 = tmp3 - tmp8
+    tmp23 = (tmp22 / tmp2)
+    tmp24 = tmp7 - tmp12
     tmp25 = tmp24 * tmp24
     tmp26 = tmp23 + tmp25
     tmp27 = tmp21 + tmp26
-    tmp29 = (tmp28 / tmp11)
-    tmp30 = tmp5 - tmp8
+    tmp29 = (tmp28 / tmp2)
+    tmp30 = tmp9 - tmp12
     tmp31 = tmp30 * tmp30
     tmp32 = tmp29 + tmp31
     tmp33 = tmp27 + tmp32
-    tmp34 = (tmp33 / tmp7)
-    tmp35 = tl.full([1], 1e-05, tl.float32)
-    tmp36 = tmp34 + tmp35
-    tmp37 = libdevice.rsqrt(tmp36)
-    tl.store(out_ptr0 + (x2), tmp8, xmask)
-    tl.store(in_out_ptr0 + (x2), tmp37, xmask)
+    tmp34 = (tmp33 / tmp11)
+    tl.store(out_ptr0 + (x0), tmp34, xmask)
 ''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
 # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2, silu_2, h_3], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm, aten.silu]
 # Source node to ATen node mapping:
-#   group_norm_2 => add_95, convert_element_type_20, convert_element_type_21, mul_146, mul_147, sub_39, unsqueeze_19, unsqueeze_20, unsqueeze_21, unsqueeze_22, unsqueeze_23, unsqueeze_24, unsqueeze_25, unsqueeze_26, view_4, view_5
+#   group_norm_2 => add_94, add_95, convert_element_type_20, convert_element_type_21, mul_146, mul_147, rsqrt_2, sub_39, unsqueeze_19, unsqueeze_20, unsqueeze_21, unsqueeze_22, unsqueeze_23, unsqueeze_24, unsqueeze_25, unsqueeze_26, view_4, view_5
 #   h_3 => convolution_4
 #   input_2 => convolution_3
 #   interpolate => clone_default_6, convert_element_type_19
 #   silu_2 => add_101, clone_default_8, convert_element_type_24, convert_element_type_25, div_2, exp_2, neg_2
 # Graph fragment:
-#   %buf28 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0" = PlaceHolder[target=buf28]
+#   %buf22 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0" = PlaceHolder[target=buf22]
 #   %arg14_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg14_1]
-#   %clone_default_19 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=clone_default_19]
-#   %clone_default_18 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=clone_default_18]
+#   %getitem_15 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=getitem_15]
+#   %mean_dim_5 : Tensor "f32[1, 4, 1, 1][4, 1, 4, 4]cuda:0" = PlaceHolder[target=mean_dim_5]
 #   %arg15_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg15_1]
 #   %arg16_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg16_1]
-#   %convert_element_type_24 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0" = PlaceHolder[target=convert_element_type_24]
+#   %add_95 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0" = PlaceHolder[target=add_95]
 #   %clone_default_7 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg13_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %clone_default_9 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg17_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
@@ -858,10 +848,11 @@ def triton_poi_fused__to_copy_convolution_native_group_norm_9(in_out_ptr0, in_pt
 #   %convolution_3 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %clone_default_7, %arg14_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %convert_element_type_20 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution_3, torch.float32), kwargs = {})
 #   %view_4 : Tensor "f32[1, 4, 4, 8*s1*s0][128*s1*s0, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, %mul_127]), kwargs = {})
-#   %as_strided_default_5 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_19, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
-#   %as_strided_default_4 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_18, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
-#   %sub_39 : Tensor "f32[1, 4, 4, 8*s1*s0][128*s1*s0, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view_4, %as_strided_default_5), kwargs = {})
-#   %mul_146 : Tensor "f32[1, 4, 4, 8*s1*s0][128*s1*s0, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_39, %as_strided_default_4), kwargs = {})
+#   %mean_dim_4 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%getitem_15, [2], True), kwargs = {})
+#   %sub_39 : Tensor "f32[1, 4, 4, 8*s1*s0][128*s1*s0, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view_4, %mean_dim_4), kwargs = {})
+#   %add_94 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean_dim_5, 1e-05), kwargs = {})
+#   %rsqrt_2 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_94,), kwargs = {})
+#   %mul_146 : Tensor "f32[1, 4, 4, 8*s1*s0][128*s1*s0, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_39, %rsqrt_2), kwargs = {})
 #   %view_5 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%mul_146, [1, 16, 2, %mul_6, %mul_81]), kwargs = {})
 #   %unsqueeze_19 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg15_1, 0), kwargs = {})
 #   %unsqueeze_20 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_19, 2), kwargs = {})
@@ -882,7 +873,7 @@ def triton_poi_fused__to_copy_convolution_native_group_norm_9(in_out_ptr0, in_pt
 #   %convert_element_type_25 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_2, torch.bfloat16), kwargs = {})
 #   %clone_default_8 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_25,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_4 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_8, %clone_default_9, %arg18_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %convert_element_type_24,%buf40
+#   return %add_95,%buf31
 triton_poi_fused__to_copy_convolution_native_group_norm_silu_10 = async_compile.triton('triton_poi_fused__to_copy_convolution_native_group_norm_silu_10', '''
 import triton
 import triton.language as tl
@@ -896,7 +887,7 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'x': 8192}, 
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*fp32', 'in_ptr3': '*fp32', 'in_ptr4': '*bf16', 'in_ptr5': '*bf16', 'out_ptr1': '*bf16', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_poi_fused__to_copy_convolution_native_group_norm_silu_10', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 6, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'x': 37088}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_poi_fused__to_copy_convolution_native_group_norm_silu_10', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 9, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'x': 37232}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
     min_elem_per_thread=0
 )
 @triton.jit
@@ -908,49 +899,63 @@ def triton_poi_fused__to_copy_convolution_native_group_norm_silu_10(in_ptr0, in_
     x0 = (xindex % 16)
     tmp0 = tl.load(in_ptr0 + (x2), xmask).to(tl.float32)
     tmp1 = tl.load(in_ptr1 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp4 = tl.load(in_ptr2 + (x0), xmask, eviction_policy='evict_last')
-    tmp6 = tl.load(in_ptr3 + (x0), xmask, eviction_policy='evict_last')
-    tmp8 = tl.load(in_ptr4 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp11 = tl.load(in_ptr5 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp4 = tl.load(in_ptr2 + (4*(x0 // 4)), xmask, eviction_policy='evict_last')
+    tmp5 = tl.load(in_ptr2 + (1 + 4*(x0 // 4)), xmask, eviction_policy='evict_last')
+    tmp7 = tl.load(in_ptr2 + (2 + 4*(x0 // 4)), xmask, eviction_policy='evict_last')
+    tmp9 = tl.load(in_ptr2 + (3 + 4*(x0 // 4)), xmask, eviction_policy='evict_last')
+    tmp14 = tl.load(in_ptr3 + (x0 // 4), xmask, eviction_policy='evict_last')
+    tmp19 = tl.load(in_ptr4 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp22 = tl.load(in_ptr5 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
     tmp2 = tmp0 + tmp1
     tmp3 = tmp2.to(tl.float32)
-    tmp5 = tmp3 - tmp4
-    tmp7 = tmp5 * tmp6
-    tmp9 = tmp8.to(tl.float32)
-    tmp10 = tmp7 * tmp9
-    tmp12 = tmp11.to(tl.float32)
-    tmp13 = tmp10 + tmp12
-    tmp14 = tmp13.to(tl.float32)
-    tmp15 = tmp14.to(tl.float32)
-    tmp16 = -tmp15
-    tmp17 = libdevice.exp(tmp16)
-    tmp18 = tl.full([1], 1.0, tl.float32)
-    tmp19 = tmp17 + tmp18
-    tmp20 = (tmp15 / tmp19)
-    tmp21 = tmp20.to(tl.float32)
-    tl.store(out_ptr1 + (x2), tmp21, xmask)
+    tmp6 = tmp4 + tmp5
+    tmp8 = tmp6 + tmp7
+    tmp10 = tmp8 + tmp9
+    tmp11 = tl.full([1], 4.0, tl.float32)
+    tmp12 = (tmp10 / tmp11)
+    tmp13 = tmp3 - tmp12
+    tmp15 = tl.full([1], 1e-05, tl.float32)
+    tmp16 = tmp14 + tmp15
+    tmp17 = libdevice.rsqrt(tmp16)
+    tmp18 = tmp13 * tmp17
+    tmp20 = tmp19.to(tl.float32)
+    tmp21 = tmp18 * tmp20
+    tmp23 = tmp22.to(tl.float32)
+    tmp24 = tmp21 + tmp23
+    tmp25 = tmp24.to(tl.float32)
+    tmp26 = tmp25.to(tl.float32)
+    tmp27 = -tmp26
+    tmp28 = libdevice.exp(tmp27)
+    tmp29 = tl.full([1], 1.0, tl.float32)
+    tmp30 = tmp28 + tmp29
+    tmp31 = (tmp26 / tmp30)
+    tmp32 = tmp31.to(tl.float32)
+    tl.store(out_ptr1 + (x2), tmp32, xmask)
 ''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
-# Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
+# Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_3, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm, aten.silu, aten.add]
 # Source node to ATen node mapping:
+#   group_norm_3 => convert_element_type_27
 #   group_norm_4 => convert_element_type_32, view_8
 #   h_4 => convolution_5
 #   input_2 => convolution_3
 #   input_3 => add_130
 #   interpolate => clone_default_6, convert_element_type_19
-#   silu_3 => add_119, clone_default_10, convert_element_type_31, div_3, exp_3, neg_3
+#   silu_3 => add_119, clone_default_10, convert_element_type_30, convert_element_type_31, div_3, exp_3, neg_3
 # Graph fragment:
-#   %buf28 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0" = PlaceHolder[target=buf28]
+#   %buf22 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0" = PlaceHolder[target=buf22]
 #   %arg14_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg14_1]
-#   %buf56 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0" = PlaceHolder[target=buf56]
+#   %buf44 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0" = PlaceHolder[target=buf44]
 #   %arg22_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg22_1]
 #   %clone_default_7 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg13_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %clone_default_11 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg21_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
 #   %clone_default_6 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_3 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %clone_default_7, %arg14_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convert_element_type_27 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%add_113, torch.bfloat16), kwargs = {})
+#   %convert_element_type_30 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convert_element_type_27, torch.float32), kwargs = {})
 #   %neg_3 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%convert_element_type_30,), kwargs = {})
 #   %exp_3 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_3,), kwargs = {})
 #   %add_119 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_3, 1), kwargs = {})
@@ -962,7 +967,7 @@ def triton_poi_fused__to_copy_convolution_native_group_norm_silu_10(in_ptr0, in_
 #   %convert_element_type_32 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%add_130, torch.float32), kwargs = {})
 #   %view_8 : Tensor "f32[1, 4, 4, 8*s1*s0][128*s1*s0, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_32, [1, 4, 4, %mul_127]), kwargs = {})
 #   %var_mean_correction_4 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_8, [3]), kwargs = {correction: 0, keepdim: True})
-#   return %buf57,%buf58,%buf59
+#   return %buf45,%buf46,%buf47
 triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11 = async_compile.triton('triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11', '''
 import triton
 import triton.language as tl
@@ -1041,32 +1046,29 @@ def triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11(in_ptr0,
 
 
 # kernel path: <kernel-path>
-# Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4, silu_4, conv3d_6], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
+# Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_3, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm, aten.silu, aten.add]
 # Source node to ATen node mapping:
-#   conv3d_6 => convolution_6
-#   group_norm_4 => add_137, convert_element_type_32, convert_element_type_33, mul_222, mul_223, sub_55, unsqueeze_35, unsqueeze_36, unsqueeze_37, unsqueeze_38, unsqueeze_39, unsqueeze_40, unsqueeze_41, unsqueeze_42, view_8, view_9
+#   group_norm_3 => convert_element_type_27
+#   group_norm_4 => add_136, convert_element_type_32, mul_222, rsqrt_4, sub_55, view_8
 #   h_4 => convolution_5
 #   input_2 => convolution_3
 #   input_3 => add_130
 #   interpolate => clone_default_6, convert_element_type_19
-#   silu_3 => add_119, clone_default_10, convert_element_type_31, div_3, exp_3, neg_3
-#   silu_4 => add_143, clone_default_12, convert_element_type_36, convert_element_type_37, div_4, exp_4, neg_4
+#   silu_3 => add_119, clone_default_10, convert_element_type_30, convert_element_type_31, div_3, exp_3, neg_3
 # Graph fragment:
-#   %buf28 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0" = PlaceHolder[target=buf28]
+#   %buf22 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0" = PlaceHolder[target=buf22]
 #   %arg14_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg14_1]
-#   %buf56 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0" = PlaceHolder[target=buf56]
+#   %buf44 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0" = PlaceHolder[target=buf44]
 #   %arg22_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg22_1]
-#   %clone_default_23 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=clone_default_23]
-#   %clone_default_22 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=clone_default_22]
-#   %arg23_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg23_1]
-#   %arg24_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg24_1]
-#   %convert_element_type_36 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0" = PlaceHolder[target=convert_element_type_36]
+#   %getitem_19 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=getitem_19]
+#   %mean_dim_9 : Tensor "f32[1, 4, 1, 1][4, 1, 4, 4]cuda:0" = PlaceHolder[target=mean_dim_9]
 #   %clone_default_7 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg13_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %clone_default_11 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg21_1,), kwargs = {memory_format: torch.channels_last_3d})
-#   %clone_default_13 : Tensor "bf16[3, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg25_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
 #   %clone_default_6 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_3 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %clone_default_7, %arg14_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convert_element_type_27 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%add_113, torch.bfloat16), kwargs = {})
+#   %convert_element_type_30 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convert_element_type_27, torch.float32), kwargs = {})
 #   %neg_3 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%convert_element_type_30,), kwargs = {})
 #   %exp_3 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_3,), kwargs = {})
 #   %add_119 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_3, 1), kwargs = {})
@@ -1077,10 +1079,78 @@ def triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11(in_ptr0,
 #   %add_130 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%convolution_3, %convolution_5), kwargs = {})
 #   %convert_element_type_32 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%add_130, torch.float32), kwargs = {})
 #   %view_8 : Tensor "f32[1, 4, 4, 8*s1*s0][128*s1*s0, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_32, [1, 4, 4, %mul_127]), kwargs = {})
-#   %as_strided_default_9 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_23, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
-#   %as_strided_default_8 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_22, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
-#   %sub_55 : Tensor "f32[1, 4, 4, 8*s1*s0][128*s1*s0, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view_8, %as_strided_default_9), kwargs = {})
-#   %mul_222 : Tensor "f32[1, 4, 4, 8*s1*s0][128*s1*s0, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_55, %as_strided_default_8), kwargs = {})
+#   %mean_dim_8 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%getitem_19, [2], True), kwargs = {})
+#   %sub_55 : Tensor "f32[1, 4, 4, 8*s1*s0][128*s1*s0, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view_8, %mean_dim_8), kwargs = {})
+#   %add_136 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean_dim_9, 1e-05), kwargs = {})
+#   %rsqrt_4 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_136,), kwargs = {})
+#   %mul_222 : Tensor "f32[1, 4, 4, 8*s1*s0][128*s1*s0, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_55, %rsqrt_4), kwargs = {})
+#   return %mul_222
+triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12 = async_compile.triton('triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12', '''
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.pointwise(
+    size_hints={'y': 512, 'x': 16}, tile_hint=TileHint.DEFAULT,
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'in_ptr3': '*bf16', 'in_ptr4': '*fp32', 'in_ptr5': '*fp32', 'out_ptr0': '*fp32', 'ks0': 'i64', 'ks1': 'i64', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (10,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid2DWithYZOverflow', 'kernel_name': 'triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 9, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'y': 49152, 'x': 24656}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
+    min_elem_per_thread=0
+)
+@triton.jit
+def triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, out_ptr0, ks0, ks1, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+    xnumel = 16
+    yoffset = (tl.program_id(1) + tl.program_id(2) * tl.num_programs(1)) * YBLOCK
+    yindex = yoffset + tl.arange(0, YBLOCK)[:, None]
+    ymask = yindex < ynumel
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[None, :]
+    xmask = xindex < xnumel
+    x3 = xindex
+    y0 = yindex
+    x2 = xindex // 4
+    tmp0 = tl.load(in_ptr0 + (x3 + 16*y0), xmask & ymask).to(tl.float32)
+    tmp1 = tl.load(in_ptr1 + (x3), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp3 = tl.load(in_ptr2 + (x3 + 16*y0), xmask & ymask).to(tl.float32)
+    tmp4 = tl.load(in_ptr3 + (x3), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp8 = tl.load(in_ptr4 + (4*x2), xmask, eviction_policy='evict_last')
+    tmp9 = tl.load(in_ptr4 + (1 + 4*x2), xmask, eviction_policy='evict_last')
+    tmp11 = tl.load(in_ptr4 + (2 + 4*x2), xmask, eviction_policy='evict_last')
+    tmp13 = tl.load(in_ptr4 + (3 + 4*x2), xmask, eviction_policy='evict_last')
+    tmp18 = tl.load(in_ptr5 + (x2), xmask, eviction_policy='evict_last')
+    tmp2 = tmp0 + tmp1
+    tmp5 = tmp3 + tmp4
+    tmp6 = tmp2 + tmp5
+    tmp7 = tmp6.to(tl.float32)
+    tmp10 = tmp8 + tmp9
+    tmp12 = tmp10 + tmp11
+    tmp14 = tmp12 + tmp13
+    tmp15 = tl.full([1, 1], 4.0, tl.float32)
+    tmp16 = (tmp14 / tmp15)
+    tmp17 = tmp7 - tmp16
+    tmp19 = tl.full([1, 1], 1e-05, tl.float32)
+    tmp20 = tmp18 + tmp19
+    tmp21 = libdevice.rsqrt(tmp20)
+    tmp22 = tmp17 * tmp21
+    tl.store(out_ptr0 + (y0 + 8*ks0*ks1*x3), tmp22, xmask & ymask)
+''', device_str='cuda')
+
+
+# kernel path: <kernel-path>
+# Topologically Sorted Source Nodes: [group_norm_4, silu_4, conv3d_6], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
+# Source node to ATen node mapping:
+#   conv3d_6 => convolution_6
+#   group_norm_4 => add_137, convert_element_type_33, mul_223, unsqueeze_35, unsqueeze_36, unsqueeze_37, unsqueeze_38, unsqueeze_39, unsqueeze_40, unsqueeze_41, unsqueeze_42, view_9
+#   silu_4 => add_143, clone_default_12, convert_element_type_36, convert_element_type_37, div_4, exp_4, neg_4
+# Graph fragment:
+#   %mul_222 : Tensor "f32[1, 4, 4, 8*s1*s0][128*s1*s0, 32*s1*s0, 8*s1*s0, 1]cuda:0" = PlaceHolder[target=mul_222]
+#   %arg23_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg23_1]
+#   %arg24_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg24_1]
+#   %clone_default_13 : Tensor "bf16[3, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg25_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %view_9 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%mul_222, [1, 16, 2, %mul_6, %mul_81]), kwargs = {})
 #   %unsqueeze_35 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg23_1, 0), kwargs = {})
 #   %unsqueeze_36 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_35, 2), kwargs = {})
@@ -1101,8 +1171,8 @@ def triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11(in_ptr0,
 #   %convert_element_type_37 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_4, torch.bfloat16), kwargs = {})
 #   %clone_default_12 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_37,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_6 : Tensor "bf16[1, 3, 2, 2*s0, 2*s1][24*s1*s0, 1, 12*s1*s0, 6*s1, 3]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_12, %clone_default_13, %arg26_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %convert_element_type_36,%buf68
-triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12 = async_compile.triton('triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12', '''
+#   return %buf53
+triton_poi_fused_convolution_native_group_norm_silu_13 = async_compile.triton('triton_poi_fused_convolution_native_group_norm_silu_13', '''
 import triton
 import triton.language as tl
 
@@ -1112,57 +1182,64 @@ from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint,
 triton_helpers.set_driver_to_gpu()
 
 @triton_heuristics.pointwise(
-    size_hints={'x': 8192}, 
+    size_hints={'y': 16, 'x': 512}, tile_hint=TileHint.DEFAULT,
     filename=__file__,
-    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'in_ptr3': '*bf16', 'in_ptr4': '*fp32', 'in_ptr5': '*fp32', 'in_ptr6': '*bf16', 'in_ptr7': '*bf16', 'out_ptr1': '*bf16', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]], (8,): [['tt.divisibility', 16]], (9,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 8, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'x': 49408}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
+    triton_meta={'signature': {'in_ptr0': '*fp32', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'out_ptr0': '*bf16', 'ks0': 'i64', 'ks1': 'i64', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid2D', 'kernel_name': 'triton_poi_fused_convolution_native_group_norm_silu_13', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 3, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'y': 24576, 'x': 24640}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, in_ptr6, in_ptr7, out_ptr1, xnumel, XBLOCK : tl.constexpr):
+def triton_poi_fused_convolution_native_group_norm_silu_13(in_ptr0, in_ptr1, in_ptr2, out_ptr0, ks0, ks1, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+    ynumel = 16
+    yoffset = tl.program_id(1) * YBLOCK
+    yindex = yoffset + tl.arange(0, YBLOCK)[:, None]
+    ymask = yindex < ynumel
     xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xindex = xoffset + tl.arange(0, XBLOCK)[None, :]
     xmask = xindex < xnumel
-    x2 = xindex
-    x0 = (xindex % 16)
-    tmp0 = tl.load(in_ptr0 + (x2), xmask).to(tl.float32)
-    tmp1 = tl.load(in_ptr1 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp3 = tl.load(in_ptr2 + (x2), xmask).to(tl.float32)
-    tmp4 = tl.load(in_ptr3 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp8 = tl.load(in_ptr4 + (x0), xmask, eviction_policy='evict_last')
-    tmp10 = tl.load(in_ptr5 + (x0), xmask, eviction_policy='evict_last')
-    tmp12 = tl.load(in_ptr6 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp15 = tl.load(in_ptr7 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp2 = tmp0 + tmp1
-    tmp5 = tmp3 + tmp4
-    tmp6 = tmp2 + tmp5
+    x1 = xindex
+    y0 = yindex
+    tmp0 = tl.load(in_ptr0 + (x1 + 8*ks0*ks1*y0), xmask & ymask)
+    tmp1 = tl.load(in_ptr1 + (y0), ymask, eviction_policy='evict_last').to(tl.float32)
+    tmp4 = tl.load(in_ptr2 + (y0), ymask, eviction_policy='evict_last').to(tl.float32)
+    tmp2 = tmp1.to(tl.float32)
+    tmp3 = tmp0 * tmp2
+    tmp5 = tmp4.to(tl.float32)
+    tmp6 = tmp3 + tmp5
     tmp7 = tmp6.to(tl.float32)
-    tmp9 = tmp7 - tmp8
-    tmp11 = tmp9 * tmp10
-    tmp13 = tmp12.to(tl.float32)
-    tmp14 = tmp11 * tmp13
-    tmp16 = tmp15.to(tl.float32)
-    tmp17 = tmp14 + tmp16
-    tmp18 = tmp17.to(tl.float32)
-    tmp19 = tmp18.to(tl.float32)
-    tmp20 = -tmp19
-    tmp21 = libdevice.exp(tmp20)
-    tmp22 = tl.full([1], 1.0, tl.float32)
-    tmp23 = tmp21 + tmp22
-    tmp24 = (tmp19 / tmp23)
-    tmp25 = tmp24.to(tl.float32)
-    tl.store(out_ptr1 + (x2), tmp25, xmask)
+    tmp8 = tmp7.to(tl.float32)
+    tmp9 = -tmp8
+    tmp10 = libdevice.exp(tmp9)
+    tmp11 = tl.full([1, 1], 1.0, tl.float32)
+    tmp12 = tmp10 + tmp11
+    tmp13 = (tmp8 / tmp12)
+    tmp14 = tmp13.to(tl.float32)
+    tl.store(out_ptr0 + (y0 + 16*x1), tmp14, xmask & ymask)
 ''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
-# Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
+# Topologically Sorted Source Nodes: [group_norm_4, silu_4, conv3d_6], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
 # Source node to ATen node mapping:
 #   conv3d_6 => convolution_6
-#   silu_4 => add_143, clone_default_12, convert_element_type_37, div_4, exp_4, neg_4
+#   group_norm_4 => add_137, convert_element_type_33, mul_223, unsqueeze_35, unsqueeze_36, unsqueeze_37, unsqueeze_38, unsqueeze_39, unsqueeze_40, unsqueeze_41, unsqueeze_42, view_9
+#   silu_4 => add_143, clone_default_12, convert_element_type_36, convert_element_type_37, div_4, exp_4, neg_4
 # Graph fragment:
 #   %arg25_1 : Tensor "bf16[3, 16, 3, 3, 3][432, 27, 9, 3, 1]cuda:0" = PlaceHolder[target=arg25_1]
 #   %clone_default_13 : Tensor "bf16[3, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg25_1,), kwargs = {memory_format: torch.channels_last_3d})
+#   %view_9 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%mul_222, [1, 16, 2, %mul_6, %mul_81]), kwargs = {})
+#   %unsqueeze_35 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg23_1, 0), kwargs = {})
+#   %unsqueeze_36 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_35, 2), kwargs = {})
+#   %unsqueeze_37 : Tensor "bf16[1, 16, 1, 1][16, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_36, 3), kwargs = {})
+#   %unsqueeze_38 : Tensor "bf16[1, 16, 1, 1, 1][16, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_37, 4), kwargs = {})
+#   %mul_223 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%view_9, %unsqueeze_38), kwargs = {})
+#   %unsqueeze_39 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg24_1, 0), kwargs = {})
+#   %unsqueeze_40 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_39, 2), kwargs = {})
+#   %unsqueeze_41 : Tensor "bf16[1, 16, 1, 1][16, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_40, 3), kwargs = {})
+#   %unsqueeze_42 : Tensor "bf16[1, 16, 1, 1, 1][16, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_41, 4), kwargs = {})
+#   %add_137 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mul_223, %unsqueeze_42), kwargs = {})
+#   %convert_element_type_33 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%add_137, torch.bfloat16), kwargs = {})
+#   %convert_element_type_36 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convert_element_type_33, torch.float32), kwargs = {})
 #   %neg_4 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%convert_element_type_36,), kwargs = {})
 #   %exp_4 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_4,), kwargs = {})
 #   %add_143 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_4, 1), kwargs = {})
@@ -1170,8 +1247,8 @@ def triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12(in_ptr0,
 #   %convert_element_type_37 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_4, torch.bfloat16), kwargs = {})
 #   %clone_default_12 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_37,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_6 : Tensor "bf16[1, 3, 2, 2*s0, 2*s1][24*s1*s0, 1, 12*s1*s0, 6*s1, 3]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_12, %clone_default_13, %arg26_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %buf69
-triton_poi_fused_convolution_silu_13 = async_compile.triton('triton_poi_fused_convolution_silu_13', '''
+#   return %buf54
+triton_poi_fused_convolution_native_group_norm_silu_14 = async_compile.triton('triton_poi_fused_convolution_native_group_norm_silu_14', '''
 import triton
 import triton.language as tl
 
@@ -1184,11 +1261,11 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'y': 64, 'x': 32}, tile_hint=TileHint.SQUARE,
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'out_ptr0': '*bf16', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid2D', 'kernel_name': 'triton_poi_fused_convolution_silu_13', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 1, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'y': 5184, 'x': 2592}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
+    inductor_meta={'grid_type': 'Grid2D', 'kernel_name': 'triton_poi_fused_convolution_native_group_norm_silu_14', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 1, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'y': 5184, 'x': 2592}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused_convolution_silu_13(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+def triton_poi_fused_convolution_native_group_norm_silu_14(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
     ynumel = 48
     xnumel = 27
     yoffset = tl.program_id(1) * YBLOCK
@@ -1207,14 +1284,28 @@ def triton_poi_fused_convolution_silu_13(in_ptr0, out_ptr0, ynumel, xnumel, YBLO
 
 
 # kernel path: <kernel-path>
-# Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
+# Topologically Sorted Source Nodes: [group_norm_4, silu_4, conv3d_6], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
 # Source node to ATen node mapping:
 #   conv3d_6 => convolution_6
-#   silu_4 => add_143, clone_default_12, convert_element_type_37, div_4, exp_4, neg_4
+#   group_norm_4 => add_137, convert_element_type_33, mul_223, unsqueeze_35, unsqueeze_36, unsqueeze_37, unsqueeze_38, unsqueeze_39, unsqueeze_40, unsqueeze_41, unsqueeze_42, view_9
+#   silu_4 => add_143, clone_default_12, convert_element_type_36, convert_element_type_37, div_4, exp_4, neg_4
 # Graph fragment:
-#   %buf70 : Tensor "bf16[1, 3, 2, 2*s0, 2*s1][24*s1*s0, 1, 12*s1*s0, 6*s1, 3]cuda:0" = PlaceHolder[target=buf70]
+#   %buf55 : Tensor "bf16[1, 3, 2, 2*s0, 2*s1][24*s1*s0, 1, 12*s1*s0, 6*s1, 3]cuda:0" = PlaceHolder[target=buf55]
 #   %arg26_1 : Tensor "bf16[3][1]cuda:0" = PlaceHolder[target=arg26_1]
 #   %clone_default_13 : Tensor "bf16[3, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg25_1,), kwargs = {memory_format: torch.channels_last_3d})
+#   %view_9 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%mul_222, [1, 16, 2, %mul_6, %mul_81]), kwargs = {})
+#   %unsqueeze_35 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg23_1, 0), kwargs = {})
+#   %unsqueeze_36 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_35, 2), kwargs = {})
+#   %unsqueeze_37 : Tensor "bf16[1, 16, 1, 1][16, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_36, 3), kwargs = {})
+#   %unsqueeze_38 : Tensor "bf16[1, 16, 1, 1, 1][16, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_37, 4), kwargs = {})
+#   %mul_223 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%view_9, %unsqueeze_38), kwargs = {})
+#   %unsqueeze_39 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg24_1, 0), kwargs = {})
+#   %unsqueeze_40 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_39, 2), kwargs = {})
+#   %unsqueeze_41 : Tensor "bf16[1, 16, 1, 1][16, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_40, 3), kwargs = {})
+#   %unsqueeze_42 : Tensor "bf16[1, 16, 1, 1, 1][16, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_41, 4), kwargs = {})
+#   %add_137 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mul_223, %unsqueeze_42), kwargs = {})
+#   %convert_element_type_33 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%add_137, torch.bfloat16), kwargs = {})
+#   %convert_element_type_36 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convert_element_type_33, torch.float32), kwargs = {})
 #   %neg_4 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%convert_element_type_36,), kwargs = {})
 #   %exp_4 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_4,), kwargs = {})
 #   %add_143 : Tensor "f32[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_4, 1), kwargs = {})
@@ -1223,7 +1314,7 @@ def triton_poi_fused_convolution_silu_13(in_ptr0, out_ptr0, ynumel, xnumel, YBLO
 #   %clone_default_12 : Tensor "bf16[1, 16, 2, 2*s0, 2*s1][128*s1*s0, 1, 64*s1*s0, 32*s1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_37,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_6 : Tensor "bf16[1, 3, 2, 2*s0, 2*s1][24*s1*s0, 1, 12*s1*s0, 6*s1, 3]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_12, %clone_default_13, %arg26_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   return %convolution_6
-triton_poi_fused_convolution_silu_14 = async_compile.triton('triton_poi_fused_convolution_silu_14', '''
+triton_poi_fused_convolution_native_group_norm_silu_15 = async_compile.triton('triton_poi_fused_convolution_native_group_norm_silu_15', '''
 import triton
 import triton.language as tl
 
@@ -1236,11 +1327,11 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'y': 4, 'x': 512}, tile_hint=TileHint.DEFAULT,
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'out_ptr0': '*bf16', 'ks0': 'i64', 'ks1': 'i64', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid2D', 'kernel_name': 'triton_poi_fused_convolution_silu_14', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'y': 864, 'x': 4614}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
+    inductor_meta={'grid_type': 'Grid2D', 'kernel_name': 'triton_poi_fused_convolution_native_group_norm_silu_15', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'y': 864, 'x': 4614}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused_convolution_silu_14(in_ptr0, in_ptr1, out_ptr0, ks0, ks1, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+def triton_poi_fused_convolution_native_group_norm_silu_15(in_ptr0, in_ptr1, out_ptr0, ks0, ks1, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
     ynumel = 3
     yoffset = tl.program_id(1) * YBLOCK
     yindex = yoffset + tl.arange(0, YBLOCK)[:, None]
@@ -1297,235 +1388,229 @@ class Runner:
             del buf0
             del buf1
             assert_size_stride(arg1_1, (16, ), (1, ), 'input')
-            buf3 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 1), torch.float32)
+            buf3 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 16), torch.float32)
             buf4 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 16), torch.float32)
             # Topologically Sorted Source Nodes: [h, group_norm], Original ATen: [aten.convolution, aten.native_group_norm]
             triton_red_fused_convolution_native_group_norm_2_r0_numel = 2*s1*s0
             raw_stream0 = get_raw_stream(0)
             triton_red_fused_convolution_native_group_norm_2.run(buf2, arg1_1, buf3, buf4, 16, triton_red_fused_convolution_native_group_norm_2_r0_numel, stream=raw_stream0)
-            buf7 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 1), torch.float32)
-            buf8 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 16), torch.float32)
-            buf9 = reinterpret_tensor(buf8, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf8  # reuse
+            buf6 = empty_strided_cuda((1, 4, 1, 1), (4, 1, 4, 4), torch.float32)
             # Topologically Sorted Source Nodes: [h, group_norm], Original ATen: [aten.convolution, aten.native_group_norm]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_native_group_norm_3.run(buf9, buf3, buf4, buf7, s1, s0, 16, stream=raw_stream0)
+            triton_poi_fused_convolution_native_group_norm_3.run(buf4, buf3, buf6, s1, s0, 4, stream=raw_stream0)
             assert_size_stride(arg5_1, (16, ), (1, ), 'input')
             assert_size_stride(arg6_1, (16, ), (1, ), 'input')
-            buf11 = empty_strided_cuda((1, 16, 2, s0, s1), (32*s1*s0, 1, 16*s1*s0, 16*s1, 16), torch.bfloat16)
+            buf8 = empty_strided_cuda((1, 16, 2, s0, s1), (32*s1*s0, 1, 16*s1*s0, 16*s1, 16), torch.bfloat16)
             # Topologically Sorted Source Nodes: [h, group_norm, silu, h_1], Original ATen: [aten.convolution, aten.native_group_norm, aten.silu]
             triton_poi_fused_convolution_native_group_norm_silu_4_xnumel = 32*s1*s0
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_native_group_norm_silu_4.run(buf2, arg1_1, buf7, buf9, arg5_1, arg6_1, buf11, triton_poi_fused_convolution_native_group_norm_silu_4_xnumel, stream=raw_stream0)
+            triton_poi_fused_convolution_native_group_norm_silu_4.run(buf2, arg1_1, buf3, buf6, arg5_1, arg6_1, buf8, triton_poi_fused_convolution_native_group_norm_silu_4_xnumel, stream=raw_stream0)
             del arg5_1
             del arg6_1
             assert_size_stride(arg7_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), 'input')
-            buf12 = empty_strided_cuda((16, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
-            # Topologically Sorted Source Nodes: [silu, h_1], Original ATen: [aten.silu, aten.convolution]
+            buf9 = empty_strided_cuda((16, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
+            # Topologically Sorted Source Nodes: [group_norm, silu, h_1], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_silu_5.run(arg7_1, buf12, 256, 27, stream=raw_stream0)
+            triton_poi_fused_convolution_native_group_norm_silu_5.run(arg7_1, buf9, 256, 27, stream=raw_stream0)
             del arg7_1
-            # Topologically Sorted Source Nodes: [silu, h_1], Original ATen: [aten.silu, aten.convolution]
-            buf13 = extern_kernels.convolution(buf11, buf12, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf13, (1, 16, 2, s0, s1), (32*s1*s0, 1, 16*s1*s0, 16*s1, 16), 'torch.ops.aten.convolution.default')
+            # Topologically Sorted Source Nodes: [group_norm, silu, h_1], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
+            buf10 = extern_kernels.convolution(buf8, buf9, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf10, (1, 16, 2, s0, s1), (32*s1*s0, 1, 16*s1*s0, 16*s1, 16), 'torch.ops.aten.convolution.default')
             assert_size_stride(arg8_1, (16, ), (1, ), 'input')
-            buf14 = buf9; del buf9  # reuse
-            buf15 = reinterpret_tensor(buf7, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf7  # reuse
-            # Topologically Sorted Source Nodes: [silu, h_1, group_norm_1], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
+            buf11 = buf3; del buf3  # reuse
+            buf12 = buf4; del buf4  # reuse
+            # Topologically Sorted Source Nodes: [group_norm, silu, h_1, group_norm_1], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
             triton_red_fused_convolution_native_group_norm_2_r0_numel = 2*s1*s0
             raw_stream0 = get_raw_stream(0)
-            triton_red_fused_convolution_native_group_norm_2.run(buf13, arg8_1, buf14, buf15, 16, triton_red_fused_convolution_native_group_norm_2_r0_numel, stream=raw_stream0)
-            buf18 = reinterpret_tensor(buf4, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf4  # reuse
-            buf19 = reinterpret_tensor(buf3, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf3  # reuse
-            buf20 = reinterpret_tensor(buf19, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf19  # reuse
-            # Topologically Sorted Source Nodes: [silu, h_1, group_norm_1], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
+            triton_red_fused_convolution_native_group_norm_2.run(buf10, arg8_1, buf11, buf12, 16, triton_red_fused_convolution_native_group_norm_2_r0_numel, stream=raw_stream0)
+            buf14 = buf6; del buf6  # reuse
+            # Topologically Sorted Source Nodes: [group_norm, silu, h_1, group_norm_1], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_native_group_norm_3.run(buf20, buf14, buf15, buf18, s1, s0, 16, stream=raw_stream0)
+            triton_poi_fused_convolution_native_group_norm_3.run(buf12, buf11, buf14, s1, s0, 4, stream=raw_stream0)
             assert_size_stride(arg9_1, (16, ), (1, ), 'input')
             assert_size_stride(arg10_1, (16, ), (1, ), 'input')
-            buf22 = buf11; del buf11  # reuse
-            # Topologically Sorted Source Nodes: [silu, h_1, group_norm_1, silu_1, h_2], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
+            buf16 = buf8; del buf8  # reuse
+            # Topologically Sorted Source Nodes: [group_norm, silu, h_1, group_norm_1, silu_1, h_2], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
             triton_poi_fused_convolution_native_group_norm_silu_4_xnumel = 32*s1*s0
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_native_group_norm_silu_4.run(buf13, arg8_1, buf18, buf20, arg9_1, arg10_1, buf22, triton_poi_fused_convolution_native_group_norm_silu_4_xnumel, stream=raw_stream0)
+            triton_poi_fused_convolution_native_group_norm_silu_4.run(buf10, arg8_1, buf11, buf14, arg9_1, arg10_1, buf16, triton_poi_fused_convolution_native_group_norm_silu_4_xnumel, stream=raw_stream0)
             del arg10_1
             del arg8_1
             del arg9_1
-            del buf13
+            del buf10
             assert_size_stride(arg11_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), 'input')
-            buf23 = buf12; del buf12  # reuse
-            # Topologically Sorted Source Nodes: [silu_1, h_2], Original ATen: [aten.silu, aten.convolution]
+            buf17 = buf9; del buf9  # reuse
+            # Topologically Sorted Source Nodes: [group_norm_1, silu_1, h_2], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_silu_5.run(arg11_1, buf23, 256, 27, stream=raw_stream0)
+            triton_poi_fused_convolution_native_group_norm_silu_5.run(arg11_1, buf17, 256, 27, stream=raw_stream0)
             del arg11_1
-            # Topologically Sorted Source Nodes: [silu_1, h_2], Original ATen: [aten.silu, aten.convolution]
-            buf24 = extern_kernels.convolution(buf22, buf23, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf24, (1, 16, 2, s0, s1), (32*s1*s0, 1, 16*s1*s0, 16*s1, 16), 'torch.ops.aten.convolution.default')
-            del buf22
+            # Topologically Sorted Source Nodes: [group_norm_1, silu_1, h_2], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
+            buf18 = extern_kernels.convolution(buf16, buf17, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf18, (1, 16, 2, s0, s1), (32*s1*s0, 1, 16*s1*s0, 16*s1, 16), 'torch.ops.aten.convolution.default')
+            del buf16
             assert_size_stride(arg12_1, (16, ), (1, ), 'input')
             ps0 = 4*s1*s0
             ps1 = 2*s1
             ps2 = 2*s0
-            buf26 = empty_strided_cuda((1, 16, 2, 2*s0, 2*s1), (128*s1*s0, 1, 64*s1*s0, 32*s1, 16), torch.bfloat16)
-            # Topologically Sorted Source Nodes: [h, silu_1, h_2, input_1, interpolate, input_2], Original ATen: [aten.convolution, aten.silu, aten.add, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index]
-            triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_6_xnumel = 8*s1*s0
+            buf20 = empty_strided_cuda((1, 16, 2, 2*s0, 2*s1), (128*s1*s0, 1, 64*s1*s0, 32*s1, 16), torch.bfloat16)
+            # Topologically Sorted Source Nodes: [h, group_norm_1, silu_1, h_2, input_1, interpolate, input_2], Original ATen: [aten.convolution, aten.native_group_norm, aten.silu, aten.add, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index]
+            triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_native_group_norm_silu_unsqueeze_6_xnumel = 8*s1*s0
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_6.run(buf2, arg1_1, buf24, arg12_1, buf26, ps0, s0, ps1, ps2, s1, 16, triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_6_xnumel, stream=raw_stream0)
+            triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_native_group_norm_silu_unsqueeze_6.run(buf2, arg1_1, buf18, arg12_1, buf20, ps0, s0, ps1, ps2, s1, 16, triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_native_group_norm_silu_unsqueeze_6_xnumel, stream=raw_stream0)
             del arg12_1
             del arg1_1
+            del buf18
             del buf2
-            del buf24
             assert_size_stride(arg13_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), 'input')
-            buf27 = buf23; del buf23  # reuse
+            buf21 = buf17; del buf17  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2], Original ATen: [aten._to_copy, aten.convolution]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_silu_5.run(arg13_1, buf27, 256, 27, stream=raw_stream0)
+            triton_poi_fused_convolution_native_group_norm_silu_5.run(arg13_1, buf21, 256, 27, stream=raw_stream0)
             del arg13_1
             # Topologically Sorted Source Nodes: [interpolate, input_2], Original ATen: [aten._to_copy, aten.convolution]
-            buf28 = extern_kernels.convolution(buf26, buf27, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf28, (1, 16, 2, 2*s0, 2*s1), (128*s1*s0, 1, 64*s1*s0, 32*s1, 16), 'torch.ops.aten.convolution.default')
-            del buf27
+            buf22 = extern_kernels.convolution(buf20, buf21, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf22, (1, 16, 2, 2*s0, 2*s1), (128*s1*s0, 1, 64*s1*s0, 32*s1, 16), 'torch.ops.aten.convolution.default')
+            del buf21
             assert_size_stride(arg14_1, (16, ), (1, ), 'input')
-            buf29 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
-            buf30 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
-            buf31 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
+            buf23 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
+            buf24 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
+            buf25 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
             # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm]
             triton_red_fused__to_copy_convolution_native_group_norm_7_r0_numel = (2 + 8*s1*s0) // 3
             raw_stream0 = get_raw_stream(0)
-            triton_red_fused__to_copy_convolution_native_group_norm_7.run(buf28, arg14_1, buf29, buf30, buf31, s1, s0, 48, triton_red_fused__to_copy_convolution_native_group_norm_7_r0_numel, stream=raw_stream0)
-            buf32 = buf20; del buf20  # reuse
-            buf33 = reinterpret_tensor(buf18, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf18  # reuse
+            triton_red_fused__to_copy_convolution_native_group_norm_7.run(buf22, arg14_1, buf23, buf24, buf25, s1, s0, 48, triton_red_fused__to_copy_convolution_native_group_norm_7_r0_numel, stream=raw_stream0)
+            buf26 = buf11; del buf11  # reuse
+            buf27 = buf12; del buf12  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm]
             raw_stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf29, buf30, buf31, buf32, buf33, 16, 3, stream=raw_stream0)
-            buf36 = reinterpret_tensor(buf15, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf15  # reuse
-            buf37 = reinterpret_tensor(buf14, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf14  # reuse
-            buf38 = reinterpret_tensor(buf37, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf37  # reuse
+            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf23, buf24, buf25, buf26, buf27, 16, 3, stream=raw_stream0)
+            buf29 = buf14; del buf14  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_9.run(buf38, buf32, buf33, buf36, s1, s0, 16, stream=raw_stream0)
+            triton_poi_fused__to_copy_convolution_native_group_norm_9.run(buf27, buf26, buf29, s1, s0, 4, stream=raw_stream0)
             assert_size_stride(arg15_1, (16, ), (1, ), 'input')
             assert_size_stride(arg16_1, (16, ), (1, ), 'input')
-            buf40 = buf26; del buf26  # reuse
+            buf31 = buf20; del buf20  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2, silu_2, h_3], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm, aten.silu]
             triton_poi_fused__to_copy_convolution_native_group_norm_silu_10_xnumel = 128*s1*s0
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_silu_10.run(buf28, arg14_1, buf36, buf38, arg15_1, arg16_1, buf40, triton_poi_fused__to_copy_convolution_native_group_norm_silu_10_xnumel, stream=raw_stream0)
+            triton_poi_fused__to_copy_convolution_native_group_norm_silu_10.run(buf22, arg14_1, buf26, buf29, arg15_1, arg16_1, buf31, triton_poi_fused__to_copy_convolution_native_group_norm_silu_10_xnumel, stream=raw_stream0)
             del arg15_1
             del arg16_1
             assert_size_stride(arg17_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), 'input')
-            buf41 = empty_strided_cuda((16, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
-            # Topologically Sorted Source Nodes: [silu_2, h_3], Original ATen: [aten.silu, aten.convolution]
+            buf32 = empty_strided_cuda((16, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
+            # Topologically Sorted Source Nodes: [group_norm_2, silu_2, h_3], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_silu_5.run(arg17_1, buf41, 256, 27, stream=raw_stream0)
+            triton_poi_fused_convolution_native_group_norm_silu_5.run(arg17_1, buf32, 256, 27, stream=raw_stream0)
             del arg17_1
-            # Topologically Sorted Source Nodes: [silu_2, h_3], Original ATen: [aten.silu, aten.convolution]
-            buf42 = extern_kernels.convolution(buf40, buf41, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf42, (1, 16, 2, 2*s0, 2*s1), (128*s1*s0, 1, 64*s1*s0, 32*s1, 16), 'torch.ops.aten.convolution.default')
-            del buf41
+            # Topologically Sorted Source Nodes: [group_norm_2, silu_2, h_3], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
+            buf33 = extern_kernels.convolution(buf31, buf32, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf33, (1, 16, 2, 2*s0, 2*s1), (128*s1*s0, 1, 64*s1*s0, 32*s1, 16), 'torch.ops.aten.convolution.default')
+            del buf32
             assert_size_stride(arg18_1, (16, ), (1, ), 'input')
-            buf43 = buf31; del buf31  # reuse
-            buf44 = buf30; del buf30  # reuse
-            buf45 = buf29; del buf29  # reuse
-            # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
+            buf34 = buf25; del buf25  # reuse
+            buf35 = buf24; del buf24  # reuse
+            buf36 = buf23; del buf23  # reuse
+            # Topologically Sorted Source Nodes: [group_norm_2, silu_2, h_3, group_norm_3], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
             triton_red_fused__to_copy_convolution_native_group_norm_7_r0_numel = (2 + 8*s1*s0) // 3
             raw_stream0 = get_raw_stream(0)
-            triton_red_fused__to_copy_convolution_native_group_norm_7.run(buf42, arg18_1, buf43, buf44, buf45, s1, s0, 48, triton_red_fused__to_copy_convolution_native_group_norm_7_r0_numel, stream=raw_stream0)
-            buf46 = buf38; del buf38  # reuse
-            buf47 = reinterpret_tensor(buf36, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf36  # reuse
-            # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
+            triton_red_fused__to_copy_convolution_native_group_norm_7.run(buf33, arg18_1, buf34, buf35, buf36, s1, s0, 48, triton_red_fused__to_copy_convolution_native_group_norm_7_r0_numel, stream=raw_stream0)
+            buf37 = buf26; del buf26  # reuse
+            buf38 = buf27; del buf27  # reuse
+            # Topologically Sorted Source Nodes: [group_norm_2, silu_2, h_3, group_norm_3], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
             raw_stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf43, buf44, buf45, buf46, buf47, 16, 3, stream=raw_stream0)
-            del buf43
-            del buf44
-            del buf45
-            buf50 = reinterpret_tensor(buf33, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf33  # reuse
-            buf51 = reinterpret_tensor(buf32, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf32  # reuse
-            buf52 = reinterpret_tensor(buf51, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf51  # reuse
-            # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
+            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf34, buf35, buf36, buf37, buf38, 16, 3, stream=raw_stream0)
+            del buf34
+            del buf35
+            del buf36
+            buf40 = buf29; del buf29  # reuse
+            # Topologically Sorted Source Nodes: [group_norm_2, silu_2, h_3, group_norm_3], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_9.run(buf52, buf46, buf47, buf50, s1, s0, 16, stream=raw_stream0)
-            del buf46
-            del buf47
+            triton_poi_fused__to_copy_convolution_native_group_norm_9.run(buf38, buf37, buf40, s1, s0, 4, stream=raw_stream0)
+            del buf38
             assert_size_stride(arg19_1, (16, ), (1, ), 'input')
             assert_size_stride(arg20_1, (16, ), (1, ), 'input')
-            buf54 = buf40; del buf40  # reuse
-            # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3, silu_3, h_4], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
+            buf42 = buf31; del buf31  # reuse
+            # Topologically Sorted Source Nodes: [group_norm_2, silu_2, h_3, group_norm_3, silu_3, h_4], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
             triton_poi_fused__to_copy_convolution_native_group_norm_silu_10_xnumel = 128*s1*s0
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_silu_10.run(buf42, arg18_1, buf50, buf52, arg19_1, arg20_1, buf54, triton_poi_fused__to_copy_convolution_native_group_norm_silu_10_xnumel, stream=raw_stream0)
+            triton_poi_fused__to_copy_convolution_native_group_norm_silu_10.run(buf33, arg18_1, buf37, buf40, arg19_1, arg20_1, buf42, triton_poi_fused__to_copy_convolution_native_group_norm_silu_10_xnumel, stream=raw_stream0)
             del arg18_1
             del arg19_1
             del arg20_1
-            del buf42
+            del buf33
             assert_size_stride(arg21_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), 'input')
-            buf55 = empty_strided_cuda((16, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
-            # Topologically Sorted Source Nodes: [silu_3, h_4], Original ATen: [aten.silu, aten.convolution]
+            buf43 = empty_strided_cuda((16, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
+            # Topologically Sorted Source Nodes: [group_norm_3, silu_3, h_4], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_silu_5.run(arg21_1, buf55, 256, 27, stream=raw_stream0)
+            triton_poi_fused_convolution_native_group_norm_silu_5.run(arg21_1, buf43, 256, 27, stream=raw_stream0)
             del arg21_1
-            # Topologically Sorted Source Nodes: [silu_3, h_4], Original ATen: [aten.silu, aten.convolution]
-            buf56 = extern_kernels.convolution(buf54, buf55, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf56, (1, 16, 2, 2*s0, 2*s1), (128*s1*s0, 1, 64*s1*s0, 32*s1, 16), 'torch.ops.aten.convolution.default')
-            del buf55
+            # Topologically Sorted Source Nodes: [group_norm_3, silu_3, h_4], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
+            buf44 = extern_kernels.convolution(buf42, buf43, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf44, (1, 16, 2, 2*s0, 2*s1), (128*s1*s0, 1, 64*s1*s0, 32*s1, 16), 'torch.ops.aten.convolution.default')
+            del buf42
+            del buf43
             assert_size_stride(arg22_1, (16, ), (1, ), 'input')
-            buf57 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
-            buf58 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
-            buf59 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
-            # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
+            buf45 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
+            buf46 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
+            buf47 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
+            # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_3, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm, aten.silu, aten.add]
             triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11_r0_numel = (2 + 8*s1*s0) // 3
             raw_stream0 = get_raw_stream(0)
-            triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11.run(buf28, arg14_1, buf56, arg22_1, buf57, buf58, buf59, s1, s0, 48, triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11_r0_numel, stream=raw_stream0)
-            buf60 = buf52; del buf52  # reuse
-            buf61 = reinterpret_tensor(buf50, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf50  # reuse
-            # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
+            triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11.run(buf22, arg14_1, buf44, arg22_1, buf45, buf46, buf47, s1, s0, 48, triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11_r0_numel, stream=raw_stream0)
+            buf48 = buf37; del buf37  # reuse
+            buf49 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 16), torch.float32)
+            # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_3, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm, aten.silu, aten.add]
             raw_stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf57, buf58, buf59, buf60, buf61, 16, 3, stream=raw_stream0)
-            del buf57
-            del buf58
-            del buf59
-            buf64 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 1), torch.float32)
-            buf65 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 16), torch.float32)
-            buf66 = reinterpret_tensor(buf65, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf65  # reuse
-            # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
+            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf45, buf46, buf47, buf48, buf49, 16, 3, stream=raw_stream0)
+            del buf45
+            del buf46
+            del buf47
+            buf51 = buf40; del buf40  # reuse
+            # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_3, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm, aten.silu, aten.add]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_9.run(buf66, buf60, buf61, buf64, s1, s0, 16, stream=raw_stream0)
-            del buf60
-            del buf61
-            assert_size_stride(arg23_1, (16, ), (1, ), 'input')
-            assert_size_stride(arg24_1, (16, ), (1, ), 'input')
-            buf68 = buf54; del buf54  # reuse
-            # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4, silu_4, conv3d_6], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
-            triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12_xnumel = 128*s1*s0
+            triton_poi_fused__to_copy_convolution_native_group_norm_9.run(buf49, buf48, buf51, s1, s0, 4, stream=raw_stream0)
+            del buf49
+            buf52 = empty_strided_cuda((1, 4, 4, 8*s1*s0), (128*s1*s0, 32*s1*s0, 8*s1*s0, 1), torch.float32)
+            # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_3, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm, aten.silu, aten.add]
+            triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12_ynumel = 8*s1*s0
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12.run(buf28, arg14_1, buf56, arg22_1, buf64, buf66, arg23_1, arg24_1, buf68, triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12_xnumel, stream=raw_stream0)
+            triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12.run(buf22, arg14_1, buf44, arg22_1, buf48, buf51, buf52, s1, s0, triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12_ynumel, 16, stream=raw_stream0)
             del arg14_1
             del arg22_1
+            del buf22
+            del buf48
+            del buf51
+            assert_size_stride(arg23_1, (16, ), (1, ), 'input')
+            assert_size_stride(arg24_1, (16, ), (1, ), 'input')
+            buf53 = buf44; del buf44  # reuse
+            # Topologically Sorted Source Nodes: [group_norm_4, silu_4, conv3d_6], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
+            triton_poi_fused_convolution_native_group_norm_silu_13_xnumel = 8*s1*s0
+            raw_stream0 = get_raw_stream(0)
+            triton_poi_fused_convolution_native_group_norm_silu_13.run(buf52, arg23_1, arg24_1, buf53, s1, s0, 16, triton_poi_fused_convolution_native_group_norm_silu_13_xnumel, stream=raw_stream0)
             del arg23_1
             del arg24_1
-            del buf28
-            del buf56
-            del buf64
-            del buf66
+            del buf52
             assert_size_stride(arg25_1, (3, 16, 3, 3, 3), (432, 27, 9, 3, 1), 'input')
-            buf69 = empty_strided_cuda((3, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
-            # Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
+            buf54 = empty_strided_cuda((3, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
+            # Topologically Sorted Source Nodes: [group_norm_4, silu_4, conv3d_6], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_silu_13.run(arg25_1, buf69, 48, 27, stream=raw_stream0)
+            triton_poi_fused_convolution_native_group_norm_silu_14.run(arg25_1, buf54, 48, 27, stream=raw_stream0)
             del arg25_1
-            # Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
-            buf70 = extern_kernels.convolution(buf68, buf69, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf70, (1, 3, 2, 2*s0, 2*s1), (24*s1*s0, 1, 12*s1*s0, 6*s1, 3), 'torch.ops.aten.convolution.default')
-            del buf68
-            del buf69
+            # Topologically Sorted Source Nodes: [group_norm_4, silu_4, conv3d_6], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
+            buf55 = extern_kernels.convolution(buf53, buf54, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf55, (1, 3, 2, 2*s0, 2*s1), (24*s1*s0, 1, 12*s1*s0, 6*s1, 3), 'torch.ops.aten.convolution.default')
+            del buf53
+            del buf54
             assert_size_stride(arg26_1, (3, ), (1, ), 'input')
-            buf71 = empty_strided_cuda((1, 3, 2, 2*s0, 2*s1), (24*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1), torch.bfloat16)
-            # Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
-            triton_poi_fused_convolution_silu_14_xnumel = 8*s1*s0
+            buf56 = empty_strided_cuda((1, 3, 2, 2*s0, 2*s1), (24*s1*s0, 8*s1*s0, 4*s1*s0, 2*s1, 1), torch.bfloat16)
+            # Topologically Sorted Source Nodes: [group_norm_4, silu_4, conv3d_6], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
+            triton_poi_fused_convolution_native_group_norm_silu_15_xnumel = 8*s1*s0
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_silu_14.run(buf70, arg26_1, buf71, s1, s0, 3, triton_poi_fused_convolution_silu_14_xnumel, stream=raw_stream0)
+            triton_poi_fused_convolution_native_group_norm_silu_15.run(buf55, arg26_1, buf56, s1, s0, 3, triton_poi_fused_convolution_native_group_norm_silu_15_xnumel, stream=raw_stream0)
             del arg26_1
-            del buf70
-        return (buf71, )
+            del buf55
+        return (buf56, )
 
 runner = Runner(partitions=[])
 call = runner.call
