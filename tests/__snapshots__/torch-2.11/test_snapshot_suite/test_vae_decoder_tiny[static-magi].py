@@ -203,20 +203,29 @@ def triton_red_fused_convolution_native_group_norm_2(in_ptr0, in_ptr1, out_ptr0,
 #   group_norm => convert_element_type, view
 #   h => convolution
 # Graph fragment:
+#   %getitem_11 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=getitem_11]
 #   %buf4 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=buf4]
-#   %getitem_11 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=getitem_11]
+#   %mean_dim_3 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=mean_dim_3]
 #   %clone_default_1 : Tensor "bf16[16, 4, 3, 3, 3][108, 1, 36, 12, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg0_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %clone_default : Tensor "bf16[1, 4, 2, 6, 8][384, 1, 192, 32, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg2_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution : Tensor "bf16[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default, %clone_default_1, %arg1_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %convert_element_type : Tensor "f32[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution, torch.float32), kwargs = {})
 #   %view : Tensor "f32[1, 4, 4, 96][1536, 384, 96, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type, [1, 4, 4, 96]), kwargs = {})
 #   %var_mean_correction : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view, [3]), kwargs = {correction: 0, keepdim: True})
-#   %mean_dim : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%getitem_11, [2], True), kwargs = {})
-#   %sub_tensor : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%getitem_11, %mean_dim), kwargs = {})
-#   %mul_tensor : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_tensor, %sub_tensor), kwargs = {})
-#   %add_tensor : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%getitem_10, %mul_tensor), kwargs = {})
-#   %mean_dim_1 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%add_tensor, [2], True), kwargs = {})
-#   return %mean_dim_1
+#   %reshape_default : Tensor "f32[1, 4, 1, 4][16, 4, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%getitem_11, [1, 4, 1, 4]), kwargs = {})
+#   %expand_default : Tensor "f32[1, 4, 4, 4][16, 4, 0, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.expand.default](args = (%reshape_default, [1, 4, 4, 4]), kwargs = {})
+#   %reshape_default_1 : Tensor "f32[1, 4, 1, 4][16, 4, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%getitem_10, [1, 4, 1, 4]), kwargs = {})
+#   %expand_default_1 : Tensor "f32[1, 4, 4, 4][16, 4, 0, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.expand.default](args = (%reshape_default_1, [1, 4, 4, 4]), kwargs = {})
+#   %mean_dim_2 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%expand_default, [3], True), kwargs = {})
+#   %clone_default_15 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%mean_dim_2,), kwargs = {})
+#   %sub_tensor_1 : Tensor "f32[1, 4, 4, 4][64, 16, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%expand_default, %mean_dim_2), kwargs = {})
+#   %mul_tensor_1 : Tensor "f32[1, 4, 4, 4][64, 16, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_tensor_1, %sub_tensor_1), kwargs = {})
+#   %add_tensor_1 : Tensor "f32[1, 4, 4, 4][64, 16, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%expand_default_1, %mul_tensor_1), kwargs = {})
+#   %mean_dim_3 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%add_tensor_1, [3], True), kwargs = {})
+#   %add_tensor_2 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean_dim_3, 1e-05), kwargs = {})
+#   %rsqrt_default : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_tensor_2,), kwargs = {})
+#   %clone_default_14 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%rsqrt_default,), kwargs = {})
+#   return %clone_default_15,%mean_dim_3,%clone_default_14
 triton_poi_fused_convolution_native_group_norm_3 = async_compile.triton('triton_poi_fused_convolution_native_group_norm_3', '''
 import triton
 import triton.language as tl
@@ -227,69 +236,74 @@ from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint,
 triton_helpers.set_driver_to_gpu()
 
 @triton_heuristics.pointwise(
-    size_hints={'x': 4}, 
+    size_hints={'x': 16}, 
     filename=__file__,
-    triton_meta={'signature': {'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'out_ptr0': '*fp32', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_native_group_norm_3', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 8, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 16}},
+    triton_meta={'signature': {'in_out_ptr0': '*fp32', 'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'out_ptr0': '*fp32', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_native_group_norm_3', 'mutated_arg_names': ['in_out_ptr0'], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 8, 'num_store': 2, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 256}},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused_convolution_native_group_norm_3(in_ptr0, in_ptr1, out_ptr0, xnumel, XBLOCK : tl.constexpr):
-    xnumel = 4
+def triton_poi_fused_convolution_native_group_norm_3(in_out_ptr0, in_ptr0, in_ptr1, out_ptr0, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 16
     xoffset = tl.program_id(0) * XBLOCK
     xindex = xoffset + tl.arange(0, XBLOCK)[:]
     xmask = xindex < xnumel
-    x0 = xindex
-    tmp0 = tl.load(in_ptr0 + (4*x0), xmask, eviction_policy='evict_last')
-    tmp3 = tl.load(in_ptr1 + (4*x0), xmask, eviction_policy='evict_last')
-    tmp4 = tl.load(in_ptr1 + (1 + 4*x0), xmask, eviction_policy='evict_last')
-    tmp6 = tl.load(in_ptr1 + (2 + 4*x0), xmask, eviction_policy='evict_last')
-    tmp8 = tl.load(in_ptr1 + (3 + 4*x0), xmask, eviction_policy='evict_last')
-    tmp15 = tl.load(in_ptr0 + (1 + 4*x0), xmask, eviction_policy='evict_last')
-    tmp21 = tl.load(in_ptr0 + (2 + 4*x0), xmask, eviction_policy='evict_last')
-    tmp27 = tl.load(in_ptr0 + (3 + 4*x0), xmask, eviction_policy='evict_last')
-    tmp1 = tl.full([1], 96.0, tl.float32)
-    tmp2 = (tmp0 / tmp1)
-    tmp5 = tmp3 + tmp4
-    tmp7 = tmp5 + tmp6
-    tmp9 = tmp7 + tmp8
-    tmp10 = tl.full([1], 4.0, tl.float32)
+    x1 = xindex // 4
+    x2 = xindex
+    tmp0 = tl.load(in_ptr0 + (4*x1), xmask, eviction_policy='evict_last')
+    tmp1 = tl.load(in_ptr0 + (1 + 4*x1), xmask, eviction_policy='evict_last')
+    tmp3 = tl.load(in_ptr0 + (2 + 4*x1), xmask, eviction_policy='evict_last')
+    tmp5 = tl.load(in_ptr0 + (3 + 4*x1), xmask, eviction_policy='evict_last')
+    tmp9 = tl.load(in_ptr1 + (4*x1), xmask, eviction_policy='evict_last')
+    tmp15 = tl.load(in_ptr1 + (1 + 4*x1), xmask, eviction_policy='evict_last')
+    tmp21 = tl.load(in_ptr1 + (2 + 4*x1), xmask, eviction_policy='evict_last')
+    tmp27 = tl.load(in_ptr1 + (3 + 4*x1), xmask, eviction_policy='evict_last')
+    tmp2 = tmp0 + tmp1
+    tmp4 = tmp2 + tmp3
+    tmp6 = tmp4 + tmp5
+    tmp7 = tl.full([1], 4.0, tl.float32)
+    tmp8 = (tmp6 / tmp7)
+    tmp10 = tl.full([1], 96.0, tl.float32)
     tmp11 = (tmp9 / tmp10)
-    tmp12 = tmp3 - tmp11
+    tmp12 = tmp0 - tmp8
     tmp13 = tmp12 * tmp12
-    tmp14 = tmp2 + tmp13
-    tmp16 = (tmp15 / tmp1)
-    tmp17 = tmp4 - tmp11
+    tmp14 = tmp11 + tmp13
+    tmp16 = (tmp15 / tmp10)
+    tmp17 = tmp1 - tmp8
     tmp18 = tmp17 * tmp17
     tmp19 = tmp16 + tmp18
     tmp20 = tmp14 + tmp19
-    tmp22 = (tmp21 / tmp1)
-    tmp23 = tmp6 - tmp11
+    tmp22 = (tmp21 / tmp10)
+    tmp23 = tmp3 - tmp8
     tmp24 = tmp23 * tmp23
     tmp25 = tmp22 + tmp24
     tmp26 = tmp20 + tmp25
-    tmp28 = (tmp27 / tmp1)
-    tmp29 = tmp8 - tmp11
+    tmp28 = (tmp27 / tmp10)
+    tmp29 = tmp5 - tmp8
     tmp30 = tmp29 * tmp29
     tmp31 = tmp28 + tmp30
     tmp32 = tmp26 + tmp31
-    tmp33 = (tmp32 / tmp10)
-    tl.store(out_ptr0 + (x0), tmp33, xmask)
+    tmp33 = (tmp32 / tmp7)
+    tmp34 = tl.full([1], 1e-05, tl.float32)
+    tmp35 = tmp33 + tmp34
+    tmp36 = libdevice.rsqrt(tmp35)
+    tl.store(out_ptr0 + (x2), tmp8, xmask)
+    tl.store(in_out_ptr0 + (x2), tmp36, xmask)
 ''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
 # Topologically Sorted Source Nodes: [h, group_norm, silu, h_1], Original ATen: [aten.convolution, aten.native_group_norm, aten.silu]
 # Source node to ATen node mapping:
-#   group_norm => add, add_1, convert_element_type, mul, mul_1, rsqrt, sub, unsqueeze, unsqueeze_1, unsqueeze_2, unsqueeze_3, unsqueeze_4, unsqueeze_5, unsqueeze_6, unsqueeze_7, view, view_1
+#   group_norm => add_1, convert_element_type, mul, mul_1, sub, unsqueeze, unsqueeze_1, unsqueeze_2, unsqueeze_3, unsqueeze_4, unsqueeze_5, unsqueeze_6, unsqueeze_7, view, view_1
 #   h => convolution
 #   h_1 => convolution_1
 #   silu => add_2, clone_default_2, convert_element_type_5, div, exp, neg
 # Graph fragment:
 #   %buf2 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0" = PlaceHolder[target=buf2]
 #   %arg1_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg1_1]
-#   %getitem_11 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=getitem_11]
-#   %mean_dim_1 : Tensor "f32[1, 4, 1, 1][4, 1, 4, 4]cuda:0" = PlaceHolder[target=mean_dim_1]
+#   %clone_default_15 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=clone_default_15]
+#   %clone_default_14 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=clone_default_14]
 #   %arg3_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg3_1]
 #   %arg4_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg4_1]
 #   %add_1 : Tensor "f32[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0" = PlaceHolder[target=add_1]
@@ -299,11 +313,10 @@ def triton_poi_fused_convolution_native_group_norm_3(in_ptr0, in_ptr1, out_ptr0,
 #   %convolution : Tensor "bf16[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default, %clone_default_1, %arg1_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %convert_element_type : Tensor "f32[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution, torch.float32), kwargs = {})
 #   %view : Tensor "f32[1, 4, 4, 96][1536, 384, 96, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type, [1, 4, 4, 96]), kwargs = {})
-#   %mean_dim : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%getitem_11, [2], True), kwargs = {})
-#   %sub : Tensor "f32[1, 4, 4, 96][1536, 384, 96, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view, %mean_dim), kwargs = {})
-#   %add : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean_dim_1, 1e-05), kwargs = {})
-#   %rsqrt : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add,), kwargs = {})
-#   %mul : Tensor "f32[1, 4, 4, 96][1536, 384, 96, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub, %rsqrt), kwargs = {})
+#   %as_strided_default_1 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_15, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
+#   %as_strided_default : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_14, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
+#   %sub : Tensor "f32[1, 4, 4, 96][1536, 384, 96, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view, %as_strided_default_1), kwargs = {})
+#   %mul : Tensor "f32[1, 4, 4, 96][1536, 384, 96, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub, %as_strided_default), kwargs = {})
 #   %view_1 : Tensor "f32[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%mul, [1, 16, 2, 6, 8]), kwargs = {})
 #   %unsqueeze : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg3_1, 0), kwargs = {})
 #   %unsqueeze_1 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze, 2), kwargs = {})
@@ -322,7 +335,7 @@ def triton_poi_fused_convolution_native_group_norm_3(in_ptr0, in_ptr1, out_ptr0,
 #   %convert_element_type_5 : Tensor "bf16[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div, torch.bfloat16), kwargs = {})
 #   %clone_default_2 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_5,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_1 : Tensor "bf16[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_2, %clone_default_3, %arg6_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %add_1,%buf8
+#   return %add_1,%buf11
 triton_poi_fused_convolution_native_group_norm_silu_4 = async_compile.triton('triton_poi_fused_convolution_native_group_norm_silu_4', '''
 import triton
 import triton.language as tl
@@ -336,7 +349,7 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'x': 2048}, 
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*fp32', 'in_ptr3': '*fp32', 'in_ptr4': '*bf16', 'in_ptr5': '*bf16', 'out_ptr1': '*bf16', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_native_group_norm_silu_4', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 9, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 9584}},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_native_group_norm_silu_4', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 6, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 9440}},
     min_elem_per_thread=0
 )
 @triton.jit
@@ -349,36 +362,25 @@ def triton_poi_fused_convolution_native_group_norm_silu_4(in_ptr0, in_ptr1, in_p
     x0 = (xindex % 16)
     tmp0 = tl.load(in_ptr0 + (x3), xmask).to(tl.float32)
     tmp1 = tl.load(in_ptr1 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp4 = tl.load(in_ptr2 + (4*(x0 // 4)), xmask, eviction_policy='evict_last')
-    tmp5 = tl.load(in_ptr2 + (1 + 4*(x0 // 4)), xmask, eviction_policy='evict_last')
-    tmp7 = tl.load(in_ptr2 + (2 + 4*(x0 // 4)), xmask, eviction_policy='evict_last')
-    tmp9 = tl.load(in_ptr2 + (3 + 4*(x0 // 4)), xmask, eviction_policy='evict_last')
-    tmp14 = tl.load(in_ptr3 + (x0 // 4), xmask, eviction_policy='evict_last')
-    tmp19 = tl.load(in_ptr4 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp22 = tl.load(in_ptr5 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp4 = tl.load(in_ptr2 + (x0), xmask, eviction_policy='evict_last')
+    tmp6 = tl.load(in_ptr3 + (x0), xmask, eviction_policy='evict_last')
+    tmp8 = tl.load(in_ptr4 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp11 = tl.load(in_ptr5 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
     tmp2 = tmp0 + tmp1
     tmp3 = tmp2.to(tl.float32)
-    tmp6 = tmp4 + tmp5
-    tmp8 = tmp6 + tmp7
-    tmp10 = tmp8 + tmp9
-    tmp11 = tl.full([1], 4.0, tl.float32)
-    tmp12 = (tmp10 / tmp11)
-    tmp13 = tmp3 - tmp12
-    tmp15 = tl.full([1], 1e-05, tl.float32)
-    tmp16 = tmp14 + tmp15
-    tmp17 = libdevice.rsqrt(tmp16)
-    tmp18 = tmp13 * tmp17
-    tmp20 = tmp19.to(tl.float32)
-    tmp21 = tmp18 * tmp20
-    tmp23 = tmp22.to(tl.float32)
-    tmp24 = tmp21 + tmp23
-    tmp25 = -tmp24
-    tmp26 = libdevice.exp(tmp25)
-    tmp27 = tl.full([1], 1.0, tl.float32)
-    tmp28 = tmp26 + tmp27
-    tmp29 = (tmp24 / tmp28)
-    tmp30 = tmp29.to(tl.float32)
-    tl.store(out_ptr1 + (x3), tmp30, xmask)
+    tmp5 = tmp3 - tmp4
+    tmp7 = tmp5 * tmp6
+    tmp9 = tmp8.to(tl.float32)
+    tmp10 = tmp7 * tmp9
+    tmp12 = tmp11.to(tl.float32)
+    tmp13 = tmp10 + tmp12
+    tmp14 = -tmp13
+    tmp15 = libdevice.exp(tmp14)
+    tmp16 = tl.full([1], 1.0, tl.float32)
+    tmp17 = tmp15 + tmp16
+    tmp18 = (tmp13 / tmp17)
+    tmp19 = tmp18.to(tl.float32)
+    tl.store(out_ptr1 + (x3), tmp19, xmask)
 ''', device_str='cuda')
 
 
@@ -397,7 +399,7 @@ def triton_poi_fused_convolution_native_group_norm_silu_4(in_ptr0, in_ptr1, in_p
 #   %convert_element_type_5 : Tensor "bf16[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div, torch.bfloat16), kwargs = {})
 #   %clone_default_2 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_5,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_1 : Tensor "bf16[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_2, %clone_default_3, %arg6_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %buf9
+#   return %buf12
 triton_poi_fused_convolution_silu_5 = async_compile.triton('triton_poi_fused_convolution_silu_5', '''
 import triton
 import triton.language as tl
@@ -445,7 +447,7 @@ def triton_poi_fused_convolution_silu_5(in_ptr0, out_ptr0, ynumel, xnumel, YBLOC
 # Graph fragment:
 #   %buf2 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0" = PlaceHolder[target=buf2]
 #   %arg1_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg1_1]
-#   %buf18 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0" = PlaceHolder[target=buf18]
+#   %buf24 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0" = PlaceHolder[target=buf24]
 #   %arg10_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg10_1]
 #   %_unsafe_index : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0" = PlaceHolder[target=_unsafe_index]
 #   %clone_default_1 : Tensor "bf16[16, 4, 3, 3, 3][108, 1, 36, 12, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg0_1,), kwargs = {memory_format: torch.channels_last_3d})
@@ -490,7 +492,7 @@ def triton_poi_fused_convolution_silu_5(in_ptr0, out_ptr0, ynumel, xnumel, YBLOC
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
 #   %clone_default_6 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %clone_default_7, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %_unsafe_index,%buf20
+#   return %_unsafe_index,%buf26
 triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_6 = async_compile.triton('triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_6', '''
 import triton
 import triton.language as tl
@@ -556,7 +558,7 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsq
 #   input_2 => convolution_3
 #   interpolate => clone_default_6, convert_element_type_19
 # Graph fragment:
-#   %buf22 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf22]
+#   %buf28 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf28]
 #   %arg12_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg12_1]
 #   %clone_default_7 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg11_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
@@ -565,7 +567,7 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsq
 #   %convert_element_type_20 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution_3, torch.float32), kwargs = {})
 #   %view_4 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, 384]), kwargs = {})
 #   %var_mean_correction_2 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_4, [3]), kwargs = {correction: 0, keepdim: True})
-#   return %buf23,%buf24,%buf25
+#   return %buf29,%buf30,%buf31
 triton_red_fused__to_copy_convolution_native_group_norm_7 = async_compile.triton('triton_red_fused__to_copy_convolution_native_group_norm_7', '''
 import triton
 import triton.language as tl
@@ -633,9 +635,9 @@ def triton_red_fused__to_copy_convolution_native_group_norm_7(in_ptr0, in_ptr1, 
 #   input_2 => convolution_3
 #   interpolate => clone_default_6, convert_element_type_19
 # Graph fragment:
-#   %buf23 : Tensor "f32[1, 4, 4, 1, 3][48, 4, 1, 48, 16]cuda:0" = PlaceHolder[target=buf23]
-#   %buf24 : Tensor "f32[1, 4, 4, 1, 3][48, 4, 1, 48, 16]cuda:0" = PlaceHolder[target=buf24]
-#   %buf25 : Tensor "f32[1, 4, 4, 1, 3][48, 4, 1, 48, 16]cuda:0" = PlaceHolder[target=buf25]
+#   %buf29 : Tensor "f32[1, 4, 4, 1, 3][48, 4, 1, 48, 16]cuda:0" = PlaceHolder[target=buf29]
+#   %buf30 : Tensor "f32[1, 4, 4, 1, 3][48, 4, 1, 48, 16]cuda:0" = PlaceHolder[target=buf30]
+#   %buf31 : Tensor "f32[1, 4, 4, 1, 3][48, 4, 1, 48, 16]cuda:0" = PlaceHolder[target=buf31]
 #   %clone_default_7 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg11_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
 #   %clone_default_6 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
@@ -643,7 +645,7 @@ def triton_red_fused__to_copy_convolution_native_group_norm_7(in_ptr0, in_ptr1, 
 #   %convert_element_type_20 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution_3, torch.float32), kwargs = {})
 #   %view_4 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, 384]), kwargs = {})
 #   %var_mean_correction_2 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_4, [3]), kwargs = {correction: 0, keepdim: True})
-#   return %getitem_15,%buf27
+#   return %getitem_15,%buf33
 triton_per_fused__to_copy_convolution_native_group_norm_8 = async_compile.triton('triton_per_fused__to_copy_convolution_native_group_norm_8', '''
 import triton
 import triton.language as tl
@@ -702,8 +704,9 @@ def triton_per_fused__to_copy_convolution_native_group_norm_8(in_ptr0, in_ptr1, 
 #   input_2 => convolution_3
 #   interpolate => clone_default_6, convert_element_type_19
 # Graph fragment:
-#   %buf27 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=buf27]
-#   %getitem_15 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=getitem_15]
+#   %getitem_15 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=getitem_15]
+#   %buf33 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=buf33]
+#   %mean_dim_11 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=mean_dim_11]
 #   %clone_default_7 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg11_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
 #   %clone_default_6 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
@@ -711,12 +714,20 @@ def triton_per_fused__to_copy_convolution_native_group_norm_8(in_ptr0, in_ptr1, 
 #   %convert_element_type_20 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution_3, torch.float32), kwargs = {})
 #   %view_4 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, 384]), kwargs = {})
 #   %var_mean_correction_2 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_4, [3]), kwargs = {correction: 0, keepdim: True})
-#   %mean_dim_4 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%getitem_15, [2], True), kwargs = {})
-#   %sub_tensor_2 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%getitem_15, %mean_dim_4), kwargs = {})
-#   %mul_tensor_2 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_tensor_2, %sub_tensor_2), kwargs = {})
-#   %add_tensor_2 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%getitem_14, %mul_tensor_2), kwargs = {})
-#   %mean_dim_5 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%add_tensor_2, [2], True), kwargs = {})
-#   return %mean_dim_5
+#   %reshape_default_4 : Tensor "f32[1, 4, 1, 4][16, 4, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%getitem_15, [1, 4, 1, 4]), kwargs = {})
+#   %expand_default_4 : Tensor "f32[1, 4, 4, 4][16, 4, 0, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.expand.default](args = (%reshape_default_4, [1, 4, 4, 4]), kwargs = {})
+#   %reshape_default_5 : Tensor "f32[1, 4, 1, 4][16, 4, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%getitem_14, [1, 4, 1, 4]), kwargs = {})
+#   %expand_default_5 : Tensor "f32[1, 4, 4, 4][16, 4, 0, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.expand.default](args = (%reshape_default_5, [1, 4, 4, 4]), kwargs = {})
+#   %mean_dim_10 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%expand_default_4, [3], True), kwargs = {})
+#   %clone_default_19 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%mean_dim_10,), kwargs = {})
+#   %sub_tensor_5 : Tensor "f32[1, 4, 4, 4][64, 16, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%expand_default_4, %mean_dim_10), kwargs = {})
+#   %mul_tensor_5 : Tensor "f32[1, 4, 4, 4][64, 16, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_tensor_5, %sub_tensor_5), kwargs = {})
+#   %add_tensor_7 : Tensor "f32[1, 4, 4, 4][64, 16, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%expand_default_5, %mul_tensor_5), kwargs = {})
+#   %mean_dim_11 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%add_tensor_7, [3], True), kwargs = {})
+#   %add_tensor_8 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean_dim_11, 1e-05), kwargs = {})
+#   %rsqrt_default_2 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_tensor_8,), kwargs = {})
+#   %clone_default_18 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%rsqrt_default_2,), kwargs = {})
+#   return %clone_default_19,%mean_dim_11,%clone_default_18
 triton_poi_fused__to_copy_convolution_native_group_norm_9 = async_compile.triton('triton_poi_fused__to_copy_convolution_native_group_norm_9', '''
 import triton
 import triton.language as tl
@@ -727,70 +738,75 @@ from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint,
 triton_helpers.set_driver_to_gpu()
 
 @triton_heuristics.pointwise(
-    size_hints={'x': 4}, 
+    size_hints={'x': 16}, 
     filename=__file__,
-    triton_meta={'signature': {'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'out_ptr0': '*fp32', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy_convolution_native_group_norm_9', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 8, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 16}},
+    triton_meta={'signature': {'in_out_ptr0': '*fp32', 'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'out_ptr0': '*fp32', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy_convolution_native_group_norm_9', 'mutated_arg_names': ['in_out_ptr0'], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 8, 'num_store': 2, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 256}},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused__to_copy_convolution_native_group_norm_9(in_ptr0, in_ptr1, out_ptr0, xnumel, XBLOCK : tl.constexpr):
-    xnumel = 4
+def triton_poi_fused__to_copy_convolution_native_group_norm_9(in_out_ptr0, in_ptr0, in_ptr1, out_ptr0, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 16
     xoffset = tl.program_id(0) * XBLOCK
     xindex = xoffset + tl.arange(0, XBLOCK)[:]
     xmask = xindex < xnumel
-    x0 = xindex
-    tmp0 = tl.load(in_ptr0 + (4*x0), xmask, eviction_policy='evict_last')
-    tmp3 = tl.load(in_ptr1 + (4*x0), xmask, eviction_policy='evict_last')
-    tmp4 = tl.load(in_ptr1 + (1 + 4*x0), xmask, eviction_policy='evict_last')
-    tmp6 = tl.load(in_ptr1 + (2 + 4*x0), xmask, eviction_policy='evict_last')
-    tmp8 = tl.load(in_ptr1 + (3 + 4*x0), xmask, eviction_policy='evict_last')
-    tmp15 = tl.load(in_ptr0 + (1 + 4*x0), xmask, eviction_policy='evict_last')
-    tmp21 = tl.load(in_ptr0 + (2 + 4*x0), xmask, eviction_policy='evict_last')
-    tmp27 = tl.load(in_ptr0 + (3 + 4*x0), xmask, eviction_policy='evict_last')
-    tmp1 = tl.full([1], 384.0, tl.float32)
-    tmp2 = (tmp0 / tmp1)
-    tmp5 = tmp3 + tmp4
-    tmp7 = tmp5 + tmp6
-    tmp9 = tmp7 + tmp8
-    tmp10 = tl.full([1], 4.0, tl.float32)
+    x1 = xindex // 4
+    x2 = xindex
+    tmp0 = tl.load(in_ptr0 + (4*x1), xmask, eviction_policy='evict_last')
+    tmp1 = tl.load(in_ptr0 + (1 + 4*x1), xmask, eviction_policy='evict_last')
+    tmp3 = tl.load(in_ptr0 + (2 + 4*x1), xmask, eviction_policy='evict_last')
+    tmp5 = tl.load(in_ptr0 + (3 + 4*x1), xmask, eviction_policy='evict_last')
+    tmp9 = tl.load(in_ptr1 + (4*x1), xmask, eviction_policy='evict_last')
+    tmp15 = tl.load(in_ptr1 + (1 + 4*x1), xmask, eviction_policy='evict_last')
+    tmp21 = tl.load(in_ptr1 + (2 + 4*x1), xmask, eviction_policy='evict_last')
+    tmp27 = tl.load(in_ptr1 + (3 + 4*x1), xmask, eviction_policy='evict_last')
+    tmp2 = tmp0 + tmp1
+    tmp4 = tmp2 + tmp3
+    tmp6 = tmp4 + tmp5
+    tmp7 = tl.full([1], 4.0, tl.float32)
+    tmp8 = (tmp6 / tmp7)
+    tmp10 = tl.full([1], 384.0, tl.float32)
     tmp11 = (tmp9 / tmp10)
-    tmp12 = tmp3 - tmp11
+    tmp12 = tmp0 - tmp8
     tmp13 = tmp12 * tmp12
-    tmp14 = tmp2 + tmp13
-    tmp16 = (tmp15 / tmp1)
-    tmp17 = tmp4 - tmp11
+    tmp14 = tmp11 + tmp13
+    tmp16 = (tmp15 / tmp10)
+    tmp17 = tmp1 - tmp8
     tmp18 = tmp17 * tmp17
     tmp19 = tmp16 + tmp18
     tmp20 = tmp14 + tmp19
-    tmp22 = (tmp21 / tmp1)
-    tmp23 = tmp6 - tmp11
+    tmp22 = (tmp21 / tmp10)
+    tmp23 = tmp3 - tmp8
     tmp24 = tmp23 * tmp23
     tmp25 = tmp22 + tmp24
     tmp26 = tmp20 + tmp25
-    tmp28 = (tmp27 / tmp1)
-    tmp29 = tmp8 - tmp11
+    tmp28 = (tmp27 / tmp10)
+    tmp29 = tmp5 - tmp8
     tmp30 = tmp29 * tmp29
     tmp31 = tmp28 + tmp30
     tmp32 = tmp26 + tmp31
-    tmp33 = (tmp32 / tmp10)
-    tl.store(out_ptr0 + (x0), tmp33, xmask)
+    tmp33 = (tmp32 / tmp7)
+    tmp34 = tl.full([1], 1e-05, tl.float32)
+    tmp35 = tmp33 + tmp34
+    tmp36 = libdevice.rsqrt(tmp35)
+    tl.store(out_ptr0 + (x2), tmp8, xmask)
+    tl.store(in_out_ptr0 + (x2), tmp36, xmask)
 ''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
 # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2, silu_2, h_3], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm, aten.silu]
 # Source node to ATen node mapping:
-#   group_norm_2 => add_13, add_14, convert_element_type_20, mul_10, mul_11, rsqrt_2, sub_2, unsqueeze_19, unsqueeze_20, unsqueeze_21, unsqueeze_22, unsqueeze_23, unsqueeze_24, unsqueeze_25, unsqueeze_26, view_4, view_5
+#   group_norm_2 => add_14, convert_element_type_20, mul_10, mul_11, sub_2, unsqueeze_19, unsqueeze_20, unsqueeze_21, unsqueeze_22, unsqueeze_23, unsqueeze_24, unsqueeze_25, unsqueeze_26, view_4, view_5
 #   h_3 => convolution_4
 #   input_2 => convolution_3
 #   interpolate => clone_default_6, convert_element_type_19
 #   silu_2 => add_15, clone_default_8, convert_element_type_25, div_2, exp_2, neg_2
 # Graph fragment:
-#   %buf22 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf22]
+#   %buf28 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf28]
 #   %arg12_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg12_1]
-#   %getitem_15 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=getitem_15]
-#   %mean_dim_5 : Tensor "f32[1, 4, 1, 1][4, 1, 4, 4]cuda:0" = PlaceHolder[target=mean_dim_5]
+#   %clone_default_19 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=clone_default_19]
+#   %clone_default_18 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=clone_default_18]
 #   %arg13_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg13_1]
 #   %arg14_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg14_1]
 #   %add_14 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=add_14]
@@ -801,11 +817,10 @@ def triton_poi_fused__to_copy_convolution_native_group_norm_9(in_ptr0, in_ptr1, 
 #   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %clone_default_7, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %convert_element_type_20 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution_3, torch.float32), kwargs = {})
 #   %view_4 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, 384]), kwargs = {})
-#   %mean_dim_4 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%getitem_15, [2], True), kwargs = {})
-#   %sub_2 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view_4, %mean_dim_4), kwargs = {})
-#   %add_13 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean_dim_5, 1e-05), kwargs = {})
-#   %rsqrt_2 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_13,), kwargs = {})
-#   %mul_10 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_2, %rsqrt_2), kwargs = {})
+#   %as_strided_default_5 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_19, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
+#   %as_strided_default_4 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_18, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
+#   %sub_2 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view_4, %as_strided_default_5), kwargs = {})
+#   %mul_10 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_2, %as_strided_default_4), kwargs = {})
 #   %view_5 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%mul_10, [1, 16, 2, 12, 16]), kwargs = {})
 #   %unsqueeze_19 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg13_1, 0), kwargs = {})
 #   %unsqueeze_20 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_19, 2), kwargs = {})
@@ -824,7 +839,7 @@ def triton_poi_fused__to_copy_convolution_native_group_norm_9(in_ptr0, in_ptr1, 
 #   %convert_element_type_25 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_2, torch.bfloat16), kwargs = {})
 #   %clone_default_8 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_25,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_4 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_8, %clone_default_9, %arg16_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %add_14,%buf31
+#   return %add_14,%buf40
 triton_poi_fused__to_copy_convolution_native_group_norm_silu_10 = async_compile.triton('triton_poi_fused__to_copy_convolution_native_group_norm_silu_10', '''
 import triton
 import triton.language as tl
@@ -838,7 +853,7 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'x': 8192}, 
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*fp32', 'in_ptr3': '*fp32', 'in_ptr4': '*bf16', 'in_ptr5': '*bf16', 'out_ptr1': '*bf16', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy_convolution_native_group_norm_silu_10', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 9, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 37232}},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy_convolution_native_group_norm_silu_10', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 6, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 37088}},
     min_elem_per_thread=0
 )
 @triton.jit
@@ -851,36 +866,25 @@ def triton_poi_fused__to_copy_convolution_native_group_norm_silu_10(in_ptr0, in_
     x0 = (xindex % 16)
     tmp0 = tl.load(in_ptr0 + (x3), xmask).to(tl.float32)
     tmp1 = tl.load(in_ptr1 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp4 = tl.load(in_ptr2 + (4*(x0 // 4)), xmask, eviction_policy='evict_last')
-    tmp5 = tl.load(in_ptr2 + (1 + 4*(x0 // 4)), xmask, eviction_policy='evict_last')
-    tmp7 = tl.load(in_ptr2 + (2 + 4*(x0 // 4)), xmask, eviction_policy='evict_last')
-    tmp9 = tl.load(in_ptr2 + (3 + 4*(x0 // 4)), xmask, eviction_policy='evict_last')
-    tmp14 = tl.load(in_ptr3 + (x0 // 4), xmask, eviction_policy='evict_last')
-    tmp19 = tl.load(in_ptr4 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp22 = tl.load(in_ptr5 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp4 = tl.load(in_ptr2 + (x0), xmask, eviction_policy='evict_last')
+    tmp6 = tl.load(in_ptr3 + (x0), xmask, eviction_policy='evict_last')
+    tmp8 = tl.load(in_ptr4 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp11 = tl.load(in_ptr5 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
     tmp2 = tmp0 + tmp1
     tmp3 = tmp2.to(tl.float32)
-    tmp6 = tmp4 + tmp5
-    tmp8 = tmp6 + tmp7
-    tmp10 = tmp8 + tmp9
-    tmp11 = tl.full([1], 4.0, tl.float32)
-    tmp12 = (tmp10 / tmp11)
-    tmp13 = tmp3 - tmp12
-    tmp15 = tl.full([1], 1e-05, tl.float32)
-    tmp16 = tmp14 + tmp15
-    tmp17 = libdevice.rsqrt(tmp16)
-    tmp18 = tmp13 * tmp17
-    tmp20 = tmp19.to(tl.float32)
-    tmp21 = tmp18 * tmp20
-    tmp23 = tmp22.to(tl.float32)
-    tmp24 = tmp21 + tmp23
-    tmp25 = -tmp24
-    tmp26 = libdevice.exp(tmp25)
-    tmp27 = tl.full([1], 1.0, tl.float32)
-    tmp28 = tmp26 + tmp27
-    tmp29 = (tmp24 / tmp28)
-    tmp30 = tmp29.to(tl.float32)
-    tl.store(out_ptr1 + (x3), tmp30, xmask)
+    tmp5 = tmp3 - tmp4
+    tmp7 = tmp5 * tmp6
+    tmp9 = tmp8.to(tl.float32)
+    tmp10 = tmp7 * tmp9
+    tmp12 = tmp11.to(tl.float32)
+    tmp13 = tmp10 + tmp12
+    tmp14 = -tmp13
+    tmp15 = libdevice.exp(tmp14)
+    tmp16 = tl.full([1], 1.0, tl.float32)
+    tmp17 = tmp15 + tmp16
+    tmp18 = (tmp13 / tmp17)
+    tmp19 = tmp18.to(tl.float32)
+    tl.store(out_ptr1 + (x3), tmp19, xmask)
 ''', device_str='cuda')
 
 
@@ -894,9 +898,9 @@ def triton_poi_fused__to_copy_convolution_native_group_norm_silu_10(in_ptr0, in_
 #   interpolate => clone_default_6, convert_element_type_19
 #   silu_3 => add_18, clone_default_10, convert_element_type_31, div_3, exp_3, neg_3
 # Graph fragment:
-#   %buf22 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf22]
+#   %buf28 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf28]
 #   %arg12_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg12_1]
-#   %buf44 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf44]
+#   %buf56 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf56]
 #   %arg20_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg20_1]
 #   %clone_default_7 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg11_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %clone_default_11 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg19_1,), kwargs = {memory_format: torch.channels_last_3d})
@@ -914,7 +918,7 @@ def triton_poi_fused__to_copy_convolution_native_group_norm_silu_10(in_ptr0, in_
 #   %convert_element_type_32 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%add_19, torch.float32), kwargs = {})
 #   %view_8 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_32, [1, 4, 4, 384]), kwargs = {})
 #   %var_mean_correction_4 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_8, [3]), kwargs = {correction: 0, keepdim: True})
-#   return %buf45,%buf46,%buf47
+#   return %buf57,%buf58,%buf59
 triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11 = async_compile.triton('triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11', '''
 import triton
 import triton.language as tl
@@ -980,23 +984,29 @@ def triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11(in_ptr0,
 
 
 # kernel path: <kernel-path>
-# Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
+# Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4, silu_4, conv3d_6], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
 # Source node to ATen node mapping:
-#   group_norm_4 => add_20, convert_element_type_32, mul_14, rsqrt_4, sub_4, view_8
+#   conv3d_6 => convolution_6
+#   group_norm_4 => add_21, convert_element_type_32, mul_14, mul_15, sub_4, unsqueeze_35, unsqueeze_36, unsqueeze_37, unsqueeze_38, unsqueeze_39, unsqueeze_40, unsqueeze_41, unsqueeze_42, view_8, view_9
 #   h_4 => convolution_5
 #   input_2 => convolution_3
 #   input_3 => add_19
 #   interpolate => clone_default_6, convert_element_type_19
 #   silu_3 => add_18, clone_default_10, convert_element_type_31, div_3, exp_3, neg_3
+#   silu_4 => add_22, clone_default_12, convert_element_type_37, div_4, exp_4, neg_4
 # Graph fragment:
-#   %buf22 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf22]
+#   %buf28 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf28]
 #   %arg12_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg12_1]
-#   %buf44 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf44]
+#   %buf56 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf56]
 #   %arg20_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg20_1]
-#   %getitem_19 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=getitem_19]
-#   %mean_dim_9 : Tensor "f32[1, 4, 1, 1][4, 1, 4, 4]cuda:0" = PlaceHolder[target=mean_dim_9]
+#   %clone_default_23 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=clone_default_23]
+#   %clone_default_22 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=clone_default_22]
+#   %arg21_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg21_1]
+#   %arg22_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg22_1]
+#   %add_21 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=add_21]
 #   %clone_default_7 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg11_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %clone_default_11 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg19_1,), kwargs = {memory_format: torch.channels_last_3d})
+#   %clone_default_13 : Tensor "bf16[3, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg23_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
 #   %clone_default_6 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %clone_default_7, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
@@ -1010,12 +1020,29 @@ def triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11(in_ptr0,
 #   %add_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%convolution_3, %convolution_5), kwargs = {})
 #   %convert_element_type_32 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%add_19, torch.float32), kwargs = {})
 #   %view_8 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_32, [1, 4, 4, 384]), kwargs = {})
-#   %mean_dim_8 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%getitem_19, [2], True), kwargs = {})
-#   %sub_4 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view_8, %mean_dim_8), kwargs = {})
-#   %add_20 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean_dim_9, 1e-05), kwargs = {})
-#   %rsqrt_4 : Tensor "f32[1, 4, 1, 1][4, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_20,), kwargs = {})
-#   %mul_14 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_4, %rsqrt_4), kwargs = {})
-#   return %mul_14
+#   %as_strided_default_9 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_23, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
+#   %as_strided_default_8 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_22, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
+#   %sub_4 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view_8, %as_strided_default_9), kwargs = {})
+#   %mul_14 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_4, %as_strided_default_8), kwargs = {})
+#   %view_9 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%mul_14, [1, 16, 2, 12, 16]), kwargs = {})
+#   %unsqueeze_35 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg21_1, 0), kwargs = {})
+#   %unsqueeze_36 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_35, 2), kwargs = {})
+#   %unsqueeze_37 : Tensor "bf16[1, 16, 1, 1][16, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_36, 3), kwargs = {})
+#   %unsqueeze_38 : Tensor "bf16[1, 16, 1, 1, 1][16, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_37, 4), kwargs = {})
+#   %mul_15 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%view_9, %unsqueeze_38), kwargs = {})
+#   %unsqueeze_39 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg22_1, 0), kwargs = {})
+#   %unsqueeze_40 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_39, 2), kwargs = {})
+#   %unsqueeze_41 : Tensor "bf16[1, 16, 1, 1][16, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_40, 3), kwargs = {})
+#   %unsqueeze_42 : Tensor "bf16[1, 16, 1, 1, 1][16, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_41, 4), kwargs = {})
+#   %add_21 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.add.Tensor](args = (%mul_15, %unsqueeze_42), kwargs = {})
+#   %neg_4 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%add_21,), kwargs = {})
+#   %exp_4 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_4,), kwargs = {})
+#   %add_22 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_4, 1), kwargs = {})
+#   %div_4 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%add_21, %add_22), kwargs = {})
+#   %convert_element_type_37 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_4, torch.bfloat16), kwargs = {})
+#   %clone_default_12 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_37,), kwargs = {memory_format: torch.channels_last_3d})
+#   %convolution_6 : Tensor "bf16[1, 3, 2, 12, 16][1152, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_12, %clone_default_13, %arg24_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   return %add_21,%buf68
 triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12 = async_compile.triton('triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12', '''
 import triton
 import triton.language as tl
@@ -1026,147 +1053,56 @@ from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint,
 triton_helpers.set_driver_to_gpu()
 
 @triton_heuristics.pointwise(
-    size_hints={'y': 512, 'x': 16}, tile_hint=TileHint.DEFAULT,
+    size_hints={'x': 8192}, 
     filename=__file__,
-    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'in_ptr3': '*bf16', 'in_ptr4': '*fp32', 'in_ptr5': '*fp32', 'out_ptr0': '*fp32', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]], (8,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 9, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 49152, 'x': 24640}},
+    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'in_ptr3': '*bf16', 'in_ptr4': '*fp32', 'in_ptr5': '*fp32', 'in_ptr6': '*bf16', 'in_ptr7': '*bf16', 'out_ptr1': '*bf16', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]], (8,): [['tt.divisibility', 16]], (9,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 8, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 49408}},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
-    ynumel = 384
-    xnumel = 16
-    yoffset = tl.program_id(1) * YBLOCK
-    yindex = yoffset + tl.arange(0, YBLOCK)[:, None]
-    ymask = yindex < ynumel
+def triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, in_ptr6, in_ptr7, out_ptr1, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 6144
     xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[None, :]
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
     xmask = xindex < xnumel
     x3 = xindex
-    y0 = yindex
-    x2 = xindex // 4
-    tmp0 = tl.load(in_ptr0 + (x3 + 16*y0), xmask & ymask, eviction_policy='evict_last').to(tl.float32)
-    tmp1 = tl.load(in_ptr1 + (x3), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp3 = tl.load(in_ptr2 + (x3 + 16*y0), xmask & ymask, eviction_policy='evict_last').to(tl.float32)
-    tmp4 = tl.load(in_ptr3 + (x3), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp8 = tl.load(in_ptr4 + (4*x2), xmask, eviction_policy='evict_last')
-    tmp9 = tl.load(in_ptr4 + (1 + 4*x2), xmask, eviction_policy='evict_last')
-    tmp11 = tl.load(in_ptr4 + (2 + 4*x2), xmask, eviction_policy='evict_last')
-    tmp13 = tl.load(in_ptr4 + (3 + 4*x2), xmask, eviction_policy='evict_last')
-    tmp18 = tl.load(in_ptr5 + (x2), xmask, eviction_policy='evict_last')
+    x0 = (xindex % 16)
+    tmp0 = tl.load(in_ptr0 + (x3), xmask).to(tl.float32)
+    tmp1 = tl.load(in_ptr1 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp3 = tl.load(in_ptr2 + (x3), xmask).to(tl.float32)
+    tmp4 = tl.load(in_ptr3 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp8 = tl.load(in_ptr4 + (x0), xmask, eviction_policy='evict_last')
+    tmp10 = tl.load(in_ptr5 + (x0), xmask, eviction_policy='evict_last')
+    tmp12 = tl.load(in_ptr6 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp15 = tl.load(in_ptr7 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
     tmp2 = tmp0 + tmp1
     tmp5 = tmp3 + tmp4
     tmp6 = tmp2 + tmp5
     tmp7 = tmp6.to(tl.float32)
-    tmp10 = tmp8 + tmp9
-    tmp12 = tmp10 + tmp11
-    tmp14 = tmp12 + tmp13
-    tmp15 = tl.full([1, 1], 4.0, tl.float32)
-    tmp16 = (tmp14 / tmp15)
-    tmp17 = tmp7 - tmp16
-    tmp19 = tl.full([1, 1], 1e-05, tl.float32)
-    tmp20 = tmp18 + tmp19
-    tmp21 = libdevice.rsqrt(tmp20)
-    tmp22 = tmp17 * tmp21
-    tl.store(out_ptr0 + (y0 + 384*x3), tmp22, xmask & ymask)
+    tmp9 = tmp7 - tmp8
+    tmp11 = tmp9 * tmp10
+    tmp13 = tmp12.to(tl.float32)
+    tmp14 = tmp11 * tmp13
+    tmp16 = tmp15.to(tl.float32)
+    tmp17 = tmp14 + tmp16
+    tmp18 = -tmp17
+    tmp19 = libdevice.exp(tmp18)
+    tmp20 = tl.full([1], 1.0, tl.float32)
+    tmp21 = tmp19 + tmp20
+    tmp22 = (tmp17 / tmp21)
+    tmp23 = tmp22.to(tl.float32)
+    tl.store(out_ptr1 + (x3), tmp23, xmask)
 ''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
-# Topologically Sorted Source Nodes: [group_norm_4, silu_4, conv3d_6], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
+# Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
 # Source node to ATen node mapping:
 #   conv3d_6 => convolution_6
-#   group_norm_4 => add_21, mul_15, unsqueeze_35, unsqueeze_36, unsqueeze_37, unsqueeze_38, unsqueeze_39, unsqueeze_40, unsqueeze_41, unsqueeze_42, view_9
-#   silu_4 => add_22, clone_default_12, convert_element_type_37, div_4, exp_4, neg_4
-# Graph fragment:
-#   %mul_14 : Tensor "f32[1, 4, 4, 384][6144, 1536, 384, 1]cuda:0" = PlaceHolder[target=mul_14]
-#   %arg21_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg21_1]
-#   %arg22_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg22_1]
-#   %clone_default_13 : Tensor "bf16[3, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg23_1,), kwargs = {memory_format: torch.channels_last_3d})
-#   %view_9 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%mul_14, [1, 16, 2, 12, 16]), kwargs = {})
-#   %unsqueeze_35 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg21_1, 0), kwargs = {})
-#   %unsqueeze_36 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_35, 2), kwargs = {})
-#   %unsqueeze_37 : Tensor "bf16[1, 16, 1, 1][16, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_36, 3), kwargs = {})
-#   %unsqueeze_38 : Tensor "bf16[1, 16, 1, 1, 1][16, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_37, 4), kwargs = {})
-#   %mul_15 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%view_9, %unsqueeze_38), kwargs = {})
-#   %unsqueeze_39 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg22_1, 0), kwargs = {})
-#   %unsqueeze_40 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_39, 2), kwargs = {})
-#   %unsqueeze_41 : Tensor "bf16[1, 16, 1, 1][16, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_40, 3), kwargs = {})
-#   %unsqueeze_42 : Tensor "bf16[1, 16, 1, 1, 1][16, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_41, 4), kwargs = {})
-#   %add_21 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.add.Tensor](args = (%mul_15, %unsqueeze_42), kwargs = {})
-#   %neg_4 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%add_21,), kwargs = {})
-#   %exp_4 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_4,), kwargs = {})
-#   %add_22 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_4, 1), kwargs = {})
-#   %div_4 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%add_21, %add_22), kwargs = {})
-#   %convert_element_type_37 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_4, torch.bfloat16), kwargs = {})
-#   %clone_default_12 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_37,), kwargs = {memory_format: torch.channels_last_3d})
-#   %convolution_6 : Tensor "bf16[1, 3, 2, 12, 16][1152, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_12, %clone_default_13, %arg24_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %buf53
-triton_poi_fused_convolution_native_group_norm_silu_13 = async_compile.triton('triton_poi_fused_convolution_native_group_norm_silu_13', '''
-import triton
-import triton.language as tl
-
-from torch._inductor.runtime import triton_helpers, triton_heuristics
-from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
-from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
-triton_helpers.set_driver_to_gpu()
-
-@triton_heuristics.pointwise(
-    size_hints={'y': 16, 'x': 512}, tile_hint=TileHint.DEFAULT,
-    filename=__file__,
-    triton_meta={'signature': {'in_ptr0': '*fp32', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'out_ptr0': '*bf16', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_native_group_norm_silu_13', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 3, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 24640, 'x': 24576}},
-    min_elem_per_thread=0
-)
-@triton.jit
-def triton_poi_fused_convolution_native_group_norm_silu_13(in_ptr0, in_ptr1, in_ptr2, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
-    ynumel = 16
-    xnumel = 384
-    yoffset = tl.program_id(1) * YBLOCK
-    yindex = yoffset + tl.arange(0, YBLOCK)[:, None]
-    ymask = yindex < ynumel
-    xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[None, :]
-    xmask = xindex < xnumel
-    x1 = xindex
-    y0 = yindex
-    tmp0 = tl.load(in_ptr0 + (x1 + 384*y0), xmask & ymask, eviction_policy='evict_last')
-    tmp1 = tl.load(in_ptr1 + (y0), ymask, eviction_policy='evict_last').to(tl.float32)
-    tmp4 = tl.load(in_ptr2 + (y0), ymask, eviction_policy='evict_last').to(tl.float32)
-    tmp2 = tmp1.to(tl.float32)
-    tmp3 = tmp0 * tmp2
-    tmp5 = tmp4.to(tl.float32)
-    tmp6 = tmp3 + tmp5
-    tmp7 = -tmp6
-    tmp8 = libdevice.exp(tmp7)
-    tmp9 = tl.full([1, 1], 1.0, tl.float32)
-    tmp10 = tmp8 + tmp9
-    tmp11 = (tmp6 / tmp10)
-    tmp12 = tmp11.to(tl.float32)
-    tl.store(out_ptr0 + (y0 + 16*x1), tmp12, xmask & ymask)
-''', device_str='cuda')
-
-
-# kernel path: <kernel-path>
-# Topologically Sorted Source Nodes: [group_norm_4, silu_4, conv3d_6], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
-# Source node to ATen node mapping:
-#   conv3d_6 => convolution_6
-#   group_norm_4 => add_21, mul_15, unsqueeze_35, unsqueeze_36, unsqueeze_37, unsqueeze_38, unsqueeze_39, unsqueeze_40, unsqueeze_41, unsqueeze_42, view_9
 #   silu_4 => add_22, clone_default_12, convert_element_type_37, div_4, exp_4, neg_4
 # Graph fragment:
 #   %arg23_1 : Tensor "bf16[3, 16, 3, 3, 3][432, 27, 9, 3, 1]cuda:0" = PlaceHolder[target=arg23_1]
 #   %clone_default_13 : Tensor "bf16[3, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg23_1,), kwargs = {memory_format: torch.channels_last_3d})
-#   %view_9 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%mul_14, [1, 16, 2, 12, 16]), kwargs = {})
-#   %unsqueeze_35 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg21_1, 0), kwargs = {})
-#   %unsqueeze_36 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_35, 2), kwargs = {})
-#   %unsqueeze_37 : Tensor "bf16[1, 16, 1, 1][16, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_36, 3), kwargs = {})
-#   %unsqueeze_38 : Tensor "bf16[1, 16, 1, 1, 1][16, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_37, 4), kwargs = {})
-#   %mul_15 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%view_9, %unsqueeze_38), kwargs = {})
-#   %unsqueeze_39 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg22_1, 0), kwargs = {})
-#   %unsqueeze_40 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_39, 2), kwargs = {})
-#   %unsqueeze_41 : Tensor "bf16[1, 16, 1, 1][16, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_40, 3), kwargs = {})
-#   %unsqueeze_42 : Tensor "bf16[1, 16, 1, 1, 1][16, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_41, 4), kwargs = {})
-#   %add_21 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.add.Tensor](args = (%mul_15, %unsqueeze_42), kwargs = {})
 #   %neg_4 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%add_21,), kwargs = {})
 #   %exp_4 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_4,), kwargs = {})
 #   %add_22 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_4, 1), kwargs = {})
@@ -1174,8 +1110,8 @@ def triton_poi_fused_convolution_native_group_norm_silu_13(in_ptr0, in_ptr1, in_
 #   %convert_element_type_37 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_4, torch.bfloat16), kwargs = {})
 #   %clone_default_12 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_37,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_6 : Tensor "bf16[1, 3, 2, 12, 16][1152, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_12, %clone_default_13, %arg24_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %buf54
-triton_poi_fused_convolution_native_group_norm_silu_14 = async_compile.triton('triton_poi_fused_convolution_native_group_norm_silu_14', '''
+#   return %buf69
+triton_poi_fused_convolution_silu_13 = async_compile.triton('triton_poi_fused_convolution_silu_13', '''
 import triton
 import triton.language as tl
 
@@ -1188,11 +1124,11 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'y': 64, 'x': 32}, tile_hint=TileHint.SQUARE,
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'out_ptr0': '*bf16', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_native_group_norm_silu_14', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 1, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 5184, 'x': 2592}},
+    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_silu_13', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 1, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 5184, 'x': 2592}},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused_convolution_native_group_norm_silu_14(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+def triton_poi_fused_convolution_silu_13(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
     ynumel = 48
     xnumel = 27
     yoffset = tl.program_id(1) * YBLOCK
@@ -1211,26 +1147,14 @@ def triton_poi_fused_convolution_native_group_norm_silu_14(in_ptr0, out_ptr0, yn
 
 
 # kernel path: <kernel-path>
-# Topologically Sorted Source Nodes: [group_norm_4, silu_4, conv3d_6], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
+# Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
 # Source node to ATen node mapping:
 #   conv3d_6 => convolution_6
-#   group_norm_4 => add_21, mul_15, unsqueeze_35, unsqueeze_36, unsqueeze_37, unsqueeze_38, unsqueeze_39, unsqueeze_40, unsqueeze_41, unsqueeze_42, view_9
 #   silu_4 => add_22, clone_default_12, convert_element_type_37, div_4, exp_4, neg_4
 # Graph fragment:
-#   %buf55 : Tensor "bf16[1, 3, 2, 12, 16][1152, 1, 576, 48, 3]cuda:0" = PlaceHolder[target=buf55]
+#   %buf70 : Tensor "bf16[1, 3, 2, 12, 16][1152, 1, 576, 48, 3]cuda:0" = PlaceHolder[target=buf70]
 #   %arg24_1 : Tensor "bf16[3][1]cuda:0" = PlaceHolder[target=arg24_1]
 #   %clone_default_13 : Tensor "bf16[3, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg23_1,), kwargs = {memory_format: torch.channels_last_3d})
-#   %view_9 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%mul_14, [1, 16, 2, 12, 16]), kwargs = {})
-#   %unsqueeze_35 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg21_1, 0), kwargs = {})
-#   %unsqueeze_36 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_35, 2), kwargs = {})
-#   %unsqueeze_37 : Tensor "bf16[1, 16, 1, 1][16, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_36, 3), kwargs = {})
-#   %unsqueeze_38 : Tensor "bf16[1, 16, 1, 1, 1][16, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_37, 4), kwargs = {})
-#   %mul_15 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%view_9, %unsqueeze_38), kwargs = {})
-#   %unsqueeze_39 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg22_1, 0), kwargs = {})
-#   %unsqueeze_40 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_39, 2), kwargs = {})
-#   %unsqueeze_41 : Tensor "bf16[1, 16, 1, 1][16, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_40, 3), kwargs = {})
-#   %unsqueeze_42 : Tensor "bf16[1, 16, 1, 1, 1][16, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_41, 4), kwargs = {})
-#   %add_21 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.add.Tensor](args = (%mul_15, %unsqueeze_42), kwargs = {})
 #   %neg_4 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%add_21,), kwargs = {})
 #   %exp_4 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_4,), kwargs = {})
 #   %add_22 : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_4, 1), kwargs = {})
@@ -1239,7 +1163,7 @@ def triton_poi_fused_convolution_native_group_norm_silu_14(in_ptr0, out_ptr0, yn
 #   %clone_default_12 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_37,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_6 : Tensor "bf16[1, 3, 2, 12, 16][1152, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_12, %clone_default_13, %arg24_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   return %convolution_6
-triton_poi_fused_convolution_native_group_norm_silu_15 = async_compile.triton('triton_poi_fused_convolution_native_group_norm_silu_15', '''
+triton_poi_fused_convolution_silu_14 = async_compile.triton('triton_poi_fused_convolution_silu_14', '''
 import triton
 import triton.language as tl
 
@@ -1252,11 +1176,11 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'y': 4, 'x': 512}, tile_hint=TileHint.DEFAULT,
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'out_ptr0': '*bf16', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_native_group_norm_silu_15', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 866, 'x': 4608}},
+    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_silu_14', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 866, 'x': 4608}},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused_convolution_native_group_norm_silu_15(in_ptr0, in_ptr1, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+def triton_poi_fused_convolution_silu_14(in_ptr0, in_ptr1, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
     ynumel = 3
     xnumel = 384
     yoffset = tl.program_id(1) * YBLOCK
@@ -1332,191 +1256,198 @@ class Runner:
             assert_size_stride(buf2, (1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), 'torch.ops.aten.convolution.default')
             del buf0
             del buf1
-            buf3 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 16), torch.float32)
+            buf3 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 1), torch.float32)
             buf4 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 16), torch.float32)
             # Topologically Sorted Source Nodes: [h, group_norm], Original ATen: [aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
             triton_red_fused_convolution_native_group_norm_2.run(buf2, arg1_1, buf3, buf4, 16, 96, stream=stream0)
-            buf6 = empty_strided_cuda((1, 4, 1, 1), (4, 1, 4, 4), torch.float32)
+            buf7 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 1), torch.float32)
+            buf8 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 16), torch.float32)
+            buf9 = reinterpret_tensor(buf8, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf8  # reuse
             # Topologically Sorted Source Nodes: [h, group_norm], Original ATen: [aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_native_group_norm_3.run(buf4, buf3, buf6, 4, stream=stream0)
-            buf8 = empty_strided_cuda((1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), torch.bfloat16)
+            triton_poi_fused_convolution_native_group_norm_3.run(buf9, buf3, buf4, buf7, 16, stream=stream0)
+            buf11 = empty_strided_cuda((1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), torch.bfloat16)
             # Topologically Sorted Source Nodes: [h, group_norm, silu, h_1], Original ATen: [aten.convolution, aten.native_group_norm, aten.silu]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_native_group_norm_silu_4.run(buf2, arg1_1, buf3, buf6, arg3_1, arg4_1, buf8, 1536, stream=stream0)
+            triton_poi_fused_convolution_native_group_norm_silu_4.run(buf2, arg1_1, buf7, buf9, arg3_1, arg4_1, buf11, 1536, stream=stream0)
             del arg3_1
             del arg4_1
-            buf9 = empty_strided_cuda((16, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
+            buf12 = empty_strided_cuda((16, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
             # Topologically Sorted Source Nodes: [silu, h_1], Original ATen: [aten.silu, aten.convolution]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_silu_5.run(arg5_1, buf9, 256, 27, stream=stream0)
+            triton_poi_fused_convolution_silu_5.run(arg5_1, buf12, 256, 27, stream=stream0)
             del arg5_1
             # Topologically Sorted Source Nodes: [silu, h_1], Original ATen: [aten.silu, aten.convolution]
-            buf10 = extern_kernels.convolution(buf8, buf9, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf10, (1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), 'torch.ops.aten.convolution.default')
-            buf11 = buf3; del buf3  # reuse
-            buf12 = buf4; del buf4  # reuse
+            buf13 = extern_kernels.convolution(buf11, buf12, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf13, (1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), 'torch.ops.aten.convolution.default')
+            buf14 = buf9; del buf9  # reuse
+            buf15 = reinterpret_tensor(buf7, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf7  # reuse
             # Topologically Sorted Source Nodes: [silu, h_1, group_norm_1], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_red_fused_convolution_native_group_norm_2.run(buf10, arg6_1, buf11, buf12, 16, 96, stream=stream0)
-            buf14 = buf6; del buf6  # reuse
+            triton_red_fused_convolution_native_group_norm_2.run(buf13, arg6_1, buf14, buf15, 16, 96, stream=stream0)
+            buf18 = reinterpret_tensor(buf4, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf4  # reuse
+            buf19 = reinterpret_tensor(buf3, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf3  # reuse
+            buf20 = reinterpret_tensor(buf19, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf19  # reuse
             # Topologically Sorted Source Nodes: [silu, h_1, group_norm_1], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_native_group_norm_3.run(buf12, buf11, buf14, 4, stream=stream0)
-            buf16 = buf8; del buf8  # reuse
+            triton_poi_fused_convolution_native_group_norm_3.run(buf20, buf14, buf15, buf18, 16, stream=stream0)
+            buf22 = buf11; del buf11  # reuse
             # Topologically Sorted Source Nodes: [silu, h_1, group_norm_1, silu_1, h_2], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_native_group_norm_silu_4.run(buf10, arg6_1, buf11, buf14, arg7_1, arg8_1, buf16, 1536, stream=stream0)
+            triton_poi_fused_convolution_native_group_norm_silu_4.run(buf13, arg6_1, buf18, buf20, arg7_1, arg8_1, buf22, 1536, stream=stream0)
             del arg6_1
             del arg7_1
             del arg8_1
-            del buf10
-            buf17 = buf9; del buf9  # reuse
+            del buf13
+            buf23 = buf12; del buf12  # reuse
             # Topologically Sorted Source Nodes: [silu_1, h_2], Original ATen: [aten.silu, aten.convolution]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_silu_5.run(arg9_1, buf17, 256, 27, stream=stream0)
+            triton_poi_fused_convolution_silu_5.run(arg9_1, buf23, 256, 27, stream=stream0)
             del arg9_1
             # Topologically Sorted Source Nodes: [silu_1, h_2], Original ATen: [aten.silu, aten.convolution]
-            buf18 = extern_kernels.convolution(buf16, buf17, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf18, (1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), 'torch.ops.aten.convolution.default')
-            del buf16
-            buf20 = empty_strided_cuda((1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), torch.bfloat16)
+            buf24 = extern_kernels.convolution(buf22, buf23, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf24, (1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), 'torch.ops.aten.convolution.default')
+            del buf22
+            buf26 = empty_strided_cuda((1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), torch.bfloat16)
             # Topologically Sorted Source Nodes: [h, silu_1, h_2, input_1, interpolate, input_2], Original ATen: [aten.convolution, aten.silu, aten.add, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_6.run(buf2, arg1_1, buf18, arg10_1, buf20, 16, 384, stream=stream0)
+            triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_6.run(buf2, arg1_1, buf24, arg10_1, buf26, 16, 384, stream=stream0)
             del arg10_1
             del arg1_1
-            del buf18
             del buf2
-            buf21 = buf17; del buf17  # reuse
+            del buf24
+            buf27 = buf23; del buf23  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2], Original ATen: [aten._to_copy, aten.convolution]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_silu_5.run(arg11_1, buf21, 256, 27, stream=stream0)
+            triton_poi_fused_convolution_silu_5.run(arg11_1, buf27, 256, 27, stream=stream0)
             del arg11_1
             # Topologically Sorted Source Nodes: [interpolate, input_2], Original ATen: [aten._to_copy, aten.convolution]
-            buf22 = extern_kernels.convolution(buf20, buf21, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf22, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
-            del buf21
-            buf23 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
-            buf24 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
-            buf25 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
+            buf28 = extern_kernels.convolution(buf26, buf27, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf28, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
+            del buf27
+            buf29 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
+            buf30 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
+            buf31 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
             # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_red_fused__to_copy_convolution_native_group_norm_7.run(buf22, arg12_1, buf23, buf24, buf25, 48, 128, stream=stream0)
-            buf26 = buf11; del buf11  # reuse
-            buf27 = buf12; del buf12  # reuse
+            triton_red_fused__to_copy_convolution_native_group_norm_7.run(buf28, arg12_1, buf29, buf30, buf31, 48, 128, stream=stream0)
+            buf32 = buf20; del buf20  # reuse
+            buf33 = reinterpret_tensor(buf18, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf18  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf23, buf24, buf25, buf26, buf27, 16, 3, stream=stream0)
-            buf29 = buf14; del buf14  # reuse
+            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf29, buf30, buf31, buf32, buf33, 16, 3, stream=stream0)
+            buf36 = reinterpret_tensor(buf15, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf15  # reuse
+            buf37 = reinterpret_tensor(buf14, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf14  # reuse
+            buf38 = reinterpret_tensor(buf37, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf37  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_9.run(buf27, buf26, buf29, 4, stream=stream0)
-            buf31 = buf20; del buf20  # reuse
+            triton_poi_fused__to_copy_convolution_native_group_norm_9.run(buf38, buf32, buf33, buf36, 16, stream=stream0)
+            buf40 = buf26; del buf26  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2, silu_2, h_3], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm, aten.silu]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_silu_10.run(buf22, arg12_1, buf26, buf29, arg13_1, arg14_1, buf31, 6144, stream=stream0)
+            triton_poi_fused__to_copy_convolution_native_group_norm_silu_10.run(buf28, arg12_1, buf36, buf38, arg13_1, arg14_1, buf40, 6144, stream=stream0)
             del arg13_1
             del arg14_1
-            buf32 = empty_strided_cuda((16, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
+            buf41 = empty_strided_cuda((16, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
             # Topologically Sorted Source Nodes: [silu_2, h_3], Original ATen: [aten.silu, aten.convolution]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_silu_5.run(arg15_1, buf32, 256, 27, stream=stream0)
+            triton_poi_fused_convolution_silu_5.run(arg15_1, buf41, 256, 27, stream=stream0)
             del arg15_1
             # Topologically Sorted Source Nodes: [silu_2, h_3], Original ATen: [aten.silu, aten.convolution]
-            buf33 = extern_kernels.convolution(buf31, buf32, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf33, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
-            del buf32
-            buf34 = buf25; del buf25  # reuse
-            buf35 = buf24; del buf24  # reuse
-            buf36 = buf23; del buf23  # reuse
+            buf42 = extern_kernels.convolution(buf40, buf41, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf42, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
+            del buf41
+            buf43 = buf31; del buf31  # reuse
+            buf44 = buf30; del buf30  # reuse
+            buf45 = buf29; del buf29  # reuse
             # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_red_fused__to_copy_convolution_native_group_norm_7.run(buf33, arg16_1, buf34, buf35, buf36, 48, 128, stream=stream0)
-            buf37 = buf26; del buf26  # reuse
-            buf38 = buf27; del buf27  # reuse
+            triton_red_fused__to_copy_convolution_native_group_norm_7.run(buf42, arg16_1, buf43, buf44, buf45, 48, 128, stream=stream0)
+            buf46 = buf38; del buf38  # reuse
+            buf47 = reinterpret_tensor(buf36, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf36  # reuse
             # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf34, buf35, buf36, buf37, buf38, 16, 3, stream=stream0)
-            del buf34
-            del buf35
-            del buf36
-            buf40 = buf29; del buf29  # reuse
+            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf43, buf44, buf45, buf46, buf47, 16, 3, stream=stream0)
+            del buf43
+            del buf44
+            del buf45
+            buf50 = reinterpret_tensor(buf33, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf33  # reuse
+            buf51 = reinterpret_tensor(buf32, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf32  # reuse
+            buf52 = reinterpret_tensor(buf51, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf51  # reuse
             # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_9.run(buf38, buf37, buf40, 4, stream=stream0)
-            del buf38
-            buf42 = buf31; del buf31  # reuse
+            triton_poi_fused__to_copy_convolution_native_group_norm_9.run(buf52, buf46, buf47, buf50, 16, stream=stream0)
+            del buf46
+            del buf47
+            buf54 = buf40; del buf40  # reuse
             # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3, silu_3, h_4], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_silu_10.run(buf33, arg16_1, buf37, buf40, arg17_1, arg18_1, buf42, 6144, stream=stream0)
+            triton_poi_fused__to_copy_convolution_native_group_norm_silu_10.run(buf42, arg16_1, buf50, buf52, arg17_1, arg18_1, buf54, 6144, stream=stream0)
             del arg16_1
             del arg17_1
             del arg18_1
-            del buf33
-            buf43 = empty_strided_cuda((16, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
+            del buf42
+            buf55 = empty_strided_cuda((16, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
             # Topologically Sorted Source Nodes: [silu_3, h_4], Original ATen: [aten.silu, aten.convolution]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_silu_5.run(arg19_1, buf43, 256, 27, stream=stream0)
+            triton_poi_fused_convolution_silu_5.run(arg19_1, buf55, 256, 27, stream=stream0)
             del arg19_1
             # Topologically Sorted Source Nodes: [silu_3, h_4], Original ATen: [aten.silu, aten.convolution]
-            buf44 = extern_kernels.convolution(buf42, buf43, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf44, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
-            del buf42
-            del buf43
-            buf45 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
-            buf46 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
-            buf47 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
+            buf56 = extern_kernels.convolution(buf54, buf55, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf56, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
+            del buf55
+            buf57 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
+            buf58 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
+            buf59 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
             # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11.run(buf22, arg12_1, buf44, arg20_1, buf45, buf46, buf47, 48, 128, stream=stream0)
-            buf48 = buf37; del buf37  # reuse
-            buf49 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 16), torch.float32)
+            triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11.run(buf28, arg12_1, buf56, arg20_1, buf57, buf58, buf59, 48, 128, stream=stream0)
+            buf60 = buf52; del buf52  # reuse
+            buf61 = reinterpret_tensor(buf50, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf50  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf45, buf46, buf47, buf48, buf49, 16, 3, stream=stream0)
-            del buf45
-            del buf46
-            del buf47
-            buf51 = buf40; del buf40  # reuse
+            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf57, buf58, buf59, buf60, buf61, 16, 3, stream=stream0)
+            del buf57
+            del buf58
+            del buf59
+            buf64 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 1), torch.float32)
+            buf65 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 16), torch.float32)
+            buf66 = reinterpret_tensor(buf65, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf65  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_9.run(buf49, buf48, buf51, 4, stream=stream0)
-            del buf49
-            buf52 = empty_strided_cuda((1, 4, 4, 384), (6144, 1536, 384, 1), torch.float32)
-            # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
+            triton_poi_fused__to_copy_convolution_native_group_norm_9.run(buf66, buf60, buf61, buf64, 16, stream=stream0)
+            del buf60
+            del buf61
+            buf68 = buf54; del buf54  # reuse
+            # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4, silu_4, conv3d_6], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12.run(buf22, arg12_1, buf44, arg20_1, buf48, buf51, buf52, 384, 16, stream=stream0)
+            triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12.run(buf28, arg12_1, buf56, arg20_1, buf64, buf66, arg21_1, arg22_1, buf68, 6144, stream=stream0)
             del arg12_1
             del arg20_1
-            del buf22
-            del buf48
-            del buf51
-            buf53 = buf44; del buf44  # reuse
-            # Topologically Sorted Source Nodes: [group_norm_4, silu_4, conv3d_6], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
-            stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_native_group_norm_silu_13.run(buf52, arg21_1, arg22_1, buf53, 16, 384, stream=stream0)
             del arg21_1
             del arg22_1
-            del buf52
-            buf54 = empty_strided_cuda((3, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
-            # Topologically Sorted Source Nodes: [group_norm_4, silu_4, conv3d_6], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
+            del buf28
+            del buf56
+            del buf64
+            del buf66
+            buf69 = empty_strided_cuda((3, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
+            # Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_native_group_norm_silu_14.run(arg23_1, buf54, 48, 27, stream=stream0)
+            triton_poi_fused_convolution_silu_13.run(arg23_1, buf69, 48, 27, stream=stream0)
             del arg23_1
-            # Topologically Sorted Source Nodes: [group_norm_4, silu_4, conv3d_6], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
-            buf55 = extern_kernels.convolution(buf53, buf54, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf55, (1, 3, 2, 12, 16), (1152, 1, 576, 48, 3), 'torch.ops.aten.convolution.default')
-            del buf53
-            del buf54
-            buf56 = empty_strided_cuda((1, 3, 2, 12, 16), (1152, 384, 192, 16, 1), torch.bfloat16)
-            # Topologically Sorted Source Nodes: [group_norm_4, silu_4, conv3d_6], Original ATen: [aten.native_group_norm, aten.silu, aten.convolution]
+            # Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
+            buf70 = extern_kernels.convolution(buf68, buf69, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf70, (1, 3, 2, 12, 16), (1152, 1, 576, 48, 3), 'torch.ops.aten.convolution.default')
+            del buf68
+            del buf69
+            buf71 = empty_strided_cuda((1, 3, 2, 12, 16), (1152, 384, 192, 16, 1), torch.bfloat16)
+            # Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_native_group_norm_silu_15.run(buf55, arg24_1, buf56, 3, 384, stream=stream0)
+            triton_poi_fused_convolution_silu_14.run(buf70, arg24_1, buf71, 3, 384, stream=stream0)
             del arg24_1
-            del buf55
-        return (buf56, )
+            del buf70
+        return (buf71, )
 
 runner = Runner(partitions=[])
 call = runner.call
