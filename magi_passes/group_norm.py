@@ -23,10 +23,18 @@ keeps every channel of a position in one tile: the loads are contiguous along th
 Why it is the same statistic: each channel has the same count S, so the group mean is the mean
 of the channel means, and the group's population variance is the mean of the channel variances
 plus the variance of the channel means (the parallel-variance identity, exact in real numbers;
-both forms are fp32 Welford reductions, so only the order of rounding differs). The pass leaves
-the normalisation, the affine and everything after alone.
+both forms are fp32 Welford reductions, so only the order of rounding differs).
 
-Gates, each counted in `PassResult.counts`:
+Then, in static graphs, the normalisation's two per-group operands (the mean; the rsqrt of the
+variance plus eps) are read per channel: each channel combines its own group's channel statistics
+(the same operations in the same order, so the same values), one small kernel stores both as
+`(N, G, C/G, 1)`, and the apply kernel loads them at the channel's index instead of gathering
+them through `c // (C/G)`, which Triton cannot vectorise (`_per_channel_operands`; the numbers
+are in docs/benchmarks.md, "Session 13"). The affine and everything after are left alone.
+
+Counted in `PassResult.counts`: `group_norms_rewritten`, `group_norm_operands_per_channel`
+(0 where a size is symbolic, or where Inductor's decomposition already applies the statistics per
+channel, as its CPU one does), and the gates:
 - `group_norms_skipped_layout`: the graph has no convolution that `ConvChannelsLastPass`
   converted (`channels_last_convs`), so its activations are channels-first and the fused
   reduction already reads contiguous positions;

@@ -7,6 +7,11 @@ compile); magi as it is ("channel apply": those two values stored per channel). 
 `pytest_magi.timing.measure_pair` (device-side, interleaved, L2 flushed), each side's relative
 L2 from an fp64 run beside eager's, then the channel-apply side's profile table with `--profile`.
 
+Known problem (docs/benchmarks.md, "Session 13"): in its two H200 runs the "group apply" side
+timed the same as the new code (VAEDecoderLike 1.9265 / 1.9272 ms) where session 12's code read
+2.08 ms, so the patch did not give session 12's graph; the cause is not found, and the
+before/after numbers come from separate runs of tests/test_perf_gpu.py instead.
+
 Run: `python tools/probes/gn_apply_ab.py [--rounds 15] [--profile]`.
 """
 
