@@ -23,6 +23,9 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from gn_stats_ab import GroupNormBlock  # noqa: E402
 
 from magi_passes import MagiBackend, PassConfig  # noqa: E402
 from pytest_magi.models import VAEDecoderLike, WanCausalStage  # noqa: E402
@@ -31,19 +34,12 @@ from pytest_magi.timing import device_name, measure_pair  # noqa: E402
 
 KEY_SETS = {
     "nd": {"triton.prefer_nd_tiling": True, "triton.max_tiles": 2},
-    "nd+red": {"triton.prefer_nd_tiling": True, "triton.max_tiles": 2, "triton.tile_reductions": True},
+    "nd+red": {
+        "triton.prefer_nd_tiling": True,
+        "triton.max_tiles": 2,
+        "triton.tile_reductions": True,
+    },
 }
-
-
-class GroupNormBlock(torch.nn.Module):
-    def __init__(self, channels: int) -> None:
-        super().__init__()
-        self.conv1 = torch.nn.Conv3d(channels, channels, 3, padding=1)
-        self.norm = torch.nn.GroupNorm(32, channels)
-        self.conv2 = torch.nn.Conv3d(channels, channels, 3, padding=1)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.conv2(F.silu(self.norm(self.conv1(x))))
 
 
 class RmsBlock(torch.nn.Module):
@@ -62,7 +58,9 @@ class RmsBlock(torch.nn.Module):
         return self.conv2(F.pad(F.silu(h), (1, 1, 1, 1, 2, 0)))
 
 
-def compiled(model: torch.nn.Module, side: str, x: torch.Tensor) -> tuple[Callable[[], object], float]:
+def compiled(
+    model: torch.nn.Module, side: str, x: torch.Tensor
+) -> tuple[Callable[[], object], float]:
     torch._dynamo.reset()
     if side == "torch.compile":
         fn = torch.compile(model)
