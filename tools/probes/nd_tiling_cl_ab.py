@@ -61,7 +61,6 @@ class RmsBlock(torch.nn.Module):
 def compiled(
     model: torch.nn.Module, side: str, x: torch.Tensor
 ) -> tuple[Callable[[], object], float]:
-    torch._dynamo.reset()
     if side == "torch.compile":
         fn = torch.compile(model)
         keys: dict = {}
@@ -84,6 +83,11 @@ def ab(label: str, model: torch.nn.Module, x: torch.Tensor, args: argparse.Names
         eager_err = _relative_l2(model(x), ref)
         names = ["torch.compile", "magi", *args.sides]
         runs, secs = {}, {}
+        # one dynamo reset per module, none between its sides: a reset drops every side's
+        # compiled code, and a side whose difference is a config patch around its compile would
+        # recompile without it on its next call (the first version of this probe did, so its
+        # "nd" rows were magi's own code); each side's backend is its own object
+        torch._dynamo.reset()
         for side in names:
             runs[side], secs[side] = compiled(model, side, x)
         errs = {side: _relative_l2(run(), ref) for side, run in runs.items()}
