@@ -5,7 +5,7 @@ an H200 with torch 2.11 (docs/benchmarks.md):
 
 | pair | measured (sessions 1-2; session 3, weights cloned in the graph) | threshold |
 | --- | --- | --- |
-| VAEDecoderLike 540p bf16 static | 1.08x; 1.07x; 1.126x with GroupNormStatsPass (session 12); 1.212x, 1.213x, 1.216x with its per-channel operands (session 13) | 1.2 (issue 5's target) |
+| VAEDecoderLike 540p bf16 static | 1.08x; 1.07x; 1.126x with GroupNormStatsPass (session 12); 1.212x, 1.213x, 1.216x with its per-channel operands (session 13) | 1.2 (issue target; issue 18 asks 1.25) |
 | VAEDecoderLike 540p bf16 dynamic H/W | 1.49x; 1.47x; 2.027x with GroupNormStatsPass (session 12) | 1.8 |
 | WanCausalStage 540p bf16 static | 1.24-1.28x; 1.22x (fresh machine) | 1.2 |
 | WanCausalStage 540p bf16 dynamic H/W | 1.72-1.73x; 1.65x | 1.6 |
