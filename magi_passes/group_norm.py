@@ -58,6 +58,7 @@ import torch
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 
 from .base import MagiPass, PassResult, fake_value, run_on_fake
+from .dynamic_reshape import known_equal
 from .nd_tiling import channels_last_convs
 
 aten = torch.ops.aten
@@ -281,7 +282,4 @@ def _per_channel_operands(
 
 def _same_shape(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     """Equal sizes, proved from static facts only (never a guard)."""
-    return len(a) == len(b) and all(
-        x == y if isinstance(x, int) and isinstance(y, int) else statically_known_true(x == y)
-        for x, y in zip(a, b, strict=True)
-    )
+    return len(a) == len(b) and all(known_equal(x, y) for x, y in zip(a, b, strict=True))

@@ -22,6 +22,9 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from norm_rsqrt_ab import Producer  # noqa: E402  (the Wan 2.2 decoder's conv-input producer)
 
 from magi_passes import MagiBackend, PassConfig  # noqa: E402
 from pytest_magi.models import VAEDecoderLike, WanCausalStage  # noqa: E402
@@ -42,26 +45,6 @@ def sigmoid_silu() -> Iterator[None]:
         yield
     finally:
         F.silu = original
-
-
-class Producer(torch.nn.Module):
-    """The Wan 2.2 decoder's conv-input producer (norm_rsqrt_ab.py's)."""
-
-    def __init__(self, channels: int, tail: str) -> None:
-        super().__init__()
-        self.scale = channels**0.5
-        self.gamma = torch.nn.Parameter(torch.randn(channels, 1, 1, 1))
-        self.tail = tail
-        self.conv = torch.nn.Conv3d(channels, channels, 3) if tail == "conv" else None
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        y = F.normalize(x.float(), dim=1).to(x.dtype) * self.scale * self.gamma + 0.0
-        y = F.pad(F.silu(y), (1, 1, 1, 1, 2, 0))
-        if self.tail == "cl":
-            return y.contiguous(memory_format=torch.channels_last_3d)
-        if self.conv is not None:
-            return self.conv(y)
-        return y
 
 
 def show_inductor(device: str) -> None:
