@@ -11,9 +11,6 @@ Emits::
     mu          = mean(mu_c, [2], keepdim=True)
     var         = mean(var_c + (mu_c - mu) ** 2, [2], keepdim=True)
 
-where, in static graphs, the per-channel statistics are themselves taken in two stages: each chunk
-of 16-64 positions, then the chunks per channel (`_channel_statistics`, which says why).
-
 Why: where `ConvChannelsLastPass` lays a convolution's output out channels-last, the channels of
 a position are adjacent in memory, and a group is C/G of them (4 of 128 in VAEDecoderLike). The
 group's reduction walks its positions, so each load takes C/G channels and skips the other C:
@@ -35,8 +32,7 @@ variance plus eps) are read per channel: each channel combines its own group's c
 them through `c // (C/G)`, which Triton cannot vectorise (`_per_channel_operands`; the numbers
 are in docs/benchmarks.md, "Session 13"). The affine and everything after are left alone.
 
-Counted in `PassResult.counts`: `group_norms_rewritten`, `group_norm_stats_in_chunks`,
-`group_norm_operands_per_channel`
+Counted in `PassResult.counts`: `group_norms_rewritten`, `group_norm_operands_per_channel`
 (0 where a size is symbolic, or where Inductor's decomposition already applies the statistics per
 channel, as its CPU one does), and the gates:
 - `group_norms_skipped_layout`: the graph has no convolution that `ConvChannelsLastPass`
@@ -69,7 +65,6 @@ aten = torch.ops.aten
 
 COUNT_KEYS = (
     "group_norms_rewritten",
-    "group_norm_stats_in_chunks",
     "group_norm_operands_per_channel",
     "group_norms_skipped_layout",
     "group_norms_skipped_dtype",
@@ -130,9 +125,7 @@ class GroupNormStatsPass(MagiPass):
             if fake_value(node.args[0]).dtype not in _STAT_DTYPES:
                 counts["group_norms_skipped_dtype"] += 1
                 continue
-            chunked, per_channel = self._rewrite(graph, node)
-            counts["group_norm_stats_in_chunks"] += chunked
-            counts["group_norm_operands_per_channel"] += per_channel
+            counts["group_norm_operands_per_channel"] += self._rewrite(graph, node)
             counts["group_norms_rewritten"] += 1
         if counts["group_norms_rewritten"]:
             result.applied = True
@@ -145,10 +138,9 @@ class GroupNormStatsPass(MagiPass):
         return result
 
     @staticmethod
-    def _rewrite(graph: torch.fx.Graph, stats: torch.fx.Node) -> tuple[bool, int]:
-        """Replace `stats`'s two results with the per-channel-then-per-group ones; returns
-        whether the channel statistics were taken in chunks, and how many of the
-        normalisation's operands now read them per channel."""
+    def _rewrite(graph: torch.fx.Graph, stats: torch.fx.Node) -> int:
+        """Replace `stats`'s two results with the per-channel-then-per-group ones; returns how
+        many of the normalisation's operands now read them per channel."""
         grouped = stats.args[0]
         assert isinstance(grouped, torch.fx.Node)
 
@@ -166,7 +158,14 @@ class GroupNormStatsPass(MagiPass):
             return node
 
         with graph.inserting_before(stats):
-            mean_c, var_c, chunked = _channel_statistics(add, grouped)
+            per_channel = add(
+                aten.var_mean.correction,
+                (grouped, [3]),
+                lambda t, dims: torch.var_mean(t, dims, correction=0, keepdim=True),
+                {"correction": 0, "keepdim": True},
+            )
+            var_c = add(operator.getitem, (per_channel, 0), operator.getitem)
+            mean_c = add(operator.getitem, (per_channel, 1), operator.getitem)
             mean, var = _combine(add, mean_c, var_c, dim=2)
             made: list[torch.fx.Node] = []
 
@@ -182,98 +181,15 @@ class GroupNormStatsPass(MagiPass):
         if not stats.users:
             graph.erase_node(stats)
         if twins is None:
-            return chunked, 0
+            return 0
         replaced = _per_channel_operands(graph, grouped, {mean: twins[0], var: twins[1]}, add_twin)
         for node in reversed(made):  # unused where no operand was per group (Inductor's CPU form)
             if not node.users:
                 graph.erase_node(node)
-        return chunked, replaced
+        return replaced
 
 
 Add = Callable[..., torch.fx.Node]
-
-# Inductor keeps a reduction of at most 64 elements that does not run along the contiguous dim
-# in registers ("persistent"; `InductorChoices.should_use_persistent_reduction`), and computes a
-# persistent variance in two passes over the registers; a longer one loops with Welford's update,
-# a division per element
-_CHUNK_MAX = 64
-_CHUNK_MIN = 16
-
-
-def chunk_size(positions: Any) -> int | None:
-    """The number of positions each channel's first-stage reduction takes at once: the largest
-    divisor of `positions` in [16, 64] that leaves at least two chunks, or None (one reduction
-    over every position) where `positions` is symbolic or has no such divisor."""
-    if not isinstance(positions, int):
-        return None
-    for size in range(min(_CHUNK_MAX, positions // 2), _CHUNK_MIN - 1, -1):
-        if positions % size == 0:
-            return size
-    return None
-
-
-def _var_mean(add: Add, value: torch.fx.Node, dim: int) -> tuple[torch.fx.Node, torch.fx.Node]:
-    """`var_mean(value, [dim], correction=0, keepdim=True)`, as (mean, variance)."""
-    both = add(
-        aten.var_mean.correction,
-        (value, [dim]),
-        lambda t, dims: torch.var_mean(t, dims, correction=0, keepdim=True),
-        {"correction": 0, "keepdim": True},
-    )
-    return (
-        add(operator.getitem, (both, 1), operator.getitem),
-        add(operator.getitem, (both, 0), operator.getitem),
-    )
-
-
-def _channel_statistics(
-    add: Add, grouped: torch.fx.Node
-) -> tuple[torch.fx.Node, torch.fx.Node, bool]:
-    """Each channel's mean and population variance over its positions, `(N, G, C/G, 1)`, and
-    whether they were taken in chunks.
-
-    Where the sizes are static and the positions split into chunks of 16-64 (`chunk_size`), in
-    two stages: each chunk's mean and variance (a reduction Inductor keeps in registers and
-    computes in two passes over them), then the chunks combined per channel in one reduction of
-    two sums, taken about the channel's first chunk mean `m0`:
-
-        mean = m0 + mean(m_i - m0)
-        var  = mean(v_i + (m_i - m0)^2) - mean(m_i - m0)^2
-
-    (the parallel-variance identity for equal counts). The shift keeps the between-chunk term
-    from cancelling: its rounding is relative to the spread of the chunk means about `m0`, which
-    is at most the number of chunks times the channel's variance. One reduction over every
-    position instead loops with Welford's update, a division per element: on an H200 that
-    reduction ran at 30% of HBM bandwidth in VAEDecoderLike (docs/benchmarks.md, "Session 14").
-    """
-    n, g, k, positions = fake_value(grouped).shape
-    chunk = chunk_size(positions)
-    if chunk is None or not all(isinstance(d, int) for d in (n, g, k)):
-        return (*_var_mean(add, grouped, 3), False)
-    chunks = add(
-        aten.reshape.default, (grouped, [n, g, k, positions // chunk, chunk]), torch.reshape
-    )
-    mean_i, var_i = _var_mean(add, chunks, 4)  # (N, G, C/G, chunks, 1)
-    first = add(aten.slice.Tensor, (mean_i, 3, 0, 1), aten.slice.Tensor)
-    dev = add(aten.sub.Tensor, (mean_i, first), torch.sub)
-
-    def mean_of(value: torch.fx.Node) -> torch.fx.Node:
-        return add(aten.mean.dim, (value, [3], True), torch.mean)
-
-    mean_dev = mean_of(dev)
-    # one sum over both chunk buffers, so that Inductor reduces it in the same kernel as `dev`'s
-    spread = add(aten.mul.Tensor, (dev, dev), torch.mul)
-    second = mean_of(add(aten.add.Tensor, (var_i, spread), torch.add))
-    square = add(aten.mul.Tensor, (mean_dev, mean_dev), torch.mul)
-    var = add(aten.sub.Tensor, (second, square), torch.sub)
-    var = add(aten.clamp_min.default, (var, 0.0), torch.clamp_min)
-    mean = add(aten.add.Tensor, (first, mean_dev), torch.add)
-    shape = [n, g, k, 1]
-    return (
-        add(aten.reshape.default, (mean, shape), torch.reshape),
-        add(aten.reshape.default, (var, shape), torch.reshape),
-        True,
-    )
 
 
 def _combine(add: Add, mean_c: torch.fx.Node, var_c: torch.fx.Node, dim: int) -> tuple[Any, Any]:
