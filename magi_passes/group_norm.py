@@ -11,9 +11,6 @@ Emits::
     mu          = mean(mu_c, [2], keepdim=True)
     var         = mean(var_c + (mu_c - mu) ** 2, [2], keepdim=True)
 
-where, in static graphs of half-precision activations, the per-channel statistics are one
-reduction of shifted sums instead of Welford's (`_channel_statistics`, which says why).
-
 Why: where `ConvChannelsLastPass` lays a convolution's output out channels-last, the channels of
 a position are adjacent in memory, and a group is C/G of them (4 of 128 in VAEDecoderLike). The
 group's reduction walks its positions, so each load takes C/G channels and skips the other C:
@@ -35,8 +32,7 @@ variance plus eps) are read per channel: each channel combines its own group's c
 them through `c // (C/G)`, which Triton cannot vectorise (`_per_channel_operands`; the numbers
 are in docs/benchmarks.md, "Session 13"). The affine and everything after are left alone.
 
-Counted in `PassResult.counts`: `group_norms_rewritten`, `group_norm_stats_one_pass`,
-`group_norm_operands_per_channel`
+Counted in `PassResult.counts`: `group_norms_rewritten`, `group_norm_operands_per_channel`
 (0 where a size is symbolic, or where Inductor's decomposition already applies the statistics per
 channel, as its CPU one does), and the gates:
 - `group_norms_skipped_layout`: the graph has no convolution that `ConvChannelsLastPass`
@@ -69,7 +65,6 @@ aten = torch.ops.aten
 
 COUNT_KEYS = (
     "group_norms_rewritten",
-    "group_norm_stats_one_pass",
     "group_norm_operands_per_channel",
     "group_norms_skipped_layout",
     "group_norms_skipped_dtype",
@@ -130,9 +125,7 @@ class GroupNormStatsPass(MagiPass):
             if fake_value(node.args[0]).dtype not in _STAT_DTYPES:
                 counts["group_norms_skipped_dtype"] += 1
                 continue
-            one_pass, per_channel = self._rewrite(graph, node)
-            counts["group_norm_stats_one_pass"] += one_pass
-            counts["group_norm_operands_per_channel"] += per_channel
+            counts["group_norm_operands_per_channel"] += self._rewrite(graph, node)
             counts["group_norms_rewritten"] += 1
         if counts["group_norms_rewritten"]:
             result.applied = True
@@ -145,10 +138,9 @@ class GroupNormStatsPass(MagiPass):
         return result
 
     @staticmethod
-    def _rewrite(graph: torch.fx.Graph, stats: torch.fx.Node) -> tuple[bool, int]:
-        """Replace `stats`'s two results with the per-channel-then-per-group ones; returns
-        whether the channel statistics were taken in one pass of shifted sums, and how many of
-        the normalisation's operands now read them per channel."""
+    def _rewrite(graph: torch.fx.Graph, stats: torch.fx.Node) -> int:
+        """Replace `stats`'s two results with the per-channel-then-per-group ones; returns how
+        many of the normalisation's operands now read them per channel."""
         grouped = stats.args[0]
         assert isinstance(grouped, torch.fx.Node)
 
@@ -166,7 +158,14 @@ class GroupNormStatsPass(MagiPass):
             return node
 
         with graph.inserting_before(stats):
-            mean_c, var_c, one_pass = _channel_statistics(add, grouped)
+            per_channel = add(
+                aten.var_mean.correction,
+                (grouped, [3]),
+                lambda t, dims: torch.var_mean(t, dims, correction=0, keepdim=True),
+                {"correction": 0, "keepdim": True},
+            )
+            var_c = add(operator.getitem, (per_channel, 0), operator.getitem)
+            mean_c = add(operator.getitem, (per_channel, 1), operator.getitem)
             mean, var = _combine(add, mean_c, var_c, dim=2)
             made: list[torch.fx.Node] = []
 
@@ -182,75 +181,15 @@ class GroupNormStatsPass(MagiPass):
         if not stats.users:
             graph.erase_node(stats)
         if twins is None:
-            return one_pass, 0
+            return 0
         replaced = _per_channel_operands(graph, grouped, {mean: twins[0], var: twins[1]}, add_twin)
         for node in reversed(made):  # unused where no operand was per group (Inductor's CPU form)
             if not node.users:
                 graph.erase_node(node)
-        return one_pass, replaced
+        return replaced
 
 
 Add = Callable[..., torch.fx.Node]
-_HALF = (torch.bfloat16, torch.float16)
-
-
-def _upcast_from_half(node: Any) -> bool:
-    """Whether `node` is a half-precision (bf16/fp16) value converted to fp32, as Inductor's
-    GroupNorm decomposition upcasts a half-precision activation before its statistics."""
-    if not isinstance(node, torch.fx.Node) or node.target not in (
-        torch.ops.prims.convert_element_type.default,
-        aten._to_copy.default,
-    ):
-        return False
-    source, value = node.args[0], fake_value(node)
-    return (
-        isinstance(source, torch.fx.Node)
-        and isinstance(value, torch.Tensor)
-        and value.dtype == torch.float32
-        and getattr(fake_value(source), "dtype", None) in _HALF
-    )
-
-
-def _channel_statistics(
-    add: Add, grouped: torch.fx.Node
-) -> tuple[torch.fx.Node, torch.fx.Node, bool]:
-    """Each channel's mean and population variance over its positions, `(N, G, C/G, 1)`, and
-    whether they were taken in one pass of shifted sums.
-
-    Where the sizes are static and the activation is a half-precision one upcast to fp32, one
-    reduction of two sums about the channel's first value `x0`:
-
-        mean = x0 + mean(x - x0)
-        var  = mean((x - x0)^2) - mean(x - x0)^2
-
-    Otherwise `var_mean` over the positions, which Inductor loops with Welford's update: a
-    division per element, which held that reduction at 30% of HBM bandwidth in VAEDecoderLike on
-    an H200 (docs/benchmarks.md, "Session 14"). The shift keeps the two sums from cancelling when
-    the channel's mean is far from zero: the variance's rounding error is then relative to
-    `var + (mean - x0)^2`, a few fp32 ulps times `1 + (mean - x0)^2 / var`, far below the
-    half-precision rounding of the normalised output that the gate requires (Inductor takes its
-    own non-Welford variance on CUDA for half-precision inputs only, for the same reason).
-    """
-    sizes = fake_value(grouped).shape
-    if not (all(isinstance(d, int) for d in sizes) and _upcast_from_half(grouped.args[0])):
-        both = add(
-            aten.var_mean.correction,
-            (grouped, [3]),
-            lambda t, dims: torch.var_mean(t, dims, correction=0, keepdim=True),
-            {"correction": 0, "keepdim": True},
-        )
-        var = add(operator.getitem, (both, 0), operator.getitem)
-        return add(operator.getitem, (both, 1), operator.getitem), var, False
-    first = add(aten.slice.Tensor, (grouped, 3, 0, 1), aten.slice.Tensor)
-    dev = add(aten.sub.Tensor, (grouped, first), torch.sub)
-    mean_dev = add(aten.mean.dim, (dev, [3], True), torch.mean)
-    square = add(aten.mul.Tensor, (dev, dev), torch.mul)
-    mean_sq = add(aten.mean.dim, (square, [3], True), torch.mean)
-    var = add(
-        aten.sub.Tensor, (mean_sq, add(aten.mul.Tensor, (mean_dev, mean_dev), torch.mul)), torch.sub
-    )
-    var = add(aten.clamp_min.default, (var, 0.0), torch.clamp_min)
-    return add(aten.add.Tensor, (first, mean_dev), torch.add), var, True
 
 
 def _combine(add: Add, mean_c: torch.fx.Node, var_c: torch.fx.Node, dim: int) -> tuple[Any, Any]:

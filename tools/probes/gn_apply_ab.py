@@ -1,22 +1,18 @@
-"""GroupNormStatsPass's steps, A/B on the GPU: one step patched off against the pass as it is.
+"""GroupNormStatsPass's per-channel apply operands, A/B on the GPU.
 
-Three sides per module, decisions off on the magi ones: torch.compile; magi with one step of the
-pass patched off for its compile (the "before" side); magi as it is. `--step` picks the step:
-- `apply` (session 13): the normalisation's per-channel operands. "Before" is the form session 12
-  left, the group's mean and rsqrt read through `c // (C/G)`
-  (`magi_passes.group_norm._per_channel_operands` turned off);
-- `one-pass` (session 14): each channel's statistics as two shifted sums in one pass. "Before" is
-  Inductor's Welford reduction over the channel's positions
-  (`magi_passes.group_norm._upcast_from_half` answers False).
-Times from `pytest_magi.timing.measure_pair` (device-side, interleaved, L2 flushed), each side's
-relative L2 from an fp64 run beside eager's, then the new side's profile table with `--profile`.
+Three sides per module, decisions off on the magi ones: torch.compile; magi with the pass as
+session 12 left it ("group apply": the normalisation reads the group's mean and rsqrt through
+`c // (C/G)`, patched in here by turning `magi_passes.group_norm._per_channel_operands` off for the
+compile); magi as it is ("channel apply": those two values stored per channel). Times from
+`pytest_magi.timing.measure_pair` (device-side, interleaved, L2 flushed), each side's relative
+L2 from an fp64 run beside eager's, then the channel-apply side's profile table with `--profile`.
 
 Its first two H200 runs timed "group apply" the same as the new code: `compiled` reset dynamo
 before each side, which dropped the earlier sides' code, and "group apply" recompiled without
 its patch on its next call (docs/benchmarks.md, "Session 13"). Dynamo is now reset once per
 module.
 
-Run: `python tools/probes/gn_apply_ab.py [--step apply|one-pass] [--rounds 15] [--profile]`.
+Run: `python tools/probes/gn_apply_ab.py [--rounds 15] [--profile]`.
 """
 
 from __future__ import annotations
@@ -39,15 +35,8 @@ from pytest_magi.models import VAEDecoderLike  # noqa: E402
 from pytest_magi.numerics import _relative_l2  # noqa: E402
 from pytest_magi.timing import device_name, measure_pair  # noqa: E402
 
-# the step each `--step` turns off on the "before" side: (attribute of magi_passes.group_norm,
-# its replacement, the two sides' names)
-STEPS = {
-    "apply": ("_per_channel_operands", lambda *a: 0, ("group apply", "channel apply")),
-    "one-pass": ("_upcast_from_half", lambda node: False, ("welford", "one pass")),
-}
 
-
-def compiled(model: torch.nn.Module, side: str, x: torch.Tensor, dynamic: bool, step: str):
+def compiled(model: torch.nn.Module, side: str, x: torch.Tensor, dynamic: bool):
     if dynamic:
         torch._dynamo.mark_dynamic(x, 3)
         torch._dynamo.mark_dynamic(x, 4)
@@ -60,9 +49,8 @@ def compiled(model: torch.nn.Module, side: str, x: torch.Tensor, dynamic: bool, 
     with torch._inductor.config.patch(force_disable_caches=True):
         backend = MagiBackend(PassConfig(measure_decisions=False))
         fn = torch.compile(model, backend=backend)
-        attribute, replacement, (before, _) = STEPS[step]
-        if side == before:
-            with mock.patch.object(group_norm, attribute, replacement):
+        if side == "group apply":
+            with mock.patch.object(group_norm, "_per_channel_operands", lambda *a: 0):
                 fn(x)
         else:
             fn(x)
@@ -71,35 +59,34 @@ def compiled(model: torch.nn.Module, side: str, x: torch.Tensor, dynamic: bool, 
 
 
 def ab(label: str, model: torch.nn.Module, x: torch.Tensor, args, dynamic: bool = False) -> None:
-    before, after = STEPS[args.step][2]
     with torch.no_grad():
         ref = model.double()(x.double())
         model.to(x.dtype)
         eager_err = _relative_l2(model(x), ref)
-        sides = ("torch.compile", before, after)
+        sides = ("torch.compile", "group apply", "channel apply")
         # one dynamo reset per module, none between its sides: a reset drops every side's
-        # compiled code, and a side whose difference is a patch around its compile ("before")
+        # compiled code, and a side whose difference is a patch around its compile (group apply)
         # would recompile without it on its next call; each side's backend is its own object,
         # so dynamo keeps one entry per side
         torch._dynamo.reset()
-        runs = {s: compiled(model, s, x, dynamic, args.step) for s in sides}
+        runs = {s: compiled(model, s, x, dynamic) for s in sides}
         errs = {s: _relative_l2(run(), ref) for s, run in runs.items()}
-        share = measure_pair((runs[before], runs[after]), rounds=args.rounds)
-        total = measure_pair((runs["torch.compile"], runs[after]), rounds=args.rounds)
-        then = measure_pair((runs["torch.compile"], runs[before]), rounds=args.rounds)
+        share = measure_pair((runs["group apply"], runs["channel apply"]), rounds=args.rounds)
+        total = measure_pair((runs["torch.compile"], runs["channel apply"]), rounds=args.rounds)
+        before = measure_pair((runs["torch.compile"], runs["group apply"]), rounds=args.rounds)
         print(
-            f"{label:<40} {before} {share.baseline_ms:8.4f} -> {after} "
+            f"{label:<40} group apply {share.baseline_ms:8.4f} -> channel apply "
             f"{share.candidate_ms:8.4f} ms {share.ratio:.3f}x (spread {share.spread:.1%}); vs "
-            f"torch.compile {total.baseline_ms:8.4f} ms: {total.ratio:.3f}x ({before} "
-            f"{then.ratio:.3f}x); rel-L2 fp64: eager {eager_err:.3e} tc "
-            f"{errs['torch.compile']:.3e} {before} {errs[before]:.3e} {after} "
-            f"{errs[after]:.3e}",
+            f"torch.compile {total.baseline_ms:8.4f} ms: {total.ratio:.3f}x (group apply "
+            f"{before.ratio:.3f}x); rel-L2 fp64: eager {eager_err:.3e} tc "
+            f"{errs['torch.compile']:.3e} group {errs['group apply']:.3e} channel "
+            f"{errs['channel apply']:.3e}",
             flush=True,
         )
         if args.profile:
             from pytest_magi.profiling import profile
 
-            report = profile(runs[after], rounds=5, label=f"{label} {after}")
+            report = profile(runs["channel apply"], rounds=5, label=f"{label} channel apply")
             print(report.table(top=args.top), flush=True)
 
 
@@ -109,7 +96,6 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--top", type=int, default=14)
     parser.add_argument("--vae-only", action="store_true", help="VAEDecoderLike static only")
-    parser.add_argument("--step", choices=sorted(STEPS), default="apply")
     args = parser.parse_args()
     print(f"{device_name()}, torch {torch.__version__}, bf16", flush=True)
     torch.manual_seed(0)
@@ -118,10 +104,9 @@ def main() -> None:
     ab("VAEDecoderLike 540p static", model, x, args)
     if args.vae_only:
         return
-    if args.step == "apply":  # (dynamic positions take neither step: the sides are the same)
-        torch.manual_seed(0)
-        model = VAEDecoderLike("540p").cuda().eval()
-        ab("VAEDecoderLike 540p dynamic H/W", model, x.clone(), args, dynamic=True)
+    torch.manual_seed(0)
+    model = VAEDecoderLike("540p").cuda().eval()
+    ab("VAEDecoderLike 540p dynamic H/W", model, x.clone(), args, dynamic=True)
     args.profile = False
     for c, t, h, w in [(128, 7, 136, 240), (256, 7, 136, 240), (512, 3, 68, 120)]:
         torch.manual_seed(0)

@@ -138,13 +138,9 @@ def triton_poi_fused_convolution_1(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : t
 #   %clone_default : Tensor "bf16[1, 4, 2, 6, 8][384, 1, 192, 32, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg2_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default, %clone_default_1, %arg1_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %convert_element_type : Tensor "f32[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution, torch.float32), kwargs = {})
-#   %view : Tensor "f32[1, 4, 4, 96][1536, 4, 1, 16]cuda:0"[num_users=3] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type, [1, 4, 4, 96]), kwargs = {})
-#   %slice_tensor : Tensor "f32[1, 4, 4, 1][1536, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.slice.Tensor](args = (%view, 3, 0, 1), kwargs = {})
-#   %sub_tensor : Tensor "f32[1, 4, 4, 96][1536, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view, %slice_tensor), kwargs = {})
-#   %mean_dim : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%sub_tensor, [3], True), kwargs = {})
-#   %mul_tensor : Tensor "f32[1, 4, 4, 96][1536, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_tensor, %sub_tensor), kwargs = {})
-#   %mean_dim_1 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%mul_tensor, [3], True), kwargs = {})
-#   return %buf3,%buf4
+#   %view : Tensor "f32[1, 4, 4, 96][1536, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type, [1, 4, 4, 96]), kwargs = {})
+#   %var_mean_correction : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view, [3]), kwargs = {correction: 0, keepdim: True})
+#   return %getitem_11,%buf4
 triton_red_fused_convolution_native_group_norm_2 = async_compile.triton('triton_red_fused_convolution_native_group_norm_2', '''
 import triton
 import triton.language as tl
@@ -159,7 +155,7 @@ triton_helpers.set_driver_to_gpu()
     reduction_hint=ReductionHint.OUTER,
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'out_ptr0': '*fp32', 'out_ptr1': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr', 'R0_BLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_red_fused_convolution_native_group_norm_2', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 3, 'num_store': 2, 'num_reduction': 2, 'autotune_hints': set(), 'tiling_scores': {'x': 3392, 'r0_': 0}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False}
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_red_fused_convolution_native_group_norm_2', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 2, 'num_reduction': 2, 'autotune_hints': set(), 'tiling_scores': {'x': 3360, 'r0_': 0}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False}
 )
 @triton.jit
 def triton_red_fused_convolution_native_group_norm_2(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
@@ -174,32 +170,31 @@ def triton_red_fused_convolution_native_group_norm_2(in_ptr0, in_ptr1, out_ptr0,
     rbase = r0_base
     x0 = xindex
     tmp1 = tl.load(in_ptr1 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp4 = tl.load(in_ptr0 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    _tmp9 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
-    _tmp13 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
+    tmp5_mean = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    tmp5_m2 = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    tmp5_weight = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
     for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
         r0_index = r0_offset + r0_base
         r0_mask = r0_index < r0_numel
         roffset = r0_offset
         rindex = r0_index
         r0_1 = r0_index
-        tmp0 = tl.load(in_ptr0 + (x0 + 16*r0_1), r0_mask & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+        tmp0 = tl.load(in_ptr0 + (x0 + 16*r0_1), r0_mask & xmask, eviction_policy='evict_first', other=0.0).to(tl.float32)
         tmp2 = tmp0 + tmp1
         tmp3 = tmp2.to(tl.float32)
-        tmp5 = tmp4 + tmp1
-        tmp6 = tmp5.to(tl.float32)
-        tmp7 = tmp3 - tmp6
-        tmp8 = tl.broadcast_to(tmp7, [XBLOCK, R0_BLOCK])
-        tmp10 = _tmp9 + tmp8
-        _tmp9 = tl.where(r0_mask & xmask, tmp10, _tmp9)
-        tmp11 = tmp7 * tmp7
-        tmp12 = tl.broadcast_to(tmp11, [XBLOCK, R0_BLOCK])
-        tmp14 = _tmp13 + tmp12
-        _tmp13 = tl.where(r0_mask & xmask, tmp14, _tmp13)
-    tmp9 = tl.sum(_tmp9, 1)[:, None]
-    tmp13 = tl.sum(_tmp13, 1)[:, None]
-    tl.store(out_ptr0 + (x0), tmp9, xmask)
-    tl.store(out_ptr1 + (x0), tmp13, xmask)
+        tmp4 = tl.broadcast_to(tmp3, [XBLOCK, R0_BLOCK])
+        tmp5_mean_next, tmp5_m2_next, tmp5_weight_next = triton_helpers.welford_reduce(
+            tmp4, tmp5_mean, tmp5_m2, tmp5_weight, roffset == 0
+        )
+        tmp5_mean = tl.where(r0_mask & xmask, tmp5_mean_next, tmp5_mean)
+        tmp5_m2 = tl.where(r0_mask & xmask, tmp5_m2_next, tmp5_m2)
+        tmp5_weight = tl.where(r0_mask & xmask, tmp5_weight_next, tmp5_weight)
+    tmp6, tmp7, tmp8 = triton_helpers.welford(tmp5_mean, tmp5_m2, tmp5_weight, 1)
+    tmp5 = tmp6[:, None]
+    tmp9 = tmp7[:, None]
+    tmp10 = tmp8[:, None]
+    tl.store(out_ptr0 + (x0), tmp5, xmask)
+    tl.store(out_ptr1 + (x0), tmp9, xmask)
 ''', device_str='cuda')
 
 
@@ -209,40 +204,29 @@ def triton_red_fused_convolution_native_group_norm_2(in_ptr0, in_ptr1, out_ptr0,
 #   group_norm => convert_element_type, view
 #   h => convolution
 # Graph fragment:
-#   %buf2 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0" = PlaceHolder[target=buf2]
-#   %arg1_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg1_1]
-#   %buf3 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=buf3]
+#   %getitem_11 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=getitem_11]
 #   %buf4 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=buf4]
-#   %mean_dim_4 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=mean_dim_4]
-#   %mean_dim_5 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=mean_dim_5]
+#   %mean_dim_3 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=mean_dim_3]
 #   %clone_default_1 : Tensor "bf16[16, 4, 3, 3, 3][108, 1, 36, 12, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg0_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %clone_default : Tensor "bf16[1, 4, 2, 6, 8][384, 1, 192, 32, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg2_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default, %clone_default_1, %arg1_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %convert_element_type : Tensor "f32[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution, torch.float32), kwargs = {})
-#   %view : Tensor "f32[1, 4, 4, 96][1536, 4, 1, 16]cuda:0"[num_users=3] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type, [1, 4, 4, 96]), kwargs = {})
-#   %slice_tensor : Tensor "f32[1, 4, 4, 1][1536, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.slice.Tensor](args = (%view, 3, 0, 1), kwargs = {})
-#   %sub_tensor : Tensor "f32[1, 4, 4, 96][1536, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view, %slice_tensor), kwargs = {})
-#   %mean_dim : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%sub_tensor, [3], True), kwargs = {})
-#   %mul_tensor : Tensor "f32[1, 4, 4, 96][1536, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_tensor, %sub_tensor), kwargs = {})
-#   %mean_dim_1 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%mul_tensor, [3], True), kwargs = {})
-#   %mul_tensor_1 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%mean_dim, %mean_dim), kwargs = {})
-#   %sub_tensor_1 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%mean_dim_1, %mul_tensor_1), kwargs = {})
-#   %clamp_min_default : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.clamp_min.default](args = (%sub_tensor_1, 0.0), kwargs = {})
-#   %add_tensor : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=3] = call_function[target=torch.ops.aten.add.Tensor](args = (%slice_tensor, %mean_dim), kwargs = {})
-#   %reshape_default : Tensor "f32[1, 4, 1, 4][16, 4, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%add_tensor, [1, 4, 1, 4]), kwargs = {})
+#   %view : Tensor "f32[1, 4, 4, 96][1536, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type, [1, 4, 4, 96]), kwargs = {})
+#   %var_mean_correction : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view, [3]), kwargs = {correction: 0, keepdim: True})
+#   %reshape_default : Tensor "f32[1, 4, 1, 4][16, 4, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%getitem_11, [1, 4, 1, 4]), kwargs = {})
 #   %expand_default : Tensor "f32[1, 4, 4, 4][16, 4, 0, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.expand.default](args = (%reshape_default, [1, 4, 4, 4]), kwargs = {})
-#   %reshape_default_1 : Tensor "f32[1, 4, 1, 4][16, 4, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%clamp_min_default, [1, 4, 1, 4]), kwargs = {})
+#   %reshape_default_1 : Tensor "f32[1, 4, 1, 4][16, 4, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%getitem_10, [1, 4, 1, 4]), kwargs = {})
 #   %expand_default_1 : Tensor "f32[1, 4, 4, 4][16, 4, 0, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.expand.default](args = (%reshape_default_1, [1, 4, 4, 4]), kwargs = {})
-#   %mean_dim_4 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%expand_default, [3], True), kwargs = {})
-#   %clone_default_15 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%mean_dim_4,), kwargs = {})
-#   %sub_tensor_3 : Tensor "f32[1, 4, 4, 4][64, 16, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%expand_default, %mean_dim_4), kwargs = {})
-#   %mul_tensor_3 : Tensor "f32[1, 4, 4, 4][64, 16, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_tensor_3, %sub_tensor_3), kwargs = {})
-#   %add_tensor_2 : Tensor "f32[1, 4, 4, 4][64, 16, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%expand_default_1, %mul_tensor_3), kwargs = {})
-#   %mean_dim_5 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%add_tensor_2, [3], True), kwargs = {})
-#   %add_tensor_3 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean_dim_5, 1e-05), kwargs = {})
-#   %rsqrt_default : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_tensor_3,), kwargs = {})
+#   %mean_dim_2 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%expand_default, [3], True), kwargs = {})
+#   %clone_default_15 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%mean_dim_2,), kwargs = {})
+#   %sub_tensor_1 : Tensor "f32[1, 4, 4, 4][64, 16, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%expand_default, %mean_dim_2), kwargs = {})
+#   %mul_tensor_1 : Tensor "f32[1, 4, 4, 4][64, 16, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_tensor_1, %sub_tensor_1), kwargs = {})
+#   %add_tensor_1 : Tensor "f32[1, 4, 4, 4][64, 16, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%expand_default_1, %mul_tensor_1), kwargs = {})
+#   %mean_dim_3 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%add_tensor_1, [3], True), kwargs = {})
+#   %add_tensor_2 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean_dim_3, 1e-05), kwargs = {})
+#   %rsqrt_default : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_tensor_2,), kwargs = {})
 #   %clone_default_14 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%rsqrt_default,), kwargs = {})
-#   return %mean_dim_4,%mean_dim_5,%clone_default_15,%clone_default_14
+#   return %clone_default_15,%mean_dim_3,%clone_default_14
 triton_poi_fused_convolution_native_group_norm_3 = async_compile.triton('triton_poi_fused_convolution_native_group_norm_3', '''
 import triton
 import triton.language as tl
@@ -255,94 +239,57 @@ triton_helpers.set_driver_to_gpu()
 @triton_heuristics.pointwise(
     size_hints={'x': 16}, 
     filename=__file__,
-    triton_meta={'signature': {'in_out_ptr0': '*fp32', 'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*fp32', 'in_ptr3': '*fp32', 'out_ptr1': '*fp32', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_poi_fused_convolution_native_group_norm_3', 'mutated_arg_names': ['in_out_ptr0'], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 16, 'num_store': 2, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'x': 256}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
+    triton_meta={'signature': {'in_out_ptr0': '*fp32', 'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'out_ptr0': '*fp32', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_poi_fused_convolution_native_group_norm_3', 'mutated_arg_names': ['in_out_ptr0'], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 8, 'num_store': 2, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'x': 256}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused_convolution_native_group_norm_3(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1, xnumel, XBLOCK : tl.constexpr):
+def triton_poi_fused_convolution_native_group_norm_3(in_out_ptr0, in_ptr0, in_ptr1, out_ptr0, xnumel, XBLOCK : tl.constexpr):
     xnumel = 16
     xoffset = tl.program_id(0) * XBLOCK
     xindex = xoffset + tl.arange(0, XBLOCK)[:]
     xmask = xindex < xnumel
     x1 = xindex // 4
     x2 = xindex
-    tmp0 = tl.load(in_ptr0 + (4*x1), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp1 = tl.load(in_ptr1 + (4*x1), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp4 = tl.load(in_ptr2 + (4*x1), xmask, eviction_policy='evict_last')
-    tmp8 = tl.load(in_ptr0 + (1 + 4*x1), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp9 = tl.load(in_ptr1 + (1 + 4*x1), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp12 = tl.load(in_ptr2 + (1 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp16 = tl.load(in_ptr0 + (2 + 4*x1), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp17 = tl.load(in_ptr1 + (2 + 4*x1), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp20 = tl.load(in_ptr2 + (2 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp24 = tl.load(in_ptr0 + (3 + 4*x1), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp25 = tl.load(in_ptr1 + (3 + 4*x1), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp28 = tl.load(in_ptr2 + (3 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp34 = tl.load(in_ptr3 + (4*x1), xmask, eviction_policy='evict_last')
-    tmp43 = tl.load(in_ptr3 + (1 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp52 = tl.load(in_ptr3 + (2 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp61 = tl.load(in_ptr3 + (3 + 4*x1), xmask, eviction_policy='evict_last')
+    tmp0 = tl.load(in_ptr0 + (4*x1), xmask, eviction_policy='evict_last')
+    tmp1 = tl.load(in_ptr0 + (1 + 4*x1), xmask, eviction_policy='evict_last')
+    tmp3 = tl.load(in_ptr0 + (2 + 4*x1), xmask, eviction_policy='evict_last')
+    tmp5 = tl.load(in_ptr0 + (3 + 4*x1), xmask, eviction_policy='evict_last')
+    tmp9 = tl.load(in_ptr1 + (4*x1), xmask, eviction_policy='evict_last')
+    tmp15 = tl.load(in_ptr1 + (1 + 4*x1), xmask, eviction_policy='evict_last')
+    tmp21 = tl.load(in_ptr1 + (2 + 4*x1), xmask, eviction_policy='evict_last')
+    tmp27 = tl.load(in_ptr1 + (3 + 4*x1), xmask, eviction_policy='evict_last')
     tmp2 = tmp0 + tmp1
-    tmp3 = tmp2.to(tl.float32)
-    tmp5 = tl.full([1], 96.0, tl.float32)
-    tmp6 = (tmp4 / tmp5)
-    tmp7 = tmp3 + tmp6
-    tmp10 = tmp8 + tmp9
-    tmp11 = tmp10.to(tl.float32)
-    tmp13 = (tmp12 / tmp5)
+    tmp4 = tmp2 + tmp3
+    tmp6 = tmp4 + tmp5
+    tmp7 = tl.full([1], 4.0, tl.float32)
+    tmp8 = (tmp6 / tmp7)
+    tmp10 = tl.full([1], 96.0, tl.float32)
+    tmp11 = (tmp9 / tmp10)
+    tmp12 = tmp0 - tmp8
+    tmp13 = tmp12 * tmp12
     tmp14 = tmp11 + tmp13
-    tmp15 = tmp7 + tmp14
-    tmp18 = tmp16 + tmp17
-    tmp19 = tmp18.to(tl.float32)
-    tmp21 = (tmp20 / tmp5)
-    tmp22 = tmp19 + tmp21
-    tmp23 = tmp15 + tmp22
-    tmp26 = tmp24 + tmp25
-    tmp27 = tmp26.to(tl.float32)
-    tmp29 = (tmp28 / tmp5)
-    tmp30 = tmp27 + tmp29
-    tmp31 = tmp23 + tmp30
-    tmp32 = tl.full([1], 4.0, tl.float32)
-    tmp33 = (tmp31 / tmp32)
-    tmp35 = (tmp34 / tmp5)
-    tmp36 = tmp6 * tmp6
-    tmp37 = tmp35 - tmp36
-    tmp38 = tl.full([1], 0.0, tl.float32)
-    tmp39 = triton_helpers.maximum(tmp37, tmp38)
-    tmp40 = tmp7 - tmp33
-    tmp41 = tmp40 * tmp40
-    tmp42 = tmp39 + tmp41
-    tmp44 = (tmp43 / tmp5)
-    tmp45 = tmp13 * tmp13
-    tmp46 = tmp44 - tmp45
-    tmp47 = triton_helpers.maximum(tmp46, tmp38)
-    tmp48 = tmp14 - tmp33
-    tmp49 = tmp48 * tmp48
-    tmp50 = tmp47 + tmp49
-    tmp51 = tmp42 + tmp50
-    tmp53 = (tmp52 / tmp5)
-    tmp54 = tmp21 * tmp21
-    tmp55 = tmp53 - tmp54
-    tmp56 = triton_helpers.maximum(tmp55, tmp38)
-    tmp57 = tmp22 - tmp33
-    tmp58 = tmp57 * tmp57
-    tmp59 = tmp56 + tmp58
-    tmp60 = tmp51 + tmp59
-    tmp62 = (tmp61 / tmp5)
-    tmp63 = tmp29 * tmp29
-    tmp64 = tmp62 - tmp63
-    tmp65 = triton_helpers.maximum(tmp64, tmp38)
-    tmp66 = tmp30 - tmp33
-    tmp67 = tmp66 * tmp66
-    tmp68 = tmp65 + tmp67
-    tmp69 = tmp60 + tmp68
-    tmp70 = (tmp69 / tmp32)
-    tmp71 = tl.full([1], 1e-05, tl.float32)
-    tmp72 = tmp70 + tmp71
-    tmp73 = libdevice.rsqrt(tmp72)
-    tl.store(out_ptr1 + (x2), tmp33, xmask)
-    tl.store(in_out_ptr0 + (x2), tmp73, xmask)
+    tmp16 = (tmp15 / tmp10)
+    tmp17 = tmp1 - tmp8
+    tmp18 = tmp17 * tmp17
+    tmp19 = tmp16 + tmp18
+    tmp20 = tmp14 + tmp19
+    tmp22 = (tmp21 / tmp10)
+    tmp23 = tmp3 - tmp8
+    tmp24 = tmp23 * tmp23
+    tmp25 = tmp22 + tmp24
+    tmp26 = tmp20 + tmp25
+    tmp28 = (tmp27 / tmp10)
+    tmp29 = tmp5 - tmp8
+    tmp30 = tmp29 * tmp29
+    tmp31 = tmp28 + tmp30
+    tmp32 = tmp26 + tmp31
+    tmp33 = (tmp32 / tmp7)
+    tmp34 = tl.full([1], 1e-05, tl.float32)
+    tmp35 = tmp33 + tmp34
+    tmp36 = libdevice.rsqrt(tmp35)
+    tl.store(out_ptr0 + (x2), tmp8, xmask)
+    tl.store(in_out_ptr0 + (x2), tmp36, xmask)
 ''', device_str='cuda')
 
 
@@ -366,7 +313,7 @@ def triton_poi_fused_convolution_native_group_norm_3(in_out_ptr0, in_ptr0, in_pt
 #   %clone_default_3 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg5_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default, %clone_default_1, %arg1_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %convert_element_type : Tensor "f32[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution, torch.float32), kwargs = {})
-#   %view : Tensor "f32[1, 4, 4, 96][1536, 4, 1, 16]cuda:0"[num_users=3] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type, [1, 4, 4, 96]), kwargs = {})
+#   %view : Tensor "f32[1, 4, 4, 96][1536, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type, [1, 4, 4, 96]), kwargs = {})
 #   %as_strided_default_1 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_15, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
 #   %as_strided_default : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_14, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
 #   %sub : Tensor "f32[1, 4, 4, 96][1536, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view, %as_strided_default_1), kwargs = {})
@@ -391,7 +338,7 @@ def triton_poi_fused_convolution_native_group_norm_3(in_out_ptr0, in_ptr0, in_pt
 #   %convert_element_type_5 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div, torch.bfloat16), kwargs = {})
 #   %clone_default_2 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_5,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_1 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_2, %clone_default_3, %arg6_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %convert_element_type_4,%buf12
+#   return %convert_element_type_4,%buf11
 triton_poi_fused_convolution_native_group_norm_silu_4 = async_compile.triton('triton_poi_fused_convolution_native_group_norm_silu_4', '''
 import triton
 import triton.language as tl
@@ -457,7 +404,7 @@ def triton_poi_fused_convolution_native_group_norm_silu_4(in_ptr0, in_ptr1, in_p
 #   %convert_element_type_5 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div, torch.bfloat16), kwargs = {})
 #   %clone_default_2 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_5,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_1 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_2, %clone_default_3, %arg6_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %buf13
+#   return %buf12
 triton_poi_fused_convolution_silu_5 = async_compile.triton('triton_poi_fused_convolution_silu_5', '''
 import triton
 import triton.language as tl
@@ -505,7 +452,7 @@ def triton_poi_fused_convolution_silu_5(in_ptr0, out_ptr0, ynumel, xnumel, YBLOC
 # Graph fragment:
 #   %buf2 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0" = PlaceHolder[target=buf2]
 #   %arg1_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg1_1]
-#   %buf26 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0" = PlaceHolder[target=buf26]
+#   %buf24 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0" = PlaceHolder[target=buf24]
 #   %arg10_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg10_1]
 #   %_unsafe_index : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0" = PlaceHolder[target=_unsafe_index]
 #   %clone_default_1 : Tensor "bf16[16, 4, 3, 3, 3][108, 1, 36, 12, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg0_1,), kwargs = {memory_format: torch.channels_last_3d})
@@ -550,7 +497,7 @@ def triton_poi_fused_convolution_silu_5(in_ptr0, out_ptr0, ynumel, xnumel, YBLOC
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
 #   %clone_default_6 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %clone_default_7, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %_unsafe_index,%buf28
+#   return %_unsafe_index,%buf26
 triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_6 = async_compile.triton('triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_6', '''
 import triton
 import triton.language as tl
@@ -613,20 +560,16 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsq
 #   input_2 => convolution_3
 #   interpolate => clone_default_6, convert_element_type_19
 # Graph fragment:
-#   %buf30 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf30]
+#   %buf28 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf28]
 #   %arg12_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg12_1]
 #   %clone_default_7 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg11_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
 #   %clone_default_6 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %clone_default_7, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %convert_element_type_20 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution_3, torch.float32), kwargs = {})
-#   %view_4 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=3] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, 384]), kwargs = {})
-#   %slice_tensor_2 : Tensor "f32[1, 4, 4, 1][6144, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.slice.Tensor](args = (%view_4, 3, 0, 1), kwargs = {})
-#   %sub_tensor_8 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view_4, %slice_tensor_2), kwargs = {})
-#   %mean_dim_12 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%sub_tensor_8, [3], True), kwargs = {})
-#   %mul_tensor_8 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_tensor_8, %sub_tensor_8), kwargs = {})
-#   %mean_dim_13 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%mul_tensor_8, [3], True), kwargs = {})
-#   return %buf31,%buf33
+#   %view_4 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, 384]), kwargs = {})
+#   %var_mean_correction_2 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_4, [3]), kwargs = {correction: 0, keepdim: True})
+#   return %buf29,%buf30,%buf31
 triton_red_fused__to_copy_convolution_native_group_norm_7 = async_compile.triton('triton_red_fused__to_copy_convolution_native_group_norm_7', '''
 import triton
 import triton.language as tl
@@ -640,11 +583,11 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'x': 64, 'r0_': 128},
     reduction_hint=ReductionHint.OUTER,
     filename=__file__,
-    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'out_ptr0': '*fp32', 'out_ptr1': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr', 'R0_BLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_red_fused__to_copy_convolution_native_group_norm_7', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 3, 'num_store': 2, 'num_reduction': 2, 'autotune_hints': set(), 'tiling_scores': {'x': 13120, 'r0_': 0}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False}
+    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'out_ptr0': '*fp32', 'out_ptr1': '*fp32', 'out_ptr2': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr', 'R0_BLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_red_fused__to_copy_convolution_native_group_norm_7', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 3, 'num_reduction': 3, 'autotune_hints': set(), 'tiling_scores': {'x': 13472, 'r0_': 0}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False}
 )
 @triton.jit
-def triton_red_fused__to_copy_convolution_native_group_norm_7(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+def triton_red_fused__to_copy_convolution_native_group_norm_7(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
     xnumel = 48
     r0_numel = 128
     rnumel = r0_numel
@@ -657,33 +600,33 @@ def triton_red_fused__to_copy_convolution_native_group_norm_7(in_ptr0, in_ptr1, 
     x0 = (xindex % 16)
     x1 = xindex // 16
     tmp1 = tl.load(in_ptr1 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp4 = tl.load(in_ptr0 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    _tmp9 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
+    tmp5_mean = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    tmp5_m2 = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    tmp5_weight = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
     x3 = xindex
-    _tmp13 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
     for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
         r0_index = r0_offset + r0_base
         r0_mask = r0_index < r0_numel
         roffset = r0_offset
         rindex = r0_index
         r0_2 = r0_index
-        tmp0 = tl.load(in_ptr0 + (x0 + 16*r0_2 + 2048*x1), r0_mask & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+        tmp0 = tl.load(in_ptr0 + (x0 + 16*r0_2 + 2048*x1), r0_mask & xmask, eviction_policy='evict_first', other=0.0).to(tl.float32)
         tmp2 = tmp0 + tmp1
         tmp3 = tmp2.to(tl.float32)
-        tmp5 = tmp4 + tmp1
-        tmp6 = tmp5.to(tl.float32)
-        tmp7 = tmp3 - tmp6
-        tmp8 = tl.broadcast_to(tmp7, [XBLOCK, R0_BLOCK])
-        tmp10 = _tmp9 + tmp8
-        _tmp9 = tl.where(r0_mask & xmask, tmp10, _tmp9)
-        tmp11 = tmp7 * tmp7
-        tmp12 = tl.broadcast_to(tmp11, [XBLOCK, R0_BLOCK])
-        tmp14 = _tmp13 + tmp12
-        _tmp13 = tl.where(r0_mask & xmask, tmp14, _tmp13)
-    tmp9 = tl.sum(_tmp9, 1)[:, None]
-    tmp13 = tl.sum(_tmp13, 1)[:, None]
-    tl.store(out_ptr0 + (x3), tmp9, xmask)
-    tl.store(out_ptr1 + (x3), tmp13, xmask)
+        tmp4 = tl.broadcast_to(tmp3, [XBLOCK, R0_BLOCK])
+        tmp5_mean_next, tmp5_m2_next, tmp5_weight_next = triton_helpers.welford_reduce(
+            tmp4, tmp5_mean, tmp5_m2, tmp5_weight, roffset == 0
+        )
+        tmp5_mean = tl.where(r0_mask & xmask, tmp5_mean_next, tmp5_mean)
+        tmp5_m2 = tl.where(r0_mask & xmask, tmp5_m2_next, tmp5_m2)
+        tmp5_weight = tl.where(r0_mask & xmask, tmp5_weight_next, tmp5_weight)
+    tmp6, tmp7, tmp8 = triton_helpers.welford(tmp5_mean, tmp5_m2, tmp5_weight, 1)
+    tmp5 = tmp6[:, None]
+    tmp9 = tmp7[:, None]
+    tmp10 = tmp8[:, None]
+    tl.store(out_ptr0 + (x3), tmp5, xmask)
+    tl.store(out_ptr1 + (x3), tmp9, xmask)
+    tl.store(out_ptr2 + (x3), tmp10, xmask)
 ''', device_str='cuda')
 
 
@@ -694,17 +637,17 @@ def triton_red_fused__to_copy_convolution_native_group_norm_7(in_ptr0, in_ptr1, 
 #   input_2 => convolution_3
 #   interpolate => clone_default_6, convert_element_type_19
 # Graph fragment:
+#   %buf29 : Tensor "f32[1, 4, 4, 1, 3][48, 4, 1, 48, 16]cuda:0" = PlaceHolder[target=buf29]
+#   %buf30 : Tensor "f32[1, 4, 4, 1, 3][48, 4, 1, 48, 16]cuda:0" = PlaceHolder[target=buf30]
 #   %buf31 : Tensor "f32[1, 4, 4, 1, 3][48, 4, 1, 48, 16]cuda:0" = PlaceHolder[target=buf31]
 #   %clone_default_7 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg11_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
 #   %clone_default_6 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %clone_default_7, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %convert_element_type_20 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution_3, torch.float32), kwargs = {})
-#   %view_4 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=3] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, 384]), kwargs = {})
-#   %slice_tensor_2 : Tensor "f32[1, 4, 4, 1][6144, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.slice.Tensor](args = (%view_4, 3, 0, 1), kwargs = {})
-#   %sub_tensor_8 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view_4, %slice_tensor_2), kwargs = {})
-#   %mean_dim_12 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%sub_tensor_8, [3], True), kwargs = {})
-#   return %buf32
+#   %view_4 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, 384]), kwargs = {})
+#   %var_mean_correction_2 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_4, [3]), kwargs = {correction: 0, keepdim: True})
+#   return %getitem_15,%buf33
 triton_per_fused__to_copy_convolution_native_group_norm_8 = async_compile.triton('triton_per_fused__to_copy_convolution_native_group_norm_8', '''
 import triton
 import triton.language as tl
@@ -718,11 +661,11 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'x': 16, 'r0_': 4},
     reduction_hint=ReductionHint.OUTER_TINY,
     filename=__file__,
-    triton_meta={'signature': {'in_ptr0': '*fp32', 'out_ptr0': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_per_fused__to_copy_convolution_native_group_norm_8', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 1, 'num_store': 1, 'num_reduction': 1, 'autotune_hints': set(), 'tiling_scores': {'x': 320, 'r0_': 0}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False}
+    triton_meta={'signature': {'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'in_ptr2': '*fp32', 'out_ptr0': '*fp32', 'out_ptr1': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_per_fused__to_copy_convolution_native_group_norm_8', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 3, 'num_store': 2, 'num_reduction': 2, 'autotune_hints': set(), 'tiling_scores': {'x': 832, 'r0_': 0}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False}
 )
 @triton.jit
-def triton_per_fused__to_copy_convolution_native_group_norm_8(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused__to_copy_convolution_native_group_norm_8(in_ptr0, in_ptr1, in_ptr2, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 16
     r0_numel = 3
     R0_BLOCK: tl.constexpr = 4
@@ -739,10 +682,20 @@ def triton_per_fused__to_copy_convolution_native_group_norm_8(in_ptr0, out_ptr0,
     r0_1 = r0_index
     x0 = xindex
     tmp0 = tl.load(in_ptr0 + (x0 + 16*r0_1), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
-    tmp1 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
-    tmp3 = tl.where(r0_mask & xmask, tmp1, 0)
-    tmp4 = tl.sum(tmp3, 1)[:, None].to(tl.float32)
-    tl.store(out_ptr0 + (x0), tmp4, xmask)
+    tmp1 = tl.load(in_ptr1 + (x0 + 16*r0_1), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+    tmp2 = tl.load(in_ptr2 + (x0 + 16*r0_1), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+    tmp3 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
+    tmp4 = tl.broadcast_to(tmp1, [XBLOCK, R0_BLOCK])
+    tmp5 = tl.broadcast_to(tmp2, [XBLOCK, R0_BLOCK])
+    tmp7 = tl.where(r0_mask & xmask, tmp3, 0)
+    tmp8 = tl.where(r0_mask & xmask, tmp4, 0)
+    tmp9 = tl.where(r0_mask & xmask, tmp5, 0)
+    tmp10, tmp11, tmp12 = triton_helpers.welford(tmp7, tmp8, tmp9, 1)
+    tmp13 = tmp10[:, None]
+    tmp14 = tmp11[:, None]
+    tmp15 = tmp12[:, None]
+    tl.store(out_ptr0 + (x0), tmp13, xmask)
+    tl.store(out_ptr1 + (x0), tmp14, xmask)
 ''', device_str='cuda')
 
 
@@ -753,41 +706,30 @@ def triton_per_fused__to_copy_convolution_native_group_norm_8(in_ptr0, out_ptr0,
 #   input_2 => convolution_3
 #   interpolate => clone_default_6, convert_element_type_19
 # Graph fragment:
-#   %buf30 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf30]
-#   %arg12_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg12_1]
-#   %buf32 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=buf32]
-#   %buf34 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=buf34]
-#   %mean_dim_16 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=mean_dim_16]
-#   %mean_dim_17 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=mean_dim_17]
+#   %getitem_15 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=getitem_15]
+#   %buf33 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=buf33]
+#   %mean_dim_11 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=mean_dim_11]
 #   %clone_default_7 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg11_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
 #   %clone_default_6 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %clone_default_7, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %convert_element_type_20 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution_3, torch.float32), kwargs = {})
-#   %view_4 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=3] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, 384]), kwargs = {})
-#   %slice_tensor_2 : Tensor "f32[1, 4, 4, 1][6144, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.slice.Tensor](args = (%view_4, 3, 0, 1), kwargs = {})
-#   %sub_tensor_8 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view_4, %slice_tensor_2), kwargs = {})
-#   %mean_dim_12 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%sub_tensor_8, [3], True), kwargs = {})
-#   %mul_tensor_8 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_tensor_8, %sub_tensor_8), kwargs = {})
-#   %mean_dim_13 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%mul_tensor_8, [3], True), kwargs = {})
-#   %mul_tensor_9 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%mean_dim_12, %mean_dim_12), kwargs = {})
-#   %sub_tensor_9 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%mean_dim_13, %mul_tensor_9), kwargs = {})
-#   %clamp_min_default_2 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.clamp_min.default](args = (%sub_tensor_9, 0.0), kwargs = {})
-#   %add_tensor_8 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=3] = call_function[target=torch.ops.aten.add.Tensor](args = (%slice_tensor_2, %mean_dim_12), kwargs = {})
-#   %reshape_default_4 : Tensor "f32[1, 4, 1, 4][16, 4, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%add_tensor_8, [1, 4, 1, 4]), kwargs = {})
+#   %view_4 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, 384]), kwargs = {})
+#   %var_mean_correction_2 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_4, [3]), kwargs = {correction: 0, keepdim: True})
+#   %reshape_default_4 : Tensor "f32[1, 4, 1, 4][16, 4, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%getitem_15, [1, 4, 1, 4]), kwargs = {})
 #   %expand_default_4 : Tensor "f32[1, 4, 4, 4][16, 4, 0, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.expand.default](args = (%reshape_default_4, [1, 4, 4, 4]), kwargs = {})
-#   %reshape_default_5 : Tensor "f32[1, 4, 1, 4][16, 4, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%clamp_min_default_2, [1, 4, 1, 4]), kwargs = {})
+#   %reshape_default_5 : Tensor "f32[1, 4, 1, 4][16, 4, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%getitem_14, [1, 4, 1, 4]), kwargs = {})
 #   %expand_default_5 : Tensor "f32[1, 4, 4, 4][16, 4, 0, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.expand.default](args = (%reshape_default_5, [1, 4, 4, 4]), kwargs = {})
-#   %mean_dim_16 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%expand_default_4, [3], True), kwargs = {})
-#   %clone_default_19 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%mean_dim_16,), kwargs = {})
-#   %sub_tensor_11 : Tensor "f32[1, 4, 4, 4][64, 16, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%expand_default_4, %mean_dim_16), kwargs = {})
-#   %mul_tensor_11 : Tensor "f32[1, 4, 4, 4][64, 16, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_tensor_11, %sub_tensor_11), kwargs = {})
-#   %add_tensor_10 : Tensor "f32[1, 4, 4, 4][64, 16, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%expand_default_5, %mul_tensor_11), kwargs = {})
-#   %mean_dim_17 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%add_tensor_10, [3], True), kwargs = {})
-#   %add_tensor_11 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean_dim_17, 1e-05), kwargs = {})
-#   %rsqrt_default_2 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_tensor_11,), kwargs = {})
+#   %mean_dim_10 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%expand_default_4, [3], True), kwargs = {})
+#   %clone_default_19 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%mean_dim_10,), kwargs = {})
+#   %sub_tensor_5 : Tensor "f32[1, 4, 4, 4][64, 16, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%expand_default_4, %mean_dim_10), kwargs = {})
+#   %mul_tensor_5 : Tensor "f32[1, 4, 4, 4][64, 16, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_tensor_5, %sub_tensor_5), kwargs = {})
+#   %add_tensor_7 : Tensor "f32[1, 4, 4, 4][64, 16, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%expand_default_5, %mul_tensor_5), kwargs = {})
+#   %mean_dim_11 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%add_tensor_7, [3], True), kwargs = {})
+#   %add_tensor_8 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean_dim_11, 1e-05), kwargs = {})
+#   %rsqrt_default_2 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_tensor_8,), kwargs = {})
 #   %clone_default_18 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%rsqrt_default_2,), kwargs = {})
-#   return %mean_dim_16,%mean_dim_17,%clone_default_19,%clone_default_18
+#   return %clone_default_19,%mean_dim_11,%clone_default_18
 triton_poi_fused__to_copy_convolution_native_group_norm_9 = async_compile.triton('triton_poi_fused__to_copy_convolution_native_group_norm_9', '''
 import triton
 import triton.language as tl
@@ -800,94 +742,57 @@ triton_helpers.set_driver_to_gpu()
 @triton_heuristics.pointwise(
     size_hints={'x': 16}, 
     filename=__file__,
-    triton_meta={'signature': {'in_out_ptr0': '*fp32', 'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*fp32', 'in_ptr3': '*fp32', 'out_ptr1': '*fp32', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_poi_fused__to_copy_convolution_native_group_norm_9', 'mutated_arg_names': ['in_out_ptr0'], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 16, 'num_store': 2, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'x': 256}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
+    triton_meta={'signature': {'in_out_ptr0': '*fp32', 'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'out_ptr0': '*fp32', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_poi_fused__to_copy_convolution_native_group_norm_9', 'mutated_arg_names': ['in_out_ptr0'], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 8, 'num_store': 2, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'x': 256}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused__to_copy_convolution_native_group_norm_9(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1, xnumel, XBLOCK : tl.constexpr):
+def triton_poi_fused__to_copy_convolution_native_group_norm_9(in_out_ptr0, in_ptr0, in_ptr1, out_ptr0, xnumel, XBLOCK : tl.constexpr):
     xnumel = 16
     xoffset = tl.program_id(0) * XBLOCK
     xindex = xoffset + tl.arange(0, XBLOCK)[:]
     xmask = xindex < xnumel
     x1 = xindex // 4
     x2 = xindex
-    tmp0 = tl.load(in_ptr0 + (4*x1), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp1 = tl.load(in_ptr1 + (4*x1), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp4 = tl.load(in_ptr2 + (4*x1), xmask, eviction_policy='evict_last')
-    tmp8 = tl.load(in_ptr0 + (1 + 4*x1), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp9 = tl.load(in_ptr1 + (1 + 4*x1), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp12 = tl.load(in_ptr2 + (1 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp16 = tl.load(in_ptr0 + (2 + 4*x1), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp17 = tl.load(in_ptr1 + (2 + 4*x1), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp20 = tl.load(in_ptr2 + (2 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp24 = tl.load(in_ptr0 + (3 + 4*x1), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp25 = tl.load(in_ptr1 + (3 + 4*x1), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp28 = tl.load(in_ptr2 + (3 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp34 = tl.load(in_ptr3 + (4*x1), xmask, eviction_policy='evict_last')
-    tmp43 = tl.load(in_ptr3 + (1 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp52 = tl.load(in_ptr3 + (2 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp61 = tl.load(in_ptr3 + (3 + 4*x1), xmask, eviction_policy='evict_last')
+    tmp0 = tl.load(in_ptr0 + (4*x1), xmask, eviction_policy='evict_last')
+    tmp1 = tl.load(in_ptr0 + (1 + 4*x1), xmask, eviction_policy='evict_last')
+    tmp3 = tl.load(in_ptr0 + (2 + 4*x1), xmask, eviction_policy='evict_last')
+    tmp5 = tl.load(in_ptr0 + (3 + 4*x1), xmask, eviction_policy='evict_last')
+    tmp9 = tl.load(in_ptr1 + (4*x1), xmask, eviction_policy='evict_last')
+    tmp15 = tl.load(in_ptr1 + (1 + 4*x1), xmask, eviction_policy='evict_last')
+    tmp21 = tl.load(in_ptr1 + (2 + 4*x1), xmask, eviction_policy='evict_last')
+    tmp27 = tl.load(in_ptr1 + (3 + 4*x1), xmask, eviction_policy='evict_last')
     tmp2 = tmp0 + tmp1
-    tmp3 = tmp2.to(tl.float32)
-    tmp5 = tl.full([1], 384.0, tl.float32)
-    tmp6 = (tmp4 / tmp5)
-    tmp7 = tmp3 + tmp6
-    tmp10 = tmp8 + tmp9
-    tmp11 = tmp10.to(tl.float32)
-    tmp13 = (tmp12 / tmp5)
+    tmp4 = tmp2 + tmp3
+    tmp6 = tmp4 + tmp5
+    tmp7 = tl.full([1], 4.0, tl.float32)
+    tmp8 = (tmp6 / tmp7)
+    tmp10 = tl.full([1], 384.0, tl.float32)
+    tmp11 = (tmp9 / tmp10)
+    tmp12 = tmp0 - tmp8
+    tmp13 = tmp12 * tmp12
     tmp14 = tmp11 + tmp13
-    tmp15 = tmp7 + tmp14
-    tmp18 = tmp16 + tmp17
-    tmp19 = tmp18.to(tl.float32)
-    tmp21 = (tmp20 / tmp5)
-    tmp22 = tmp19 + tmp21
-    tmp23 = tmp15 + tmp22
-    tmp26 = tmp24 + tmp25
-    tmp27 = tmp26.to(tl.float32)
-    tmp29 = (tmp28 / tmp5)
-    tmp30 = tmp27 + tmp29
-    tmp31 = tmp23 + tmp30
-    tmp32 = tl.full([1], 4.0, tl.float32)
-    tmp33 = (tmp31 / tmp32)
-    tmp35 = (tmp34 / tmp5)
-    tmp36 = tmp6 * tmp6
-    tmp37 = tmp35 - tmp36
-    tmp38 = tl.full([1], 0.0, tl.float32)
-    tmp39 = triton_helpers.maximum(tmp37, tmp38)
-    tmp40 = tmp7 - tmp33
-    tmp41 = tmp40 * tmp40
-    tmp42 = tmp39 + tmp41
-    tmp44 = (tmp43 / tmp5)
-    tmp45 = tmp13 * tmp13
-    tmp46 = tmp44 - tmp45
-    tmp47 = triton_helpers.maximum(tmp46, tmp38)
-    tmp48 = tmp14 - tmp33
-    tmp49 = tmp48 * tmp48
-    tmp50 = tmp47 + tmp49
-    tmp51 = tmp42 + tmp50
-    tmp53 = (tmp52 / tmp5)
-    tmp54 = tmp21 * tmp21
-    tmp55 = tmp53 - tmp54
-    tmp56 = triton_helpers.maximum(tmp55, tmp38)
-    tmp57 = tmp22 - tmp33
-    tmp58 = tmp57 * tmp57
-    tmp59 = tmp56 + tmp58
-    tmp60 = tmp51 + tmp59
-    tmp62 = (tmp61 / tmp5)
-    tmp63 = tmp29 * tmp29
-    tmp64 = tmp62 - tmp63
-    tmp65 = triton_helpers.maximum(tmp64, tmp38)
-    tmp66 = tmp30 - tmp33
-    tmp67 = tmp66 * tmp66
-    tmp68 = tmp65 + tmp67
-    tmp69 = tmp60 + tmp68
-    tmp70 = (tmp69 / tmp32)
-    tmp71 = tl.full([1], 1e-05, tl.float32)
-    tmp72 = tmp70 + tmp71
-    tmp73 = libdevice.rsqrt(tmp72)
-    tl.store(out_ptr1 + (x2), tmp33, xmask)
-    tl.store(in_out_ptr0 + (x2), tmp73, xmask)
+    tmp16 = (tmp15 / tmp10)
+    tmp17 = tmp1 - tmp8
+    tmp18 = tmp17 * tmp17
+    tmp19 = tmp16 + tmp18
+    tmp20 = tmp14 + tmp19
+    tmp22 = (tmp21 / tmp10)
+    tmp23 = tmp3 - tmp8
+    tmp24 = tmp23 * tmp23
+    tmp25 = tmp22 + tmp24
+    tmp26 = tmp20 + tmp25
+    tmp28 = (tmp27 / tmp10)
+    tmp29 = tmp5 - tmp8
+    tmp30 = tmp29 * tmp29
+    tmp31 = tmp28 + tmp30
+    tmp32 = tmp26 + tmp31
+    tmp33 = (tmp32 / tmp7)
+    tmp34 = tl.full([1], 1e-05, tl.float32)
+    tmp35 = tmp33 + tmp34
+    tmp36 = libdevice.rsqrt(tmp35)
+    tl.store(out_ptr0 + (x2), tmp8, xmask)
+    tl.store(in_out_ptr0 + (x2), tmp36, xmask)
 ''', device_str='cuda')
 
 
@@ -900,7 +805,7 @@ def triton_poi_fused__to_copy_convolution_native_group_norm_9(in_out_ptr0, in_pt
 #   interpolate => clone_default_6, convert_element_type_19
 #   silu_2 => add_15, clone_default_8, convert_element_type_24, convert_element_type_25, div_2, exp_2, neg_2
 # Graph fragment:
-#   %buf30 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf30]
+#   %buf28 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf28]
 #   %arg12_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg12_1]
 #   %clone_default_19 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=clone_default_19]
 #   %clone_default_18 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=clone_default_18]
@@ -913,7 +818,7 @@ def triton_poi_fused__to_copy_convolution_native_group_norm_9(in_out_ptr0, in_pt
 #   %clone_default_6 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %clone_default_7, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %convert_element_type_20 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution_3, torch.float32), kwargs = {})
-#   %view_4 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=3] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, 384]), kwargs = {})
+#   %view_4 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, 384]), kwargs = {})
 #   %as_strided_default_5 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_19, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
 #   %as_strided_default_4 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_18, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
 #   %sub_2 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view_4, %as_strided_default_5), kwargs = {})
@@ -938,7 +843,7 @@ def triton_poi_fused__to_copy_convolution_native_group_norm_9(in_out_ptr0, in_pt
 #   %convert_element_type_25 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_2, torch.bfloat16), kwargs = {})
 #   %clone_default_8 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_25,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_4 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_8, %clone_default_9, %arg16_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %convert_element_type_24,%buf42
+#   return %convert_element_type_24,%buf40
 triton_poi_fused__to_copy_convolution_native_group_norm_silu_10 = async_compile.triton('triton_poi_fused__to_copy_convolution_native_group_norm_silu_10', '''
 import triton
 import triton.language as tl
@@ -999,9 +904,9 @@ def triton_poi_fused__to_copy_convolution_native_group_norm_silu_10(in_ptr0, in_
 #   interpolate => clone_default_6, convert_element_type_19
 #   silu_3 => add_18, clone_default_10, convert_element_type_31, div_3, exp_3, neg_3
 # Graph fragment:
-#   %buf30 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf30]
+#   %buf28 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf28]
 #   %arg12_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg12_1]
-#   %buf58 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf58]
+#   %buf56 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf56]
 #   %arg20_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg20_1]
 #   %clone_default_7 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg11_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %clone_default_11 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg19_1,), kwargs = {memory_format: torch.channels_last_3d})
@@ -1017,63 +922,10 @@ def triton_poi_fused__to_copy_convolution_native_group_norm_silu_10(in_ptr0, in_
 #   %convolution_5 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_10, %clone_default_11, %arg20_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %add_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%convolution_3, %convolution_5), kwargs = {})
 #   %convert_element_type_32 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%add_19, torch.float32), kwargs = {})
-#   %view_8 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=3] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_32, [1, 4, 4, 384]), kwargs = {})
-#   %slice_tensor_4 : Tensor "f32[1, 4, 4, 1][6144, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.slice.Tensor](args = (%view_8, 3, 0, 1), kwargs = {})
-#   %sub_tensor_16 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view_8, %slice_tensor_4), kwargs = {})
-#   return %sub_tensor_16
-triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_11 = async_compile.triton('triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_11', '''
-import triton
-import triton.language as tl
-
-from torch._inductor.runtime import triton_helpers, triton_heuristics
-from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
-from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
-triton_helpers.set_driver_to_gpu()
-
-@triton_heuristics.pointwise(
-    size_hints={'x': 8192}, 
-    filename=__file__,
-    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'in_ptr3': '*bf16', 'out_ptr0': '*fp32', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_11', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 6, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'x': 73856}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
-    min_elem_per_thread=0
-)
-@triton.jit
-def triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_11(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr0, xnumel, XBLOCK : tl.constexpr):
-    xnumel = 6144
-    xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:]
-    xmask = xindex < xnumel
-    x2 = xindex
-    x0 = (xindex % 16)
-    tmp0 = tl.load(in_ptr0 + (x2), xmask).to(tl.float32)
-    tmp1 = tl.load(in_ptr1 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp3 = tl.load(in_ptr2 + (x2), xmask).to(tl.float32)
-    tmp4 = tl.load(in_ptr3 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp8 = tl.load(in_ptr0 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp10 = tl.load(in_ptr2 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
-    tmp2 = tmp0 + tmp1
-    tmp5 = tmp3 + tmp4
-    tmp6 = tmp2 + tmp5
-    tmp7 = tmp6.to(tl.float32)
-    tmp9 = tmp8 + tmp1
-    tmp11 = tmp10 + tmp4
-    tmp12 = tmp9 + tmp11
-    tmp13 = tmp12.to(tl.float32)
-    tmp14 = tmp7 - tmp13
-    tl.store(out_ptr0 + (x2), tmp14, xmask)
-''', device_str='cuda')
-
-
-# kernel path: <kernel-path>
-# Topologically Sorted Source Nodes: [], Original ATen: []
-# Source node to ATen node mapping:
-# Graph fragment:
-#   %sub_tensor_16 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0" = PlaceHolder[target=sub_tensor_16]
-#   %mean_dim_24 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%sub_tensor_16, [3], True), kwargs = {})
-#   %mul_tensor_16 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_tensor_16, %sub_tensor_16), kwargs = {})
-#   %mean_dim_25 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%mul_tensor_16, [3], True), kwargs = {})
-#   return %buf60,%buf62
-triton_red_fused_12 = async_compile.triton('triton_red_fused_12', '''
+#   %view_8 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_32, [1, 4, 4, 384]), kwargs = {})
+#   %var_mean_correction_4 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_8, [3]), kwargs = {correction: 0, keepdim: True})
+#   return %buf57,%buf58,%buf59
+triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11 = async_compile.triton('triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11', '''
 import triton
 import triton.language as tl
 
@@ -1086,11 +938,11 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'x': 64, 'r0_': 128},
     reduction_hint=ReductionHint.OUTER,
     filename=__file__,
-    triton_meta={'signature': {'in_ptr0': '*fp32', 'out_ptr0': '*fp32', 'out_ptr1': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr', 'R0_BLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_red_fused_12', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 1, 'num_store': 2, 'num_reduction': 2, 'autotune_hints': set(), 'tiling_scores': {'x': 25344, 'r0_': 0}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False}
+    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'in_ptr3': '*bf16', 'out_ptr0': '*fp32', 'out_ptr1': '*fp32', 'out_ptr2': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr', 'R0_BLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]], (8,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 4, 'num_store': 3, 'num_reduction': 3, 'autotune_hints': set(), 'tiling_scores': {'x': 25792, 'r0_': 0}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False}
 )
 @triton.jit
-def triton_red_fused_12(in_ptr0, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+def triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
     xnumel = 48
     r0_numel = 128
     rnumel = r0_numel
@@ -1102,230 +954,38 @@ def triton_red_fused_12(in_ptr0, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : 
     rbase = r0_base
     x0 = (xindex % 16)
     x1 = xindex // 16
-    _tmp2 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
+    tmp1 = tl.load(in_ptr1 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp4 = tl.load(in_ptr3 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp9_mean = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    tmp9_m2 = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    tmp9_weight = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
     x3 = xindex
-    _tmp6 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
     for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
         r0_index = r0_offset + r0_base
         r0_mask = r0_index < r0_numel
         roffset = r0_offset
         rindex = r0_index
         r0_2 = r0_index
-        tmp0 = tl.load(in_ptr0 + (x0 + 16*r0_2 + 2048*x1), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
-        tmp1 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
-        tmp3 = _tmp2 + tmp1
-        _tmp2 = tl.where(r0_mask & xmask, tmp3, _tmp2)
-        tmp4 = tmp0 * tmp0
-        tmp5 = tl.broadcast_to(tmp4, [XBLOCK, R0_BLOCK])
-        tmp7 = _tmp6 + tmp5
-        _tmp6 = tl.where(r0_mask & xmask, tmp7, _tmp6)
-    tmp2 = tl.sum(_tmp2, 1)[:, None]
-    tmp6 = tl.sum(_tmp6, 1)[:, None]
-    tl.store(out_ptr0 + (x3), tmp2, xmask)
-    tl.store(out_ptr1 + (x3), tmp6, xmask)
-''', device_str='cuda')
-
-
-# kernel path: <kernel-path>
-# Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
-# Source node to ATen node mapping:
-#   group_norm_4 => convert_element_type_32, view_8
-#   h_4 => convolution_5
-#   input_2 => convolution_3
-#   input_3 => add_19
-#   interpolate => clone_default_6, convert_element_type_19
-#   silu_3 => add_18, clone_default_10, convert_element_type_31, div_3, exp_3, neg_3
-# Graph fragment:
-#   %buf60 : Tensor "f32[1, 4, 4, 1, 3][48, 4, 1, 48, 16]cuda:0" = PlaceHolder[target=buf60]
-#   %buf30 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf30]
-#   %arg12_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg12_1]
-#   %buf58 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf58]
-#   %arg20_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg20_1]
-#   %buf61 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=buf61]
-#   %clone_default_7 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg11_1,), kwargs = {memory_format: torch.channels_last_3d})
-#   %clone_default_11 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg19_1,), kwargs = {memory_format: torch.channels_last_3d})
-#   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
-#   %clone_default_6 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
-#   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %clone_default_7, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   %neg_3 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%convert_element_type_30,), kwargs = {})
-#   %exp_3 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_3,), kwargs = {})
-#   %add_18 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_3, 1), kwargs = {})
-#   %div_3 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%convert_element_type_30, %add_18), kwargs = {})
-#   %convert_element_type_31 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_3, torch.bfloat16), kwargs = {})
-#   %clone_default_10 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_31,), kwargs = {memory_format: torch.channels_last_3d})
-#   %convolution_5 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_10, %clone_default_11, %arg20_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   %add_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%convolution_3, %convolution_5), kwargs = {})
-#   %convert_element_type_32 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%add_19, torch.float32), kwargs = {})
-#   %view_8 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=3] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_32, [1, 4, 4, 384]), kwargs = {})
-#   %slice_tensor_4 : Tensor "f32[1, 4, 4, 1][6144, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.slice.Tensor](args = (%view_8, 3, 0, 1), kwargs = {})
-#   %mean_dim_24 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%sub_tensor_16, [3], True), kwargs = {})
-#   %add_tensor_16 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=3] = call_function[target=torch.ops.aten.add.Tensor](args = (%slice_tensor_4, %mean_dim_24), kwargs = {})
-#   return %buf61,%add_tensor_16
-triton_per_fused__to_copy_add_convolution_native_group_norm_silu_13 = async_compile.triton('triton_per_fused__to_copy_add_convolution_native_group_norm_silu_13', '''
-import triton
-import triton.language as tl
-
-from torch._inductor.runtime import triton_helpers, triton_heuristics
-from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
-from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
-triton_helpers.set_driver_to_gpu()
-
-@triton_heuristics.persistent_reduction(
-    size_hints={'x': 16, 'r0_': 4},
-    reduction_hint=ReductionHint.OUTER_TINY,
-    filename=__file__,
-    triton_meta={'signature': {'in_ptr0': '*fp32', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'in_ptr3': '*bf16', 'in_ptr4': '*bf16', 'out_ptr0': '*fp32', 'out_ptr1': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_per_fused__to_copy_add_convolution_native_group_norm_silu_13', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 5, 'num_store': 2, 'num_reduction': 1, 'autotune_hints': set(), 'tiling_scores': {'x': 576, 'r0_': 0}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False}
-)
-@triton.jit
-def triton_per_fused__to_copy_add_convolution_native_group_norm_silu_13(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
-    xnumel = 16
-    r0_numel = 3
-    R0_BLOCK: tl.constexpr = 4
-    rnumel = r0_numel
-    RBLOCK: tl.constexpr = R0_BLOCK
-    xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
-    xmask = xindex < xnumel
-    r0_index = tl.arange(0, R0_BLOCK)[None, :]
-    r0_offset = 0
-    r0_mask = r0_index < r0_numel
-    roffset = r0_offset
-    rindex = r0_index
-    r0_1 = r0_index
-    x0 = xindex
-    tmp0 = tl.load(in_ptr0 + (x0 + 16*r0_1), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
-    tmp5 = tl.load(in_ptr1 + (x0), xmask).to(tl.float32)
-    tmp6 = tl.load(in_ptr2 + (x0), xmask).to(tl.float32)
-    tmp8 = tl.load(in_ptr3 + (x0), xmask).to(tl.float32)
-    tmp9 = tl.load(in_ptr4 + (x0), xmask).to(tl.float32)
-    tmp1 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
-    tmp3 = tl.where(r0_mask & xmask, tmp1, 0)
-    tmp4 = tl.sum(tmp3, 1)[:, None].to(tl.float32)
-    tmp7 = tmp5 + tmp6
-    tmp10 = tmp8 + tmp9
-    tmp11 = tmp7 + tmp10
-    tmp12 = tmp11.to(tl.float32)
-    tmp13 = tl.full([1, 1], 384.0, tl.float32)
-    tmp14 = (tmp4 / tmp13)
-    tmp15 = tmp12 + tmp14
-    tl.store(out_ptr1 + (x0), tmp15, xmask)
-    tl.store(out_ptr0 + (x0), tmp4, xmask)
-''', device_str='cuda')
-
-
-# kernel path: <kernel-path>
-# Topologically Sorted Source Nodes: [], Original ATen: []
-# Source node to ATen node mapping:
-# Graph fragment:
-#   %add_tensor_16 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=add_tensor_16]
-#   %buf63 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=buf63]
-#   %buf61 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=buf61]
-#   %mean_dim_29 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=mean_dim_29]
-#   %mean_dim_24 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%sub_tensor_16, [3], True), kwargs = {})
-#   %mul_tensor_16 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_tensor_16, %sub_tensor_16), kwargs = {})
-#   %mean_dim_25 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%mul_tensor_16, [3], True), kwargs = {})
-#   %mul_tensor_17 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%mean_dim_24, %mean_dim_24), kwargs = {})
-#   %sub_tensor_17 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%mean_dim_25, %mul_tensor_17), kwargs = {})
-#   %clamp_min_default_4 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.clamp_min.default](args = (%sub_tensor_17, 0.0), kwargs = {})
-#   %reshape_default_8 : Tensor "f32[1, 4, 1, 4][16, 4, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%add_tensor_16, [1, 4, 1, 4]), kwargs = {})
-#   %expand_default_8 : Tensor "f32[1, 4, 4, 4][16, 4, 0, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.expand.default](args = (%reshape_default_8, [1, 4, 4, 4]), kwargs = {})
-#   %reshape_default_9 : Tensor "f32[1, 4, 1, 4][16, 4, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%clamp_min_default_4, [1, 4, 1, 4]), kwargs = {})
-#   %expand_default_9 : Tensor "f32[1, 4, 4, 4][16, 4, 0, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.expand.default](args = (%reshape_default_9, [1, 4, 4, 4]), kwargs = {})
-#   %mean_dim_28 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%expand_default_8, [3], True), kwargs = {})
-#   %clone_default_23 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%mean_dim_28,), kwargs = {})
-#   %sub_tensor_19 : Tensor "f32[1, 4, 4, 4][64, 16, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%expand_default_8, %mean_dim_28), kwargs = {})
-#   %mul_tensor_19 : Tensor "f32[1, 4, 4, 4][64, 16, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_tensor_19, %sub_tensor_19), kwargs = {})
-#   %add_tensor_18 : Tensor "f32[1, 4, 4, 4][64, 16, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%expand_default_9, %mul_tensor_19), kwargs = {})
-#   %mean_dim_29 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%add_tensor_18, [3], True), kwargs = {})
-#   %add_tensor_19 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean_dim_29, 1e-05), kwargs = {})
-#   %rsqrt_default_4 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_tensor_19,), kwargs = {})
-#   %clone_default_22 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%rsqrt_default_4,), kwargs = {})
-#   return %clone_default_23,%mean_dim_29,%clone_default_22
-triton_poi_fused_14 = async_compile.triton('triton_poi_fused_14', '''
-import triton
-import triton.language as tl
-
-from torch._inductor.runtime import triton_helpers, triton_heuristics
-from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
-from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
-triton_helpers.set_driver_to_gpu()
-
-@triton_heuristics.pointwise(
-    size_hints={'x': 16}, 
-    filename=__file__,
-    triton_meta={'signature': {'in_out_ptr0': '*fp32', 'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'in_ptr2': '*fp32', 'out_ptr0': '*fp32', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_poi_fused_14', 'mutated_arg_names': ['in_out_ptr0'], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 12, 'num_store': 2, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'x': 256}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
-    min_elem_per_thread=0
-)
-@triton.jit
-def triton_poi_fused_14(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, out_ptr0, xnumel, XBLOCK : tl.constexpr):
-    xnumel = 16
-    xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:]
-    xmask = xindex < xnumel
-    x1 = xindex // 4
-    x2 = xindex
-    tmp0 = tl.load(in_ptr0 + (4*x1), xmask, eviction_policy='evict_last')
-    tmp1 = tl.load(in_ptr0 + (1 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp3 = tl.load(in_ptr0 + (2 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp5 = tl.load(in_ptr0 + (3 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp9 = tl.load(in_ptr1 + (4*x1), xmask, eviction_policy='evict_last')
-    tmp12 = tl.load(in_ptr2 + (4*x1), xmask, eviction_policy='evict_last')
-    tmp21 = tl.load(in_ptr1 + (1 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp23 = tl.load(in_ptr2 + (1 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp32 = tl.load(in_ptr1 + (2 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp34 = tl.load(in_ptr2 + (2 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp43 = tl.load(in_ptr1 + (3 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp45 = tl.load(in_ptr2 + (3 + 4*x1), xmask, eviction_policy='evict_last')
-    tmp2 = tmp0 + tmp1
-    tmp4 = tmp2 + tmp3
-    tmp6 = tmp4 + tmp5
-    tmp7 = tl.full([1], 4.0, tl.float32)
-    tmp8 = (tmp6 / tmp7)
-    tmp10 = tl.full([1], 384.0, tl.float32)
-    tmp11 = (tmp9 / tmp10)
-    tmp13 = (tmp12 / tmp10)
-    tmp14 = tmp13 * tmp13
-    tmp15 = tmp11 - tmp14
-    tmp16 = tl.full([1], 0.0, tl.float32)
-    tmp17 = triton_helpers.maximum(tmp15, tmp16)
-    tmp18 = tmp0 - tmp8
-    tmp19 = tmp18 * tmp18
-    tmp20 = tmp17 + tmp19
-    tmp22 = (tmp21 / tmp10)
-    tmp24 = (tmp23 / tmp10)
-    tmp25 = tmp24 * tmp24
-    tmp26 = tmp22 - tmp25
-    tmp27 = triton_helpers.maximum(tmp26, tmp16)
-    tmp28 = tmp1 - tmp8
-    tmp29 = tmp28 * tmp28
-    tmp30 = tmp27 + tmp29
-    tmp31 = tmp20 + tmp30
-    tmp33 = (tmp32 / tmp10)
-    tmp35 = (tmp34 / tmp10)
-    tmp36 = tmp35 * tmp35
-    tmp37 = tmp33 - tmp36
-    tmp38 = triton_helpers.maximum(tmp37, tmp16)
-    tmp39 = tmp3 - tmp8
-    tmp40 = tmp39 * tmp39
-    tmp41 = tmp38 + tmp40
-    tmp42 = tmp31 + tmp41
-    tmp44 = (tmp43 / tmp10)
-    tmp46 = (tmp45 / tmp10)
-    tmp47 = tmp46 * tmp46
-    tmp48 = tmp44 - tmp47
-    tmp49 = triton_helpers.maximum(tmp48, tmp16)
-    tmp50 = tmp5 - tmp8
-    tmp51 = tmp50 * tmp50
-    tmp52 = tmp49 + tmp51
-    tmp53 = tmp42 + tmp52
-    tmp54 = (tmp53 / tmp7)
-    tmp55 = tl.full([1], 1e-05, tl.float32)
-    tmp56 = tmp54 + tmp55
-    tmp57 = libdevice.rsqrt(tmp56)
-    tl.store(out_ptr0 + (x2), tmp8, xmask)
-    tl.store(in_out_ptr0 + (x2), tmp57, xmask)
+        tmp0 = tl.load(in_ptr0 + (x0 + 16*r0_2 + 2048*x1), r0_mask & xmask, eviction_policy='evict_first', other=0.0).to(tl.float32)
+        tmp3 = tl.load(in_ptr2 + (x0 + 16*r0_2 + 2048*x1), r0_mask & xmask, eviction_policy='evict_first', other=0.0).to(tl.float32)
+        tmp2 = tmp0 + tmp1
+        tmp5 = tmp3 + tmp4
+        tmp6 = tmp2 + tmp5
+        tmp7 = tmp6.to(tl.float32)
+        tmp8 = tl.broadcast_to(tmp7, [XBLOCK, R0_BLOCK])
+        tmp9_mean_next, tmp9_m2_next, tmp9_weight_next = triton_helpers.welford_reduce(
+            tmp8, tmp9_mean, tmp9_m2, tmp9_weight, roffset == 0
+        )
+        tmp9_mean = tl.where(r0_mask & xmask, tmp9_mean_next, tmp9_mean)
+        tmp9_m2 = tl.where(r0_mask & xmask, tmp9_m2_next, tmp9_m2)
+        tmp9_weight = tl.where(r0_mask & xmask, tmp9_weight_next, tmp9_weight)
+    tmp10, tmp11, tmp12 = triton_helpers.welford(tmp9_mean, tmp9_m2, tmp9_weight, 1)
+    tmp9 = tmp10[:, None]
+    tmp13 = tmp11[:, None]
+    tmp14 = tmp12[:, None]
+    tl.store(out_ptr0 + (x3), tmp9, xmask)
+    tl.store(out_ptr1 + (x3), tmp13, xmask)
+    tl.store(out_ptr2 + (x3), tmp14, xmask)
 ''', device_str='cuda')
 
 
@@ -1341,9 +1001,9 @@ def triton_poi_fused_14(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, out_ptr0, xnumel
 #   silu_3 => add_18, clone_default_10, convert_element_type_31, div_3, exp_3, neg_3
 #   silu_4 => add_22, clone_default_12, convert_element_type_36, convert_element_type_37, div_4, exp_4, neg_4
 # Graph fragment:
-#   %buf30 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf30]
+#   %buf28 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf28]
 #   %arg12_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg12_1]
-#   %buf58 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf58]
+#   %buf56 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf56]
 #   %arg20_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg20_1]
 #   %clone_default_23 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=clone_default_23]
 #   %clone_default_22 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=clone_default_22]
@@ -1365,7 +1025,7 @@ def triton_poi_fused_14(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, out_ptr0, xnumel
 #   %convolution_5 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_10, %clone_default_11, %arg20_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %add_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%convolution_3, %convolution_5), kwargs = {})
 #   %convert_element_type_32 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%add_19, torch.float32), kwargs = {})
-#   %view_8 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=3] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_32, [1, 4, 4, 384]), kwargs = {})
+#   %view_8 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_32, [1, 4, 4, 384]), kwargs = {})
 #   %as_strided_default_9 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_23, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
 #   %as_strided_default_8 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_22, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
 #   %sub_4 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view_8, %as_strided_default_9), kwargs = {})
@@ -1390,8 +1050,8 @@ def triton_poi_fused_14(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, out_ptr0, xnumel
 #   %convert_element_type_37 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_4, torch.bfloat16), kwargs = {})
 #   %clone_default_12 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_37,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_6 : Tensor "bf16[1, 3, 2, 12, 16][1152, 1, 576, 48, 3]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_12, %clone_default_13, %arg24_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %convert_element_type_36,%buf70
-triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_15 = async_compile.triton('triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_15', '''
+#   return %convert_element_type_36,%buf68
+triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12 = async_compile.triton('triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12', '''
 import triton
 import triton.language as tl
 
@@ -1404,11 +1064,11 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'x': 8192}, 
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'in_ptr3': '*bf16', 'in_ptr4': '*fp32', 'in_ptr5': '*fp32', 'in_ptr6': '*bf16', 'in_ptr7': '*bf16', 'out_ptr1': '*bf16', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]], (8,): [['tt.divisibility', 16]], (9,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_15', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 8, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'x': 49408}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 8, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'x': 49408}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_15(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, in_ptr6, in_ptr7, out_ptr1, xnumel, XBLOCK : tl.constexpr):
+def triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, in_ptr6, in_ptr7, out_ptr1, xnumel, XBLOCK : tl.constexpr):
     xnumel = 6144
     xoffset = tl.program_id(0) * XBLOCK
     xindex = xoffset + tl.arange(0, XBLOCK)[:]
@@ -1460,8 +1120,8 @@ def triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_15(in_ptr0,
 #   %convert_element_type_37 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_4, torch.bfloat16), kwargs = {})
 #   %clone_default_12 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_37,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_6 : Tensor "bf16[1, 3, 2, 12, 16][1152, 1, 576, 48, 3]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_12, %clone_default_13, %arg24_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %buf71
-triton_poi_fused_convolution_silu_16 = async_compile.triton('triton_poi_fused_convolution_silu_16', '''
+#   return %buf69
+triton_poi_fused_convolution_silu_13 = async_compile.triton('triton_poi_fused_convolution_silu_13', '''
 import triton
 import triton.language as tl
 
@@ -1474,11 +1134,11 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'y': 64, 'x': 32}, tile_hint=TileHint.SQUARE,
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'out_ptr0': '*bf16', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid2D', 'kernel_name': 'triton_poi_fused_convolution_silu_16', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 1, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'y': 5184, 'x': 2592}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
+    inductor_meta={'grid_type': 'Grid2D', 'kernel_name': 'triton_poi_fused_convolution_silu_13', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 1, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'y': 5184, 'x': 2592}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused_convolution_silu_16(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+def triton_poi_fused_convolution_silu_13(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
     ynumel = 48
     xnumel = 27
     yoffset = tl.program_id(1) * YBLOCK
@@ -1502,7 +1162,7 @@ def triton_poi_fused_convolution_silu_16(in_ptr0, out_ptr0, ynumel, xnumel, YBLO
 #   conv3d_6 => convolution_6
 #   silu_4 => add_22, clone_default_12, convert_element_type_37, div_4, exp_4, neg_4
 # Graph fragment:
-#   %buf72 : Tensor "bf16[1, 3, 2, 12, 16][1152, 1, 576, 48, 3]cuda:0" = PlaceHolder[target=buf72]
+#   %buf70 : Tensor "bf16[1, 3, 2, 12, 16][1152, 1, 576, 48, 3]cuda:0" = PlaceHolder[target=buf70]
 #   %arg24_1 : Tensor "bf16[3][1]cuda:0" = PlaceHolder[target=arg24_1]
 #   %clone_default_13 : Tensor "bf16[3, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg23_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %neg_4 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%convert_element_type_36,), kwargs = {})
@@ -1513,7 +1173,7 @@ def triton_poi_fused_convolution_silu_16(in_ptr0, out_ptr0, ynumel, xnumel, YBLO
 #   %clone_default_12 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_37,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_6 : Tensor "bf16[1, 3, 2, 12, 16][1152, 1, 576, 48, 3]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_12, %clone_default_13, %arg24_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   return %convolution_6
-triton_poi_fused_convolution_silu_17 = async_compile.triton('triton_poi_fused_convolution_silu_17', '''
+triton_poi_fused_convolution_silu_14 = async_compile.triton('triton_poi_fused_convolution_silu_14', '''
 import triton
 import triton.language as tl
 
@@ -1526,11 +1186,11 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'y': 4, 'x': 512}, tile_hint=TileHint.DEFAULT,
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'out_ptr0': '*bf16', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid2D', 'kernel_name': 'triton_poi_fused_convolution_silu_17', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'y': 864, 'x': 4614}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
+    inductor_meta={'grid_type': 'Grid2D', 'kernel_name': 'triton_poi_fused_convolution_silu_14', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'y': 864, 'x': 4614}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused_convolution_silu_17(in_ptr0, in_ptr1, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+def triton_poi_fused_convolution_silu_14(in_ptr0, in_ptr1, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
     ynumel = 3
     xnumel = 384
     yoffset = tl.program_id(1) * YBLOCK
@@ -1585,232 +1245,220 @@ class Runner:
             del buf0
             del buf1
             assert_size_stride(arg1_1, (16, ), (1, ), 'input')
-            buf3 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 16), torch.float32)
+            buf3 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 1), torch.float32)
             buf4 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 16), torch.float32)
             # Topologically Sorted Source Nodes: [h, group_norm], Original ATen: [aten.convolution, aten.native_group_norm]
             raw_stream0 = get_raw_stream(0)
             triton_red_fused_convolution_native_group_norm_2.run(buf2, arg1_1, buf3, buf4, 16, 96, stream=raw_stream0)
-            buf9 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 16), torch.float32)
-            buf8 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 1), torch.float32)
-            buf10 = reinterpret_tensor(buf9, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf9  # reuse
+            buf7 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 1), torch.float32)
+            buf8 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 16), torch.float32)
+            buf9 = reinterpret_tensor(buf8, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf8  # reuse
             # Topologically Sorted Source Nodes: [h, group_norm], Original ATen: [aten.convolution, aten.native_group_norm]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_native_group_norm_3.run(buf10, buf2, arg1_1, buf3, buf4, buf8, 16, stream=raw_stream0)
+            triton_poi_fused_convolution_native_group_norm_3.run(buf9, buf3, buf4, buf7, 16, stream=raw_stream0)
             assert_size_stride(arg3_1, (16, ), (1, ), 'input')
             assert_size_stride(arg4_1, (16, ), (1, ), 'input')
-            buf12 = empty_strided_cuda((1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), torch.bfloat16)
+            buf11 = empty_strided_cuda((1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), torch.bfloat16)
             # Topologically Sorted Source Nodes: [h, group_norm, silu, h_1], Original ATen: [aten.convolution, aten.native_group_norm, aten.silu]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_native_group_norm_silu_4.run(buf2, arg1_1, buf8, buf10, arg3_1, arg4_1, buf12, 1536, stream=raw_stream0)
+            triton_poi_fused_convolution_native_group_norm_silu_4.run(buf2, arg1_1, buf7, buf9, arg3_1, arg4_1, buf11, 1536, stream=raw_stream0)
             del arg3_1
             del arg4_1
             assert_size_stride(arg5_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), 'input')
-            buf13 = empty_strided_cuda((16, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
+            buf12 = empty_strided_cuda((16, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
             # Topologically Sorted Source Nodes: [silu, h_1], Original ATen: [aten.silu, aten.convolution]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_silu_5.run(arg5_1, buf13, 256, 27, stream=raw_stream0)
+            triton_poi_fused_convolution_silu_5.run(arg5_1, buf12, 256, 27, stream=raw_stream0)
             del arg5_1
             # Topologically Sorted Source Nodes: [silu, h_1], Original ATen: [aten.silu, aten.convolution]
-            buf14 = extern_kernels.convolution(buf12, buf13, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf14, (1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), 'torch.ops.aten.convolution.default')
+            buf13 = extern_kernels.convolution(buf11, buf12, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf13, (1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), 'torch.ops.aten.convolution.default')
             assert_size_stride(arg6_1, (16, ), (1, ), 'input')
-            buf15 = reinterpret_tensor(buf8, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf8  # reuse
-            buf16 = reinterpret_tensor(buf10, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf10  # reuse
+            buf14 = buf9; del buf9  # reuse
+            buf15 = reinterpret_tensor(buf7, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf7  # reuse
             # Topologically Sorted Source Nodes: [silu, h_1, group_norm_1], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             raw_stream0 = get_raw_stream(0)
-            triton_red_fused_convolution_native_group_norm_2.run(buf14, arg6_1, buf15, buf16, 16, 96, stream=raw_stream0)
-            buf21 = buf4; del buf4  # reuse
-            buf20 = reinterpret_tensor(buf3, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf3  # reuse
-            buf22 = reinterpret_tensor(buf21, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf21  # reuse
+            triton_red_fused_convolution_native_group_norm_2.run(buf13, arg6_1, buf14, buf15, 16, 96, stream=raw_stream0)
+            buf18 = reinterpret_tensor(buf4, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf4  # reuse
+            buf19 = reinterpret_tensor(buf3, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf3  # reuse
+            buf20 = reinterpret_tensor(buf19, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf19  # reuse
             # Topologically Sorted Source Nodes: [silu, h_1, group_norm_1], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_native_group_norm_3.run(buf22, buf14, arg6_1, buf15, buf16, buf20, 16, stream=raw_stream0)
+            triton_poi_fused_convolution_native_group_norm_3.run(buf20, buf14, buf15, buf18, 16, stream=raw_stream0)
             assert_size_stride(arg7_1, (16, ), (1, ), 'input')
             assert_size_stride(arg8_1, (16, ), (1, ), 'input')
-            buf24 = buf12; del buf12  # reuse
+            buf22 = buf11; del buf11  # reuse
             # Topologically Sorted Source Nodes: [silu, h_1, group_norm_1, silu_1, h_2], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_native_group_norm_silu_4.run(buf14, arg6_1, buf20, buf22, arg7_1, arg8_1, buf24, 1536, stream=raw_stream0)
+            triton_poi_fused_convolution_native_group_norm_silu_4.run(buf13, arg6_1, buf18, buf20, arg7_1, arg8_1, buf22, 1536, stream=raw_stream0)
             del arg6_1
             del arg7_1
             del arg8_1
-            del buf14
+            del buf13
             assert_size_stride(arg9_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), 'input')
-            buf25 = buf13; del buf13  # reuse
+            buf23 = buf12; del buf12  # reuse
             # Topologically Sorted Source Nodes: [silu_1, h_2], Original ATen: [aten.silu, aten.convolution]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_silu_5.run(arg9_1, buf25, 256, 27, stream=raw_stream0)
+            triton_poi_fused_convolution_silu_5.run(arg9_1, buf23, 256, 27, stream=raw_stream0)
             del arg9_1
             # Topologically Sorted Source Nodes: [silu_1, h_2], Original ATen: [aten.silu, aten.convolution]
-            buf26 = extern_kernels.convolution(buf24, buf25, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf26, (1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), 'torch.ops.aten.convolution.default')
-            del buf24
+            buf24 = extern_kernels.convolution(buf22, buf23, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf24, (1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), 'torch.ops.aten.convolution.default')
+            del buf22
             assert_size_stride(arg10_1, (16, ), (1, ), 'input')
-            buf28 = empty_strided_cuda((1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), torch.bfloat16)
+            buf26 = empty_strided_cuda((1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), torch.bfloat16)
             # Topologically Sorted Source Nodes: [h, silu_1, h_2, input_1, interpolate, input_2], Original ATen: [aten.convolution, aten.silu, aten.add, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_6.run(buf2, arg1_1, buf26, arg10_1, buf28, 16, 384, stream=raw_stream0)
+            triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_6.run(buf2, arg1_1, buf24, arg10_1, buf26, 16, 384, stream=raw_stream0)
             del arg10_1
             del arg1_1
             del buf2
-            del buf26
+            del buf24
             assert_size_stride(arg11_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), 'input')
-            buf29 = buf25; del buf25  # reuse
+            buf27 = buf23; del buf23  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2], Original ATen: [aten._to_copy, aten.convolution]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_silu_5.run(arg11_1, buf29, 256, 27, stream=raw_stream0)
+            triton_poi_fused_convolution_silu_5.run(arg11_1, buf27, 256, 27, stream=raw_stream0)
             del arg11_1
             # Topologically Sorted Source Nodes: [interpolate, input_2], Original ATen: [aten._to_copy, aten.convolution]
-            buf30 = extern_kernels.convolution(buf28, buf29, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf30, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
-            del buf29
+            buf28 = extern_kernels.convolution(buf26, buf27, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf28, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
+            del buf27
             assert_size_stride(arg12_1, (16, ), (1, ), 'input')
+            buf29 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
+            buf30 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
             buf31 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
-            buf33 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
             # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm]
             raw_stream0 = get_raw_stream(0)
-            triton_red_fused__to_copy_convolution_native_group_norm_7.run(buf30, arg12_1, buf31, buf33, 48, 128, stream=raw_stream0)
-            buf32 = reinterpret_tensor(buf22, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf22  # reuse
+            triton_red_fused__to_copy_convolution_native_group_norm_7.run(buf28, arg12_1, buf29, buf30, buf31, 48, 128, stream=raw_stream0)
+            buf32 = buf20; del buf20  # reuse
+            buf33 = reinterpret_tensor(buf18, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf18  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm]
             raw_stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf31, buf32, 16, 3, stream=raw_stream0)
-            buf34 = reinterpret_tensor(buf20, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf20  # reuse
+            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf29, buf30, buf31, buf32, buf33, 16, 3, stream=raw_stream0)
+            buf36 = reinterpret_tensor(buf15, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf15  # reuse
+            buf37 = reinterpret_tensor(buf14, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf14  # reuse
+            buf38 = reinterpret_tensor(buf37, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf37  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm]
             raw_stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf33, buf34, 16, 3, stream=raw_stream0)
-            buf39 = buf16; del buf16  # reuse
-            buf38 = reinterpret_tensor(buf15, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf15  # reuse
-            buf40 = reinterpret_tensor(buf39, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf39  # reuse
-            # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm]
-            raw_stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_9.run(buf40, buf30, arg12_1, buf32, buf34, buf38, 16, stream=raw_stream0)
+            triton_poi_fused__to_copy_convolution_native_group_norm_9.run(buf38, buf32, buf33, buf36, 16, stream=raw_stream0)
             assert_size_stride(arg13_1, (16, ), (1, ), 'input')
             assert_size_stride(arg14_1, (16, ), (1, ), 'input')
-            buf42 = buf28; del buf28  # reuse
+            buf40 = buf26; del buf26  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2, silu_2, h_3], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm, aten.silu]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_silu_10.run(buf30, arg12_1, buf38, buf40, arg13_1, arg14_1, buf42, 6144, stream=raw_stream0)
+            triton_poi_fused__to_copy_convolution_native_group_norm_silu_10.run(buf28, arg12_1, buf36, buf38, arg13_1, arg14_1, buf40, 6144, stream=raw_stream0)
             del arg13_1
             del arg14_1
             assert_size_stride(arg15_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), 'input')
-            buf43 = empty_strided_cuda((16, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
+            buf41 = empty_strided_cuda((16, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
             # Topologically Sorted Source Nodes: [silu_2, h_3], Original ATen: [aten.silu, aten.convolution]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_silu_5.run(arg15_1, buf43, 256, 27, stream=raw_stream0)
+            triton_poi_fused_convolution_silu_5.run(arg15_1, buf41, 256, 27, stream=raw_stream0)
             del arg15_1
             # Topologically Sorted Source Nodes: [silu_2, h_3], Original ATen: [aten.silu, aten.convolution]
-            buf44 = extern_kernels.convolution(buf42, buf43, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf44, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
-            del buf43
+            buf42 = extern_kernels.convolution(buf40, buf41, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf42, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
+            del buf41
             assert_size_stride(arg16_1, (16, ), (1, ), 'input')
-            buf45 = buf33; del buf33  # reuse
-            buf47 = buf31; del buf31  # reuse
+            buf43 = buf31; del buf31  # reuse
+            buf44 = buf30; del buf30  # reuse
+            buf45 = buf29; del buf29  # reuse
             # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             raw_stream0 = get_raw_stream(0)
-            triton_red_fused__to_copy_convolution_native_group_norm_7.run(buf44, arg16_1, buf45, buf47, 48, 128, stream=raw_stream0)
-            buf46 = reinterpret_tensor(buf40, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf40  # reuse
+            triton_red_fused__to_copy_convolution_native_group_norm_7.run(buf42, arg16_1, buf43, buf44, buf45, 48, 128, stream=raw_stream0)
+            buf46 = buf38; del buf38  # reuse
+            buf47 = reinterpret_tensor(buf36, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf36  # reuse
             # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             raw_stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf45, buf46, 16, 3, stream=raw_stream0)
+            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf43, buf44, buf45, buf46, buf47, 16, 3, stream=raw_stream0)
+            del buf43
+            del buf44
             del buf45
-            buf48 = reinterpret_tensor(buf38, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf38  # reuse
+            buf50 = reinterpret_tensor(buf33, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf33  # reuse
+            buf51 = reinterpret_tensor(buf32, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf32  # reuse
+            buf52 = reinterpret_tensor(buf51, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf51  # reuse
             # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             raw_stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf47, buf48, 16, 3, stream=raw_stream0)
-            del buf47
-            buf53 = buf34; del buf34  # reuse
-            buf52 = reinterpret_tensor(buf32, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf32  # reuse
-            buf54 = reinterpret_tensor(buf53, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf53  # reuse
-            # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
-            raw_stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_9.run(buf54, buf44, arg16_1, buf46, buf48, buf52, 16, stream=raw_stream0)
+            triton_poi_fused__to_copy_convolution_native_group_norm_9.run(buf52, buf46, buf47, buf50, 16, stream=raw_stream0)
             del buf46
-            del buf48
+            del buf47
             assert_size_stride(arg17_1, (16, ), (1, ), 'input')
             assert_size_stride(arg18_1, (16, ), (1, ), 'input')
-            buf56 = buf42; del buf42  # reuse
+            buf54 = buf40; del buf40  # reuse
             # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3, silu_3, h_4], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_silu_10.run(buf44, arg16_1, buf52, buf54, arg17_1, arg18_1, buf56, 6144, stream=raw_stream0)
+            triton_poi_fused__to_copy_convolution_native_group_norm_silu_10.run(buf42, arg16_1, buf50, buf52, arg17_1, arg18_1, buf54, 6144, stream=raw_stream0)
             del arg16_1
             del arg17_1
             del arg18_1
-            del buf44
+            del buf42
             assert_size_stride(arg19_1, (16, 16, 3, 3, 3), (432, 27, 9, 3, 1), 'input')
-            buf57 = empty_strided_cuda((16, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
+            buf55 = empty_strided_cuda((16, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
             # Topologically Sorted Source Nodes: [silu_3, h_4], Original ATen: [aten.silu, aten.convolution]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_silu_5.run(arg19_1, buf57, 256, 27, stream=raw_stream0)
+            triton_poi_fused_convolution_silu_5.run(arg19_1, buf55, 256, 27, stream=raw_stream0)
             del arg19_1
             # Topologically Sorted Source Nodes: [silu_3, h_4], Original ATen: [aten.silu, aten.convolution]
-            buf58 = extern_kernels.convolution(buf56, buf57, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf58, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
-            del buf56
-            del buf57
+            buf56 = extern_kernels.convolution(buf54, buf55, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf56, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
+            del buf55
             assert_size_stride(arg20_1, (16, ), (1, ), 'input')
-            buf59 = empty_strided_cuda((1, 4, 4, 384), (6144, 4, 1, 16), torch.float32)
+            buf57 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
+            buf58 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
+            buf59 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
             # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_11.run(buf30, arg12_1, buf58, arg20_1, buf59, 6144, stream=raw_stream0)
-            buf60 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
-            buf62 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
-            # Topologically Sorted Source Nodes: [], Original ATen: []
+            triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11.run(buf28, arg12_1, buf56, arg20_1, buf57, buf58, buf59, 48, 128, stream=raw_stream0)
+            buf60 = buf52; del buf52  # reuse
+            buf61 = reinterpret_tensor(buf50, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf50  # reuse
+            # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
             raw_stream0 = get_raw_stream(0)
-            triton_red_fused_12.run(buf59, buf60, buf62, 48, 128, stream=raw_stream0)
+            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf57, buf58, buf59, buf60, buf61, 16, 3, stream=raw_stream0)
+            del buf57
+            del buf58
             del buf59
-            buf61 = reinterpret_tensor(buf54, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf54  # reuse
-            buf64 = buf52; del buf52  # reuse
+            buf64 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 1), torch.float32)
+            buf65 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 16), torch.float32)
+            buf66 = reinterpret_tensor(buf65, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf65  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
             raw_stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_add_convolution_native_group_norm_silu_13.run(buf60, buf30, arg12_1, buf58, arg20_1, buf61, buf64, 16, 3, stream=raw_stream0)
+            triton_poi_fused__to_copy_convolution_native_group_norm_9.run(buf66, buf60, buf61, buf64, 16, stream=raw_stream0)
             del buf60
-            buf63 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 16), torch.float32)
-            # Topologically Sorted Source Nodes: [], Original ATen: []
-            raw_stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf62, buf63, 16, 3, stream=raw_stream0)
-            del buf62
-            buf66 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 1), torch.float32)
-            buf67 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 16), torch.float32)
-            buf68 = reinterpret_tensor(buf67, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf67  # reuse
-            # Topologically Sorted Source Nodes: [], Original ATen: []
-            raw_stream0 = get_raw_stream(0)
-            triton_poi_fused_14.run(buf68, buf64, buf63, buf61, buf66, 16, stream=raw_stream0)
             del buf61
-            del buf63
-            del buf64
             assert_size_stride(arg21_1, (16, ), (1, ), 'input')
             assert_size_stride(arg22_1, (16, ), (1, ), 'input')
-            buf70 = empty_strided_cuda((1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), torch.bfloat16)
+            buf68 = buf54; del buf54  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4, silu_4, conv3d_6], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_15.run(buf30, arg12_1, buf58, arg20_1, buf66, buf68, arg21_1, arg22_1, buf70, 6144, stream=raw_stream0)
+            triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12.run(buf28, arg12_1, buf56, arg20_1, buf64, buf66, arg21_1, arg22_1, buf68, 6144, stream=raw_stream0)
             del arg12_1
             del arg20_1
             del arg21_1
             del arg22_1
-            del buf30
-            del buf58
+            del buf28
+            del buf56
+            del buf64
             del buf66
-            del buf68
             assert_size_stride(arg23_1, (3, 16, 3, 3, 3), (432, 27, 9, 3, 1), 'input')
-            buf71 = empty_strided_cuda((3, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
+            buf69 = empty_strided_cuda((3, 16, 3, 3, 3), (432, 1, 144, 48, 16), torch.bfloat16)
             # Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_silu_16.run(arg23_1, buf71, 48, 27, stream=raw_stream0)
+            triton_poi_fused_convolution_silu_13.run(arg23_1, buf69, 48, 27, stream=raw_stream0)
             del arg23_1
             # Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
-            buf72 = extern_kernels.convolution(buf70, buf71, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf72, (1, 3, 2, 12, 16), (1152, 1, 576, 48, 3), 'torch.ops.aten.convolution.default')
-            del buf70
-            del buf71
+            buf70 = extern_kernels.convolution(buf68, buf69, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf70, (1, 3, 2, 12, 16), (1152, 1, 576, 48, 3), 'torch.ops.aten.convolution.default')
+            del buf68
+            del buf69
             assert_size_stride(arg24_1, (3, ), (1, ), 'input')
-            buf73 = empty_strided_cuda((1, 3, 2, 12, 16), (1152, 384, 192, 16, 1), torch.bfloat16)
+            buf71 = empty_strided_cuda((1, 3, 2, 12, 16), (1152, 384, 192, 16, 1), torch.bfloat16)
             # Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_silu_17.run(buf72, arg24_1, buf73, 3, 384, stream=raw_stream0)
+            triton_poi_fused_convolution_silu_14.run(buf70, arg24_1, buf71, 3, 384, stream=raw_stream0)
             del arg24_1
-            del buf72
-        return (buf73, )
+            del buf70
+        return (buf71, )
 
 runner = Runner(partitions=[])
 call = runner.call
