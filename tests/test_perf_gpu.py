@@ -29,6 +29,12 @@ Session 13 (the normalisation's mean and rsqrt stored per channel in static grap
 docs/results/session13): vae-540p-static 1.212x, 1.213x (example) and 1.216x in three runs, so
 its xfail is gone; vae-540p-dynamic 2.036x; the GroupNorm block 1.110-1.116x.
 
+Session 14 (no pass changed; docs/results/session14): on an H200 2.190x, 1.112x (GroupNorm block),
+1.348x, 2.024x, 1.213x (vae static), 1.673x and **1.167x (wan-540p-static, FAIL)**; on an H100
+all passed, wan-540p-static 1.234x. In one process on an H200 that pair read 1.197-1.198x three
+times: its device-side ratio is 1.20x, so the machine decides the verdict (docs/benchmarks.md,
+"Session 14"). The threshold stays.
+
 Without --magi-perf the bodies still run: numerics against eager and proof that the passes fired.
 """
 
