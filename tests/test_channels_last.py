@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import pytest
@@ -302,3 +303,83 @@ def test_symbolic_causal_pad_is_hoisted_over() -> None:
     torch.testing.assert_close(out, step(x, cache), rtol=1e-4, atol=1e-4)
     result = next(r for r in backend.results if r.name == "conv_channels_last")
     assert result.applied and result.counts["pads_hoisted"] == 1
+
+
+# --------------------------------------------------------------------------- batched weights
+def _three_conv3d_graph(dynamic: bool = False):
+    b = GraphBuilder(dynamic=dynamic)
+    x = b.input((1, 8, 3, 6, 6), dynamic_dims=(3, 4) if dynamic else ())
+    weights = [b.input((8, 8, 3, 3, 3)) for _ in range(2)] + [b.input((8, 8, 1, 1, 1))]
+    y = x
+    for w in weights:
+        y = b.conv(b.call(aten.relu.default, y), w, padding=1 if w.meta["val"].shape[2] == 3 else 0)
+    return b.output(y), weights
+
+
+def test_weight_clones_of_a_static_graph_are_one_concatenation() -> None:
+    """Each weight input's channels-last clone was a kernel of its own; the three become views
+    of one buffer, written by one concatenation, with the clones' sizes and strides."""
+    graph, weights = _three_conv3d_graph()
+    result = run_pass(graph)
+    assert result.counts["weight_clones_batched"] == 3
+    (cat,) = [n for n in graph.nodes if n.target is aten.cat.default]
+    views = [n for n in graph.nodes if n.target is aten.as_strided.default]
+    assert len(views) == 3 and all(v.args[0] is cat for v in views)
+    convs = [n for n in graph.nodes if n.target is aten.convolution.default]
+    assert [c.args[1] for c in convs] == views
+    for view, w in zip(views, weights, strict=True):
+        val = view.meta["val"]
+        assert val.shape == w.meta["val"].shape
+        assert suggest_memory_format(val) == torch.channels_last_3d
+    assert [v.args[3] for v in views] == [0, 8 * 8 * 27, 2 * 8 * 8 * 27]  # offsets
+    assert not [n for n in clones(graph) if n.args[0] in weights]
+
+
+def test_batched_weights_compute_what_the_clones_did() -> None:
+    """The rewritten graph, run eagerly on real tensors, equals the graph with the clones."""
+    graph, _ = _three_conv3d_graph()
+    batched = torch.fx.GraphModule(torch.nn.Module(), graph)
+    run_pass(batched.graph)
+    batched.recompile()
+    graph2, _ = _three_conv3d_graph()
+    with pytest.MonkeyPatch.context() as mp:
+        import magi_passes.channels_last as cl
+
+        mp.setattr(cl, "_BATCH", 1)  # batches of one: no concatenation
+        result = run_pass(graph2)
+    assert result.counts["weight_clones_batched"] == 0
+    unbatched = torch.fx.GraphModule(torch.nn.Module(), graph2)
+    torch.manual_seed(0)
+    args = [torch.randn(1, 8, 3, 6, 6)] + [torch.randn(8, 8, 3, 3, 3) for _ in range(2)]
+    args.append(torch.randn(8, 8, 1, 1, 1))
+    (got,), (want,) = batched(*args), unbatched(*args)
+    torch.testing.assert_close(got, want, rtol=0, atol=0)
+
+
+def test_weight_clones_of_a_dynamic_graph_stay_apart() -> None:
+    graph, _ = _three_conv3d_graph(dynamic=True)
+    result = run_pass(graph)
+    assert result.counts["weight_clones_batched"] == 0
+    assert not [n for n in graph.nodes if n.target is aten.cat.default]
+
+
+def test_fake_cuda_the_weights_are_converted_in_one_kernel() -> None:
+    """WanCausalStage 540p static: its five conv weights (four conv3d, one conv2d) were five
+    transposing kernels per call; now one kernel reads all five."""
+    import magi_passes.channels_last as cl
+    from pytest_magi.codegen import inductor_codegen
+    from pytest_magi.models import WanCausalStage
+
+    model = WanCausalStage("540p").eval().to(torch.bfloat16)
+    x = model.example_input(dtype=torch.bfloat16)
+    config = PassConfig(measure_decisions=False)
+    with torch.no_grad():
+        on = inductor_codegen(model, x, config=config)
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(cl, "_BATCH", 1)
+            off = inductor_codegen(model, x, config=config)
+    assert on.kernel_count == off.kernel_count - 1  # 5 launches of one kernel -> 1 launch
+    launches = [line for line in on.wrapper.splitlines() if ".run(" in line]
+    assert sum(".run(" in line for line in off.wrapper.splitlines()) == len(launches) + 4
+    # the one launch that reads five graph inputs (argN_1): the five weights
+    assert sum(len(re.findall(r"\barg\d+_1\b", line)) == 5 for line in launches) == 1
