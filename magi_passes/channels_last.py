@@ -7,9 +7,10 @@ channels-last clones, saved for backward, and need nothing).
 
 Emits: `aten.clone(x, memory_format=channels_last | channels_last_3d)` in front of the conv's input
 and weight, with the clone's `meta["val"]` made channels-last. In static graphs, the clones of
-weight inputs are then converted together, up to 8 in one kernel (`batch_weight_clones`). Inductor's convolution lowerings (forward and backward)
-constrain their inputs to the strides of their FX `meta["val"]` (`constrain_to_fx_strides`, active
-while `layout_optimization` is off), so the clone pins its producer's layout: the clone lowers to a
+weight inputs are then converted together, up to 8 in one kernel (`batch_weight_clones`).
+Inductor's convolution lowerings (forward and backward) constrain their inputs to the strides
+of their FX `meta["val"]` (`constrain_to_fx_strides`, active while `layout_optimization` is
+off), so the clone pins its producer's layout: the clone lowers to a
 flexible-layout pointwise that is inlined into the producer, and the producer writes channels-last
 directly. A clone is a kernel of its own only when its producer cannot take a layout (a graph
 input, an extern kernel output of another layout). Measured cost (docs/benchmarks.md): the copy
@@ -269,8 +270,8 @@ def batch_weight_clones(graph: torch.fx.Graph, clones: Iterable[torch.fx.Node]) 
     `(O, *k, I)`) flattened and concatenated into one buffer, which Inductor writes in one
     kernel; each conv reads its weight as a channels-last `as_strided` view of that buffer. The
     values and strides are those of the clones. Measured on WanCausalStage 540p static (H200,
-    docs/benchmarks.md, "Session 14"): launching its five weight conversions as one made the call
-    1.034x faster. Returns how many clones were replaced.
+    docs/benchmarks.md, "Session 14"): its five weight conversions launched as one made the call
+    1.024x faster (VAEDecoderLike static 1.004x). Returns how many clones were replaced.
 
     Only where every clone's size is static and its bytes a multiple of 16 (each view then
     starts 16-byte aligned, as the conv kernels' vector loads want)."""

@@ -33,7 +33,9 @@ Session 14 (no pass changed; docs/results/session14): on an H200 2.190x, 1.112x 
 1.348x, 2.024x, 1.213x (vae static), 1.673x and **1.167x (wan-540p-static, FAIL)**; on an H100
 all passed, wan-540p-static 1.234x. In one process on an H200 that pair read 1.197-1.198x three
 times: its device-side ratio is 1.20x, so the machine decides the verdict (docs/benchmarks.md,
-"Session 14"). The threshold stays.
+"Session 14"). The threshold stays. With the conv weights of static graphs converted in one
+kernel (ConvChannelsLastPass) all 7 passed on an H200: 2.194x, 1.125x, 1.347x, 2.025x, 1.219x,
+1.639x and wan-540p-static 1.230x.
 
 Without --magi-perf the bodies still run: numerics against eager and proof that the passes fired.
 """
