@@ -103,7 +103,7 @@ def fires_on(config: PassConfig, has_conv3d: bool) -> bool:
 
 
 def _weight_dim(conv: torch.fx.Node) -> int:
-    weight = conv.args[2] if conv.target is CONV_BACKWARD else conv.args[1]
+    weight = _weight_of(conv)
     assert isinstance(weight, torch.fx.Node)
     return int(weight.meta["val"].dim())
 
