@@ -5,13 +5,16 @@ from an fp64 run beside eager's, the ratio from `pytest_magi.timing.measure_pair
 times, to show how much it moves within one process), then each side's
 `pytest_magi.profiling.profile` table: per class and Triton pattern, with bandwidth floors.
 
-Run: `python tools/probes/vae_static_profile.py [--model vae|wan] [--rounds 15] [--top 30]`
-(`vae`: VAEDecoderLike, `wan`: WanCausalStage, the models of tests/test_perf_gpu.py).
+Run: `python tools/probes/vae_static_profile.py [--model vae|wan] [--rounds 15] [--top 30]
+[--options JSON]` (`vae`: VAEDecoderLike, `wan`: WanCausalStage, the models of
+tests/test_perf_gpu.py; `--options`: Inductor options for magi's compile, e.g.
+'{"max_autotune_pointwise": true}').
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -35,6 +38,7 @@ def main() -> None:
     parser.add_argument("--preset", default="540p")
     parser.add_argument("--model", choices=sorted(MODELS), default="vae")
     parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--options", type=json.loads, default={})
     args = parser.parse_args()
     print(f"device {device_name()}, torch {torch.__version__}", flush=True)
     torch.manual_seed(0)
@@ -46,7 +50,8 @@ def main() -> None:
         model.to(torch.bfloat16)
         eager_err = _relative_l2(model(x), ref)
         tc = torch.compile(model)
-        magi = torch.compile(model, backend=MagiBackend(PassConfig(measure_decisions=False)))
+        backend = MagiBackend(PassConfig(measure_decisions=False), args.options)
+        magi = torch.compile(model, backend=backend)
         sides = {"torch.compile": lambda: tc(x), "magi": lambda: magi(x)}
         errs = {side: _relative_l2(fn(), ref) for side, fn in sides.items()}
         for _ in range(args.repeats):
