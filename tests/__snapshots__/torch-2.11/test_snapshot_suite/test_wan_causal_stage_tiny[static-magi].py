@@ -196,15 +196,21 @@ def triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1
 
 
 # kernel path: <kernel-path>
-# Topologically Sorted Source Nodes: [h], Original ATen: [aten.convolution]
+# Topologically Sorted Source Nodes: [], Original ATen: []
 # Source node to ATen node mapping:
-#   h => convolution
 # Graph fragment:
 #   %arg2_1 : Tensor "bf16[8, 8, 3, 3, 3][216, 27, 9, 3, 1]cuda:0" = PlaceHolder[target=arg2_1]
-#   %clone_default_1 : Tensor "bf16[8, 8, 3, 3, 3][216, 1, 72, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg2_1,), kwargs = {memory_format: torch.channels_last_3d})
-#   %convolution : Tensor "bf16[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd, %clone_default_1, %arg3_1, [1, 1, 1], [0, 0, 0], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %buf2
-triton_poi_fused_convolution_2 = async_compile.triton('triton_poi_fused_convolution_2', '''
+#   %arg5_1 : Tensor "bf16[8, 8, 3, 3, 3][216, 27, 9, 3, 1]cuda:0" = PlaceHolder[target=arg5_1]
+#   %arg7_1 : Tensor "bf16[8, 8, 3, 3][72, 9, 3, 1]cuda:0" = PlaceHolder[target=arg7_1]
+#   %permute_default : Tensor "bf16[8, 3, 3, 3, 8][216, 9, 3, 1, 27]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%arg2_1, [0, 2, 3, 4, 1]), kwargs = {})
+#   %reshape_default : Tensor "bf16[1728][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%permute_default, [-1]), kwargs = {})
+#   %permute_default_1 : Tensor "bf16[8, 3, 3, 3, 8][216, 9, 3, 1, 27]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%arg5_1, [0, 2, 3, 4, 1]), kwargs = {})
+#   %reshape_default_1 : Tensor "bf16[1728][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%permute_default_1, [-1]), kwargs = {})
+#   %permute_default_2 : Tensor "bf16[8, 3, 3, 8][72, 3, 1, 9]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%arg7_1, [0, 2, 3, 1]), kwargs = {})
+#   %reshape_default_2 : Tensor "bf16[576][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%permute_default_2, [-1]), kwargs = {})
+#   %cat_default : Tensor "bf16[4032][1]cuda:0"[num_users=3] = call_function[target=torch.ops.aten.cat.default](args = ([%reshape_default, %reshape_default_1, %reshape_default_2],), kwargs = {})
+#   return %cat_default
+triton_poi_fused_2 = async_compile.triton('triton_poi_fused_2', '''
 import triton
 import triton.language as tl
 
@@ -214,28 +220,37 @@ from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint,
 triton_helpers.set_driver_to_gpu()
 
 @triton_heuristics.pointwise(
-    size_hints={'y': 64, 'x': 32}, tile_hint=TileHint.SQUARE,
+    size_hints={'x': 4096}, 
     filename=__file__,
-    triton_meta={'signature': {'in_ptr0': '*bf16', 'out_ptr0': '*bf16', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_2', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 1, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 6912, 'x': 3456}},
+    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'out_ptr0': '*bf16', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_2', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 3, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 16128}},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused_convolution_2(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
-    ynumel = 64
-    xnumel = 27
-    yoffset = tl.program_id(1) * YBLOCK
-    yindex = yoffset + tl.arange(0, YBLOCK)[:, None]
-    ymask = yindex < ynumel
+def triton_poi_fused_2(in_ptr0, in_ptr1, in_ptr2, out_ptr0, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 4032
     xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[None, :]
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
     xmask = xindex < xnumel
-    x2 = xindex
-    y3 = yindex
-    y0 = (yindex % 8)
-    y1 = yindex // 8
-    tmp0 = tl.load(in_ptr0 + (x2 + 27*y3), xmask & ymask, eviction_policy='evict_last').to(tl.float32)
-    tl.store(out_ptr0 + (y0 + 8*x2 + 216*y1), tmp0, xmask & ymask)
+    x0 = xindex
+    tmp0 = x0
+    tmp1 = tl.full([1], 0, tl.int64)
+    tmp2 = tmp0 >= tmp1
+    tmp3 = tl.full([1], 1728, tl.int64)
+    tmp4 = tmp0 < tmp3
+    tmp5 = tl.load(in_ptr0 + (27*(((x0) % 8)) + 216*((((x0) // 216) % 8)) + ((((x0) // 8) % 27))), tmp4 & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+    tmp6 = tmp0 >= tmp3
+    tmp7 = tl.full([1], 3456, tl.int64)
+    tmp8 = tmp0 < tmp7
+    tmp9 = tmp6 & tmp8
+    tmp10 = tl.load(in_ptr1 + (27*((((-1728) + x0) % 8)) + 216*(((((-1728) + x0) // 216) % 8)) + (((((-1728) + x0) // 8) % 27))), tmp9 & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+    tmp11 = tmp0 >= tmp7
+    tmp12 = tl.full([1], 4032, tl.int64)
+    tmp13 = tmp0 < tmp12
+    tmp14 = tl.load(in_ptr2 + (9*((((-3456) + x0) % 8)) + 72*(((((-3456) + x0) // 72) % 8)) + (((((-3456) + x0) // 8) % 9))), tmp11 & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+    tmp15 = tl.where(tmp9, tmp10, tmp14)
+    tmp16 = tl.where(tmp4, tmp5, tmp15)
+    tl.store(out_ptr0 + (x0), tmp16, xmask)
 ''', device_str='cuda')
 
 
@@ -249,10 +264,10 @@ def triton_poi_fused_convolution_2(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : t
 # Graph fragment:
 #   %buf3 : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0" = PlaceHolder[target=buf3]
 #   %arg3_1 : Tensor "bf16[8][1]cuda:0" = PlaceHolder[target=arg3_1]
-#   %clone_default_1 : Tensor "bf16[8, 8, 3, 3, 3][216, 1, 72, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg2_1,), kwargs = {memory_format: torch.channels_last_3d})
-#   %convolution : Tensor "bf16[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd, %clone_default_1, %arg3_1, [1, 1, 1], [0, 0, 0], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   %convert_element_type_4 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution, torch.float32), kwargs = {})
-#   %pow_2 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type_4, 2), kwargs = {})
+#   %as_strided_default : Tensor "bf16[8, 8, 3, 3, 3][216, 1, 72, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [8, 8, 3, 3, 3], [216, 1, 72, 24, 8], 0), kwargs = {})
+#   %convolution : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd, %as_strided_default, %arg3_1, [1, 1, 1], [0, 0, 0], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convert_element_type_4 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution, torch.float32), kwargs = {})
+#   %pow_2 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type_4, 2), kwargs = {})
 #   %mean_1 : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_2, [1], True), kwargs = {})
 #   return %buf4
 triton_per_fused__to_copy_convolution_mean_pow_3 = async_compile.triton('triton_per_fused__to_copy_convolution_mean_pow_3', '''
@@ -319,21 +334,21 @@ def triton_per_fused__to_copy_convolution_mean_pow_3(in_ptr0, in_ptr1, out_ptr0,
 #   %arg3_1 : Tensor "bf16[8][1]cuda:0" = PlaceHolder[target=arg3_1]
 #   %buf4 : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0" = PlaceHolder[target=buf4]
 #   %arg4_1 : Tensor "bf16[8][1]cuda:0" = PlaceHolder[target=arg4_1]
-#   %clone_default_1 : Tensor "bf16[8, 8, 3, 3, 3][216, 1, 72, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg2_1,), kwargs = {memory_format: torch.channels_last_3d})
-#   %convolution : Tensor "bf16[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd, %clone_default_1, %arg3_1, [1, 1, 1], [0, 0, 0], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   %convert_element_type_4 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution, torch.float32), kwargs = {})
-#   %pow_2 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type_4, 2), kwargs = {})
+#   %as_strided_default : Tensor "bf16[8, 8, 3, 3, 3][216, 1, 72, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [8, 8, 3, 3, 3], [216, 1, 72, 24, 8], 0), kwargs = {})
+#   %convolution : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd, %as_strided_default, %arg3_1, [1, 1, 1], [0, 0, 0], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convert_element_type_4 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution, torch.float32), kwargs = {})
+#   %pow_2 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type_4, 2), kwargs = {})
 #   %mean_1 : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_2, [1], True), kwargs = {})
 #   %add_2 : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean_1, 1e-06), kwargs = {})
 #   %rsqrt_1 : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_2,), kwargs = {})
-#   %mul_2 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%convert_element_type_4, %rsqrt_1), kwargs = {})
+#   %mul_2 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%convert_element_type_4, %rsqrt_1), kwargs = {})
 #   %view_1 : Tensor "bf16[1, 8, 1, 1, 1][8, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%arg4_1, [1, -1, 1, 1, 1]), kwargs = {})
-#   %mul_3 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mul.Tensor](args = (%mul_2, %view_1), kwargs = {})
-#   %neg_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%mul_3,), kwargs = {})
-#   %exp_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_1,), kwargs = {})
-#   %add_3 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_1, 1), kwargs = {})
-#   %div_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%mul_3, %add_3), kwargs = {})
-#   %convert_element_type_7 : Tensor "bf16[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_1, torch.bfloat16), kwargs = {})
+#   %mul_3 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mul.Tensor](args = (%mul_2, %view_1), kwargs = {})
+#   %neg_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%mul_3,), kwargs = {})
+#   %exp_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_1,), kwargs = {})
+#   %add_3 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_1, 1), kwargs = {})
+#   %div_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%mul_3, %add_3), kwargs = {})
+#   %convert_element_type_7 : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_1, torch.bfloat16), kwargs = {})
 #   %clone_default_2 : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_7,), kwargs = {memory_format: torch.channels_last_3d})
 #   %constant_pad_nd_1 : Tensor "bf16[1, 8, 5, 8, 10][3200, 1, 640, 80, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.constant_pad_nd.default](args = (%clone_default_2, [1, 1, 1, 1, 2, 0], 0.0), kwargs = {})
 #   return %constant_pad_nd_1
@@ -417,11 +432,11 @@ def triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt
 #   permute => permute
 # Graph fragment:
 #   %arg0_1 : Tensor "bf16[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0" = PlaceHolder[target=arg0_1]
-#   %buf7 : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0" = PlaceHolder[target=buf7]
+#   %buf6 : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0" = PlaceHolder[target=buf6]
 #   %arg6_1 : Tensor "bf16[8][1]cuda:0" = PlaceHolder[target=arg6_1]
-#   %clone_default_3 : Tensor "bf16[8, 8, 3, 3, 3][216, 1, 72, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg5_1,), kwargs = {memory_format: torch.channels_last_3d})
-#   %clone_default_5 : Tensor "bf16[8, 8, 3, 3][72, 1, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg7_1,), kwargs = {memory_format: torch.channels_last})
-#   %convolution_1 : Tensor "bf16[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd_1, %clone_default_3, %arg6_1, [1, 1, 1], [0, 0, 0], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %as_strided_default_1 : Tensor "bf16[8, 8, 3, 3, 3][216, 1, 72, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [8, 8, 3, 3, 3], [216, 1, 72, 24, 8], 1728), kwargs = {})
+#   %as_strided_default_2 : Tensor "bf16[8, 8, 3, 3][72, 1, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [8, 8, 3, 3], [72, 1, 24, 8], 3456), kwargs = {})
+#   %convolution_1 : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd_1, %as_strided_default_1, %arg6_1, [1, 1, 1], [0, 0, 0], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %add_4 : Tensor "bf16[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%arg0_1, %convolution_1), kwargs = {})
 #   %permute : Tensor "bf16[1, 3, 8, 6, 8][1152, 48, 144, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%add_4, [0, 2, 1, 3, 4]), kwargs = {})
 #   %view_2 : Tensor "bf16[3, 8, 6, 8][48, 144, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%permute, [3, 8, 6, 8]), kwargs = {})
@@ -445,8 +460,8 @@ def triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt
 #   %clone : Tensor "f32[3, 8, 12, 16][1536, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%_unsafe_index,), kwargs = {memory_format: torch.contiguous_format})
 #   %convert_element_type_13 : Tensor "bf16[3, 8, 12, 16][1536, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%clone, torch.bfloat16), kwargs = {})
 #   %clone_default_4 : Tensor "bf16[3, 8, 12, 16][1536, 1, 128, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_13,), kwargs = {memory_format: torch.channels_last})
-#   %convolution_2 : Tensor "bf16[3, 8, 12, 16][1536, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_4, %clone_default_5, %arg8_1, [1, 1], [1, 1], [1, 1], False, [0, 0], 1), kwargs = {})
-#   return %buf8
+#   %convolution_2 : Tensor "bf16[3, 8, 12, 16][1536, 1, 128, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_4, %as_strided_default_2, %arg8_1, [1, 1], [1, 1], [1, 1], False, [0, 0], 1), kwargs = {})
+#   return %buf7
 triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_5 = async_compile.triton('triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_5', '''
 import triton
 import triton.language as tl
@@ -495,80 +510,6 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_per
 
 
 # kernel path: <kernel-path>
-# Topologically Sorted Source Nodes: [h_1, input_1, permute, frames, frames_1, frames_2], Original ATen: [aten.convolution, aten.add, aten.permute, aten.view, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index, aten.clone]
-# Source node to ATen node mapping:
-#   frames => view_2
-#   frames_1 => _unsafe_index, add_5, add_6, add_7, add_8, clone, clone_default_4, convert_element_type_10, convert_element_type_11, convert_element_type_12, convert_element_type_13, convert_element_type_8, convert_element_type_9, iota, iota_1, mul_4, mul_5, mul_6, mul_7, unsqueeze
-#   frames_2 => convolution_2
-#   h_1 => convolution_1
-#   input_1 => add_4
-#   permute => permute
-# Graph fragment:
-#   %arg7_1 : Tensor "bf16[8, 8, 3, 3][72, 9, 3, 1]cuda:0" = PlaceHolder[target=arg7_1]
-#   %clone_default_3 : Tensor "bf16[8, 8, 3, 3, 3][216, 1, 72, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg5_1,), kwargs = {memory_format: torch.channels_last_3d})
-#   %clone_default_5 : Tensor "bf16[8, 8, 3, 3][72, 1, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg7_1,), kwargs = {memory_format: torch.channels_last})
-#   %convolution_1 : Tensor "bf16[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd_1, %clone_default_3, %arg6_1, [1, 1, 1], [0, 0, 0], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   %add_4 : Tensor "bf16[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%arg0_1, %convolution_1), kwargs = {})
-#   %permute : Tensor "bf16[1, 3, 8, 6, 8][1152, 48, 144, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%add_4, [0, 2, 1, 3, 4]), kwargs = {})
-#   %view_2 : Tensor "bf16[3, 8, 6, 8][48, 144, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%permute, [3, 8, 6, 8]), kwargs = {})
-#   %convert_element_type_8 : Tensor "f32[3, 8, 6, 8][48, 144, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%view_2, torch.float32), kwargs = {})
-#   %iota : Tensor "i64[12][1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.iota.default](args = (12,), kwargs = {start: 0, step: 1, dtype: torch.int64, device: cuda:0, requires_grad: False})
-#   %mul_4 : Tensor "i64[12][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%iota, 1), kwargs = {})
-#   %add_5 : Tensor "i64[12][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mul_4, 0), kwargs = {})
-#   %convert_element_type_9 : Tensor "f32[12][1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%add_5, torch.float32), kwargs = {})
-#   %add_6 : Tensor "f32[12][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%convert_element_type_9, 0.0), kwargs = {})
-#   %mul_5 : Tensor "f32[12][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%add_6, 0.5), kwargs = {})
-#   %convert_element_type_10 : Tensor "i64[12][1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%mul_5, torch.int64), kwargs = {})
-#   %unsqueeze : Tensor "i64[12, 1][1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%convert_element_type_10, -1), kwargs = {})
-#   %iota_1 : Tensor "i64[16][1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.iota.default](args = (16,), kwargs = {start: 0, step: 1, dtype: torch.int64, device: cuda:0, requires_grad: False})
-#   %mul_6 : Tensor "i64[16][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%iota_1, 1), kwargs = {})
-#   %add_7 : Tensor "i64[16][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mul_6, 0), kwargs = {})
-#   %convert_element_type_11 : Tensor "f32[16][1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%add_7, torch.float32), kwargs = {})
-#   %add_8 : Tensor "f32[16][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%convert_element_type_11, 0.0), kwargs = {})
-#   %mul_7 : Tensor "f32[16][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%add_8, 0.5), kwargs = {})
-#   %convert_element_type_12 : Tensor "i64[16][1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%mul_7, torch.int64), kwargs = {})
-#   %_unsafe_index : Tensor "f32[3, 8, 12, 16][192, 576, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten._unsafe_index.Tensor](args = (%convert_element_type_8, [None, None, %unsqueeze, %convert_element_type_12]), kwargs = {})
-#   %clone : Tensor "f32[3, 8, 12, 16][1536, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%_unsafe_index,), kwargs = {memory_format: torch.contiguous_format})
-#   %convert_element_type_13 : Tensor "bf16[3, 8, 12, 16][1536, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%clone, torch.bfloat16), kwargs = {})
-#   %clone_default_4 : Tensor "bf16[3, 8, 12, 16][1536, 1, 128, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_13,), kwargs = {memory_format: torch.channels_last})
-#   %convolution_2 : Tensor "bf16[3, 8, 12, 16][1536, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_4, %clone_default_5, %arg8_1, [1, 1], [1, 1], [1, 1], False, [0, 0], 1), kwargs = {})
-#   return %buf9
-triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_6 = async_compile.triton('triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_6', '''
-import triton
-import triton.language as tl
-
-from torch._inductor.runtime import triton_helpers, triton_heuristics
-from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
-from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
-triton_helpers.set_driver_to_gpu()
-
-@triton_heuristics.pointwise(
-    size_hints={'y': 64, 'x': 16}, tile_hint=TileHint.SQUARE,
-    filename=__file__,
-    triton_meta={'signature': {'in_ptr0': '*bf16', 'out_ptr0': '*bf16', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_6', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 1, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 2304, 'x': 1152}},
-    min_elem_per_thread=0
-)
-@triton.jit
-def triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_6(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
-    ynumel = 64
-    xnumel = 9
-    yoffset = tl.program_id(1) * YBLOCK
-    yindex = yoffset + tl.arange(0, YBLOCK)[:, None]
-    ymask = yindex < ynumel
-    xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[None, :]
-    xmask = xindex < xnumel
-    x2 = xindex
-    y3 = yindex
-    y0 = (yindex % 8)
-    y1 = yindex // 8
-    tmp0 = tl.load(in_ptr0 + (x2 + 9*y3), xmask & ymask, eviction_policy='evict_last').to(tl.float32)
-    tl.store(out_ptr0 + (y0 + 8*x2 + 72*y1), tmp0, xmask & ymask)
-''', device_str='cuda')
-
-
-# kernel path: <kernel-path>
 # Topologically Sorted Source Nodes: [h_1, input_1, permute, frames, frames_1, frames_2, reshape_1, h_2, xf_2, pow_3, mean_2, add_3, rsqrt_2, normed_2, view_2, mul_5, silu_2], Original ATen: [aten.convolution, aten.add, aten.permute, aten.view, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index, aten.clone, aten.pow, aten.mean, aten.rsqrt, aten.silu]
 # Source node to ATen node mapping:
 #   add_3 => add_9
@@ -589,13 +530,13 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_per
 #   view_2 => view_4
 #   xf_2 => convert_element_type_14
 # Graph fragment:
-#   %buf10 : Tensor "bf16[3, 8, 12, 16][1536, 1, 128, 8]cuda:0" = PlaceHolder[target=buf10]
+#   %buf8 : Tensor "bf16[3, 8, 12, 16][1536, 1, 128, 8]cuda:0" = PlaceHolder[target=buf8]
 #   %arg8_1 : Tensor "bf16[8][1]cuda:0" = PlaceHolder[target=arg8_1]
-#   %buf11 : Tensor "f32[1, 1, 3, 12, 16][576, 576, 192, 16, 1]cuda:0" = PlaceHolder[target=buf11]
+#   %buf9 : Tensor "f32[1, 1, 3, 12, 16][576, 576, 192, 16, 1]cuda:0" = PlaceHolder[target=buf9]
 #   %arg9_1 : Tensor "bf16[8][1]cuda:0" = PlaceHolder[target=arg9_1]
-#   %clone_default_3 : Tensor "bf16[8, 8, 3, 3, 3][216, 1, 72, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg5_1,), kwargs = {memory_format: torch.channels_last_3d})
-#   %clone_default_5 : Tensor "bf16[8, 8, 3, 3][72, 1, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg7_1,), kwargs = {memory_format: torch.channels_last})
-#   %convolution_1 : Tensor "bf16[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd_1, %clone_default_3, %arg6_1, [1, 1, 1], [0, 0, 0], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %as_strided_default_1 : Tensor "bf16[8, 8, 3, 3, 3][216, 1, 72, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [8, 8, 3, 3, 3], [216, 1, 72, 24, 8], 1728), kwargs = {})
+#   %as_strided_default_2 : Tensor "bf16[8, 8, 3, 3][72, 1, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [8, 8, 3, 3], [72, 1, 24, 8], 3456), kwargs = {})
+#   %convolution_1 : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd_1, %as_strided_default_1, %arg6_1, [1, 1, 1], [0, 0, 0], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %add_4 : Tensor "bf16[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%arg0_1, %convolution_1), kwargs = {})
 #   %permute : Tensor "bf16[1, 3, 8, 6, 8][1152, 48, 144, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%add_4, [0, 2, 1, 3, 4]), kwargs = {})
 #   %view_2 : Tensor "bf16[3, 8, 6, 8][48, 144, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%permute, [3, 8, 6, 8]), kwargs = {})
@@ -619,24 +560,24 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_per
 #   %clone : Tensor "f32[3, 8, 12, 16][1536, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%_unsafe_index,), kwargs = {memory_format: torch.contiguous_format})
 #   %convert_element_type_13 : Tensor "bf16[3, 8, 12, 16][1536, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%clone, torch.bfloat16), kwargs = {})
 #   %clone_default_4 : Tensor "bf16[3, 8, 12, 16][1536, 1, 128, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_13,), kwargs = {memory_format: torch.channels_last})
-#   %convolution_2 : Tensor "bf16[3, 8, 12, 16][1536, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_4, %clone_default_5, %arg8_1, [1, 1], [1, 1], [1, 1], False, [0, 0], 1), kwargs = {})
-#   %view_3 : Tensor "bf16[1, 3, 8, 12, 16][4608, 1536, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%convolution_2, [1, 3, 8, 12, 16]), kwargs = {})
-#   %permute_1 : Tensor "bf16[1, 8, 3, 12, 16][4608, 192, 1536, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%view_3, [0, 2, 1, 3, 4]), kwargs = {})
-#   %convert_element_type_14 : Tensor "f32[1, 8, 3, 12, 16][4608, 192, 1536, 16, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%permute_1, torch.float32), kwargs = {})
-#   %pow_3 : Tensor "f32[1, 8, 3, 12, 16][4608, 192, 1536, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type_14, 2), kwargs = {})
+#   %convolution_2 : Tensor "bf16[3, 8, 12, 16][1536, 1, 128, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_4, %as_strided_default_2, %arg8_1, [1, 1], [1, 1], [1, 1], False, [0, 0], 1), kwargs = {})
+#   %view_3 : Tensor "bf16[1, 3, 8, 12, 16][4608, 1536, 1, 128, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%convolution_2, [1, 3, 8, 12, 16]), kwargs = {})
+#   %permute_1 : Tensor "bf16[1, 8, 3, 12, 16][4608, 1, 1536, 128, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%view_3, [0, 2, 1, 3, 4]), kwargs = {})
+#   %convert_element_type_14 : Tensor "f32[1, 8, 3, 12, 16][4608, 1, 1536, 128, 8]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%permute_1, torch.float32), kwargs = {})
+#   %pow_3 : Tensor "f32[1, 8, 3, 12, 16][4608, 1, 1536, 128, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type_14, 2), kwargs = {})
 #   %mean_2 : Tensor "f32[1, 1, 3, 12, 16][576, 576, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_3, [1], True), kwargs = {})
 #   %add_9 : Tensor "f32[1, 1, 3, 12, 16][576, 576, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean_2, 1e-06), kwargs = {})
 #   %rsqrt_2 : Tensor "f32[1, 1, 3, 12, 16][576, 576, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_9,), kwargs = {})
-#   %mul_8 : Tensor "f32[1, 8, 3, 12, 16][4608, 192, 1536, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%convert_element_type_14, %rsqrt_2), kwargs = {})
+#   %mul_8 : Tensor "f32[1, 8, 3, 12, 16][4608, 1, 1536, 128, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%convert_element_type_14, %rsqrt_2), kwargs = {})
 #   %view_4 : Tensor "bf16[1, 8, 1, 1, 1][8, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%arg9_1, [1, -1, 1, 1, 1]), kwargs = {})
-#   %mul_9 : Tensor "f32[1, 8, 3, 12, 16][4608, 192, 1536, 16, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mul.Tensor](args = (%mul_8, %view_4), kwargs = {})
-#   %neg_2 : Tensor "f32[1, 8, 3, 12, 16][4608, 192, 1536, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%mul_9,), kwargs = {})
-#   %exp_2 : Tensor "f32[1, 8, 3, 12, 16][4608, 192, 1536, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_2,), kwargs = {})
-#   %add_10 : Tensor "f32[1, 8, 3, 12, 16][4608, 192, 1536, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_2, 1), kwargs = {})
-#   %div_2 : Tensor "f32[1, 8, 3, 12, 16][4608, 192, 1536, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%mul_9, %add_10), kwargs = {})
-#   %convert_element_type_17 : Tensor "bf16[1, 8, 3, 12, 16][4608, 192, 1536, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_2, torch.bfloat16), kwargs = {})
-#   return %buf11,%convert_element_type_17
-triton_per_fused__to_copy__unsafe_index_add_arange_clone_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_7 = async_compile.triton('triton_per_fused__to_copy__unsafe_index_add_arange_clone_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_7', '''
+#   %mul_9 : Tensor "f32[1, 8, 3, 12, 16][4608, 1, 1536, 128, 8]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mul.Tensor](args = (%mul_8, %view_4), kwargs = {})
+#   %neg_2 : Tensor "f32[1, 8, 3, 12, 16][4608, 1, 1536, 128, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%mul_9,), kwargs = {})
+#   %exp_2 : Tensor "f32[1, 8, 3, 12, 16][4608, 1, 1536, 128, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_2,), kwargs = {})
+#   %add_10 : Tensor "f32[1, 8, 3, 12, 16][4608, 1, 1536, 128, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_2, 1), kwargs = {})
+#   %div_2 : Tensor "f32[1, 8, 3, 12, 16][4608, 1, 1536, 128, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%mul_9, %add_10), kwargs = {})
+#   %convert_element_type_17 : Tensor "bf16[1, 8, 3, 12, 16][4608, 1, 1536, 128, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_2, torch.bfloat16), kwargs = {})
+#   return %buf9,%convert_element_type_17
+triton_per_fused__to_copy__unsafe_index_add_arange_clone_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_6 = async_compile.triton('triton_per_fused__to_copy__unsafe_index_add_arange_clone_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_6', '''
 import triton
 import triton.language as tl
 
@@ -650,10 +591,10 @@ triton_helpers.set_driver_to_gpu()
     reduction_hint=ReductionHint.DEFAULT,
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'out_ptr1': '*bf16', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_per_fused__to_copy__unsafe_index_add_arange_clone_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_7', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 3, 'num_store': 1, 'num_reduction': 1, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 18432, 'r0_': 9248}}
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_per_fused__to_copy__unsafe_index_add_arange_clone_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_6', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 3, 'num_store': 1, 'num_reduction': 1, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 18432, 'r0_': 9248}}
 )
 @triton.jit
-def triton_per_fused__to_copy__unsafe_index_add_arange_clone_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_7(in_ptr0, in_ptr1, in_ptr2, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused__to_copy__unsafe_index_add_arange_clone_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_6(in_ptr0, in_ptr1, in_ptr2, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 576
     r0_numel = 8
     R0_BLOCK: tl.constexpr = 8
@@ -735,13 +676,15 @@ class Runner:
             stream0 = get_raw_stream(0)
             triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1.run(arg0_1, buf0, arg1_1, buf1, 8, 400, stream=stream0)
             del arg1_1
-            buf2 = empty_strided_cuda((8, 8, 3, 3, 3), (216, 1, 72, 24, 8), torch.bfloat16)
-            # Topologically Sorted Source Nodes: [h], Original ATen: [aten.convolution]
+            buf2 = empty_strided_cuda((4032, ), (1, ), torch.bfloat16)
+            # Topologically Sorted Source Nodes: [], Original ATen: []
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_2.run(arg2_1, buf2, 64, 27, stream=stream0)
+            triton_poi_fused_2.run(arg2_1, arg5_1, arg7_1, buf2, 4032, stream=stream0)
             del arg2_1
+            del arg5_1
+            del arg7_1
             # Topologically Sorted Source Nodes: [h], Original ATen: [aten.convolution]
-            buf3 = extern_kernels.convolution(buf1, buf2, stride=(1, 1, 1), padding=(0, 0, 0), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            buf3 = extern_kernels.convolution(buf1, reinterpret_tensor(buf2, (8, 8, 3, 3, 3), (216, 1, 72, 24, 8), 0), stride=(1, 1, 1), padding=(0, 0, 0), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
             assert_size_stride(buf3, (1, 8, 3, 6, 8), (1152, 1, 384, 64, 8), 'torch.ops.aten.convolution.default')
             buf4 = buf0; del buf0  # reuse
             # Topologically Sorted Source Nodes: [h, xf_1, pow_2, mean_1], Original ATen: [aten.convolution, aten._to_copy, aten.pow, aten.mean]
@@ -755,40 +698,29 @@ class Runner:
             del arg4_1
             del buf3
             del buf4
-            buf6 = buf2; del buf2  # reuse
             # Topologically Sorted Source Nodes: [h_1], Original ATen: [aten.convolution]
-            stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_2.run(arg5_1, buf6, 64, 27, stream=stream0)
-            del arg5_1
-            # Topologically Sorted Source Nodes: [h_1], Original ATen: [aten.convolution]
-            buf7 = extern_kernels.convolution(buf5, buf6, stride=(1, 1, 1), padding=(0, 0, 0), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf7, (1, 8, 3, 6, 8), (1152, 1, 384, 64, 8), 'torch.ops.aten.convolution.default')
+            buf6 = extern_kernels.convolution(buf5, reinterpret_tensor(buf2, (8, 8, 3, 3, 3), (216, 1, 72, 24, 8), 1728), stride=(1, 1, 1), padding=(0, 0, 0), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf6, (1, 8, 3, 6, 8), (1152, 1, 384, 64, 8), 'torch.ops.aten.convolution.default')
             del buf5
-            del buf6
-            buf8 = empty_strided_cuda((3, 8, 12, 16), (1536, 1, 128, 8), torch.bfloat16)
+            buf7 = empty_strided_cuda((3, 8, 12, 16), (1536, 1, 128, 8), torch.bfloat16)
             # Topologically Sorted Source Nodes: [h_1, input_1, permute, frames, frames_1, frames_2], Original ATen: [aten.convolution, aten.add, aten.permute, aten.view, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index, aten.clone]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_5.run(arg0_1, buf7, arg6_1, buf8, 4608, stream=stream0)
+            triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_5.run(arg0_1, buf6, arg6_1, buf7, 4608, stream=stream0)
             del arg0_1
             del arg6_1
-            del buf7
-            buf9 = empty_strided_cuda((8, 8, 3, 3), (72, 1, 24, 8), torch.bfloat16)
+            del buf6
             # Topologically Sorted Source Nodes: [h_1, input_1, permute, frames, frames_1, frames_2], Original ATen: [aten.convolution, aten.add, aten.permute, aten.view, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index, aten.clone]
-            stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_6.run(arg7_1, buf9, 64, 9, stream=stream0)
-            del arg7_1
-            # Topologically Sorted Source Nodes: [h_1, input_1, permute, frames, frames_1, frames_2], Original ATen: [aten.convolution, aten.add, aten.permute, aten.view, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index, aten.clone]
-            buf10 = extern_kernels.convolution(buf8, buf9, stride=(1, 1), padding=(1, 1), dilation=(1, 1), transposed=False, output_padding=(0, 0), groups=1, bias=None)
-            assert_size_stride(buf10, (3, 8, 12, 16), (1536, 1, 128, 8), 'torch.ops.aten.convolution.default')
-            del buf9
-            buf12 = reinterpret_tensor(buf8, (1, 8, 3, 12, 16), (4608, 192, 1536, 16, 1), 0); del buf8  # reuse
+            buf8 = extern_kernels.convolution(buf7, reinterpret_tensor(buf2, (8, 8, 3, 3), (72, 1, 24, 8), 3456), stride=(1, 1), padding=(1, 1), dilation=(1, 1), transposed=False, output_padding=(0, 0), groups=1, bias=None)
+            assert_size_stride(buf8, (3, 8, 12, 16), (1536, 1, 128, 8), 'torch.ops.aten.convolution.default')
+            del buf2
+            buf10 = reinterpret_tensor(buf7, (1, 8, 3, 12, 16), (4608, 192, 1536, 16, 1), 0); del buf7  # reuse
             # Topologically Sorted Source Nodes: [h_1, input_1, permute, frames, frames_1, frames_2, reshape_1, h_2, xf_2, pow_3, mean_2, add_3, rsqrt_2, normed_2, view_2, mul_5, silu_2], Original ATen: [aten.convolution, aten.add, aten.permute, aten.view, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index, aten.clone, aten.pow, aten.mean, aten.rsqrt, aten.silu]
             stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy__unsafe_index_add_arange_clone_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_7.run(buf10, arg8_1, arg9_1, buf12, 576, 8, stream=stream0)
+            triton_per_fused__to_copy__unsafe_index_add_arange_clone_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_6.run(buf8, arg8_1, arg9_1, buf10, 576, 8, stream=stream0)
             del arg8_1
             del arg9_1
-            del buf10
-        return (buf12, )
+            del buf8
+        return (buf10, )
 
 runner = Runner(partitions=[])
 call = runner.call
