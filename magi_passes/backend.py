@@ -43,6 +43,7 @@ from .base import PassResult, get_inductor_config_value
 from .channels_last import channels_last_format, fires_on
 from .config import PassConfig
 from .decisions import Decider, Decision, decision_key, mutates_inputs
+from .kernel_configs import group_norm_kernel_configs
 from .manager import PASS_ORDER, PassManager
 from .predicates import is_dynamic
 
@@ -278,7 +279,8 @@ class MagiBackend:
         if pass_config.channels_last_weights_once and fires_on(pass_config, _has_conv3d(gm)):
             hoisted = _hoistable_conv_weights(gm, inputs)
             _convert_example_weights(gm, inputs, hoisted)
-        compiled: Any = compile_fx(gm, inputs, config_patches=patches)
+        with group_norm_kernel_configs(manager):
+            compiled: Any = compile_fx(gm, inputs, config_patches=patches)
         if hoisted:
             compiled = _with_converted_weights(compiled, hoisted, _eager_output_formats(gm))
         seconds = time.perf_counter() - started

@@ -75,6 +75,12 @@ class PassConfig:
       convolutions, let `GroupNormStatsPass` reduce GroupNorm's statistics per channel, then per
       group, so the reduction reads channels-last activations contiguously. Measured, like the
       channels-last rewrite (docs/benchmarks.md).
+    - `group_norm_kernel_configs`: where `GroupNormStatsPass` rewrote a graph, launch two of the
+      kernels it makes (the per-channel statistics' split stage, and the normalise + SiLU apply
+      with its operands per channel) with fixed Triton configs instead of Inductor's heuristic
+      ones, which were measured slower on an H200 (`magi_passes.kernel_configs`;
+      docs/benchmarks.md, "Session 15"). Applies with the magi backend; part of the measured
+      "magi" variant, so a graph where it loses keeps plain Inductor.
     """
 
     enable_conv_channels_last: bool = True
@@ -90,6 +96,7 @@ class PassConfig:
     channels_last_conv_state: bool = False
     enable_norm_rsqrt: bool = True
     enable_group_norm_stats: bool = True
+    group_norm_kernel_configs: bool = True
 
     def __new__(cls, *args: Any, **kwargs: Any) -> PassConfig:
         # names are checked before the dataclass __init__ sees them, so a misspelt field gets the

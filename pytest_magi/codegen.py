@@ -404,18 +404,22 @@ def _make_backend(
     call: _Call,
     recorder: _Recorder,
     patches: dict[str, Any],
-    results: Callable[[], list[Any]],
+    manager_and_results: tuple[Any, Callable[[], list[Any]]],
     fake_mode: Any,
     stats: CompileStatsCollector,
 ) -> Callable[..., Any]:
+    manager, results = manager_and_results
     move = call.backward and fake_mode is not None
     inner = _make_inner_compile(recorder, patches, move_to_cuda=move, results=results)
 
     def backend(gm: torch.fx.GraphModule, example_inputs: Sequence[Any]) -> Callable[..., Any]:
         from torch._inductor.compile_fx import compile_fx
 
+        from magi_passes.kernel_configs import group_norm_kernel_configs
+
         stats.on_compile()
-        with torch._inductor.config.patch(patches):
+        # as the magi backend compiles: with the fixed configs of GroupNorm's kernels
+        with torch._inductor.config.patch(patches), group_norm_kernel_configs(manager):
             compile_fx(gm, example_inputs, inner_compile=inner)
         return _run_graph_eagerly(gm, fake_mode)
 
@@ -498,7 +502,7 @@ def _generate(call: _Call, recorder: _Recorder, stats: CompileStatsCollector) ->
         trace_device = "cuda" if (real_gpu or not call.backward) else "cpu"
         patches, manager, chain = _post_grad_passes(call, recorder)
         backend = _make_backend(
-            call, recorder, patches, _results_of(manager, chain), fake_mode, stats
+            call, recorder, patches, (manager, _results_of(manager, chain)), fake_mode, stats
         )
         inputs = _call_inputs(call, stack, fake_mode, trace_device)
         stack.enter_context(torch._dynamo.config.patch(_dynamo_patches()))

@@ -33,6 +33,7 @@ _KERNEL_DEF_RE = re.compile(
 )
 _DECORATOR_RE = re.compile(r"@triton_heuristics\.(\w+)\(")
 _SIZE_HINTS_RE = re.compile(r"size_hints=(\{[^}]*\})")
+_FIXED_CONFIG_RE = re.compile(r"@triton_heuristics\.fixed_config\(\s*config=(\{[^}]*\})")
 _NUMEL_ARG_RE = re.compile(r"\b([xyz]numel|r\d*_numel|rnumel)\b")
 _META_INT_RE = r"'{key}':\s*(\d+)"
 _GRID_TYPE_RE = re.compile(r"'grid_type':\s*'(\w+)'")
@@ -63,7 +64,10 @@ class KernelInfo:
 
     ``kind`` comes from the ``@triton_heuristics.<kind>`` decorator ("pointwise",
     "reduction", "persistent_reduction", "template", "foreach", or what else the
-    decorator says). ``numels`` are the kernel's size parameters in signature order
+    decorator says); a kernel launched with one config that the code generator fixed
+    (``@triton_heuristics.fixed_config``) has its kind from its size parameters (Inductor
+    names it ``triton_unk_...``) and that config in ``fixed_config``
+    (``{"XBLOCK": 2048, "num_warps": 2, ...}``; None for a kernel Inductor tunes). ``numels`` are the kernel's size parameters in signature order
     (``("ynumel", "xnumel")``, ``("xnumel", "r0_numel")``); ``tile_dims`` the
     non-reduction ones (``("y", "x")``); ``nd_tiling`` is true when there is more than
     one. Loads/stores are ``tl.load``/``tl.store`` calls; ``reductions`` is
@@ -87,6 +91,7 @@ class KernelInfo:
     num_reductions: int
     fused_ops: tuple[str, ...]
     computes: str = ""
+    fixed_config: dict[str, int] | None = dataclasses.field(default=None, hash=False)
 
     @property
     def num_tile_dims(self) -> int:
@@ -102,8 +107,13 @@ class KernelInfo:
         ops = "+".join(self.fused_ops) or "-"
         tiles = ",".join(self.tile_dims) or "-"
         red = ",".join(self.reduction_dims)
+        if self.fixed_config is not None:
+            fixed = ",".join(f"{k}:{v}" for k, v in self.fixed_config.items())
+            hints = f"size_hints={{{hints}}} fixed_config={{{fixed}}}"
+        else:
+            hints = f"size_hints={{{hints}}}"
         return (
-            f"{self.graph} {self.kind} {ops} size_hints={{{hints}}} tiles={tiles}"
+            f"{self.graph} {self.kind} {ops} {hints} tiles={tiles}"
             + (f" reduce={red}" if red else "")
             + f" loads={self.num_loads} stores={self.num_stores}"
             f" reductions={self.num_reductions}"
@@ -357,8 +367,20 @@ def parse_kernel(name: str, source: str, graph: str) -> KernelInfo:
     """Parse one Triton kernel's source (as it appears inside ``async_compile.triton``)."""
     decorator = _DECORATOR_RE.search(source)
     kind = decorator.group(1) if decorator else "unknown"
+    fixed = _FIXED_CONFIG_RE.search(source)
+    fixed_config = None
+    if fixed:
+        fixed_config = {k: int(v) for k, v in re.findall(r"'(\w+)':\s*(\d+)", fixed.group(1))}
     args = _kernel_signature_args(source, name)
     numels = tuple(a for a in args if _NUMEL_ARG_RE.fullmatch(a))
+    if fixed:
+        # Inductor names these `triton_unk_...`: the kind from the kernel's own size parameters
+        if not any(n.startswith("r") for n in numels):
+            kind = "pointwise"
+        elif re.search(r"\bR0_BLOCK: tl\.constexpr = \d+", source):
+            kind = "persistent_reduction"
+        else:
+            kind = "reduction"
     tile_dims = tuple(a[0] for a in numels if not a.startswith("r"))
 
     def meta_int(key: str) -> int | None:
@@ -387,6 +409,7 @@ def parse_kernel(name: str, source: str, graph: str) -> KernelInfo:
         num_reductions=reductions,
         fused_ops=_fused_ops(name),
         computes=computation_key(name, source),
+        fixed_config=fixed_config,
     )
 
 

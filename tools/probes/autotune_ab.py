@@ -9,12 +9,16 @@ reduction configs and more pointwise ones at the first call; `coordinate_descent
 the block sizes from the heuristic's config. Both cost compile time (the first call).
 
 Sides per model, decisions off on every magi side (each compiles exactly its passes and its
-options): torch.compile; magi; magi with each option set. One dynamo reset per model; a backend
+options): torch.compile; magi with `group_norm_kernel_configs` off, alone and with each option
+set; magi as it is (`magi+configs`: the fixed configs that session 15 built from these
+measurements, `magi_passes.kernel_configs`). `--pairs configs` times only the configs' A/B. One dynamo reset per model; a backend
 object per side; caches off for the first calls (the sides share graphs). Printed: each side's
 first-call seconds (compile + autotune), its relative L2 from an fp64 run beside eager's, and
 `measure_pair` ratios (device-side, interleaved rounds, L2 flushed), `--repeats` times.
 
-Run: `python tools/probes/autotune_ab.py [--models vae,wan,gn] [--rounds 15] [--repeats 2]`.
+Run: `python tools/probes/autotune_ab.py [--models vae,wan,gn] [--pairs all|configs]
+[--rounds 15] [--repeats 2]`. Its first runs (`docs/results/session15/autotune_ab_*.log`) predate
+`magi+configs`; their "magi" side is today's `group_norm_kernel_configs=False`.
 """
 
 from __future__ import annotations
@@ -37,11 +41,33 @@ from pytest_magi.numerics import _relative_l2  # noqa: E402
 from pytest_magi.timing import device_name, measure_pair  # noqa: E402
 
 STATIC = PassConfig(measure_decisions=False)
-SIDES: dict[str, dict[str, object] | None] = {
+# side -> (magi's PassConfig, Inductor options), or None for torch.compile
+SIDES: dict[str, tuple[PassConfig, dict[str, object]] | None] = {
     "torch.compile": None,
-    "magi": {},
-    "magi+autotune": {"max_autotune_pointwise": True},
-    "magi+coordesc": {"coordinate_descent_tuning": True},
+    "magi": (STATIC.replace(group_norm_kernel_configs=False), {}),
+    "magi+autotune": (
+        STATIC.replace(group_norm_kernel_configs=False),
+        {"max_autotune_pointwise": True},
+    ),
+    "magi+coordesc": (
+        STATIC.replace(group_norm_kernel_configs=False),
+        {"coordinate_descent_tuning": True},
+    ),
+    "magi+configs": (STATIC, {}),
+}
+PAIRS = {
+    "all": (
+        ("magi", "magi+autotune"),
+        ("magi", "magi+coordesc"),
+        ("magi", "magi+configs"),
+        ("torch.compile", "magi"),
+        ("torch.compile", "magi+configs"),
+    ),
+    "configs": (
+        ("magi", "magi+configs"),
+        ("torch.compile", "magi+configs"),
+        ("torch.compile", "magi"),
+    ),
 }
 
 
@@ -51,11 +77,13 @@ def ab(label: str, model: torch.nn.Module, x: torch.Tensor, args: argparse.Names
         model.to(x.dtype)
         eager_err = _relative_l2(model(x), ref)
         torch._dynamo.reset()
+        sides = {a for pair in PAIRS[args.pairs] for a in pair}
         fns = {
             side: torch.compile(model)
-            if options is None
-            else torch.compile(model, backend=MagiBackend(STATIC, options))
-            for side, options in SIDES.items()
+            if spec is None
+            else torch.compile(model, backend=MagiBackend(*spec))
+            for side, spec in SIDES.items()
+            if side in sides
         }
         seconds, errs = {}, {}
         with torch._inductor.config.patch(force_disable_caches=True):
@@ -70,12 +98,7 @@ def ab(label: str, model: torch.nn.Module, x: torch.Tensor, args: argparse.Names
         for _ in range(args.repeats):
             pairs = {
                 f"{a} -> {b}": measure_pair((runs[a], runs[b]), rounds=args.rounds)
-                for a, b in (
-                    ("magi", "magi+autotune"),
-                    ("magi", "magi+coordesc"),
-                    ("torch.compile", "magi"),
-                    ("torch.compile", "magi+autotune"),
-                )
+                for a, b in PAIRS[args.pairs]
             }
             text = "; ".join(
                 f"{name} {p.baseline_ms:.4f} -> {p.candidate_ms:.4f} ms {p.ratio:.3f}x "
@@ -97,6 +120,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--models", default="vae,wan,gn")
+    parser.add_argument("--pairs", choices=sorted(PAIRS), default="all")
     args = parser.parse_args()
     print(f"{device_name()}, torch {torch.__version__}, bf16", flush=True)
     for key in args.models.split(","):

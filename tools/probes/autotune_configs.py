@@ -15,12 +15,13 @@ Run: `python tools/probes/autotune_configs.py [--model vae|wan|gn] [--top 25]`.
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from pathlib import Path
 from typing import Any
 
 import torch
-from torch._inductor.codecache import PyCodeCache
+from torch._inductor.runtime.triton_heuristics import CachingAutotuner
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -39,21 +40,28 @@ SIDES = {
 }
 
 
-def _modules() -> list[Any]:
-    modules = PyCodeCache.modules
-    return list(modules.values() if isinstance(modules, dict) else modules)
+def _autotuners() -> dict[int, Any]:
+    """Every live `CachingAutotuner` (a generated kernel with its configs), by id."""
+    # `type()`, not `isinstance`: a dead weak proxy among the objects raises on `isinstance`
+    return {id(o): o for o in gc.get_objects() if issubclass(type(o), CachingAutotuner)}
 
 
-def _configs(modules: list[Any]) -> dict[str, str]:
+def _text(config: Any) -> str:
+    blocks = ",".join(f"{k}={v}" for k, v in config.kwargs.items())
+    return f"{blocks} w{config.num_warps} s{config.num_stages}"
+
+
+def _configs(tuners: list[Any]) -> dict[str, str]:
+    """`{kernel name: the config it launches with}` for kernels that have launched."""
     out = {}
-    for module in modules:
-        for name, value in vars(module).items():
-            launchers = getattr(value, "launchers", None)
-            if not name.startswith("triton_") or not launchers:
-                continue
-            config = launchers[0].config
-            blocks = ",".join(f"{k}={v}" for k, v in config.kwargs.items())
-            out[name] = f"{blocks} w{config.num_warps} s{config.num_stages}"
+    for tuner in tuners:
+        if not tuner.launchers:
+            continue
+        name = tuner.inductor_meta.get("kernel_name") or getattr(tuner.fn, "__name__", "?")
+        try:
+            out[name] = _text(tuner.launchers[0].config)
+        except Exception as exc:  # a probe: report what could not be read, keep going
+            out[name] = f"unreadable ({type(exc).__name__})"
     return out
 
 
@@ -76,13 +84,13 @@ def main() -> None:
     with torch.no_grad():
         for side, options in SIDES.items():
             torch._dynamo.reset()
-            before = len(_modules())
+            before = _autotuners()
             fn = torch.compile(
                 model, backend=MagiBackend(PassConfig(measure_decisions=False), options)
             )
             with torch._inductor.config.patch(force_disable_caches=True):
                 fn(x)
-            configs[side] = _configs(_modules()[before:])
+            configs[side] = _configs([t for i, t in _autotuners().items() if i not in before])
             times[side] = {
                 name: ms * 1e3 for name, (_, ms) in kernel_times(lambda f=fn: f(x)).items()
             }

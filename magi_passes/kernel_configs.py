@@ -1,0 +1,175 @@
+"""Fixed Triton configs for the two kernels `GroupNormStatsPass` makes, where Inductor's own choice
+was measured slow.
+
+Inductor picks a Triton kernel's block sizes and warps from heuristics on its sizes. For two
+kinds of kernel that the channels-last GroupNorm rewrite creates, the heuristic's choice was the
+slowest the GPU measured (H200, torch 2.11, VAEDecoderLike 540p and a 256-channel GroupNorm block;
+docs/benchmarks.md, "Session 15"):
+
+- **the per-channel statistics** (`group_norm_stats`): the first, split stage of the Welford
+  reduction over positions of a channels-last activation. Its reduction hint is OUTER, for which
+  Inductor's heuristics emit one config and never benchmark another: `XBLOCK=64, R0_BLOCK=8`
+  with 4 warps on these sizes, 1 KB per load per program. `XBLOCK=64, R0_BLOCK=4` with 8 warps
+  (what `max_autotune_pointwise` finds among six) took 39.7 against 66.9 us, 38.8 against 49.3
+  and 38.9 against 63.2 on the three such kernels measured. Where the split stage has fewer
+  than `STATS_MIN_OUTPUTS` outputs (57216 in VAEDecoderLike: 29.7 us either way) the heuristic
+  is kept.
+- **the normalise + SiLU apply** (`group_norm_apply`): a 1-D pointwise kernel that reads the
+  activation once, its per-channel operands (the statistics, the affine) and writes once, with
+  an `exp`. Inductor benchmarks two configs for it (1024 elements with 4 warps, 512 with 8) and
+  in one run kept the slower, 131.3 against 89.7 us; Inductor's coordinate descent found 2048
+  elements with 2 warps: 61.2 against 87.8 us on the GroupNorm block, 18.6 against 23.4 on
+  VAEDecoderLike's smaller one. A kernel with a second full-size read (the residual add) is
+  left alone: coordinate descent kept Inductor's config there.
+
+How: Inductor asks its `InductorChoices` handler (`V.choices`) for every Triton kernel's keyword
+arguments (`triton_kernel_kwargs`, "used to apply fixed configurations"); a `fixed_config`
+there makes the kernel launch with that config alone. `group_norm_kernel_configs(manager)` puts
+a handler in front of the current one for the duration of one compilation and restores it
+after; the handler changes nothing unless `manager`'s `GroupNormStatsPass` rewrote the graph
+being compiled (and, for the apply kernel, stored its operands per channel), so kernels of any
+other graph keep Inductor's choices. Every other question goes to the handler it stands in
+front of (a user's own included). `PassConfig.group_norm_kernel_configs` switches it; the
+kernels it configured are counted in the pass's result (`group_norm_kernels_configured`).
+
+The magi backend and `pytest_magi.inductor_codegen(config=...)` install it; `inductor_options()`
+cannot (an Inductor option cannot scope a handler), so `backend="inductor"` users keep
+Inductor's configs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+import sympy
+
+from .base import PassResult
+
+# the fewest outputs (channels x splits) of a split statistics stage that gets the fixed config
+STATS_MIN_OUTPUTS = 100_000
+STATS_CONFIG = {"XBLOCK": 64, "R0_BLOCK": 4, "num_warps": 8, "num_stages": 1}
+# the fewest elements of an apply kernel that gets the fixed config
+APPLY_MIN_ELEMENTS = 1 << 22
+APPLY_CONFIG = {"XBLOCK": 2048, "num_warps": 2, "num_stages": 1}
+# a read of at most numel / SMALL_READ elements is a per-channel operand
+SMALL_READ = 1024
+
+
+def _int(value: Any) -> int | None:
+    """`value` as an int where it is a static size, else None."""
+    if isinstance(value, int):
+        return value
+    if isinstance(value, sympy.Integer):
+        return int(value)
+    return None
+
+
+def _tiling(groups: Any, kwargs: dict[str, Any]) -> dict[str, Any] | None:
+    tiling = kwargs.get("tiling")
+    if tiling is None and isinstance(groups, (list, tuple)) and groups:
+        tiling = groups[0]
+    return tiling if isinstance(tiling, dict) else None
+
+
+def pick(features: Any, groups: Any, kwargs: dict[str, Any], *, apply: bool) -> str | None:
+    """Which fixed config (a key of `CONFIGS`) the kernel of `features` gets, or None.
+    `apply`: whether the apply kernel's operands are stored per channel (static graphs)."""
+    from torch._inductor.runtime.hints import ReductionHint
+    from torch._inductor.virtualized import V
+
+    tiling = _tiling(groups, kwargs)
+    if tiling is None or set(tiling) - {"x", "r0_"}:
+        return None  # 2-D tiles, several reduction dims: not the kernels measured
+    numel, rnumel = _int(tiling.get("x")), _int(tiling.get("r0_", 1))
+    if numel is None or rnumel is None:
+        return None
+    if features.is_reduction():
+        kinds = {
+            getattr(getattr(n.node, "data", None), "reduction_type", None)
+            for n in features.reduction_nodes()
+        }
+        if (
+            kinds == {"welford_reduce"}
+            and features.get_reduction_hint() == ReductionHint.OUTER
+            and numel >= STATS_MIN_OUTPUTS
+            and not kwargs.get("override_persistent_reduction")
+        ):
+            return "group_norm_stats"
+        return None
+    if not apply or rnumel != 1 or numel < APPLY_MIN_ELEMENTS or not features.contains_op("exp"):
+        return None
+    nodes = list(features.scheduler_nodes())
+    written = {d.name for node in nodes for d in node.read_writes.writes}
+    full = small = 0
+    for name in {d.name for node in nodes for d in node.read_writes.reads} - written:
+        size = _int(V.graph.get_numel(name))
+        if size is None:
+            return None
+        if size >= numel:
+            full += 1
+        elif size * SMALL_READ <= numel:
+            small += 1
+        else:
+            return None
+    # (a fused intermediate is a write too, so any number of full-size writes)
+    sizes = [_int(V.graph.get_numel(name)) for name in written]
+    if full != 1 or small < 2 or any(size != numel for size in sizes):
+        return None
+    return "group_norm_apply"
+
+
+CONFIGS = {"group_norm_stats": STATS_CONFIG, "group_norm_apply": APPLY_CONFIG}
+
+
+class _Choices:
+    """Stands in front of Inductor's current choices handler for one compilation."""
+
+    def __init__(self, prior: Any, manager: Any) -> None:
+        self._prior = prior
+        self._manager = manager
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._prior, name)
+
+    def _result(self) -> PassResult | None:
+        result = self._manager.result("group_norm_stats")
+        return result if result is not None and result.applied else None
+
+    def triton_kernel_kwargs(
+        self, kernel_cls: Any, features: Any, groups: Any, kernel_kwargs: dict[str, Any]
+    ) -> dict[str, Any]:
+        kwargs = self._prior.triton_kernel_kwargs(kernel_cls, features, groups, kernel_kwargs)
+        result = self._result()
+        if result is None or kwargs.get("fixed_config") is not None:
+            return kwargs
+        from torch._inductor.codegen.triton import FixedTritonConfig
+
+        apply = result.counts.get("group_norm_operands_per_channel", 0) > 0
+        try:
+            name = pick(features, groups, kwargs, apply=apply)
+        except Exception:  # Inductor internals differ by version: keep Inductor's choice
+            return kwargs
+        if name is None:
+            return kwargs
+        return {**kwargs, "fixed_config": FixedTritonConfig(dict(CONFIGS[name]))}
+
+
+@contextlib.contextmanager
+def group_norm_kernel_configs(manager: Any) -> Iterator[None]:
+    """For one compilation: the fixed configs above for the kernels of a graph that `manager`'s
+    `GroupNormStatsPass` rewrote (module docstring). A no-op when `manager` is None, its config
+    switches them off, or Inductor has no `triton_kernel_kwargs` hook."""
+    config = getattr(manager, "config", None)
+    if config is None or not (config.group_norm_kernel_configs and config.enable_group_norm_stats):
+        yield
+        return
+    from torch._inductor.virtualized import V
+
+    prior = V.choices
+    if not hasattr(prior, "triton_kernel_kwargs"):
+        yield
+        return
+    with V.set_choices_handler(_Choices(prior, manager)):
+        yield

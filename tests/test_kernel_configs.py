@@ -1,0 +1,103 @@
+"""`magi_passes.kernel_configs`: the fixed Triton configs of the kernels GroupNormStatsPass makes
+(fake CUDA: generated, never run), their gates, and that the choices handler is restored. Their
+speed is measured on the GPU by tests/test_perf_gpu.py::test_vae_540p_static and
+tools/probes/autotune_ab.py (docs/benchmarks.md, "Session 15")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import torch
+from torch._inductor.virtualized import V
+
+from magi_passes import PassConfig, PassManager
+from magi_passes.kernel_configs import APPLY_CONFIG, STATS_CONFIG, group_norm_kernel_configs
+from pytest_magi.codegen import inductor_codegen
+from pytest_magi.models import WanCausalStage
+
+STATIC = PassConfig(measure_decisions=False)
+
+
+class Block(torch.nn.Module):
+    """conv3d -> GroupNorm(32) -> SiLU -> conv3d."""
+
+    def __init__(self, channels: int = 128) -> None:
+        super().__init__()
+        self.conv1 = torch.nn.Conv3d(channels, channels, 3, padding=1)
+        self.norm = torch.nn.GroupNorm(32, channels)
+        self.conv2 = torch.nn.Conv3d(channels, channels, 3, padding=1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.conv2(torch.nn.functional.silu(self.norm(self.conv1(x))))
+
+
+def block_code(config: PassConfig, dynamic: bool = False) -> Any:
+    torch.manual_seed(0)
+    model = Block().to(torch.bfloat16).eval()
+    # 540p-sized (fake CUDA allocates nothing): 128 x 7 x 136 x 240
+    x = torch.randn(1, 128, 7, 136, 240, dtype=torch.bfloat16)
+    with torch.no_grad():
+        return inductor_codegen(
+            model, x, config=config, dynamic_dims={0: (3, 4)} if dynamic else None
+        )
+
+
+def fixed(code: Any) -> list[tuple[str, dict[str, int]]]:
+    return [(k.kind, k.fixed_config) for k in code.kernels if k.fixed_config is not None]
+
+
+def test_fake_cuda_the_statistics_and_the_apply_kernel_launch_with_the_fixed_configs() -> None:
+    """The statistics' split stage (an OUTER Welford reduction over 228480 positions) and the
+    normalise + SiLU kernel (one full-size read, per-channel operands, an exp) launch with the
+    measured configs; nothing else of the graph does, and with the switch off nothing does."""
+    on = block_code(STATIC)
+    assert sorted(fixed(on), key=str) == sorted(
+        [("reduction", STATS_CONFIG), ("pointwise", APPLY_CONFIG)], key=str
+    )
+    (stats,) = [k for k in on.kernels if k.kind == "reduction" and k.fixed_config]
+    assert "welford" in stats.source and "triton_heuristics.fixed_config(" in stats.source
+    (apply,) = [k for k in on.kernels if k.kind == "pointwise" and k.fixed_config]
+    assert "libdevice.exp" in apply.source
+    off = block_code(STATIC.replace(group_norm_kernel_configs=False))
+    assert fixed(off) == []
+    # the same kernels otherwise (a fixed config's body differs only where its block sizes
+    # become constants)
+    assert on.kernel_count == off.kernel_count
+    assert sorted(k.fused_ops for k in on.kernels) == sorted(k.fused_ops for k in off.kernels)
+    # and with the GroupNorm rewrite off, its kernels are not there to configure
+    assert fixed(block_code(STATIC.replace(enable_group_norm_stats=False))) == []
+
+
+def test_fake_cuda_dynamic_positions_keep_inductors_configs() -> None:
+    """Symbolic sizes: neither rule was measured there (and the apply kernel keeps its per-group
+    operands), so every kernel keeps Inductor's heuristics."""
+    code = block_code(STATIC, dynamic=True)
+    (result,) = [r for r in code.pass_results if r.name == "group_norm_stats"]
+    assert result.counts["group_norms_rewritten"] == 1
+    assert fixed(code) == []
+
+
+def test_fake_cuda_a_graph_without_group_norm_is_untouched() -> None:
+    torch.manual_seed(0)
+    model = WanCausalStage("540p").to(torch.bfloat16).eval()
+    with torch.no_grad():
+        code = inductor_codegen(model, model.example_input(dtype=torch.bfloat16), config=STATIC)
+    assert code.kernel_count > 0 and fixed(code) == []
+
+
+def test_the_choices_handler_is_restored_even_when_the_compile_fails() -> None:
+    prior = V.choices
+    manager = PassManager(STATIC)
+    with group_norm_kernel_configs(manager):
+        assert V.choices is not prior
+        # every other question goes to the handler it stands in front of
+        assert V.choices.should_use_persistent_reduction == prior.should_use_persistent_reduction
+    assert V.choices is prior
+    with pytest.raises(RuntimeError, match="boom"), group_norm_kernel_configs(manager):
+        raise RuntimeError("boom")
+    assert V.choices is prior
+    # switched off (or no manager): nothing is installed
+    for off in (PassManager(STATIC.replace(group_norm_kernel_configs=False)), None):
+        with group_norm_kernel_configs(off):
+            assert V.choices is prior
