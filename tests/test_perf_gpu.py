@@ -37,6 +37,12 @@ times: its device-side ratio is 1.20x, so the machine decides the verdict (docs/
 kernel (ConvChannelsLastPass) all 7 passed on an H200: 2.194x, 1.125x, 1.347x, 2.025x, 1.219x,
 1.639x and wan-540p-static 1.230x.
 
+Session 15 (fixed Triton configs for GroupNormStatsPass's statistics and apply kernels,
+`magi_passes.kernel_configs`; docs/results/session15): all 7 passed on an H200: 2.195x, 1.138x,
+1.347x, 2.024x, vae-540p-static **1.249x** (2.3505 -> 1.8815 ms), 1.654x and 1.247x. The same
+model in one process (`tools/probes/autotune_ab.py --pairs configs`) read 1.264x and 1.263x
+against torch.compile, 1.036-1.037x against the configs off. The threshold stays at 1.2.
+
 Without --magi-perf the bodies still run: numerics against eager and proof that the passes fired.
 """
 
