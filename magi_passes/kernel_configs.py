@@ -29,8 +29,9 @@ a handler in front of the current one for the duration of one compilation and re
 after; the handler changes nothing unless `manager`'s `GroupNormStatsPass` rewrote the graph
 being compiled (and, for the apply kernel, stored its operands per channel), so kernels of any
 other graph keep Inductor's choices. Every other question goes to the handler it stands in
-front of (a user's own included). `PassConfig.group_norm_kernel_configs` switches it; the
-kernels it configured are counted in the pass's result (`group_norm_kernels_configured`).
+front of (a user's own included). `PassConfig.group_norm_kernel_configs` switches it. A kernel
+it configured launches through `triton_heuristics.fixed_config` in the generated code
+(`pytest_magi`'s `KernelInfo.fixed_config`).
 
 The magi backend and `pytest_magi.inductor_codegen(config=...)` install it; `inductor_options()`
 cannot (an Inductor option cannot scope a handler), so `backend="inductor"` users keep
@@ -49,6 +50,9 @@ from .base import PassResult
 
 # the fewest outputs (channels x splits) of a split statistics stage that gets the fixed config
 STATS_MIN_OUTPUTS = 100_000
+# the fewest positions per output: Inductor makes an OUTER reduction of at most 64 persistent
+# (R0_BLOCK = all of it), which a fixed R0_BLOCK must not override; 224 were measured
+STATS_MIN_POSITIONS = 128
 STATS_CONFIG = {"XBLOCK": 64, "R0_BLOCK": 4, "num_warps": 8, "num_stages": 1}
 # the fewest elements of an apply kernel that gets the fixed config
 APPLY_MIN_ELEMENTS = 1 << 22
@@ -94,7 +98,7 @@ def pick(features: Any, groups: Any, kwargs: dict[str, Any], *, apply: bool) -> 
             kinds == {"welford_reduce"}
             and features.get_reduction_hint() == ReductionHint.OUTER
             and numel >= STATS_MIN_OUTPUTS
-            and not kwargs.get("override_persistent_reduction")
+            and rnumel >= STATS_MIN_POSITIONS
         ):
             return "group_norm_stats"
         return None

@@ -67,7 +67,8 @@ class KernelInfo:
     decorator says); a kernel launched with one config that the code generator fixed
     (``@triton_heuristics.fixed_config``) has its kind from its size parameters (Inductor
     names it ``triton_unk_...``) and that config in ``fixed_config``
-    (``{"XBLOCK": 2048, "num_warps": 2, ...}``; None for a kernel Inductor tunes). ``numels`` are the kernel's size parameters in signature order
+    (``{"XBLOCK": 2048, "num_warps": 2, ...}``; None for a kernel Inductor tunes).
+    ``numels`` are the kernel's size parameters in signature order
     (``("ynumel", "xnumel")``, ``("xnumel", "r0_numel")``); ``tile_dims`` the
     non-reduction ones (``("y", "x")``); ``nd_tiling`` is true when there is more than
     one. Loads/stores are ``tl.load``/``tl.store`` calls; ``reductions`` is
