@@ -70,20 +70,20 @@ def _int(value: Any) -> int | None:
     return None
 
 
-def _tiling(groups: Any, kwargs: dict[str, Any]) -> dict[str, Any] | None:
-    tiling = kwargs.get("tiling")
-    if tiling is None and isinstance(groups, (list, tuple)) and groups:
-        tiling = groups[0]
+def _tiling(groups: Any) -> dict[str, Any] | None:
+    """The kernel's tiling (`{"x": numel, "r0_": rnumel}`): the first of Inductor's kernel
+    arguments, as torch 2.11 and 2.13 pass them."""
+    tiling = groups[0] if isinstance(groups, (list, tuple)) and groups else None
     return tiling if isinstance(tiling, dict) else None
 
 
-def pick(features: Any, groups: Any, kwargs: dict[str, Any], *, apply: bool) -> str | None:
+def pick(features: Any, groups: Any, *, apply: bool) -> str | None:
     """Which fixed config (a key of `CONFIGS`) the kernel of `features` gets, or None.
     `apply`: whether the apply kernel's operands are stored per channel (static graphs)."""
     from torch._inductor.runtime.hints import ReductionHint
     from torch._inductor.virtualized import V
 
-    tiling = _tiling(groups, kwargs)
+    tiling = _tiling(groups)
     if tiling is None or set(tiling) - {"x", "r0_"}:
         return None  # 2-D tiles, several reduction dims: not the kernels measured
     numel, rnumel = _int(tiling.get("x")), _int(tiling.get("r0_", 1))
@@ -152,7 +152,7 @@ class _Choices:
 
         apply = result.counts.get("group_norm_operands_per_channel", 0) > 0
         try:
-            name = pick(features, groups, kwargs, apply=apply)
+            name = pick(features, groups, apply=apply)
         except Exception:  # Inductor internals differ by version: keep Inductor's choice
             return kwargs
         if name is None:

@@ -404,11 +404,11 @@ def _make_backend(
     call: _Call,
     recorder: _Recorder,
     patches: dict[str, Any],
-    manager_and_results: tuple[Any, Callable[[], list[Any]]],
+    results: Callable[[], list[Any]],
     fake_mode: Any,
     stats: CompileStatsCollector,
+    manager: Any,
 ) -> Callable[..., Any]:
-    manager, results = manager_and_results
     move = call.backward and fake_mode is not None
     inner = _make_inner_compile(recorder, patches, move_to_cuda=move, results=results)
 
@@ -502,7 +502,7 @@ def _generate(call: _Call, recorder: _Recorder, stats: CompileStatsCollector) ->
         trace_device = "cuda" if (real_gpu or not call.backward) else "cpu"
         patches, manager, chain = _post_grad_passes(call, recorder)
         backend = _make_backend(
-            call, recorder, patches, (manager, _results_of(manager, chain)), fake_mode, stats
+            call, recorder, patches, _results_of(manager, chain), fake_mode, stats, manager
         )
         inputs = _call_inputs(call, stack, fake_mode, trace_device)
         stack.enter_context(torch._dynamo.config.patch(_dynamo_patches()))

@@ -296,15 +296,17 @@ class KernelCounts:
 
 
 # --------------------------------------------------------------------------- parsing
-def _parse_size_hints(source: str) -> dict[str, Any]:
-    match = _SIZE_HINTS_RE.search(source)
+def _parse_dict(pattern: re.Pattern[str], source: str) -> dict[str, Any] | None:
+    """The ``{'key': value, ...}`` literal that ``pattern``'s group 1 finds in ``source`` (ints
+    as ints, anything else normalised), or None where it is absent."""
+    match = pattern.search(source)
     if not match:
-        return {}
-    hints: dict[str, Any] = {}
+        return None
+    out: dict[str, Any] = {}
     for key, value in re.findall(r"'(\w+)':\s*([^,}]+)", match.group(1)):
         value = value.strip()
-        hints[key] = int(value) if value.isdigit() else normalize_code(value)
-    return hints
+        out[key] = int(value) if value.isdigit() else normalize_code(value)
+    return out
 
 
 def _kernel_signature_args(source: str, name: str) -> list[str]:
@@ -368,13 +370,10 @@ def parse_kernel(name: str, source: str, graph: str) -> KernelInfo:
     """Parse one Triton kernel's source (as it appears inside ``async_compile.triton``)."""
     decorator = _DECORATOR_RE.search(source)
     kind = decorator.group(1) if decorator else "unknown"
-    fixed = _FIXED_CONFIG_RE.search(source)
-    fixed_config = None
-    if fixed:
-        fixed_config = {k: int(v) for k, v in re.findall(r"'(\w+)':\s*(\d+)", fixed.group(1))}
+    fixed_config = _parse_dict(_FIXED_CONFIG_RE, source)
     args = _kernel_signature_args(source, name)
     numels = tuple(a for a in args if _NUMEL_ARG_RE.fullmatch(a))
-    if fixed:
+    if fixed_config is not None:
         # Inductor names these `triton_unk_...`: the kind from the kernel's own size parameters
         if not any(n.startswith("r") for n in numels):
             kind = "pointwise"
@@ -400,7 +399,7 @@ def parse_kernel(name: str, source: str, graph: str) -> KernelInfo:
         kind=kind,
         graph=graph,
         source=normalize_code(source),
-        size_hints=_parse_size_hints(source),
+        size_hints=_parse_dict(_SIZE_HINTS_RE, source) or {},
         numels=numels,
         tile_dims=tile_dims,
         nd_tiling=len(tile_dims) > 1,
