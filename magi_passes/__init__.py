@@ -10,6 +10,7 @@ from .backend import MagiBackend, inductor_options, magi_backend, magi_compile
 from .base import MagiPass, PassResult
 from .channels_last import ConvChannelsLastPass
 from .config import PassConfig
+from .conv_input import ConvInputWindowPass
 from .dynamic_reshape import DynamicReshapePass
 from .group_norm import GroupNormStatsPass
 from .manager import PassManager
@@ -20,6 +21,7 @@ from .workarounds import PaddingMiscompileWorkaround
 
 __all__ = [
     "ConvChannelsLastPass",
+    "ConvInputWindowPass",
     "DynamicReshapePass",
     "GroupNormStatsPass",
     "MagiBackend",

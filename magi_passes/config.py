@@ -81,6 +81,11 @@ class PassConfig:
       ones, which were measured slower on an H200 (`magi_passes.kernel_configs`;
       docs/benchmarks.md, "Session 15"). Applies with the magi backend; part of the measured
       "magi" variant, so a graph where it loses keeps plain Inductor.
+    - `enable_conv_input_windows`: let `ConvInputWindowPass` read the windows of a conv input's
+      producer (a causal conv's cache, `x[:, :, -2:]`) from the conv input itself, so that the
+      producer (norm, SiLU, cache frames, pad) writes the conv input in one kernel instead of a
+      buffer that a second kernel copies. Measured, like the channels-last rewrite
+      (docs/benchmarks.md).
     """
 
     enable_conv_channels_last: bool = True
@@ -97,6 +102,7 @@ class PassConfig:
     enable_norm_rsqrt: bool = True
     enable_group_norm_stats: bool = True
     group_norm_kernel_configs: bool = True
+    enable_conv_input_windows: bool = True
 
     def __new__(cls, *args: Any, **kwargs: Any) -> PassConfig:
         # names are checked before the dataclass __init__ sees them, so a misspelt field gets the

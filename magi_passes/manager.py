@@ -9,11 +9,14 @@ Order, and why:
 2. `NormRsqrtPass`: turns divisions by a clamped vector norm into products with its rsqrt; it
    changes pointwise arithmetic only, never a layout or a reduction, so its place is free.
 3. `ConvChannelsLastPass`: decides conv layouts.
-4. `GroupNormStatsPass`: after the layout pass, whose mark says whether the graph's activations
+4. `ConvInputWindowPass`: after the layout pass, whose clones and hoisted pads are part of the
+   chain from a conv input back to its producer; it moves the windows of that producer (a causal
+   conv's cache) onto the conv input.
+5. `GroupNormStatsPass`: after the layout pass, whose mark says whether the graph's activations
    are channels-last (the only layout where it rewrites GroupNorm's statistics).
-5. `NdTilingPass`: last, because whether ND tiling pays depends on whether the layout pass already
+6. `NdTilingPass`: last, because whether ND tiling pays depends on whether the layout pass already
    converted the graph's convolutions (it reads the mark `ConvChannelsLastPass` leaves).
-6. The user's own post-grad pass, if one was installed before (it is chained, never replaced).
+7. The user's own post-grad pass, if one was installed before (it is chained, never replaced).
 
 The manager is itself a `CustomGraphPass`: its `uuid()` aggregates the package's source files
 (docs/reliability.md, "Cache keys"), the config, every pass's uuid and the chained user pass's uuid, so Inductor's FX graph cache never mixes compilations made with
@@ -37,6 +40,7 @@ from ._validate import check_bool, check_pass_config
 from .base import MagiPass, PassResult, _source_hash, get_inductor_config_value
 from .channels_last import ConvChannelsLastPass
 from .config import PassConfig
+from .conv_input import ConvInputWindowPass
 from .dynamic_reshape import DynamicReshapePass
 from .group_norm import GroupNormStatsPass
 from .nd_tiling import NdTilingPass
@@ -50,6 +54,7 @@ PASS_ORDER: tuple[type[MagiPass], ...] = (
     DynamicReshapePass,
     NormRsqrtPass,
     ConvChannelsLastPass,
+    ConvInputWindowPass,
     GroupNormStatsPass,
     NdTilingPass,
 )
