@@ -142,7 +142,10 @@ def _trace(conv_input: torch.fx.Node) -> list[_Input]:
         parts = list(node.args[0])
         dim = node.args[1] if len(node.args) > 1 else node.kwargs.get("dim", 0)
         dim = dim % ndim
-        sizes = [fake_value(p).shape[dim] if isinstance(fake_value(p), torch.Tensor) else None for p in parts]
+        sizes = [
+            fake_value(p).shape[dim] if isinstance(fake_value(p), torch.Tensor) else None
+            for p in parts
+        ]
         found = []
         for i, part in enumerate(parts):
             part_spans = [_Span(s.front, s.back) for s in spans]
@@ -220,8 +223,12 @@ def _slices_in_p(
 
 
 def _new_node(
-    graph: torch.fx.Graph, target: Any, args: tuple[Any, ...], kwargs: dict[str, Any],
-    like: torch.fx.Node, compute: Callable[[Any], Any],
+    graph: torch.fx.Graph,
+    target: Any,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    like: torch.fx.Node,
+    compute: Callable[[Any], Any],
 ) -> torch.fx.Node:
     node = graph.call_function(target, args, kwargs)
     node.meta.update({k: v for k, v in like.meta.items() if k != "val"})
@@ -314,7 +321,10 @@ class ConvInputWindowPass(MagiPass):
 
     @staticmethod
     def _replace(
-        graph: torch.fx.Graph, user: torch.fx.Node, p: torch.fx.Node, cuts: list[tuple[int, int, int]]
+        graph: torch.fx.Graph,
+        user: torch.fx.Node,
+        p: torch.fx.Node,
+        cuts: list[tuple[int, int, int]],
     ) -> None:
         """`user` (a slice of x) becomes `clone(slice(...slice(P)...))`, contiguous, placed right
         after `P`."""
@@ -323,12 +333,20 @@ class ConvInputWindowPass(MagiPass):
             node = p
             for dim, start, end in cuts:
                 node = _new_node(
-                    graph, aten.slice.Tensor, (node, dim, start, end), {}, user,
+                    graph,
+                    aten.slice.Tensor,
+                    (node, dim, start, end),
+                    {},
+                    user,
                     lambda t, d=dim, s=start, e=end: aten.slice.Tensor(t, d, s, e),
                 )
             copy = _new_node(
-                graph, aten.clone.default, (node,), {"memory_format": torch.contiguous_format},
-                user, lambda t: t.clone(memory_format=torch.contiguous_format),
+                graph,
+                aten.clone.default,
+                (node,),
+                {"memory_format": torch.contiguous_format},
+                user,
+                lambda t: t.clone(memory_format=torch.contiguous_format),
             )
         user.replace_all_uses_with(copy)
         graph.erase_node(user)

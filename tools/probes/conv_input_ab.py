@@ -32,7 +32,9 @@ class CachedBlock(torch.nn.Module):
 
         self.block = WanResidualBlock(channels, channels)
 
-    def forward(self, x: torch.Tensor, c1: torch.Tensor, c2: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    def forward(
+        self, x: torch.Tensor, c1: torch.Tensor, c2: torch.Tensor
+    ) -> tuple[torch.Tensor, ...]:
         cache = [c1, c2]
         y = self.block(x, cache, [0])
         return y, cache[0], cache[1]
@@ -67,20 +69,32 @@ def main() -> None:
             for on in (False, True):
                 config = PassConfig(measure_decisions=False, enable_conv_input_windows=on)
                 backend = MagiBackend(config)
-                sides.append((f"magi {'on' if on else 'off'}", torch.compile(model, backend=backend), backend))
+                sides.append(
+                    (
+                        f"magi {'on' if on else 'off'}",
+                        torch.compile(model, backend=backend),
+                        backend,
+                    )
+                )
             errs, cache_errs, fired = [], [], None
             eager_out = model(*inputs)
-            eager_cache = max(_relative_l2(e, r) for e, r in zip(eager_out[1:], ref[1:]))
+            eager_cache = max(
+                _relative_l2(e, r) for e, r in zip(eager_out[1:], ref[1:], strict=True)
+            )
             for _name, fn, backend in sides:
                 out = fn(*inputs)
                 errs.append(_relative_l2(out[0], ref[0]))
-                cache_errs.append(max(_relative_l2(o, r) for o, r in zip(out[1:], ref[1:])))
+                cache_errs.append(
+                    max(_relative_l2(o, r) for o, r in zip(out[1:], ref[1:], strict=True))
+                )
                 if backend is not None and backend.fired("conv_input_windows"):
-                    for got, want in zip(out[1:], eager_out[1:]):  # eager's layout (a clone)
+                    for got, want in zip(
+                        out[1:], eager_out[1:], strict=True
+                    ):  # eager's layout (a clone)
                         assert got.stride() == want.stride(), (got.stride(), want.stride())
                 if backend is not None:
                     fired = backend.fired("conv_input_windows")
-            calls = [lambda f=fn: f(*inputs) for _n, fn, _b in sides]
+            calls = [lambda f=fn, a=inputs: f(*a) for _n, fn, _b in sides]
             tc_off = measure_pair((calls[0], calls[1]), rounds=args.rounds)
             off_on = measure_pair((calls[1], calls[2]), rounds=args.rounds)
             tc_on = measure_pair((calls[0], calls[2]), rounds=args.rounds)
