@@ -37,7 +37,8 @@ with `--locate-backend` (one backend, the same spelling, `@` patches included; d
 the first wrong output (graph, node, module, source line), and retries that graph alone without
 each pass and with each Inductor setting of `locate.DEFAULT_SETTINGS` (comprehensive padding
 first), within `--locate-budget` seconds; `--locate-fp32` adds the fp32 rerun (logic or
-precision). The report ends with the final output's distance from `--reference`, compiled and
+precision); `--locate-calls 2` calls the model twice (the Wan decode's second call compiles
+graphs of its own). The report ends with the final output's distance from `--reference`, compiled and
 eager (docs/locate.md):
 
     python benchmarks/zoo_numerics.py --models wan2.2-vae --frames 3 --locate --locate-budget 420
@@ -63,7 +64,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from magi_passes import MagiBackend, PassConfig  # noqa: E402
 from pytest_magi import zoo  # noqa: E402
-from pytest_magi.locating import LocateReport, LocatingBackend, check_reference  # noqa: E402
+from pytest_magi.locating import (  # noqa: E402
+    LocateReport,
+    LocatingBackend,
+    check_calls,
+    check_reference,
+)
 from pytest_magi.numerics import (  # noqa: E402
     REFERENCE_DTYPES,
     _non_finite,
@@ -72,7 +78,19 @@ from pytest_magi.numerics import (  # noqa: E402
 )
 
 STAGES = ("eager", "aot_eager", "aot_eager_decomp_partition", "inductor")
-MAGI = {"magi": PassConfig(), "magi-weights-once": PassConfig(channels_last_weights_once=True)}
+#: the magi backends by name: `PassConfig` overrides on top of `PassConfig.from_env()`, so the
+#: `MAGI_PASSES__*` variables (e.g. `MAGI_PASSES__MEASURE_DECISIONS=0`) reach every magi row
+MAGI: dict[str, dict[str, Any]] = {
+    "magi": {},
+    "magi-weights-once": {"channels_last_weights_once": True},
+}
+
+
+def magi_config(name: str) -> PassConfig:
+    """The `PassConfig` of the magi backend ``name``: the environment's, with its overrides."""
+    return PassConfig.from_env().replace(**MAGI[name]) if MAGI[name] else PassConfig.from_env()
+
+
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 
 
@@ -80,7 +98,7 @@ def _backend(name: str) -> tuple[Any, str]:
     """(backend for ``ZooModel.compile``, frame isolation) of a backend name (no ``@`` part)."""
     if name in STAGES:
         return name, "class"
-    return MagiBackend(MAGI[name]), "instance"
+    return MagiBackend(magi_config(name)), "instance"
 
 
 def parse_backend(text: str) -> tuple[str, dict[str, Any]]:
@@ -198,7 +216,7 @@ def _locate_side(name: str, options: dict[str, Any]) -> tuple[Any, dict[str, Any
     ``--locate-backend`` (``dynamo.`` options are applied around the run, not here)."""
     inductor = {k: v for k, v in options.items() if not k.startswith("dynamo.")}
     if name in MAGI:
-        return MAGI[name], inductor, "instance"
+        return magi_config(name), inductor, "instance"
     if name == "inductor":
         return dict(inductor), {}, "class"
     return name, {}, "class"  # a tracing stage: its Inductor patches stay ambient (_patched)
@@ -229,13 +247,18 @@ def locate_model(
     *,
     budget_s: float | None = None,
     fp32_rerun: bool = False,
+    calls: int = 1,
 ) -> LocateReport:
     """`pytest_magi.locate` on the model's call (``ZooModel.run``), compiled as users compile
-    it, with the final output's distance from ``reference`` (compiled and eager)."""
+    it, called ``calls`` times, with the last call's output's distance from ``reference``
+    (compiled and eager)."""
+    check_calls("locate_model", calls)
     backend, isolate, ambient = locating_backend(text, budget_s=budget_s, fp32_rerun=fp32_rerun)
     with torch.no_grad():
         with _patched(ambient):
-            out = model.compile(backend, isolate=isolate).run()
+            compiled = model.compile(backend, isolate=isolate)
+            for _ in range(calls):
+                out = compiled.run()
         report = backend.report()
         report.reference = check_reference(
             model.as_module(), model.inputs, out, reference, eager_output=model.run()
@@ -271,6 +294,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--locate-fp32", action="store_true", help="--locate: recompile the wrong graph in fp32"
     )
+    parser.add_argument(
+        "--locate-calls",
+        type=int,
+        default=1,
+        help="--locate: calls of the compiled model (2: the graphs a second call compiles too)",
+    )
     args = parser.parse_args(argv)
     if args.locate:
         locating_backend(args.locate_backend, budget_s=args.locate_budget)  # checked up front
@@ -296,6 +325,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.reference,
                 budget_s=args.locate_budget,
                 fp32_rerun=args.locate_fp32,
+                calls=args.locate_calls,
             )
             report.setdefault("locate", {})[name] = located.to_dict()
             print(located, flush=True)

@@ -81,11 +81,14 @@ class PassConfig:
       ones, which were measured slower on an H200 (`magi_passes.kernel_configs`;
       docs/benchmarks.md, "Session 15"). Applies with the magi backend; part of the measured
       "magi" variant, so a graph where it loses keeps plain Inductor.
-    - `enable_conv_input_windows`: let `ConvInputWindowPass` read the windows of a conv input's
-      producer (a causal conv's cache, `x[:, :, -2:]`) from the conv input itself, so that the
-      producer (norm, SiLU, cache frames, pad) writes the conv input in one kernel instead of a
-      buffer that a second kernel copies. Measured, like the channels-last rewrite
-      (docs/benchmarks.md).
+    - `enable_conv_input_windows` (opt-in): let `ConvInputWindowPass` read the windows of a conv
+      input's producer (a causal conv's cache, `x[:, :, -2:]`) from the conv input itself, so
+      that the producer (norm, SiLU, cache frames, pad) writes the conv input in one kernel
+      instead of a buffer that a second kernel copies. Measured where it is on. Off by default:
+      on the Wan 2.2 decode (H200, torch 2.11, T=3, decisions off) it gained 1.009x (spread
+      0.7%) and one graph compiled with it gave a wrong output (a cache, 0.70 from its eager
+      graph; the whole decode 8.2e-2 from fp32 against eager's 1.4e-2) that the same graph
+      recompiled alone did not repeat (docs/benchmarks.md, "Session 16").
     """
 
     enable_conv_channels_last: bool = True
@@ -102,7 +105,7 @@ class PassConfig:
     enable_norm_rsqrt: bool = True
     enable_group_norm_stats: bool = True
     group_norm_kernel_configs: bool = True
-    enable_conv_input_windows: bool = True
+    enable_conv_input_windows: bool = False
 
     def __new__(cls, *args: Any, **kwargs: Any) -> PassConfig:
         # names are checked before the dataclass __init__ sees them, so a misspelt field gets the

@@ -44,9 +44,13 @@ Skipped (counts in `PassResult.counts`):
 - `skipped_dtype`: the concatenation promoted `x` to another dtype.
 Graphs without such a conv input are left alone ("no conv input with windows of its producer").
 
-Measured (`measured_by = "enable_conv_input_windows"`): the magi backend times a graph it changes
-with and without the measured passes and keeps the faster (`magi_passes.decisions`); the numbers
-are in docs/benchmarks.md.
+Opt-in (`PassConfig.enable_conv_input_windows`, off by default) and measured where it is on
+(`measured_by`): the magi backend times a graph it changes with and without the measured passes
+and keeps the faster (`magi_passes.decisions`). Why it is off, measured on the Wan 2.2 decode
+(H200, torch 2.11, T=3, docs/benchmarks.md "Session 16"): 1.009x over the pass off (spread 0.7%),
+and one graph of the decode's second call (a `WanResidualBlock`'s cache at 1024 x 34 x 60) came
+out 0.70 from its eager graph, the decode 8.2e-2 from fp32 (eager 1.4e-2); recompiled alone on
+its saved inputs that graph was right, so the fault is not yet located below the graph.
 """
 
 from __future__ import annotations

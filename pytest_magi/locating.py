@@ -25,6 +25,10 @@ state, for the cures, until :meth:`LocatingBackend.report` has run them.
 Cures, on that first wrong graph *alone* (recompiled from the saved copy, run on the saved
 inputs, compared with the eager graph; a retry "clears" when no output is wrong), in this order:
 
+0. the control: the graph recompiled exactly as the side compiles it. When that is right, the
+   fault is not reproduced alone (it needs what ran before the graph in the process: an FX graph
+   cache hit, the live inputs' memory, other state), every retry below would "clear" it too, and
+   the report names no cure (``LocateReport.reproduced`` is False);
 1. ``fp32_rerun=True``: the graph recompiled with every bf16/fp16 input cast to fp32, against
    the eager graph in fp32: still wrong there is a *logic* error, right there a *precision* one;
 2. each of the side's passes removed in turn (a magi side: each enabled ``PassConfig.enable_*``
@@ -217,7 +221,7 @@ class Retry:
     """
 
     name: str
-    kind: str  # "pass" or "setting"
+    kind: str  # "control" (as compiled, nothing changed), "pass" or "setting"
     status: str
     distance: float | None = None
     wrong: int | None = None
@@ -284,9 +288,21 @@ class LocateReport:
         return self.first_bad is None and not (self.reference is not None and self.reference.wrong)
 
     @property
+    def reproduced(self) -> bool | None:
+        """Whether the first wrong graph, recompiled alone exactly as the side compiles it, was
+        wrong again (None: no control retry ran). When it was right, no retry can name a cure."""
+        control = next((r for r in self.retries if r.kind == "control"), None)
+        if control is None or control.status not in ("cleared", "wrong"):
+            return None
+        return control.status == "wrong"
+
+    @property
     def clears(self) -> list[str]:
-        """Names of the retries that cleared the first wrong graph."""
-        return [r.name for r in self.retries if r.cleared]
+        """Names of the retries that cleared the first wrong graph (none where the fault was not
+        reproduced alone: every retry would then clear it)."""
+        if self.reproduced is False:
+            return []
+        return [r.name for r in self.retries if r.cleared and r.kind != "control"]
 
     @property
     def untried(self) -> list[str]:
@@ -296,7 +312,9 @@ class LocateReport:
         data = dataclasses.asdict(self)
         for graph, record in zip(data["graphs"], self.graphs, strict=True):
             graph.update(n_outputs=record.n_outputs, worst=record.worst, wrong=record.wrong)
-        data.update(ok=self.ok, clears=self.clears, untried=self.untried)
+        data.update(
+            ok=self.ok, clears=self.clears, untried=self.untried, reproduced=self.reproduced
+        )
         if self.reference is not None:
             data["reference"]["wrong"] = self.reference.wrong
         return _jsonable(data)
@@ -641,6 +659,10 @@ def _fresh_magi(
     return new
 
 
+#: the name of the control retry (the first wrong graph recompiled with nothing changed)
+CONTROL = "as compiled (control)"
+
+
 def fresh_spec(spec: SideSpec) -> SideSpec:
     """``spec`` with a fresh ``MagiBackend`` copy on a magi side, so compiling through it adds
     nothing to the original backend's managers (a pair's ``results``)."""
@@ -927,6 +949,13 @@ class LocatingBackend:
                 fp32 = self._fp32(saved)
                 longest = fp32.seconds
         retries: list[Retry] = []
+        if self._over_budget(longest):
+            note = f"over the budget of {self.budget_s:g} s"
+            retries.append(Retry(CONTROL, "control", "untried", note=note))
+        else:
+            control = self._retry(CONTROL, "control", fresh_spec(self.spec), saved, expected)
+            longest = max(longest, control.seconds)
+            retries.append(control)
         for name, kind, variant, skip in self._variants(saved):
             if skip:
                 retries.append(Retry(name, kind, "skipped", note=skip))
@@ -1054,6 +1083,15 @@ def _own_frames(model: Any) -> Iterator[None]:
         restore_forward_code(model)
 
 
+def check_calls(where: str, calls: Any) -> None:
+    """``calls`` must be an int >= 1."""
+    if isinstance(calls, bool) or not isinstance(calls, int) or calls < 1:
+        raise ValueError(
+            f"{where}(calls={calls!r}): expected an int >= 1, the number of calls of the compiled "
+            f"model (2 for a model whose second call compiles other graphs)"
+        )
+
+
 def _check_model(model: Any, inputs: tuple[Any, ...]) -> None:
     if isinstance(model, torch._dynamo.eval_frame.OptimizedModule):
         raise TypeError(
@@ -1084,8 +1122,9 @@ def locate(
     tolerance: Any = None,
     budget_s: float | None = None,
     label: str | None = None,
+    calls: int = 1,
 ) -> LocateReport:
-    """Compile ``model_or_fn`` with ``backend``, call it once on ``inputs`` under
+    """Compile ``model_or_fn`` with ``backend``, call it ``calls`` times on ``inputs`` under
     ``torch.no_grad()``, check every graph's outputs against the same graph run eagerly, and
     try cures on the first wrong graph. See the module docstring and ``docs/locate.md``.
 
@@ -1097,9 +1136,13 @@ def locate(
     settings to retry (:data:`DEFAULT_SETTINGS`). ``fp32_rerun``: logic or precision.
     ``tolerance``: a relative L2 distance, or ``{dtype: distance}`` (:data:`DEFAULT_TOLERANCE`).
     ``budget_s``: stop retrying before the total would pass this many seconds.
+    ``calls``: how many times to call the compiled model (a model whose later calls compile
+    other graphs, such as a video VAE's decode on its second call, needs 2); the final output
+    checked against ``reference`` is the last call's.
     """
     inputs = tuple(inputs)
     _check_model(model_or_fn, inputs)
+    check_calls("locate", calls)
     reference = _validate_reference(reference)
     name = getattr(model_or_fn, "__name__", None) or type(model_or_fn).__name__
     locating = LocatingBackend(
@@ -1116,7 +1159,9 @@ def locate(
         locating.label = f"{name}[{locating.spec.description}]"
     entry = fresh_entry(model_or_fn, "locate")
     with _own_frames(model_or_fn), torch.no_grad():
-        output = torch.compile(entry, backend=locating)(*inputs)
+        compiled = torch.compile(entry, backend=locating)
+        for _ in range(calls):
+            output = compiled(*inputs)
     report = locating.report()
     if reference is not None:
         report.reference = check_reference(model_or_fn, inputs, output, reference)
@@ -1204,7 +1249,14 @@ def _report_lines(report: LocateReport) -> list[str]:
                 + (f"  {r.note}" if r.note else "")
             )
         clears = report.clears
-        lines.append(f"clears it: {'; '.join(clears)}" if clears else "nothing tried clears it")
+        if report.reproduced is False:
+            lines.append(
+                "not reproduced alone: recompiled as compiled, the graph is right on its saved "
+                "inputs; the fault needs what ran before it in the process (an FX graph cache "
+                "hit, the live inputs' memory, other state), so no cure can be named"
+            )
+        else:
+            lines.append(f"clears it: {'; '.join(clears)}" if clears else "nothing tried clears it")
     if report.reference is not None:
         ref = report.reference
         verdict = "the compiled output is wrong" if ref.wrong else "the compiled output is fine"

@@ -19,6 +19,7 @@ from torch._inductor.custom_graph_pass import CustomGraphPass
 from magi_passes import PassConfig
 from pytest_magi.capture import fresh_entry
 from pytest_magi.locating import (
+    CONTROL,
     DEFAULT_SETTINGS,
     GraphRecord,
     LocateReport,
@@ -83,6 +84,28 @@ def sin_times_two(x: torch.Tensor) -> torch.Tensor:
     return x.sin() * 2
 
 
+def cures(report: LocateReport) -> list[Any]:
+    """The retries after the control (the graph recompiled with nothing changed)."""
+    assert report.retries[0].kind == "control" and report.retries[0].name == CONTROL
+    return report.retries[1:]
+
+
+class OnlyTheFirstCompile(CustomGraphPass):
+    """A fault that a recompile does not repeat: scales every sin on its first call only (as a
+    fault that depends on the process's state, e.g. a stale cache hit, would)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, graph: torch.fx.Graph) -> None:  # type: ignore[override]
+        self.calls += 1
+        if self.calls == 1:
+            scale_sin(graph)
+
+    def uuid(self) -> str:
+        return f"tests.OnlyTheFirstCompile/{self.calls}"
+
+
 def model() -> TwoBlocks:
     torch.manual_seed(0)
     return TwoBlocks().eval()
@@ -122,7 +145,8 @@ def test_a_wrong_pass_is_located_to_its_graph_output_node_module_and_line(
 def test_removing_the_pass_clears_it_and_fp32_says_logic(pass_report: LocateReport) -> None:
     report = pass_report
     assert report.clears == ["passes: without scale_last_conv"]
-    by_name = {r.name: r for r in report.retries}
+    assert report.reproduced is True  # the control, recompiled as compiled, is wrong again
+    by_name = {r.name: r for r in cures(report)}
     assert list(by_name) == ["passes: without scale_last_conv", "comprehensive_padding=False"]
     cleared, padding = by_name.values()
     assert cleared.status == "cleared" and cleared.wrong == 0 and cleared.distance is not None
@@ -160,7 +184,7 @@ def test_a_magi_side_retries_each_enabled_pass_and_skips_those_that_did_not_appl
         settings=[],
     )
     assert report.side == "magi+passes[scale_last_conv]"
-    by_name = {r.name: r for r in report.retries}
+    by_name = {r.name: r for r in cures(report)}
     enabled = [f for f in PassConfig.field_names() if f.startswith("enable_")]
     assert list(by_name) == [f"magi: {f}=False" for f in enabled] + [
         "passes: without scale_last_conv"
@@ -205,10 +229,10 @@ def test_a_precision_fault_is_named_by_the_setting_that_clears_it() -> None:
     # code; torch 2.11's CPU code keeps the sum in fp32 even then (seen on the GPU machine)
     cleared = _emulated_casts_clear(x, big)
     assert cleared or torch.__version__ < "2.13", "the premise of this test on CI's torch"
-    assert [r.status for r in report.retries] == [
+    assert [r.status for r in cures(report)] == [
         "skipped", "wrong", "cleared" if cleared else "wrong"
     ]  # fmt: skip
-    assert "already has emulate_precision_casts=False" in report.retries[0].note
+    assert "already has emulate_precision_casts=False" in cures(report)[0].note
     assert report.clears == (["emulate_precision_casts=True"] if cleared else [])
     assert report.fp32 is not None and report.fp32.verdict == "precision"  # right in fp32
     assert "fp32 rerun: right in fp32: a precision error" in str(report)
@@ -236,7 +260,7 @@ def test_a_fault_from_a_config_hook_is_cleared_by_resetting_it_and_nothing_leaks
     )
     assert torch._inductor.config.get_config_copy() == before
     assert report.side.startswith("inductor[post_grad_custom_pre_pass=<")
-    assert [r.status for r in report.retries] == ["wrong", "cleared"]
+    assert [r.status for r in cures(report)] == ["wrong", "cleared"]
     assert report.clears == ["post_grad_custom_pre_pass=None"]
 
 
@@ -439,6 +463,7 @@ def test_module_paths_read_as_module_names() -> None:
         ({"settings": {"comprehensive_padding": False}}, TypeError, r"expected a list of dicts"),
         ({"settings": [{}]}, TypeError, r"settings\[0\]=\{\}: expected a non-empty dict"),
         ({"budget_s": 0}, ValueError, r"budget_s=0: expected None \(no limit\) or a positive"),
+        ({"calls": 0}, ValueError, r"calls=0\): expected an int >= 1"),
         ({"reference": "fp16"}, ValueError, r"reference='fp16': expected None, 'fp32' or 'fp64'"),
         ({"fp32_rerun": "yes"}, TypeError, r"fp32_rerun='yes': expected True or False"),
         ({"passes": scale_sin}, TypeError, r"passes=<a function>: expected a list"),
