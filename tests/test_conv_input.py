@@ -1,0 +1,164 @@
+"""ConvInputWindowPass: a causal conv's cache read from the conv input. The rewrite on real
+post-grad graphs (CPU compiles), its numerics and layouts against eager, its gates, the Inductor
+config it sets and restores, and the CUDA kernels Inductor generates with it (fake CUDA: generated,
+never run)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import torch
+import torch.nn.functional as F
+from torch import nn
+from torch._inductor import config as inductor_config
+
+from magi_passes import ConvInputWindowPass, MagiBackend, PassConfig
+from magi_passes.base import get_inductor_config_value
+from magi_passes.conv_input import INLINE_OPCOUNT
+from pytest_magi.codegen import inductor_codegen
+from pytest_magi.fake_cuda import fake_cuda_status
+
+ON = PassConfig(enable_conv_input_windows=True, measure_decisions=False)
+OFF = PassConfig(enable_conv_input_windows=False, measure_decisions=False)
+
+
+class CausalBlock(nn.Module):
+    """The Wan 2.x decoder's pattern: RMS norm + SiLU, the last frames kept as the next call's
+    cache, the cache of the previous call concatenated in front, the causal pad, a 3x3x3 conv."""
+
+    def __init__(self, channels: int) -> None:
+        super().__init__()
+        self.scale = channels**0.5
+        self.gamma = nn.Parameter(torch.randn(channels, 1, 1, 1))
+        self.conv = nn.Conv3d(channels, channels, 3)
+
+    def forward(self, x: torch.Tensor, cache: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = F.normalize(x.float(), dim=1).to(x.dtype) * self.scale * self.gamma
+        h = F.silu(h)
+        window = h[:, :, -2:].clone()
+        h = torch.cat([cache, h], dim=2)
+        h = F.pad(h, (1, 1, 1, 1, 2 - cache.shape[2], 0))
+        return self.conv(h), window
+
+
+class AlsoReadsX(CausalBlock):
+    def forward(self, x: torch.Tensor, cache: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = F.silu(F.normalize(x.float(), dim=1).to(x.dtype) * self.gamma)
+        conv = self.conv(F.pad(torch.cat([cache, h], dim=2), (1, 1, 1, 1, 0, 0)))
+        return conv, h * 2  # a user of h that is not a window: h is stored for it anyway
+
+
+def inputs(
+    channels: int = 8, frames: int = 2, dtype: torch.dtype = torch.float32
+) -> tuple[torch.Tensor, ...]:
+    torch.manual_seed(0)
+    x = torch.randn(1, channels, frames, 6, 8, dtype=dtype)
+    return x, torch.randn(1, channels, 2, 6, 8, dtype=dtype)
+
+
+def compile_on_cpu(model: nn.Module, config: PassConfig, *args: Any) -> tuple[Any, MagiBackend]:
+    torch._dynamo.reset()
+    backend = MagiBackend(config)
+    # (caches off: a graph served by the FX graph cache runs no pass)
+    with torch.no_grad(), inductor_config.patch(force_disable_caches=True):
+        out = torch.compile(model, backend=backend)(*args)
+    return out, backend
+
+
+def result_of(backend: MagiBackend) -> Any:
+    (manager,) = backend.managers
+    result = manager.result("conv_input_windows")
+    assert result is not None
+    return result
+
+
+# --------------------------------------------------------------------------- switch
+def test_off_by_default_and_switched_on_by_config_or_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert not ConvInputWindowPass(PassConfig()).enabled()
+    assert ConvInputWindowPass(PassConfig(enable_conv_input_windows=True)).enabled()
+    monkeypatch.setenv("MAGI_PASSES__ENABLE_CONV_INPUT_WINDOWS", "1")
+    assert PassConfig.from_env().enable_conv_input_windows is True
+    assert ConvInputWindowPass.measured_by == "enable_conv_input_windows"
+    assert ConvInputWindowPass.mutates_inductor_config == ("realize_opcount_threshold",)
+
+
+# --------------------------------------------------------------------------- the rewrite
+@pytest.mark.parametrize("frames", [1, 2, 4])
+def test_the_window_is_read_from_the_conv_input_with_eagers_values_and_layout(frames: int) -> None:
+    model = CausalBlock(8).eval()
+    args = inputs(frames=frames)
+    before = get_inductor_config_value("realize_opcount_threshold")
+    (conv, window), backend = compile_on_cpu(model, ON, *args)
+    assert get_inductor_config_value("realize_opcount_threshold") == before  # restored
+    result = result_of(backend)
+    assert result.applied, result
+    assert result.counts["windows_moved"] == 1 and result.counts["producers_fused"] == 1
+    assert result.config_changes == {"realize_opcount_threshold": INLINE_OPCOUNT}
+    with torch.no_grad():
+        want_conv, want_window = model(*args)
+    torch.testing.assert_close(conv, want_conv)
+    torch.testing.assert_close(window, want_window)
+    assert window.shape[2] == min(frames, 2)
+    # eager's `.clone()` is contiguous; without the pass Inductor returned a view of its buffer
+    assert window.stride() == want_window.stride() == want_window.contiguous().stride()
+    # the graph: the window is a slice of the conv input, the producer's only user the cat
+    graph = backend.managers[0].graphs[-1]
+    assert "aten.slice.Tensor](args = (%constant_pad_nd, 2," in graph, graph
+
+
+def test_a_dynamic_cache_is_stepped_over_from_the_end() -> None:
+    """The cached frames in front of x are symbolic in a dynamic chunk: the window is taken from
+    the end of the conv input (the pad at the back is static)."""
+    model = CausalBlock(8).eval()
+    x, cache = inputs(frames=1)
+    torch._dynamo.mark_dynamic(cache, 2)
+    (conv, window), backend = compile_on_cpu(model, ON, x, cache)
+    result = result_of(backend)
+    assert result.applied and result.counts["skipped_symbolic"] == 0, result
+    with torch.no_grad():
+        want_conv, want_window = model(x, cache)
+    torch.testing.assert_close(conv, want_conv)
+    torch.testing.assert_close(window, want_window)
+
+
+def test_a_producer_with_another_user_is_left_alone() -> None:
+    (conv, doubled), backend = compile_on_cpu(AlsoReadsX(8).eval(), ON, *inputs())
+    result = result_of(backend)
+    assert not result.applied and result.counts["skipped_other_users"] == 1, result
+    assert result.config_changes == {}
+
+
+def test_switched_off_it_does_not_run() -> None:
+    _, backend = compile_on_cpu(CausalBlock(8).eval(), OFF, *inputs())
+    assert result_of(backend).reason == "disabled by PassConfig"
+
+
+# --------------------------------------------------------------------------- CUDA codegen
+def _conv_input_writers(code: Any) -> list[Any]:
+    """The kernels that write the padded conv input (the spatial pad's `(-1) + x` offsets)."""
+    return [k for k in code.kernels if "constant_pad_nd" in k.name and "((-1) + x" in k.source]
+
+
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic-cache"])
+def test_fake_cuda_the_producer_writes_the_conv_input(dynamic: bool) -> None:
+    """Off: the normalised frames go to a concatenation buffer and a second kernel copies it,
+    with the cache, into the padded channels-last conv input. On: one kernel computes the norm,
+    SiLU, cache frames and zero pad straight into the conv input."""
+    ok, why = fake_cuda_status()
+    if not ok:
+        pytest.skip(why)
+    model = CausalBlock(64).eval().to(torch.bfloat16)
+    x, cache = inputs(64, frames=2, dtype=torch.bfloat16)
+    dynamic_dims = {1: 2} if dynamic else None
+    with torch.no_grad():
+        off = inductor_codegen(model, x, cache, config=OFF, dynamic_dims=dynamic_dims)
+        on = inductor_codegen(model, x, cache, config=ON, dynamic_dims=dynamic_dims)
+    (copy,) = _conv_input_writers(off)
+    assert "libdevice.exp" not in copy.source  # a pure copy of a buffer that SiLU filled
+    (producer,) = _conv_input_writers(on)
+    assert "libdevice.exp" in producer.source and "rsqrt" in producer.source
+    assert on.kernel_count <= off.kernel_count
+    assert producer.kind == "pointwise" and set(producer.size_hints) == {"y", "x"}  # tiled 2-D
+    (result,) = [r for r in on.pass_results if r.name == "conv_input_windows"]
+    assert result.applied and result.counts["windows_moved"] == 1
