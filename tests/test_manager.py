@@ -82,6 +82,7 @@ def test_pass_order_and_results() -> None:
         "dynamic_reshape",
         "norm_rsqrt",
         "conv_channels_last",
+        "conv_input_windows",
         "group_norm_stats",
         "nd_tiling",
     ]
