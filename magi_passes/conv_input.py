@@ -61,7 +61,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import torch
-from torch._inductor.pattern_matcher import stable_topological_sort
 
 from .base import MagiPass, PassResult, fake_value, get_inductor_config_value, run_on_fake
 from .channels_last import _set_output_strides
@@ -271,6 +270,9 @@ class ConvInputWindowPass(MagiPass):
                     counts["producers_fused"] += 1
         if counts["producers_fused"]:
             # the new windows sit right after their conv input; users placed before it move
+            # (imported here: the pattern matcher is a heavy import for `import magi_passes`)
+            from torch._inductor.pattern_matcher import stable_topological_sort
+
             stable_topological_sort(graph)
             current = get_inductor_config_value("realize_opcount_threshold")
             limit = DEFAULT_OPCOUNT if current is None else current
