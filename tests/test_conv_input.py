@@ -136,8 +136,13 @@ def test_switched_off_it_does_not_run() -> None:
 
 # --------------------------------------------------------------------------- CUDA codegen
 def _conv_input_writers(code: Any) -> list[Any]:
-    """The kernels that write the padded conv input (the spatial pad's `(-1) + x` offsets)."""
-    return [k for k in code.kernels if "constant_pad_nd" in k.name and "((-1) + x" in k.source]
+    """The kernels that write the padded conv input: named for the pad, with the pad's masked
+    loads (`other=0.0`; the weights' layout copy has none)."""
+    return [
+        k
+        for k in code.kernels
+        if k.kind == "pointwise" and "constant_pad_nd" in k.name and "other=0.0" in k.source
+    ]
 
 
 @pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic-cache"])
@@ -154,9 +159,11 @@ def test_fake_cuda_the_producer_writes_the_conv_input(dynamic: bool) -> None:
     with torch.no_grad():
         off = inductor_codegen(model, x, cache, config=OFF, dynamic_dims=dynamic_dims)
         on = inductor_codegen(model, x, cache, config=ON, dynamic_dims=dynamic_dims)
-    (copy,) = _conv_input_writers(off)
+    names = {"off": [k.name for k in off.kernels], "on": [k.name for k in on.kernels]}
+    writers = {"off": _conv_input_writers(off), "on": _conv_input_writers(on)}
+    assert len(writers["off"]) == len(writers["on"]) == 1, names
+    (copy,), (producer,) = writers["off"], writers["on"]
     assert "libdevice.exp" not in copy.source  # a pure copy of a buffer that SiLU filled
-    (producer,) = _conv_input_writers(on)
     assert "libdevice.exp" in producer.source and "rsqrt" in producer.source
     assert on.kernel_count <= off.kernel_count
     assert producer.kind == "pointwise" and set(producer.size_hints) == {"y", "x"}  # tiled 2-D
