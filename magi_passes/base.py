@@ -201,6 +201,11 @@ class MagiPass(CustomGraphPass):
         return f"{type(self).__name__}({self.config!r})"
 
 
+def is_call(node: Any, *targets: Any) -> bool:
+    """Whether `node` is an FX `call_function` node of one of `targets`."""
+    return isinstance(node, torch.fx.Node) and node.op == "call_function" and node.target in targets
+
+
 def fake_value(node: Any) -> Any:
     """A graph node's fake value (`meta["val"]`); None for a node without one or a non-node."""
     return node.meta.get("val") if isinstance(node, torch.fx.Node) else None

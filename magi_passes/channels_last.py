@@ -234,7 +234,7 @@ class ConvChannelsLastPass(MagiPass):
             clone = clones.get(key)
             if clone is None:
                 with graph.inserting_after(source):
-                    clone = _clone_node(graph, source, fmt)
+                    clone = clone_node(graph, source, fmt)
                 clones[key] = clone
                 counts["clones_inserted"] += 1
             else:
@@ -394,7 +394,7 @@ def _moved_from(node: torch.fx.Node) -> tuple[set[torch.fx.Node], bool]:
     return leaves, windowed
 
 
-def _clone_node(
+def clone_node(
     graph: torch.fx.Graph, part: torch.fx.Node, fmt: torch.memory_format
 ) -> torch.fx.Node:
     """A ``clone(part, memory_format=fmt)`` node at the graph's insertion point, carrying
@@ -410,7 +410,7 @@ def _clone_before(
 ) -> torch.fx.Node:
     """A ``clone(part, memory_format=fmt)`` node in front of ``user``."""
     with graph.inserting_before(user):
-        return _clone_node(graph, part, fmt)
+        return clone_node(graph, part, fmt)
 
 
 def convert_state_outputs(
@@ -459,12 +459,12 @@ def convert_state_outputs(
             clone = _clone_before(graph, node, fmt, output)
             output.replace_input_with(node, clone)
             node = clone
-        _set_output_strides(output, node)
+        set_output_strides(output, node)
         converted += 1
     return converted
 
 
-def _set_output_strides(output: torch.fx.Node, node: torch.fx.Node) -> None:
+def set_output_strides(output: torch.fx.Node, node: torch.fx.Node) -> None:
     """Inductor lays out a user-visible graph output with the strides it recorded before the
     post-grad passes (``output.meta["original_output_strides"]``, by output position), not with
     the node's fake value: the converted output's positions get its new strides."""

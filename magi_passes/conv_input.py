@@ -61,14 +61,23 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import torch
+from torch._inductor import config as inductor_config
 
-from .base import MagiPass, PassResult, fake_value, get_inductor_config_value, run_on_fake
-from .channels_last import _set_output_strides
+from .base import (
+    MagiPass,
+    PassResult,
+    fake_value,
+    get_inductor_config_value,
+    is_call,
+    run_on_fake,
+)
+from .channels_last import clone_node, set_output_strides
 
 aten = torch.ops.aten
 
-#: Inductor's default limit (`realize_opcount_threshold`) for inlining a value into its consumer
-DEFAULT_OPCOUNT = 30
+#: Inductor's default limit (`realize_opcount_threshold`) for inlining a value into its consumer,
+#: where the config says None (torch 2.13 keeps the number in a private default; 2.11 in the key)
+DEFAULT_OPCOUNT = getattr(inductor_config, "_realize_opcount_threshold_default", 30)
 #: the limit while a graph this pass changed is lowered: a norm + SiLU + cat + pad producer is
 #: ~33-35 operations (fake CUDA, torch 2.13)
 INLINE_OPCOUNT = 64
@@ -81,10 +90,6 @@ COUNT_KEYS = (
 )
 _END = sys.maxsize  # what `x[a:]` puts in a slice node for "to the end"
 _CHAIN_OPS = (aten.clone.default, aten.constant_pad_nd.default)
-
-
-def _is_call(node: Any, *targets: Any) -> bool:
-    return isinstance(node, torch.fx.Node) and node.op == "call_function" and node.target in targets
 
 
 def _static(value: Any) -> int | None:
@@ -124,7 +129,7 @@ def _trace(conv_input: torch.fx.Node) -> list[_Input]:
     ndim = val.dim()
     spans = [_Span() for _ in range(ndim)]
     node, link = conv_input, conv_input
-    while _is_call(node, *_CHAIN_OPS):
+    while is_call(node, *_CHAIN_OPS):
         if node is not conv_input and len(node.users) != 1:
             return []
         if node.target is aten.constant_pad_nd.default:
@@ -139,7 +144,7 @@ def _trace(conv_input: torch.fx.Node) -> list[_Input]:
         link, node = node, node.args[0]
         if not isinstance(node, torch.fx.Node):
             return []
-    if _is_call(node, aten.cat.default):
+    if is_call(node, aten.cat.default):
         if node is not conv_input and len(node.users) != 1:
             return []
         parts = list(node.args[0])
@@ -182,7 +187,7 @@ def _is_computed(node: Any) -> bool:
 def _window(node: torch.fx.Node, producer: torch.fx.Node) -> tuple[int, int, int] | None:
     """`(dim, start, end)` of a step-1 slice of `producer`, normalised to `producer`'s size along
     `dim` where that size is static (`end` may stay `_END`); None for anything else."""
-    if not _is_call(node, aten.slice.Tensor) or node.args[0] is not producer:
+    if not is_call(node, aten.slice.Tensor) or node.args[0] is not producer:
         return None
     args = list(node.args) + [None] * (5 - len(node.args))
     dim = args[1] if args[1] is not None else node.kwargs.get("dim", 0)
@@ -346,19 +351,12 @@ class ConvInputWindowPass(MagiPass):
                     user,
                     lambda t, d=dim, s=start, e=end: aten.slice.Tensor(t, d, s, e),
                 )
-            copy = _new_node(
-                graph,
-                aten.clone.default,
-                (node,),
-                {"memory_format": torch.contiguous_format},
-                user,
-                lambda t: t.clone(memory_format=torch.contiguous_format),
-            )
+            copy = clone_node(graph, node, torch.contiguous_format)
         user.replace_all_uses_with(copy)
         graph.erase_node(user)
         outputs = graph.find_nodes(op="output")
         if outputs and copy in outputs[0].all_input_nodes:
-            _set_output_strides(outputs[0], copy)
+            set_output_strides(outputs[0], copy)
 
 
 def _ancestors(node: torch.fx.Node) -> set[torch.fx.Node]:

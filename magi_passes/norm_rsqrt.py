@@ -48,7 +48,7 @@ from typing import Any, ClassVar
 
 import torch
 
-from .base import MagiPass, PassResult, fake_value, run_on_fake
+from .base import MagiPass, PassResult, fake_value, is_call, run_on_fake
 
 aten = torch.ops.aten
 prims = torch.ops.prims
@@ -64,10 +64,6 @@ COUNT_KEYS = (
 )
 
 
-def _is_call(node: Any, *targets: Any) -> bool:
-    return isinstance(node, torch.fx.Node) and node.op == "call_function" and node.target in targets
-
-
 def _dtype(node: Any) -> torch.dtype | None:
     val = fake_value(node)
     return val.dtype if isinstance(val, torch.Tensor) else None
@@ -75,10 +71,10 @@ def _dtype(node: Any) -> torch.dtype | None:
 
 def root_of(node: Any) -> torch.fx.Node | None:
     """The argument `s` of `node` when `node` is `pow(s, 0.5)` or `sqrt(s)`, else None."""
-    if _is_call(node, aten.sqrt.default):
+    if is_call(node, aten.sqrt.default):
         arg = node.args[0]
         return arg if isinstance(arg, torch.fx.Node) else None
-    if _is_call(node, aten.pow.Tensor_Scalar) and node.args[1] == 0.5:
+    if is_call(node, aten.pow.Tensor_Scalar) and node.args[1] == 0.5:
         arg = node.args[0]
         return arg if isinstance(arg, torch.fx.Node) else None
     return None
@@ -86,12 +82,12 @@ def root_of(node: Any) -> torch.fx.Node | None:
 
 def is_square_sum(node: torch.fx.Node) -> bool:
     """Whether `node` is `sum(x * x)` or `sum(x ** 2)`: never negative (or NaN, or +inf)."""
-    if not _is_call(node, aten.sum.dim_IntList, aten.sum.default):
+    if not is_call(node, aten.sum.dim_IntList, aten.sum.default):
         return False
     square = node.args[0]
-    if _is_call(square, aten.pow.Tensor_Scalar):
+    if is_call(square, aten.pow.Tensor_Scalar):
         return square.args[1] == 2 or square.args[1] == 2.0
-    if _is_call(square, aten.mul.Tensor):
+    if is_call(square, aten.mul.Tensor):
         return square.args[0] is square.args[1] and isinstance(square.args[0], torch.fx.Node)
     return False
 
@@ -100,9 +96,9 @@ def _divisor_chain(div: torch.fx.Node) -> tuple[torch.fx.Node | None, torch.fx.N
     """`(expand or None, clamp_min)` when `div`'s divisor is a (broadcast) clamped root."""
     divisor = div.args[1]
     expand = None
-    if _is_call(divisor, aten.expand.default):
+    if is_call(divisor, aten.expand.default):
         expand, divisor = divisor, divisor.args[0]
-    if _is_call(divisor, aten.clamp_min.default) and root_of(divisor.args[0]) is not None:
+    if is_call(divisor, aten.clamp_min.default) and root_of(divisor.args[0]) is not None:
         return expand, divisor
     return None, None
 
@@ -111,7 +107,7 @@ def rounds_to_narrow_float(node: torch.fx.Node) -> bool:
     """Whether every use of `node` converts it to bf16 or fp16 (and it has a use)."""
     users = list(node.users)
     return bool(users) and all(
-        _is_call(u, prims.convert_element_type.default)
+        is_call(u, prims.convert_element_type.default)
         and u.args[0] is node
         and u.args[1] in NARROW_FLOATS
         for u in users
@@ -146,7 +142,7 @@ class NormRsqrtPass(MagiPass):
         found = 0
         orphans: set[torch.fx.Node] = set()
         # in graph order, so a shared factor is placed before every division that uses it
-        divisions = [n for n in graph.nodes if _is_call(n, aten.div.Tensor)]
+        divisions = [n for n in graph.nodes if is_call(n, aten.div.Tensor)]
         for div in divisions:
             expand, clamp = _divisor_chain(div)
             if clamp is None:
