@@ -15,7 +15,8 @@ are the first call's, from dynamo's counters), then timed against torch.compile 
 per-round ratios, IQR spread). Each row carries the model's FLOPs (`torch.utils.flop_counter` on
 a meta copy), its floor at `--peak-tflops` and the distance from it. For the Wan 2.2 decode,
 `--wan-frames` times the whole decode at several latent frame counts and fits the cost of one
-more latent frame (least-squares slope), against the FLOP floor of one more frame.
+more latent frame (least-squares slope), against the FLOP floor of one more frame, each count
+timed against `--baseline` and every run checked against a higher-precision decode at that count.
 
 Variants: `torch.compile` (the baseline: `torch.compile(module)` as users write it), `magi`
 (`magi_compile(module)`: the passes plus a dynamo frame of its own for every module instance,
@@ -32,7 +33,10 @@ the opt-in `channels_last_weights_once`; the default converts them in the graph)
 (causal conv state handed between calls in eager's layout: `channels_last_conv_state` off),
 `magi-no-norm-rsqrt` (norm divisions left as they are: `NormRsqrtPass` off), `magi-no-gn-stats`
 (GroupNorm statistics reduced per group as Inductor decomposes them: `GroupNormStatsPass` off),
-`magi-conv-input` (the opt-in `ConvInputWindowPass` on: a causal conv's cache read from its input).
+`magi-conv-input` (the opt-in `ConvInputWindowPass` on: a causal conv's cache read from its input),
+and `magi-static` / `torch.compile+frames+static` (`magi` / `torch.compile+frames` compiled with
+`dynamic=False`: no automatic dynamic shapes, so every chunk shape of a video decode gets a static
+graph of its own).
 Each magi variant's line also says where its compile time went (`MagiBackend.seconds_text`:
 the variants that run, the variants compiled only to be timed, and the timing).
 `--baseline V` times every variant against V instead of torch.compile (`--baseline
@@ -102,7 +106,12 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-no-norm-rsqrt": ({"enable_norm_rsqrt": False}, "instance"),
     "magi-no-gn-stats": ({"enable_group_norm_stats": False}, "instance"),
     "magi-conv-input": ({"enable_conv_input_windows": True}, "instance"),
+    "magi-static": ({}, "instance"),
+    "torch.compile+frames+static": (None, "instance"),
 }
+# variants compiled with `dynamic=False`: every shape dynamo sees gets a static graph of its own
+# (automatic dynamic shapes off), so the Wan decode's steady chunk is static in its cache frames
+STATIC_VARIANTS = ("magi-static", "torch.compile+frames+static")
 # variants compiled and called with dynamo's recompile limit raised (`--recompile-limit`)
 LIMIT_VARIANTS = ("torch.compile+limit",)
 # the baselines that give plain torch.compile what magi_compile's frames give it: the passes'
@@ -192,14 +201,15 @@ def _build_variant(
     model: zoo.ZooModel, variant: str, recompile_limit: int
 ) -> tuple[Runnable, MagiBackend | None]:
     overrides, isolate = VARIANTS[variant]
+    kwargs: dict[str, Any] = {"dynamic": False} if variant in STATIC_VARIANTS else {}
     if overrides is None:
-        compiled = model.compile(backend="inductor", isolate=isolate)
+        compiled = model.compile(backend="inductor", isolate=isolate, **kwargs)
         if variant in LIMIT_VARIANTS:
             return ScopedModel(compiled, lambda: raised_recompile_limit(recompile_limit)), None
         return compiled, None
     config = PassConfig.from_env().replace(**overrides) if overrides else PassConfig.from_env()
     backend = MagiBackend(config)
-    return model.compile(backend=backend, isolate=isolate), backend
+    return model.compile(backend=backend, isolate=isolate, **kwargs), backend
 
 
 def _first_call(compiled: Runnable) -> tuple[float, dict[str, int]]:
@@ -403,6 +413,7 @@ def wan_frames(
     z = model.inputs[0]
     per_frame_flops = model.flops(frames=3) - model.flops(frames=2)
     floor = per_frame_flops / (args.peak_tflops * 1e12) * 1e3
+    baseline = args.baseline
     times: dict[str, list[float]] = {v: [] for v in ["eager", *compiled]}
     profiled = (min(frames), max(frames)) if args.profile and len(set(frames)) >= 2 else ()
     reports: dict[str, dict[int, profiling.ProfileReport]] = {v: {} for v in times}
@@ -413,20 +424,21 @@ def wan_frames(
             "eager": model.with_inputs(zt),
             **{v: m.with_inputs(zt) for v, m in compiled.items()},
         }
-        base = runs["torch.compile"]
+        log(f"  T={t:>2} numerics: {frames_numerics(runs, zt)}")
+        base = runs[baseline]
         for variant, m in runs.items():
-            if variant == "torch.compile":
+            if variant == baseline:
                 continue
             sp = measure_pair((base.run, m.run), rounds=args.rounds)
             times[variant].append(sp.candidate_ms)
             if (
                 variant == "eager"
-                or not times["torch.compile"]
-                or len(times["torch.compile"]) < len(times[variant])
+                or not times[baseline]
+                or len(times[baseline]) < len(times[variant])
             ):
-                times["torch.compile"].append(sp.baseline_ms)
+                times[baseline].append(sp.baseline_ms)
             log(
-                f"  T={t:>2} {variant:<22} {sp.candidate_ms:9.2f} ms vs torch.compile "
+                f"  T={t:>2} {variant:<22} {sp.candidate_ms:9.2f} ms vs {baseline} "
                 f"{sp.baseline_ms:9.2f} ms: {sp.ratio:.3f}x (spread {sp.spread:.1%})"
             )
         if t in profiled and t not in reports["eager"]:
@@ -476,6 +488,21 @@ def wan_frames(
                 f"{fair[best] / slopes[variant]:.3f}x"
             )
     return rows
+
+
+def frames_numerics(runs: dict[str, Runnable], z: torch.Tensor) -> str:
+    """Each run's rel-L2 from a higher-precision decode of ``z``, with eager's bound: the
+    numerics every per-frame time stands beside."""
+    high = torch.float64 if z.dtype == torch.float32 else torch.float32
+    eager = runs["eager"]
+    assert isinstance(eager, zoo.ZooModel)
+    reference = reference_outputs(eager.as_module(), (z,), high, True)
+    errors = {v: _relative_l2(m.run(), reference) for v, m in runs.items()}
+    bound = bound_for(errors["eager"], z.dtype)
+    parts = [f"eager {errors.pop('eager'):.2e} (bound {bound:.2e})"]
+    parts += [f"{v} {e:.2e} ({'ok' if e <= bound else 'WRONG'})" for v, e in errors.items()]
+    del reference
+    return "rel-L2 vs " + str(high).replace("torch.", "") + ": " + ", ".join(parts)
 
 
 def _slope(xs: list[int], ys: list[float]) -> float:
@@ -596,8 +623,6 @@ def main(argv: list[str] | None = None) -> int:
     bad = [v for v in [*args.variants, args.baseline] if v not in VARIANTS]
     if bad:
         parser.error(f"unknown variant(s) {bad}; choose from {list(VARIANTS)}")
-    if args.wan_frames and args.baseline != "torch.compile":
-        parser.error(f"--wan-frames times against torch.compile; drop --baseline {args.baseline}")
     missing = zoo.unavailable()
     models = [m for m in args.models.split(",") if m]
     if not torch.cuda.is_available() and args.size == "full":
