@@ -22,13 +22,21 @@ distance, shape and dtype, and the FX node that produced it: its module path (th
 bounded: only the first call that has a wrong output keeps its inputs (strided copies) and RNG
 state, for the cures, until :meth:`LocatingBackend.report` has run them.
 
+First, the replay: the code compiled in the run is called again on the saved inputs, with no
+compile (``LocateReport.replayed``). Wrong again: that code itself is wrong on those inputs.
+Right: the wrong output needed the live run around it.
+
 Cures, on that first wrong graph *alone* (recompiled from the saved copy, run on the saved
 inputs, compared with the eager graph; a retry "clears" when no output is wrong), in this order:
 
 0. the control: the graph recompiled exactly as the side compiles it. When that is right, the
-   fault is not reproduced alone (it needs what ran before the graph in the process: an FX graph
-   cache hit, the live inputs' memory, other state), every retry below would "clear" it too, and
-   the report names no cure (``LocateReport.reproduced`` is False);
+   fault is not reproduced alone (it needs what ran before the graph in the process: state a
+   compile reads, Triton's autotuning, the live inputs' memory), every retry below would "clear"
+   it too, and
+   the report names no cure (``LocateReport.reproduced`` is False). The replay and the control
+   record the Triton kernels they launch (:mod:`pytest_magi.launches`), and the report lists
+   the kernels whose config (after autotuning) or source differs between the two
+   (``LocateReport.kernels``): where a wrong replay and a right control part, below the graph;
 1. ``fp32_rerun=True``: the graph recompiled with every bf16/fp16 input cast to fp32, against
    the eager graph in fp32: still wrong there is a *logic* error, right there a *precision* one;
 2. each of the side's passes removed in turn (a magi side: each enabled ``PassConfig.enable_*``
@@ -78,6 +86,7 @@ from .capture import (
     validate_label,
     validate_passes,
 )
+from .launches import KernelLaunch, kernel_differences, recorded_launches
 from .numerics import (
     REFERENCE_DTYPES,
     _cast,
@@ -214,14 +223,16 @@ class FirstBad:
 
 @dataclass
 class Retry:
-    """One recompile of the first wrong graph alone.
+    """One rerun of the first wrong graph alone: its compiled code replayed, or a recompile.
 
     ``status``: "cleared" (no output wrong), "wrong", "error" (it raised), "skipped" (nothing
     to change: ``note`` says why), "untried" (the budget ran out first).
     """
 
     name: str
-    kind: str  # "control" (as compiled, nothing changed), "pass" or "setting"
+    # "replay" (the code compiled in the run, rerun on the saved inputs: no compile), "control"
+    # (recompiled as compiled, nothing changed), "pass" or "setting"
+    kind: str
     status: str
     distance: float | None = None
     wrong: int | None = None
@@ -276,6 +287,9 @@ class LocateReport:
     first_bad: FirstBad | None
     retries: list[Retry] = field(default_factory=list)
     fp32: Fp32Rerun | None = None
+    # how the replayed code's Triton launches differ from the control's: per kernel, another
+    # config or source ([]: none; None: not compared, e.g. no Triton kernel or a retry failed)
+    kernels: list[str] | None = None
     reference: ReferenceCheck | None = None
     tolerance: dict[str, float] = field(default_factory=dict)
     budget_s: float | None = None
@@ -297,12 +311,22 @@ class LocateReport:
         return control.status == "wrong"
 
     @property
+    def replayed(self) -> bool | None:
+        """Whether the code compiled in the run, rerun on the first wrong call's saved inputs,
+        was wrong again (None: no replay ran). Wrong again while the control is right: the
+        fault is in that compile's code, not in the graph (see ``kernels``)."""
+        replay = next((r for r in self.retries if r.kind == "replay"), None)
+        if replay is None or replay.status not in ("cleared", "wrong"):
+            return None
+        return replay.status == "wrong"
+
+    @property
     def clears(self) -> list[str]:
         """Names of the retries that cleared the first wrong graph (none where the fault was not
         reproduced alone: every retry would then clear it)."""
         if self.reproduced is False:
             return []
-        return [r.name for r in self.retries if r.cleared and r.kind != "control"]
+        return [r.name for r in self.retries if r.cleared and r.kind not in ("control", "replay")]
 
     @property
     def untried(self) -> list[str]:
@@ -313,7 +337,11 @@ class LocateReport:
         for graph, record in zip(data["graphs"], self.graphs, strict=True):
             graph.update(n_outputs=record.n_outputs, worst=record.worst, wrong=record.wrong)
         data.update(
-            ok=self.ok, clears=self.clears, untried=self.untried, reproduced=self.reproduced
+            ok=self.ok,
+            clears=self.clears,
+            untried=self.untried,
+            reproduced=self.reproduced,
+            replayed=self.replayed,
         )
         if self.reference is not None:
             data["reference"]["wrong"] = self.reference.wrong
@@ -621,6 +649,7 @@ class _Saved:
     managers: list[Any]
     devices: list[int]  # CUDA devices among the inputs
     rng: tuple[torch.Tensor, list[torch.Tensor]]  # the RNG state the wrong call started from
+    compiled: Callable[..., Any]  # the code compiled in the run (the replay reruns it)
 
 
 class _PatchedBackend:
@@ -661,6 +690,22 @@ def _fresh_magi(
 
 #: the name of the control retry (the first wrong graph recompiled with nothing changed)
 CONTROL = "as compiled (control)"
+#: the name of the replay (the code compiled in the run, rerun on the saved inputs)
+REPLAY = "the run's code, rerun (replay)"
+
+
+def _kernel_diff(
+    replay: Retry, replayed: list[KernelLaunch], control: Retry, recompiled: list[KernelLaunch]
+) -> list[str] | None:
+    """How the replayed code's Triton launches differ from the control's (None: one of them
+    did not run, or neither launched a Triton kernel)."""
+    if replay.status not in ("cleared", "wrong") or control.status not in ("cleared", "wrong"):
+        return None
+    if not replayed and not recompiled:
+        return None
+    verdict = {"cleared": "right", "wrong": "wrong"}
+    labels = (f"replay, {verdict[replay.status]}", f"control, {verdict[control.status]}")
+    return kernel_differences(replayed, recompiled, labels)
 
 
 def fresh_spec(spec: SideSpec) -> SideSpec:
@@ -743,6 +788,7 @@ class LocatingBackend:
         self._first: FirstBad | None = None
         self._saved: _Saved | None = None
         self._cured: tuple[list[Retry], Fp32Rerun | None] | None = None
+        self._kernels: list[str] | None = None
         self._notes: list[str] = []
 
     # ------------------------------------------------------------------ compile and check
@@ -798,8 +844,9 @@ class LocatingBackend:
                     f"the eager graph left them (compiled and eager alike)"
                 )
             self._saved = _Saved(
-                record.index, state.eager, clones, grad, state.managers, devices, before
-            )
+                record.index, state.eager, clones, grad, state.managers, devices, before,
+                state.compiled,
+            )  # fmt: skip
         return out
 
     def _compare(self, state: _GraphState, actual: list[Any], expected: list[Any]) -> list[int]:
@@ -869,6 +916,7 @@ class LocatingBackend:
             first_bad=copy.copy(self._first),
             retries=list(retries),
             fp32=fp32,
+            kernels=None if self._kernels is None else list(self._kernels),
             tolerance={str(k).removeprefix("torch."): v for k, v in self.tolerance.items()},
             budget_s=self.budget_s,
             seconds=time.perf_counter() - self._start,
@@ -948,14 +996,19 @@ class LocatingBackend:
             else:
                 fp32 = self._fp32(saved)
                 longest = fp32.seconds
-        retries: list[Retry] = []
+        replay, replayed = self._replay(saved, expected)
+        retries: list[Retry] = [replay]
         if self._over_budget(longest):
             note = f"over the budget of {self.budget_s:g} s"
             retries.append(Retry(CONTROL, "control", "untried", note=note))
         else:
-            control = self._retry(CONTROL, "control", fresh_spec(self.spec), saved, expected)
+            launches: list[KernelLaunch] = []
+            control = self._retry(
+                CONTROL, "control", fresh_spec(self.spec), saved, expected, launches
+            )
             longest = max(longest, control.seconds)
             retries.append(control)
+            self._kernels = _kernel_diff(replay, replayed, control, launches)
         for name, kind, variant, skip in self._variants(saved):
             if skip:
                 retries.append(Retry(name, kind, "skipped", note=skip))
@@ -975,13 +1028,49 @@ class LocatingBackend:
         with torch.no_grad():
             return _flatten(saved.eager(*clones))
 
-    def _compile_and_run(self, spec: SideSpec, saved: _Saved, inputs: Sequence[Any]) -> list[Any]:
+    def _compile_and_run(
+        self,
+        spec: SideSpec,
+        saved: _Saved,
+        inputs: Sequence[Any],
+        launches: list[KernelLaunch] | None = None,
+    ) -> list[Any]:
         side = SideBackend("retry", spec)
         with torch.set_grad_enabled(saved.grad):
             compiled = side(_copy_module(saved.eager), list(inputs))
-            clones = strided_clone(inputs)
-            _set_rng_state(saved.devices, saved.rng)
-            return _flatten(compiled(*clones))
+            return self._run_saved(compiled, saved, inputs, launches)
+
+    @staticmethod
+    def _run_saved(
+        compiled: Callable[..., Any],
+        saved: _Saved,
+        inputs: Sequence[Any],
+        launches: list[KernelLaunch] | None = None,
+    ) -> list[Any]:
+        """``compiled`` on strided copies of ``inputs`` from the wrong call's RNG state; the
+        Triton kernels it launched appended to ``launches``."""
+        clones = strided_clone(inputs)
+        _set_rng_state(saved.devices, saved.rng)
+        with torch.set_grad_enabled(saved.grad), recorded_launches() as record:
+            out = _flatten(compiled(*clones))
+        if launches is not None:
+            launches.extend(record)
+        return out
+
+    def _replay(self, saved: _Saved, expected: list[Any]) -> tuple[Retry, list[KernelLaunch]]:
+        """The code compiled in the run, rerun on the saved inputs: is the code itself wrong?"""
+        launches: list[KernelLaunch] = []
+        start = time.perf_counter()
+        try:
+            actual = self._run_saved(saved.compiled, saved, saved.inputs, launches)
+        except Exception as error:  # noqa: BLE001 - reported; the recompiles still run
+            note = f"{type(error).__name__}: {error}"[:300]
+            return Retry(
+                REPLAY, "replay", "error", seconds=time.perf_counter() - start, note=note
+            ), []
+        worst, wrong = self._judge(actual, expected)
+        status = "cleared" if wrong == 0 else "wrong"
+        return Retry(REPLAY, "replay", status, worst, wrong, time.perf_counter() - start), launches
 
     def _judge(self, actual: list[Any], expected: list[Any]) -> tuple[float, int]:
         """(worst distance, wrong outputs) of a retry's outputs against the eager graph's."""
@@ -1005,11 +1094,17 @@ class LocatingBackend:
         return value.dtype if isinstance(value, torch.Tensor) else None
 
     def _retry(
-        self, name: str, kind: str, spec: SideSpec, saved: _Saved, expected: list[Any]
+        self,
+        name: str,
+        kind: str,
+        spec: SideSpec,
+        saved: _Saved,
+        expected: list[Any],
+        launches: list[KernelLaunch] | None = None,
     ) -> Retry:
         start = time.perf_counter()
         try:
-            actual = self._compile_and_run(spec, saved, saved.inputs)
+            actual = self._compile_and_run(spec, saved, saved.inputs, launches)
         except Exception as error:  # noqa: BLE001 - one failing retry must not hide the rest
             note = f"{type(error).__name__}: {error}"[:300]
             return Retry(name, kind, "error", seconds=time.perf_counter() - start, note=note)
@@ -1188,6 +1283,27 @@ def _fmt(value: float | None) -> str:
     return f"{value:.3g}"
 
 
+def _not_reproduced_text(replayed: bool | None) -> str:
+    if replayed is True:
+        return (
+            "not reproduced by a recompile: the code compiled in the run is wrong again on the "
+            "saved inputs (replay) while a fresh compile of the same graph is right, so the "
+            "fault is in that compile's code, not in the graph (see the Triton kernels that "
+            "differ); no pass or setting can be named"
+        )
+    if replayed is False:
+        return (
+            "not reproduced alone: the code compiled in the run and a fresh compile are both "
+            "right on the saved inputs, so the wrong output needed the live run (the inputs' "
+            "memory as the model left it, work queued before the graph); no cure can be named"
+        )
+    return (
+        "not reproduced alone: recompiled as compiled, the graph is right on its saved "
+        "inputs; the fault needs what ran before it in the process (state a compile "
+        "reads, the live inputs' memory), so no cure can be named"
+    )
+
+
 def _report_lines(report: LocateReport) -> list[str]:
     graphs = report.graphs
     calls = sum(g.calls for g in graphs)
@@ -1250,13 +1366,18 @@ def _report_lines(report: LocateReport) -> list[str]:
             )
         clears = report.clears
         if report.reproduced is False:
-            lines.append(
-                "not reproduced alone: recompiled as compiled, the graph is right on its saved "
-                "inputs; the fault needs what ran before it in the process (an FX graph cache "
-                "hit, the live inputs' memory, other state), so no cure can be named"
-            )
+            lines.append(_not_reproduced_text(report.replayed))
         else:
             lines.append(f"clears it: {'; '.join(clears)}" if clears else "nothing tried clears it")
+        if report.kernels is not None:
+            if report.kernels:
+                lines.append("Triton kernels that differ between the replay and the control:")
+                lines.extend(f"  {k}" for k in report.kernels)
+            else:
+                lines.append(
+                    "Triton kernels: the replay and the control launch the same sources with "
+                    "the same configs"
+                )
     if report.reference is not None:
         ref = report.reference
         verdict = "the compiled output is wrong" if ref.wrong else "the compiled output is fine"

@@ -21,6 +21,7 @@ from pytest_magi.capture import fresh_entry
 from pytest_magi.locating import (
     CONTROL,
     DEFAULT_SETTINGS,
+    REPLAY,
     GraphRecord,
     LocateReport,
     LocatingBackend,
@@ -85,9 +86,11 @@ def sin_times_two(x: torch.Tensor) -> torch.Tensor:
 
 
 def cures(report: LocateReport) -> list[Any]:
-    """The retries after the control (the graph recompiled with nothing changed)."""
-    assert report.retries[0].kind == "control" and report.retries[0].name == CONTROL
-    return report.retries[1:]
+    """The retries after the replay (the run's code rerun) and the control (the graph
+    recompiled with nothing changed)."""
+    first_two = [(r.kind, r.name) for r in report.retries[:2]]
+    assert first_two == [("replay", REPLAY), ("control", CONTROL)]
+    return report.retries[2:]
 
 
 class OnlyTheFirstCompile(CustomGraphPass):
@@ -104,6 +107,22 @@ class OnlyTheFirstCompile(CustomGraphPass):
 
     def uuid(self) -> str:
         return f"tests.OnlyTheFirstCompile/{self.calls}"
+
+
+def first_call_wrong_anywhere() -> Any:
+    """A dynamo backend whose compiled code is wrong on the first call any of it makes in the
+    process (as a fault needing the live run would be, e.g. work still queued on its inputs)."""
+    calls = [0]
+
+    def backend(gm: torch.fx.GraphModule, example_inputs: list[Any]) -> Any:
+        def run(*args: Any) -> Any:
+            calls[0] += 1
+            out = gm(*args)
+            return [o * 1.5 for o in out] if calls[0] == 1 else out
+
+        return run
+
+    return backend
 
 
 def model() -> TwoBlocks:
@@ -146,6 +165,8 @@ def test_removing_the_pass_clears_it_and_fp32_says_logic(pass_report: LocateRepo
     report = pass_report
     assert report.clears == ["passes: without scale_last_conv"]
     assert report.reproduced is True  # the control, recompiled as compiled, is wrong again
+    assert report.replayed is True  # and the run's own code, rerun, is wrong again
+    assert report.kernels is None  # no Triton kernel on CPU: nothing to compare below the graph
     by_name = {r.name: r for r in cures(report)}
     assert list(by_name) == ["passes: without scale_last_conv", "comprehensive_padding=False"]
     cleared, padding = by_name.values()
@@ -155,6 +176,37 @@ def test_removing_the_pass_clears_it_and_fp32_says_logic(pass_report: LocateRepo
     assert padding.distance == pytest.approx(0.5, abs=0.02)
     assert report.fp32 is not None and report.fp32.verdict == "logic"  # wrong in fp32 too
     assert report.fp32.distance == pytest.approx(0.5, abs=0.02)
+
+
+def test_a_fault_only_the_runs_compile_has_is_replayed_wrong_but_not_reproduced() -> None:
+    fault = OnlyTheFirstCompile()
+    report = locate(
+        sin_times_two, torch.randn(64), passes=[fault], settings=[{"triton.max_tiles": 1}]
+    )
+    assert fault.calls > 1  # the control and the retries recompiled: the pass ran again
+    assert report.first_bad is not None and report.first_bad.distance == pytest.approx(0.5)
+    replay, control = report.retries[:2]
+    assert (replay.kind, replay.status, replay.wrong) == ("replay", "wrong", 1)
+    assert replay.distance == pytest.approx(0.5)
+    assert (control.kind, control.status) == ("control", "cleared")
+    assert report.replayed is True and report.reproduced is False
+    # every retry "clears" a fault that a recompile does not repeat: none is named as a cure
+    assert [r.status for r in cures(report)] == ["cleared", "cleared"]
+    assert report.clears == []
+    text = str(report)
+    assert "not reproduced by a recompile: the code compiled in the run is wrong again" in text
+    assert "no pass or setting can be named" in text and "clears it:" not in text
+    data = json.loads(json.dumps(report.to_dict(), allow_nan=False))
+    assert (data["replayed"], data["reproduced"], data["clears"]) == (True, False, [])
+
+
+def test_a_fault_needing_the_live_run_is_right_on_replay_and_recompile() -> None:
+    report = locate(sin_times_two, torch.randn(64), backend=first_call_wrong_anywhere())
+    assert report.first_bad is not None and report.first_bad.call == 1
+    replay, control = report.retries[:2]
+    assert (replay.status, control.status) == ("cleared", "cleared")
+    assert report.replayed is False and report.reproduced is False and report.clears == []
+    assert "the code compiled in the run and a fresh compile are both right" in str(report)
 
 
 def test_report_text_and_dict(pass_report: LocateReport) -> None:
@@ -413,8 +465,10 @@ def test_a_locating_backend_on_its_own_cures_once_and_honours_the_budget() -> No
     report = backend.report()
     assert report.graphs[0].calls == 2 and report.first_bad is not None
     assert report.first_bad.call == 1
-    assert report.retries and {r.status for r in report.retries} == {"untried"}
-    assert report.untried == [r.name for r in report.retries] and report.clears == []
+    replay, *rest = report.retries  # the replay compiles nothing: it runs within any budget
+    assert replay.name == REPLAY and replay.status == "wrong" and report.replayed is True
+    assert rest and {r.status for r in rest} == {"untried"}
+    assert report.untried == [r.name for r in rest] and report.clears == []
     assert "over the budget of 1e-06 s" in str(report)
     assert backend.report().retries == report.retries  # cured once
 

@@ -157,11 +157,12 @@ def test_locate_names_the_wrong_graph_output_and_module_of_a_zoo_model(
     assert first["file"].endswith(".py") and first["line"] > 0
     assert located["clears"] == []  # no Inductor setting cures this
     assert [(r["name"], r["status"]) for r in located["retries"]] == [
+        ("the run's code, rerun (replay)", "wrong"),  # the run's code is wrong in itself
         ("as compiled (control)", "wrong"),  # the fault repeats when the graph is alone
         ("comprehensive_padding=False", "wrong"),
         ("emulate_precision_casts=True", "wrong"),
     ]
-    assert located["reproduced"] is True
+    assert located["reproduced"] is True and located["replayed"] is True
     assert located["reference"]["wrong"] is True  # and the final output is wrong too
     text = capsys.readouterr().out
     assert "first wrong output: graph 1, output 0 of" in text
