@@ -632,12 +632,60 @@ def _describe_patches(patches: Mapping[str, Any]) -> str:
 
 # --------------------------------------------------------------------------- the backend
 @dataclass
+class _Symbolic:
+    """What a dynamic graph was compiled with: dynamo's fake mode (its ShapeEnv) and the
+    placeholders' fake values, symbolic sizes included. A retry compiles from these, so it is as
+    dynamic as the run's compile was (real inputs would specialise every size)."""
+
+    fake_mode: Any
+    examples: list[Any]
+
+    def inputs(self, dtype: torch.dtype | None = None) -> list[Any]:
+        """The fake example inputs (floating bf16/fp16 ones cast to ``dtype`` where given)."""
+        if dtype is None:
+            return list(self.examples)
+        return [
+            _fake_cast(x, dtype) if isinstance(x, torch.Tensor) and x.dtype in _LOW_PRECISION else x
+            for x in self.examples
+        ]
+
+    def scope(self) -> contextlib.AbstractContextManager[Any]:
+        from torch._guards import TracingContext, tracing
+
+        return tracing(TracingContext(self.fake_mode))
+
+
+def _fake_cast(x: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """A fake tensor cast under its own fake mode (its sizes stay symbolic)."""
+    mode = getattr(x, "fake_mode", None)
+    with mode if mode is not None else contextlib.nullcontext():
+        return x.to(dtype)
+
+
+def _symbolic(gm: torch.fx.GraphModule) -> _Symbolic | None:
+    """The graph's symbolic example values while dynamo compiles it (None: a static graph, or
+    not called by dynamo)."""
+    from torch._guards import TracingContext
+    from torch.fx.experimental.symbolic_shapes import free_symbols
+
+    context = TracingContext.try_get()
+    if context is None or context.fake_mode is None:
+        return None
+    examples = [n.meta.get("example_value") for n in gm.graph.find_nodes(op="placeholder")]
+    if any(x is None for x in examples) or not any(free_symbols(x) for x in examples):
+        return None
+    modes = [x.fake_mode for x in examples if getattr(x, "fake_mode", None) is not None]
+    return _Symbolic(modes[0] if modes else context.fake_mode, examples)
+
+
+@dataclass
 class _GraphState:
     record: GraphRecord
     eager: torch.fx.GraphModule
     compiled: Callable[..., Any]
     origins: list[dict[str, Any]]
     managers: list[Any]
+    symbolic: _Symbolic | None = None
 
 
 @dataclass
@@ -650,6 +698,7 @@ class _Saved:
     devices: list[int]  # CUDA devices among the inputs
     rng: tuple[torch.Tensor, list[torch.Tensor]]  # the RNG state the wrong call started from
     compiled: Callable[..., Any]  # the code compiled in the run (the replay reruns it)
+    symbolic: _Symbolic | None  # a dynamic graph's symbolic examples (the retries compile them)
 
 
 class _PatchedBackend:
@@ -795,11 +844,14 @@ class LocatingBackend:
     def __call__(self, gm: torch.fx.GraphModule, example_inputs: Sequence[Any]) -> Any:
         eager = _copy_module(gm)
         origins = _output_origins(gm)
+        symbolic = _symbolic(gm)
         magi = self.spec.backend if self.spec.kind == "magi" else None
         before = len(magi.managers) if magi is not None else 0
         compiled = self.side(gm, list(example_inputs))
         managers = list(magi.managers[before:]) if magi is not None else []
-        state = _GraphState(GraphRecord(len(self._states)), eager, compiled, origins, managers)
+        state = _GraphState(
+            GraphRecord(len(self._states)), eager, compiled, origins, managers, symbolic
+        )
         self._states.append(state)
 
         # dynamo calls what a backend returns with positional args (no _boxed_call here)
@@ -845,7 +897,7 @@ class LocatingBackend:
                 )
             self._saved = _Saved(
                 record.index, state.eager, clones, grad, state.managers, devices, before,
-                state.compiled,
+                state.compiled, state.symbolic,
             )  # fmt: skip
         return out
 
@@ -1034,11 +1086,18 @@ class LocatingBackend:
         saved: _Saved,
         inputs: Sequence[Any],
         launches: list[KernelLaunch] | None = None,
+        widen: torch.dtype | None = None,
     ) -> list[Any]:
+        """The graph recompiled by ``spec`` (as dynamic as the run's compile: its symbolic
+        examples where it had them; ``widen``: bf16/fp16 ones cast) and run on ``inputs``."""
         side = SideBackend("retry", spec)
-        with torch.set_grad_enabled(saved.grad):
-            compiled = side(_copy_module(saved.eager), list(inputs))
-            return self._run_saved(compiled, saved, inputs, launches)
+        examples: list[Any] = list(inputs)
+        scope: contextlib.AbstractContextManager[Any] = contextlib.nullcontext()
+        if saved.symbolic is not None:
+            examples, scope = saved.symbolic.inputs(widen), saved.symbolic.scope()
+        with torch.set_grad_enabled(saved.grad), scope:
+            compiled = side(_copy_module(saved.eager), examples)
+        return self._run_saved(compiled, saved, inputs, launches)
 
     @staticmethod
     def _run_saved(
@@ -1120,7 +1179,7 @@ class LocatingBackend:
         wide = list(_cast(tuple(saved.inputs), torch.float32))
         try:
             expected = self._eager(saved, wide)
-            actual = self._compile_and_run(fresh_spec(self.spec), saved, wide)
+            actual = self._compile_and_run(fresh_spec(self.spec), saved, wide, widen=torch.float32)
         except Exception as error:  # noqa: BLE001 - reported, the cures still run
             note = f"{type(error).__name__}: {error}"[:300]
             return Fp32Rerun("error", seconds=time.perf_counter() - start, note=note)

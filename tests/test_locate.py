@@ -17,6 +17,7 @@ from torch import nn
 from torch._inductor.custom_graph_pass import CustomGraphPass
 
 from magi_passes import PassConfig
+from magi_passes.predicates import is_dynamic
 from pytest_magi.capture import fresh_entry
 from pytest_magi.locating import (
     CONTROL,
@@ -207,6 +208,28 @@ def test_a_fault_needing_the_live_run_is_right_on_replay_and_recompile() -> None
     assert (replay.status, control.status) == ("cleared", "cleared")
     assert report.replayed is False and report.reproduced is False and report.clears == []
     assert "the code compiled in the run and a fresh compile are both right" in str(report)
+
+
+def scale_sin_if_dynamic(graph: torch.fx.Graph) -> None:
+    """A wrong pass that only dynamic graphs meet (as a pass's symbolic-size path would be)."""
+    if is_dynamic(graph):
+        scale_sin(graph)
+
+
+def test_a_dynamic_graph_is_retried_dynamic_so_its_fault_is_reproduced_and_cured() -> None:
+    x = torch.randn(8, 64, dtype=torch.bfloat16)
+    torch._dynamo.mark_dynamic(x, 0)
+    settings = [{"triton.max_tiles": 1}]
+    report = locate(
+        sin_times_two, x, passes=[scale_sin_if_dynamic], settings=settings, fp32_rerun=True
+    )
+    assert report.first_bad is not None and report.first_bad.distance == pytest.approx(0.5, 0.02)
+    # recompiled from real inputs the graph would be static and right: the control says
+    # "reproduced" only because the retries compile the run's symbolic sizes
+    assert report.replayed is True and report.reproduced is True
+    assert report.clears == ["passes: without scale_sin_if_dynamic"]
+    assert [r.status for r in cures(report)] == ["cleared", "wrong"]
+    assert report.fp32 is not None and report.fp32.verdict == "logic"  # widened, still dynamic
 
 
 def test_report_text_and_dict(pass_report: LocateReport) -> None:
