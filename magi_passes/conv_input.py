@@ -34,13 +34,19 @@ fresh tensor (no new aliasing; eager returned a clone). Fake values are recomput
 node. The `realize_opcount_threshold` change only decides whether Inductor stores or recomputes a
 value; it is restored after the compilation like every declared key.
 
-Skipped (counts in `PassResult.counts`):
+Skipped: dynamic graphs (a placeholder with free symbols), whole. On the Wan 2.2 decode (H200,
+torch 2.11, docs/benchmarks.md "Session 17") one dynamic graph with the rewrite came out wrong:
+`locate`, with its retries compiled as dynamic as the run, found the fault deterministic and a
+logic error (wrong in fp32 too), cleared by the pass off, by the channels-last rewrite off, or by
+`triton.max_tiles=1` (1-D tiles). So Inductor's 2-D tiled code for that dynamic graph is wrong;
+static graphs, which every earlier recompile of it was, are right.
+
+Skipped windows (counts in `PassResult.counts`):
 - `skipped_other_users`: `x` has a user that is neither the chain to the conv nor a window (a
   slice with step 1): `x` must be stored for it anyway.
-- `skipped_symbolic`: a window's position in `P` needs a size that is not a static integer (a
-  symbolic pad, or a symbolic size on both sides of `x` along the window's dim). Sizes *in front*
-  of `x` may be symbolic (the cached frames of a dynamic chunk): the window is then taken from
-  the end of `P`.
+- `skipped_symbolic`: a window's position in `P` needs a size that is not a static integer
+  (kept for graphs whose placeholders are static but whose sizes are not, e.g. data-dependent
+  ones).
 - `skipped_dtype`: the concatenation promoted `x` to another dtype.
 Graphs without such a conv input are left alone ("no conv input with windows of its producer").
 
@@ -49,8 +55,8 @@ Opt-in (`PassConfig.enable_conv_input_windows`, off by default) and measured whe
 and keeps the faster (`magi_passes.decisions`). Why it is off, measured on the Wan 2.2 decode
 (H200, torch 2.11, T=3, docs/benchmarks.md "Session 16"): 1.009x over the pass off (spread 0.7%),
 and one graph of the decode's second call (a `WanResidualBlock`'s cache at 1024 x 34 x 60) came
-out 0.70 from its eager graph, the decode 8.2e-2 from fp32 (eager 1.4e-2); recompiled alone on
-its saved inputs that graph was right, so the fault is not yet located below the graph.
+out 0.70 from its eager graph, the decode 8.2e-2 from fp32 (eager 1.4e-2): the dynamic graph
+above, now skipped.
 """
 
 from __future__ import annotations
@@ -72,6 +78,7 @@ from .base import (
     run_on_fake,
 )
 from .channels_last import clone_node, set_output_strides
+from .predicates import is_dynamic
 
 aten = torch.ops.aten
 
@@ -224,9 +231,6 @@ def _slices_in_p(
     b = max(a, b)
     if span.front is not None:
         return span.front + a, span.front + b
-    if span.back is not None:  # taken from the end: the cached frames in front are symbolic
-        tail = span.back + n
-        return a - tail, (b - tail if b - tail < 0 else _END)
     return "symbolic"
 
 
@@ -258,6 +262,12 @@ class ConvInputWindowPass(MagiPass):
     def apply(self, graph: torch.fx.Graph) -> PassResult:
         counts = dict.fromkeys(COUNT_KEYS, 0)
         result = PassResult(self.name, applied=False, reason="", counts=counts)
+        if is_dynamic(graph):
+            result.reason = (
+                "dynamic shapes: the rewrite miscompiles in Inductor's 2-D tiled dynamic code "
+                "(located on the Wan 2.2 decode, docs/benchmarks.md 'Session 17')"
+            )
+            return result
         convs = graph.find_nodes(op="call_function", target=aten.convolution.default)
         seen: set[torch.fx.Node] = set()
         candidates = 0

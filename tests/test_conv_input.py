@@ -107,15 +107,16 @@ def test_the_window_is_read_from_the_conv_input_with_eagers_values_and_layout(fr
     assert "aten.slice.Tensor](args = (%constant_pad_nd, 2," in graph, graph
 
 
-def test_a_dynamic_cache_is_stepped_over_from_the_end() -> None:
-    """The cached frames in front of x are symbolic in a dynamic chunk: the window is taken from
-    the end of the conv input (the pad at the back is static)."""
+def test_a_dynamic_graph_is_left_alone() -> None:
+    """Inductor's 2-D tiled dynamic code for the rewritten graph was wrong on the GPU (the Wan
+    2.2 decode, docs/benchmarks.md "Session 17"): dynamic graphs are skipped whole."""
     model = CausalBlock(8).eval()
     x, cache = inputs(frames=1)
     torch._dynamo.mark_dynamic(cache, 2)
     (conv, window), backend = compile_on_cpu(model, ON, x, cache)
     result = result_of(backend)
-    assert result.applied and result.counts["skipped_symbolic"] == 0, result
+    assert not result.applied and result.reason.startswith("dynamic shapes"), result
+    assert result.config_changes == {} and result.counts["windows_moved"] == 0
     with torch.no_grad():
         want_conv, want_window = model(x, cache)
     torch.testing.assert_close(conv, want_conv)
@@ -145,8 +146,7 @@ def _conv_input_writers(code: Any) -> list[Any]:
     ]
 
 
-@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic-cache"])
-def test_fake_cuda_the_producer_writes_the_conv_input(dynamic: bool) -> None:
+def test_fake_cuda_the_producer_writes_the_conv_input() -> None:
     """Off: the normalised frames go to a concatenation buffer and a second kernel copies it,
     with the cache, into the padded channels-last conv input. On: one kernel computes the norm,
     SiLU, cache frames and zero pad straight into the conv input."""
@@ -155,10 +155,9 @@ def test_fake_cuda_the_producer_writes_the_conv_input(dynamic: bool) -> None:
         pytest.skip(why)
     model = CausalBlock(64).eval().to(torch.bfloat16)
     x, cache = inputs(64, frames=2, dtype=torch.bfloat16)
-    dynamic_dims = {1: 2} if dynamic else None
     with torch.no_grad():
-        off = inductor_codegen(model, x, cache, config=OFF, dynamic_dims=dynamic_dims)
-        on = inductor_codegen(model, x, cache, config=ON, dynamic_dims=dynamic_dims)
+        off = inductor_codegen(model, x, cache, config=OFF)
+        on = inductor_codegen(model, x, cache, config=ON)
     names = {"off": [k.name for k in off.kernels], "on": [k.name for k in on.kernels]}
     writers = {"off": _conv_input_writers(off), "on": _conv_input_writers(on)}
     assert len(writers["off"]) == len(writers["on"]) == 1, names
