@@ -32,8 +32,9 @@ inputs, compared with the eager graph; a retry "clears" when no output is wrong)
 0. the control: the graph recompiled exactly as the side compiles it. When that is right, the
    fault is not reproduced alone (it needs what ran before the graph in the process: state a
    compile reads, Triton's autotuning, the live inputs' memory), every retry below would "clear"
-   it too, and
-   the report names no cure (``LocateReport.reproduced`` is False). The replay and the control
+   it too, and the report names no cure (``LocateReport.reproduced`` is False). A dynamic graph
+   is recompiled from its symbolic examples, as dynamic as the run's compile. The replay and the
+   control
    record the Triton kernels they launch (:mod:`pytest_magi.launches`), and the report lists
    the kernels whose config (after autotuning) or source differs between the two
    (``LocateReport.kernels``): where a wrong replay and a right control part, below the graph;
