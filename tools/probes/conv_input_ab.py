@@ -2,7 +2,8 @@
 
 The block is diffusers' own `WanResidualBlock` (norm, SiLU, cache window, causal conv, twice), run
 as the decode's steady chunk runs it: `x` of `Tx` new frames and a 2-frame cache per conv, the
-caches' frame dim dynamic as dynamo makes it there (`--static` keeps it static). Sides:
+caches' frame dim static (`--dynamic` marks it dynamic, as automatic dynamic shapes make it in
+the decode; the pass skips dynamic graphs, so the off and on sides are then the same). Sides:
 torch.compile, then `MagiBackend(PassConfig(measure_decisions=False, enable_conv_input_windows=...))`
 off and on, so the pass is the only difference between the last two; timed on the device side by
 side (`pytest_magi.timing.measure_pair`), each side's relative L2 from an fp64 run beside eager's.
@@ -44,10 +45,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--device", default="cuda", help="cpu: a small dry run of the probe")
-    parser.add_argument("--static", action="store_true", help="the caches' frame dim static")
+    parser.add_argument(
+        "--dynamic", action="store_true", help="the caches' frame dim dynamic (the pass skips it)"
+    )
     args = parser.parse_args()
     torch.manual_seed(0)
-    print(f"{device_name()}, torch {torch.__version__}, bf16, static={args.static}", flush=True)
+    print(f"{device_name()}, torch {torch.__version__}, bf16, dynamic={args.dynamic}", flush=True)
     shapes = [(1024, 1, 34, 60), (1024, 2, 68, 120), (512, 4, 136, 240), (256, 4, 272, 480)]
     if args.device == "cpu":
         shapes = [(16, 2, 6, 8)]
@@ -61,7 +64,7 @@ def main() -> None:
             ref = model.double()(x.double(), *(k.double() for k in caches))
             model.to(torch.bfloat16)
             inputs = [x.bfloat16(), *(k.bfloat16() for k in caches)]
-            if not args.static:
+            if args.dynamic:
                 for k in inputs[1:]:
                     torch._dynamo.mark_dynamic(k, 2)
             eager_err = _relative_l2(model(*inputs)[0], ref[0])

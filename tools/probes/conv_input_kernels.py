@@ -1,6 +1,7 @@
 """The Triton kernels of diffusers' `WanResidualBlock` steady chunk with `ConvInputWindowPass` off
 and on (`inductor_codegen`: fake CUDA here, the real GPU there). Run:
-`python tools/probes/conv_input_kernels.py C TX TC [-d]` (`-d`: the caches' frame dim dynamic)."""
+`python tools/probes/conv_input_kernels.py C TX TC [-d]` (`-d`: the caches' frame dim dynamic; the pass skips dynamic graphs, so off and on
+then match)."""
 
 import sys
 from pathlib import Path
