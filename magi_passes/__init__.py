@@ -11,6 +11,7 @@ from .base import MagiPass, PassResult
 from .channels_last import ConvChannelsLastPass
 from .config import PassConfig
 from .conv_input import ConvInputWindowPass
+from .conv_pad_fold import ConvPadFoldPass
 from .dynamic_reshape import DynamicReshapePass
 from .group_norm import GroupNormStatsPass
 from .manager import PassManager
@@ -22,6 +23,7 @@ from .workarounds import PaddingMiscompileWorkaround
 __all__ = [
     "ConvChannelsLastPass",
     "ConvInputWindowPass",
+    "ConvPadFoldPass",
     "DynamicReshapePass",
     "GroupNormStatsPass",
     "MagiBackend",

@@ -428,6 +428,22 @@ def _has_vector_norm(gm: torch.fx.GraphModule) -> bool:
     return False
 
 
+_PAD_NAME = re.compile(r"^(pad|constant_pad_nd)$")
+
+
+def _has_pad(gm: torch.fx.GraphModule) -> bool:
+    """Whether dynamo's graph pads a tensor (`F.pad`, `constant_pad_nd`, a `ConstantPad` module,
+    or a `.pad` method): what `ConvPadFoldPass` may fold into a convolution. Conservative, as
+    `_has_convolution` is."""
+    if any(n.op == "call_method" and n.target == "pad" for n in gm.graph.nodes):
+        return True
+    return _calls(
+        gm,
+        lambda target: bool(_PAD_NAME.match(getattr(target, "__name__", ""))),
+        torch.nn.modules.padding._ConstantPadNd,
+    )
+
+
 def _measured_passes_cannot_fire(gm: torch.fx.GraphModule, config: PassConfig) -> str | None:
     """Why no measured pass can change `gm` (None: one may), read from dynamo's graph before
     anything is compiled: the channels-last rewrite needs a convolution that its gate admits
@@ -440,11 +456,12 @@ def _measured_passes_cannot_fire(gm: torch.fx.GraphModule, config: PassConfig) -
         return "no measured pass can change this graph (no convolution, no vector norm)"
     channels_last = fires_on(config, _has_conv3d(gm))
     nd_tiling = config.enable_nd_tiling and is_dynamic(gm.graph)
-    if channels_last or nd_tiling:
+    pad_fold = config.enable_conv_pad_fold and _has_pad(gm)
+    if channels_last or nd_tiling or pad_fold:
         return None
     return (
         "no measured pass can change this graph (channels-last: no conv3d; ND tiling: "
-        "static shapes; no vector norm)"
+        "static shapes; no vector norm; no pad to fold)"
     )
 
 

@@ -89,6 +89,10 @@ class PassConfig:
       0.7%) and one graph compiled with it gave a wrong output (a cache, 0.70 from its eager
       graph; the whole decode 8.2e-2 from fp32 against eager's 1.4e-2) that the same graph
       recompiled alone did not repeat (docs/benchmarks.md, "Session 16").
+    - `enable_conv_pad_fold`: let `ConvPadFoldPass` fold a zero pad in front of a convolution
+      into the convolution's own `padding` where it is the same on both sides of a dim (a causal
+      conv's spatial pad), so the kernel that produces the conv input writes the unpadded domain.
+      Measured, like the channels-last rewrite (docs/benchmarks.md, "Session 18").
     """
 
     enable_conv_channels_last: bool = True
@@ -106,6 +110,7 @@ class PassConfig:
     enable_group_norm_stats: bool = True
     group_norm_kernel_configs: bool = True
     enable_conv_input_windows: bool = False
+    enable_conv_pad_fold: bool = True
 
     def __new__(cls, *args: Any, **kwargs: Any) -> PassConfig:
         # names are checked before the dataclass __init__ sees them, so a misspelt field gets the

@@ -8,15 +8,18 @@ Order, and why:
    reinterpretable views the graph will really have.
 2. `NormRsqrtPass`: turns divisions by a clamped vector norm into products with its rsqrt; it
    changes pointwise arithmetic only, never a layout or a reduction, so its place is free.
-3. `ConvChannelsLastPass`: decides conv layouts.
-4. `ConvInputWindowPass`: after the layout pass, whose clones and hoisted pads are part of the
+3. `ConvPadFoldPass`: folds symmetric zero pads into the convolutions' padding before the layout
+   pass, so that pass hoists its clones over the pads that are left (a causal frame pad) and the
+   conv input's producer writes the unpadded domain.
+4. `ConvChannelsLastPass`: decides conv layouts.
+5. `ConvInputWindowPass`: after the layout pass, whose clones and hoisted pads are part of the
    chain from a conv input back to its producer; it moves the windows of that producer (a causal
    conv's cache) onto the conv input.
-5. `GroupNormStatsPass`: after the layout pass, whose mark says whether the graph's activations
+6. `GroupNormStatsPass`: after the layout pass, whose mark says whether the graph's activations
    are channels-last (the only layout where it rewrites GroupNorm's statistics).
-6. `NdTilingPass`: last, because whether ND tiling pays depends on whether the layout pass already
+7. `NdTilingPass`: last, because whether ND tiling pays depends on whether the layout pass already
    converted the graph's convolutions (it reads the mark `ConvChannelsLastPass` leaves).
-7. The user's own post-grad pass, if one was installed before (it is chained, never replaced).
+8. The user's own post-grad pass, if one was installed before (it is chained, never replaced).
 
 The manager is itself a `CustomGraphPass`: its `uuid()` aggregates the package's source files
 (docs/reliability.md, "Cache keys"), the config, every pass's uuid and the chained user pass's uuid, so Inductor's FX graph cache never mixes compilations made with
@@ -41,6 +44,7 @@ from .base import MagiPass, PassResult, _source_hash, get_inductor_config_value
 from .channels_last import ConvChannelsLastPass
 from .config import PassConfig
 from .conv_input import ConvInputWindowPass
+from .conv_pad_fold import ConvPadFoldPass
 from .dynamic_reshape import DynamicReshapePass
 from .group_norm import GroupNormStatsPass
 from .nd_tiling import NdTilingPass
@@ -53,6 +57,7 @@ PASS_ORDER: tuple[type[MagiPass], ...] = (
     PaddingMiscompileWorkaround,
     DynamicReshapePass,
     NormRsqrtPass,
+    ConvPadFoldPass,
     ConvChannelsLastPass,
     ConvInputWindowPass,
     GroupNormStatsPass,

@@ -380,7 +380,7 @@ class Conv2dBlock(torch.nn.Module):
             Conv2dBlock().eval(),
             torch.randn(1, 4, 6, 6),
             "no measured pass can change this graph (channels-last: no conv3d; ND tiling: "
-            "static shapes; no vector norm)",
+            "static shapes; no vector norm; no pad to fold)",
         ),
     ],
 )
@@ -446,6 +446,7 @@ def test_an_fx_cache_hit_on_a_graph_no_pass_can_change_is_not_compiled_twice(tmp
                 enable_nd_tiling=False,
                 enable_norm_rsqrt=False,
                 enable_group_norm_stats=False,
+                enable_conv_pad_fold=False,
             ),
             False,
             "no measured pass is on",

@@ -81,6 +81,7 @@ def test_pass_order_and_results() -> None:
         "padding_miscompile_workaround",
         "dynamic_reshape",
         "norm_rsqrt",
+        "conv_pad_fold",
         "conv_channels_last",
         "conv_input_windows",
         "group_norm_stats",
