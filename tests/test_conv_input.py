@@ -19,8 +19,10 @@ from magi_passes.conv_input import INLINE_OPCOUNT
 from pytest_magi.codegen import inductor_codegen
 from pytest_magi.fake_cuda import fake_cuda_status
 
-ON = PassConfig(enable_conv_input_windows=True, measure_decisions=False)
-OFF = PassConfig(enable_conv_input_windows=False, measure_decisions=False)
+# the pad stays in the graph (ConvPadFoldPass off): these tests pin the padded chain; the fold's
+# own form is tested below (test_with_the_pad_folded_the_window_is_read_from_the_conv_input)
+ON = PassConfig(enable_conv_input_windows=True, measure_decisions=False, enable_conv_pad_fold=False)
+OFF = PassConfig(enable_conv_input_windows=False, measure_decisions=False, enable_conv_pad_fold=False)
 
 
 class CausalBlock(nn.Module):
@@ -105,6 +107,24 @@ def test_the_window_is_read_from_the_conv_input_with_eagers_values_and_layout(fr
     # the graph: the window is a slice of the conv input, the producer's only user the cat
     graph = backend.managers[0].graphs[-1]
     assert "aten.slice.Tensor](args = (%constant_pad_nd, 2," in graph, graph
+
+
+def test_with_the_pad_folded_the_window_is_read_from_the_conv_input() -> None:
+    """`ConvPadFoldPass` runs first and removes the cached chunk's pad: the conv input is then
+    the channels-last clone of the concatenation, and the window is read from it."""
+    model = CausalBlock(8).eval()
+    args = inputs(frames=2)
+    config = ON.replace(enable_conv_pad_fold=True)
+    (conv, window), backend = compile_on_cpu(model, config, *args)
+    result = result_of(backend)
+    assert result.applied and result.counts["windows_moved"] == 1, result
+    with torch.no_grad():
+        want_conv, want_window = model(*args)
+    torch.testing.assert_close(conv, want_conv)
+    torch.testing.assert_close(window, want_window)
+    graph = backend.managers[0].graphs[-1]
+    assert "target=torch.ops.aten.constant_pad_nd" not in graph
+    assert "aten.slice.Tensor](args = (%clone_default, 2," in graph, graph
 
 
 def test_a_dynamic_graph_is_left_alone() -> None:
