@@ -23,8 +23,9 @@ for s in "$@"; do
     tests)  # the GPU tests the pass touches, then the torch-2.11 snapshots it changes
         step tests python -m pytest -p no:cacheprovider -q -m requires_cuda --magi-perf \
             tests/test_perf_gpu.py examples/vae tests/test_conv_pad_fold.py
-        step snapshots python -m pytest -p no:cacheprovider -q tests/test_snapshot_suite.py \
-            -k wan_causal_stage --snapshot-update ;;
+        step snapshots bash -c 'python -m pytest -p no:cacheprovider -q \
+            tests/test_snapshot_suite.py -k wan_causal_stage --snapshot-update; rc=$?;
+            tar czf /tmp/s18/snap211.tgz tests/__snapshots__/torch-2.11; exit $rc' ;;
     targets)  # issue 18's T=21 targets, magi as shipped (decisions on)
         step targets python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
             --variants torch.compile,torch.compile+frames,magi --rounds 3 ;;
