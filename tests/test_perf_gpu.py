@@ -176,3 +176,40 @@ def test_group_norm_block_540p(compiled_pair) -> None:
     )
     pair.assert_close()
     assert pair.fired("group_norm_stats")
+
+
+class _CausalConv(torch.nn.Module):
+    """The Wan 2.2 decoder's steady-chunk causal conv: `WanRMS_norm`, SiLU, the previous chunk's
+    two frames concatenated in front, the spatial zero pad, a 3x3x3 conv with padding=0."""
+
+    def __init__(self, channels: int) -> None:
+        super().__init__()
+        self.scale = channels**0.5
+        self.gamma = torch.nn.Parameter(torch.randn(channels, 1, 1, 1))
+        self.conv = torch.nn.Conv3d(channels, channels, 3)
+
+    def forward(self, x: torch.Tensor, cache: torch.Tensor) -> torch.Tensor:
+        y = F.silu(F.normalize(x.float(), dim=1).to(x.dtype) * self.scale * self.gamma + 0.0)
+        return self.conv(F.pad(torch.cat([cache, y], dim=2), (1, 1, 1, 1, 0, 0)))
+
+
+@pytest.mark.min_speedup(1.05)
+def test_conv_pad_fold_540p(compiled_pair) -> None:
+    """ConvPadFoldPass alone (the only difference between the sides; decisions off on both), on
+    the decoder's 256-channel causal conv at 5 x 272 x 480 with its cache. Session 18
+    (tools/probes/conv_pad_fold_ab.py, the same block): 1.123x on an H100 (4.1194 -> 3.6619 ms;
+    512 channels 1.073x, 512 x 3 x 136 x 240 1.078x); threshold under the smallest of those."""
+    torch.manual_seed(0)
+    model = _CausalConv(256).cuda().to(torch.bfloat16).eval()
+    x = torch.randn(1, 256, 5, 272, 480, device="cuda", dtype=torch.bfloat16)
+    cache = torch.randn(1, 256, 2, 272, 480, device="cuda", dtype=torch.bfloat16)
+    pair = compiled_pair(
+        model,
+        x,
+        cache,
+        baseline=PassConfig(measure_decisions=False, enable_conv_pad_fold=False),
+        candidate=PassConfig(measure_decisions=False),
+        label="conv-pad-fold-540p",
+    )
+    pair.assert_close()
+    assert pair.fired("conv_pad_fold")

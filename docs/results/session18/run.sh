@@ -29,6 +29,12 @@ for s in "$@"; do
     targets)  # issue 18's T=21 targets, magi as shipped (decisions on)
         step targets python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
             --variants torch.compile,torch.compile+frames,magi --rounds 3 ;;
+    tests2)  # the fold's own min_speedup, the Wan pairs again, the pass's tests on the real GPU
+        step tests2 python -m pytest -p no:cacheprovider -q --magi-perf \
+            tests/test_perf_gpu.py -k "conv_pad_fold or wan" tests/test_conv_pad_fold.py ;;
+    targets21)  # T=21 alone, side by side; magi-no-pad-fold: is its T=21 output wrong again?
+        step targets21 python benchmarks/zoo.py --models wan2.2-vae --frames 21 \
+            --variants torch.compile,torch.compile+frames,magi,magi-no-pad-fold --rounds 3 ;;
     esac
 done
 echo done >/tmp/s18/ALL.done

@@ -92,9 +92,10 @@ def triton_per_fused__to_copy_mean_pow_0(in_ptr0, out_ptr0, ks0, ks1, xnumel, r0
 
 
 # kernel path: <kernel-path>
-# Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd]
+# Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad, h], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd, aten.convolution]
 # Source node to ATen node mapping:
 #   add => add_14
+#   h => convolution
 #   mean => mean
 #   mul_1 => mul_31
 #   normed => mul_25
@@ -108,6 +109,7 @@ def triton_per_fused__to_copy_mean_pow_0(in_ptr0, out_ptr0, ks0, ks1, xnumel, r0
 #   %arg2_1 : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0" = PlaceHolder[target=arg2_1]
 #   %buf0 : Tensor "f32[1, 1, 3, s0, s1][3*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0" = PlaceHolder[target=buf0]
 #   %arg3_1 : Tensor "bf16[8][1]cuda:0" = PlaceHolder[target=arg3_1]
+#   %clone_default_1 : Tensor "bf16[8, 8, 3, 3, 3][216, 1, 72, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg4_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convert_element_type : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%arg2_1, torch.float32), kwargs = {})
 #   %pow_1 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type, 2), kwargs = {})
 #   %mean : Tensor "f32[1, 1, 3, s0, s1][3*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_1, [1], True), kwargs = {})
@@ -122,9 +124,10 @@ def triton_per_fused__to_copy_mean_pow_0(in_ptr0, out_ptr0, ks0, ks1, xnumel, r0
 #   %div : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%mul_31, %add_38), kwargs = {})
 #   %convert_element_type_3 : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div, torch.bfloat16), kwargs = {})
 #   %clone_default : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 1, 8*s1*s0, 8*s1, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_3,), kwargs = {memory_format: torch.channels_last_3d})
-#   %constant_pad_nd : Tensor "bf16[1, 8, 5, s0 + 2, s1 + 2][5*(8*s1 + 16)*(s0 + 2), 1, (8*s1 + 16)*(s0 + 2), 8*s1 + 16, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.constant_pad_nd.default](args = (%clone_default, [1, 1, 1, 1, 2, 0], 0.0), kwargs = {})
-#   return %constant_pad_nd
-triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1 = async_compile.triton('triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1', '''
+#   %constant_pad_nd : Tensor "bf16[1, 8, 5, s0, s1][40*s1*s0, 1, 8*s1*s0, 8*s1, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.constant_pad_nd.default](args = (%clone_default, [0, 0, 0, 0, 2, 0], 0.0), kwargs = {})
+#   %convolution : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd, %clone_default_1, %arg5_1, [1, 1, 1], [0, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   return %buf1
+triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_1 = async_compile.triton('triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_1', '''
 import triton
 import triton.language as tl
 
@@ -134,73 +137,86 @@ from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint,
 triton_helpers.set_driver_to_gpu()
 
 @triton_heuristics.pointwise(
-    size_hints={'x': 4096}, 
+    size_hints={'y': 8, 'x': 256}, tile_hint=TileHint.DEFAULT,
     filename=__file__,
-    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*fp32', 'in_ptr2': '*bf16', 'out_ptr0': '*bf16', 'ks0': 'i64', 'ks1': 'i64', 'ks2': 'i64', 'ks3': 'i64', 'ks4': 'i64', 'ks5': 'i64', 'ks6': 'i64', 'ks7': 'i64', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 3, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False},
+    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*fp32', 'in_ptr2': '*bf16', 'out_ptr0': '*bf16', 'ks0': 'i64', 'ks1': 'i64', 'ks2': 'i64', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_1', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 3, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 7696, 'x': 2880}},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1(in_ptr0, in_ptr1, in_ptr2, out_ptr0, ks0, ks1, ks2, ks3, ks4, ks5, ks6, ks7, xnumel, XBLOCK : tl.constexpr):
+def triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_1(in_ptr0, in_ptr1, in_ptr2, out_ptr0, ks0, ks1, ks2, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+    ynumel = 8
+    yoffset = tl.program_id(1) * YBLOCK
+    yindex = yoffset + tl.arange(0, YBLOCK)[:, None]
+    ymask = yindex < ynumel
     xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xindex = xoffset + tl.arange(0, XBLOCK)[None, :]
     xmask = xindex < xnumel
-    x6 = ((xindex // ks0) % 5)
-    x1 = ((xindex // ks1) % ks2)
-    x0 = (xindex % ks1)
-    x2 = ((xindex // ks5) % 5)
-    x3 = xindex // ks6
-    x11 = (xindex % ks7)
-    x7 = xindex // ks7
-    tmp0 = (-2) + x6
-    tmp1 = tl.full([1], 0, tl.int64)
+    x2 = xindex // ks0
+    x3 = xindex
+    y0 = yindex
+    tmp0 = (-2) + x2
+    tmp1 = tl.full([1, 1], 0, tl.int64)
     tmp2 = tmp0 >= tmp1
-    tmp3 = (-1) + x1
-    tmp4 = tmp3 >= tmp1
-    tmp5 = ks3
-    tmp6 = tmp3 < tmp5
-    tmp7 = (-1) + x0
-    tmp8 = tmp7 >= tmp1
-    tmp9 = ks4
-    tmp10 = tmp7 < tmp9
-    tmp11 = tmp2 & tmp4
-    tmp12 = tmp11 & tmp6
-    tmp13 = tmp12 & tmp8
-    tmp14 = tmp13 & tmp10
-    tmp15 = tl.load(in_ptr0 + ((-1) + x0 + ((-1)*ks4) + ks4*x1 + ((-2)*ks3*ks4) + ks3*ks4*x2 + 3*ks3*ks4*x3), tmp14 & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
-    tmp16 = tmp15.to(tl.float32)
-    tmp17 = tl.load(in_ptr1 + ((-1) + x0 + ((-1)*ks4) + ks4*x1 + ((-2)*ks3*ks4) + ks3*ks4*x2), tmp14 & xmask, eviction_policy='evict_last', other=0.0)
-    tmp18 = tl.full([1], 8.0, tl.float32)
-    tmp19 = (tmp17 / tmp18)
-    tmp20 = tl.full([1], 1e-06, tl.float32)
-    tmp21 = tmp19 + tmp20
-    tmp22 = libdevice.rsqrt(tmp21)
-    tmp23 = tmp16 * tmp22
-    tmp24 = tl.load(in_ptr2 + (x3), tmp14 & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
-    tmp25 = tmp24.to(tl.float32)
-    tmp26 = tmp23 * tmp25
-    tmp27 = -tmp26
-    tmp28 = libdevice.exp(tmp27)
-    tmp29 = tl.full([1], 1.0, tl.float32)
-    tmp30 = tmp28 + tmp29
-    tmp31 = (tmp26 / tmp30)
-    tmp32 = tmp31.to(tl.float32)
-    tmp33 = tl.full(tmp32.shape, 0.0, tmp32.dtype)
-    tmp34 = tl.where(tmp14, tmp32, tmp33)
-    tl.store(out_ptr0 + (x7 + 8*x11), tmp34, xmask)
+    tmp3 = tl.load(in_ptr0 + (x3 + ((-2)*ks1*ks2) + 3*ks1*ks2*y0), tmp2 & xmask & ymask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+    tmp4 = tmp3.to(tl.float32)
+    tmp5 = tl.load(in_ptr1 + (tl.broadcast_to(x3 + ((-2)*ks1*ks2), [YBLOCK, XBLOCK])), tmp2 & xmask & ymask, eviction_policy='evict_last', other=0.0)
+    tmp6 = tl.full([1, 1], 8.0, tl.float32)
+    tmp7 = (tmp5 / tmp6)
+    tmp8 = tl.full([1, 1], 1e-06, tl.float32)
+    tmp9 = tmp7 + tmp8
+    tmp10 = libdevice.rsqrt(tmp9)
+    tmp11 = tmp4 * tmp10
+    tmp12 = tl.load(in_ptr2 + (tl.broadcast_to(y0, [YBLOCK, XBLOCK])), tmp2 & xmask & ymask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+    tmp13 = tmp12.to(tl.float32)
+    tmp14 = tmp11 * tmp13
+    tmp15 = -tmp14
+    tmp16 = libdevice.exp(tmp15)
+    tmp17 = tl.full([1, 1], 1.0, tl.float32)
+    tmp18 = tmp16 + tmp17
+    tmp19 = (tmp14 / tmp18)
+    tmp20 = tmp19.to(tl.float32)
+    tmp21 = tl.full(tmp20.shape, 0.0, tmp20.dtype)
+    tmp22 = tl.where(tmp2, tmp20, tmp21)
+    tl.store(out_ptr0 + (y0 + 8*x3), tmp22, xmask & ymask)
 ''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
-# Topologically Sorted Source Nodes: [h], Original ATen: [aten.convolution]
+# Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad, h], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd, aten.convolution]
 # Source node to ATen node mapping:
+#   add => add_14
 #   h => convolution
+#   mean => mean
+#   mul_1 => mul_31
+#   normed => mul_25
+#   pad => constant_pad_nd
+#   pow_1 => pow_1
+#   rsqrt => rsqrt
+#   silu => add_38, clone_default, convert_element_type_3, div, exp, neg
+#   view => view
+#   xf => convert_element_type
 # Graph fragment:
 #   %arg4_1 : Tensor "bf16[8, 8, 3, 3, 3][216, 27, 9, 3, 1]cuda:0" = PlaceHolder[target=arg4_1]
 #   %clone_default_1 : Tensor "bf16[8, 8, 3, 3, 3][216, 1, 72, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg4_1,), kwargs = {memory_format: torch.channels_last_3d})
-#   %convolution : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd, %clone_default_1, %arg5_1, [1, 1, 1], [0, 0, 0], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convert_element_type : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%arg2_1, torch.float32), kwargs = {})
+#   %pow_1 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type, 2), kwargs = {})
+#   %mean : Tensor "f32[1, 1, 3, s0, s1][3*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_1, [1], True), kwargs = {})
+#   %add_14 : Tensor "f32[1, 1, 3, s0, s1][3*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean, 1e-06), kwargs = {})
+#   %rsqrt : Tensor "f32[1, 1, 3, s0, s1][3*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_14,), kwargs = {})
+#   %mul_25 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%convert_element_type, %rsqrt), kwargs = {})
+#   %view : Tensor "bf16[1, 8, 1, 1, 1][8, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%arg3_1, [1, -1, 1, 1, 1]), kwargs = {})
+#   %mul_31 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mul.Tensor](args = (%mul_25, %view), kwargs = {})
+#   %neg : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%mul_31,), kwargs = {})
+#   %exp : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg,), kwargs = {})
+#   %add_38 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp, 1), kwargs = {})
+#   %div : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%mul_31, %add_38), kwargs = {})
+#   %convert_element_type_3 : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div, torch.bfloat16), kwargs = {})
+#   %clone_default : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 1, 8*s1*s0, 8*s1, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_3,), kwargs = {memory_format: torch.channels_last_3d})
+#   %constant_pad_nd : Tensor "bf16[1, 8, 5, s0, s1][40*s1*s0, 1, 8*s1*s0, 8*s1, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.constant_pad_nd.default](args = (%clone_default, [0, 0, 0, 0, 2, 0], 0.0), kwargs = {})
+#   %convolution : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd, %clone_default_1, %arg5_1, [1, 1, 1], [0, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   return %buf2
-triton_poi_fused_convolution_2 = async_compile.triton('triton_poi_fused_convolution_2', '''
+triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_2 = async_compile.triton('triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_2', '''
 import triton
 import triton.language as tl
 
@@ -213,11 +229,11 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'y': 64, 'x': 32}, tile_hint=TileHint.SQUARE,
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'out_ptr0': '*bf16', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_2', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 1, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 6912, 'x': 3456}},
+    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_2', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 1, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 6912, 'x': 3456}},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused_convolution_2(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+def triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_2(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
     ynumel = 64
     xnumel = 27
     yoffset = tl.program_id(1) * YBLOCK
@@ -236,22 +252,47 @@ def triton_poi_fused_convolution_2(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : t
 
 
 # kernel path: <kernel-path>
-# Topologically Sorted Source Nodes: [h, xf_1, pow_2, mean_1], Original ATen: [aten.convolution, aten._to_copy, aten.pow, aten.mean]
+# Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad, h, xf_1, pow_2, mean_1], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd, aten.convolution]
 # Source node to ATen node mapping:
+#   add => add_14
 #   h => convolution
+#   mean => mean
 #   mean_1 => mean_1
+#   mul_1 => mul_31
+#   normed => mul_25
+#   pad => constant_pad_nd
+#   pow_1 => pow_1
 #   pow_2 => pow_2
+#   rsqrt => rsqrt
+#   silu => add_38, clone_default, convert_element_type_3, div, exp, neg
+#   view => view
+#   xf => convert_element_type
 #   xf_1 => convert_element_type_4
 # Graph fragment:
 #   %buf3 : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 1, 8*s1*s0, 8*s1, 8]cuda:0" = PlaceHolder[target=buf3]
 #   %arg5_1 : Tensor "bf16[8][1]cuda:0" = PlaceHolder[target=arg5_1]
 #   %clone_default_1 : Tensor "bf16[8, 8, 3, 3, 3][216, 1, 72, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg4_1,), kwargs = {memory_format: torch.channels_last_3d})
-#   %convolution : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd, %clone_default_1, %arg5_1, [1, 1, 1], [0, 0, 0], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convert_element_type : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%arg2_1, torch.float32), kwargs = {})
+#   %pow_1 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type, 2), kwargs = {})
+#   %mean : Tensor "f32[1, 1, 3, s0, s1][3*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_1, [1], True), kwargs = {})
+#   %add_14 : Tensor "f32[1, 1, 3, s0, s1][3*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean, 1e-06), kwargs = {})
+#   %rsqrt : Tensor "f32[1, 1, 3, s0, s1][3*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_14,), kwargs = {})
+#   %mul_25 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%convert_element_type, %rsqrt), kwargs = {})
+#   %view : Tensor "bf16[1, 8, 1, 1, 1][8, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%arg3_1, [1, -1, 1, 1, 1]), kwargs = {})
+#   %mul_31 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mul.Tensor](args = (%mul_25, %view), kwargs = {})
+#   %neg : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%mul_31,), kwargs = {})
+#   %exp : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg,), kwargs = {})
+#   %add_38 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp, 1), kwargs = {})
+#   %div : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%mul_31, %add_38), kwargs = {})
+#   %convert_element_type_3 : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div, torch.bfloat16), kwargs = {})
+#   %clone_default : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 1, 8*s1*s0, 8*s1, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_3,), kwargs = {memory_format: torch.channels_last_3d})
+#   %constant_pad_nd : Tensor "bf16[1, 8, 5, s0, s1][40*s1*s0, 1, 8*s1*s0, 8*s1, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.constant_pad_nd.default](args = (%clone_default, [0, 0, 0, 0, 2, 0], 0.0), kwargs = {})
+#   %convolution : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd, %clone_default_1, %arg5_1, [1, 1, 1], [0, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %convert_element_type_4 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution, torch.float32), kwargs = {})
 #   %pow_2 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type_4, 2), kwargs = {})
 #   %mean_1 : Tensor "f32[1, 1, 3, s0, s1][3*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_2, [1], True), kwargs = {})
 #   return %buf4
-triton_per_fused__to_copy_convolution_mean_pow_3 = async_compile.triton('triton_per_fused__to_copy_convolution_mean_pow_3', '''
+triton_per_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_3 = async_compile.triton('triton_per_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_3', '''
 import triton
 import triton.language as tl
 
@@ -265,10 +306,10 @@ triton_helpers.set_driver_to_gpu()
     reduction_hint=ReductionHint.INNER,
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'out_ptr0': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_per_fused__to_copy_convolution_mean_pow_3', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 2, 'num_store': 1, 'num_reduction': 1, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 1152, 'r0_': 2320}}
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_per_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_3', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 2, 'num_store': 1, 'num_reduction': 1, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 1152, 'r0_': 2320}}
 )
 @triton.jit
-def triton_per_fused__to_copy_convolution_mean_pow_3(in_ptr0, in_ptr1, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_3(in_ptr0, in_ptr1, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr):
     r0_numel = 8
     R0_BLOCK: tl.constexpr = 8
     rnumel = r0_numel
@@ -296,18 +337,29 @@ def triton_per_fused__to_copy_convolution_mean_pow_3(in_ptr0, in_ptr1, out_ptr0,
 
 
 # kernel path: <kernel-path>
-# Topologically Sorted Source Nodes: [h, xf_1, pow_2, mean_1, add_1, rsqrt_1, normed_1, view_1, mul_3, silu_1, pad_1], Original ATen: [aten.convolution, aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd]
+# Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad, h, xf_1, pow_2, mean_1, add_1, rsqrt_1, normed_1, view_1, mul_3, silu_1, pad_1, h_1], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd, aten.convolution]
 # Source node to ATen node mapping:
+#   add => add_14
 #   add_1 => add_68
 #   h => convolution
+#   h_1 => convolution_1
+#   mean => mean
 #   mean_1 => mean_1
+#   mul_1 => mul_31
 #   mul_3 => mul_88
+#   normed => mul_25
 #   normed_1 => mul_82
+#   pad => constant_pad_nd
 #   pad_1 => constant_pad_nd_1
+#   pow_1 => pow_1
 #   pow_2 => pow_2
+#   rsqrt => rsqrt
 #   rsqrt_1 => rsqrt_1
+#   silu => add_38, clone_default, convert_element_type_3, div, exp, neg
 #   silu_1 => add_92, clone_default_2, convert_element_type_7, div_1, exp_1, neg_1
+#   view => view
 #   view_1 => view_1
+#   xf => convert_element_type
 #   xf_1 => convert_element_type_4
 # Graph fragment:
 #   %buf3 : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 1, 8*s1*s0, 8*s1, 8]cuda:0" = PlaceHolder[target=buf3]
@@ -315,7 +367,23 @@ def triton_per_fused__to_copy_convolution_mean_pow_3(in_ptr0, in_ptr1, out_ptr0,
 #   %buf4 : Tensor "f32[1, 1, 3, s0, s1][3*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0" = PlaceHolder[target=buf4]
 #   %arg6_1 : Tensor "bf16[8][1]cuda:0" = PlaceHolder[target=arg6_1]
 #   %clone_default_1 : Tensor "bf16[8, 8, 3, 3, 3][216, 1, 72, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg4_1,), kwargs = {memory_format: torch.channels_last_3d})
-#   %convolution : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd, %clone_default_1, %arg5_1, [1, 1, 1], [0, 0, 0], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %clone_default_3 : Tensor "bf16[8, 8, 3, 3, 3][216, 1, 72, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg7_1,), kwargs = {memory_format: torch.channels_last_3d})
+#   %convert_element_type : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%arg2_1, torch.float32), kwargs = {})
+#   %pow_1 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type, 2), kwargs = {})
+#   %mean : Tensor "f32[1, 1, 3, s0, s1][3*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_1, [1], True), kwargs = {})
+#   %add_14 : Tensor "f32[1, 1, 3, s0, s1][3*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean, 1e-06), kwargs = {})
+#   %rsqrt : Tensor "f32[1, 1, 3, s0, s1][3*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_14,), kwargs = {})
+#   %mul_25 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%convert_element_type, %rsqrt), kwargs = {})
+#   %view : Tensor "bf16[1, 8, 1, 1, 1][8, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%arg3_1, [1, -1, 1, 1, 1]), kwargs = {})
+#   %mul_31 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mul.Tensor](args = (%mul_25, %view), kwargs = {})
+#   %neg : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%mul_31,), kwargs = {})
+#   %exp : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg,), kwargs = {})
+#   %add_38 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp, 1), kwargs = {})
+#   %div : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%mul_31, %add_38), kwargs = {})
+#   %convert_element_type_3 : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div, torch.bfloat16), kwargs = {})
+#   %clone_default : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 1, 8*s1*s0, 8*s1, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_3,), kwargs = {memory_format: torch.channels_last_3d})
+#   %constant_pad_nd : Tensor "bf16[1, 8, 5, s0, s1][40*s1*s0, 1, 8*s1*s0, 8*s1, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.constant_pad_nd.default](args = (%clone_default, [0, 0, 0, 0, 2, 0], 0.0), kwargs = {})
+#   %convolution : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd, %clone_default_1, %arg5_1, [1, 1, 1], [0, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %convert_element_type_4 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution, torch.float32), kwargs = {})
 #   %pow_2 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type_4, 2), kwargs = {})
 #   %mean_1 : Tensor "f32[1, 1, 3, s0, s1][3*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_2, [1], True), kwargs = {})
@@ -330,8 +398,9 @@ def triton_per_fused__to_copy_convolution_mean_pow_3(in_ptr0, in_ptr1, out_ptr0,
 #   %div_1 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%mul_88, %add_92), kwargs = {})
 #   %convert_element_type_7 : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_1, torch.bfloat16), kwargs = {})
 #   %clone_default_2 : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 1, 8*s1*s0, 8*s1, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_7,), kwargs = {memory_format: torch.channels_last_3d})
-#   %constant_pad_nd_1 : Tensor "bf16[1, 8, 5, s0 + 2, s1 + 2][5*(8*s1 + 16)*(s0 + 2), 1, (8*s1 + 16)*(s0 + 2), 8*s1 + 16, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.constant_pad_nd.default](args = (%clone_default_2, [1, 1, 1, 1, 2, 0], 0.0), kwargs = {})
-#   return %constant_pad_nd_1
+#   %constant_pad_nd_1 : Tensor "bf16[1, 8, 5, s0, s1][40*s1*s0, 1, 8*s1*s0, 8*s1, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.constant_pad_nd.default](args = (%clone_default_2, [0, 0, 0, 0, 2, 0], 0.0), kwargs = {})
+#   %convolution_1 : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd_1, %clone_default_3, %arg8_1, [1, 1, 1], [0, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   return %buf5
 triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4 = async_compile.triton('triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4', '''
 import triton
 import triton.language as tl
@@ -342,82 +411,123 @@ from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint,
 triton_helpers.set_driver_to_gpu()
 
 @triton_heuristics.pointwise(
-    size_hints={'x': 4096}, 
+    size_hints={'y': 256, 'x': 8}, tile_hint=TileHint.DEFAULT,
     filename=__file__,
-    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*fp32', 'in_ptr3': '*bf16', 'out_ptr0': '*bf16', 'ks0': 'i64', 'ks1': 'i64', 'ks2': 'i64', 'ks3': 'i64', 'ks4': 'i64', 'ks5': 'i64', 'ks6': 'i64', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 4, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False},
+    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*fp32', 'in_ptr3': '*bf16', 'out_ptr0': '*bf16', 'ks0': 'i64', 'ks1': 'i64', 'ks2': 'i64', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid2DWithYZOverflow', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 4, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 576, 'x': 10016}},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr0, ks0, ks1, ks2, ks3, ks4, ks5, ks6, xnumel, XBLOCK : tl.constexpr):
+def triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr0, ks0, ks1, ks2, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+    xnumel = 8
+    yoffset = (tl.program_id(1) + tl.program_id(2) * tl.num_programs(1)) * YBLOCK
+    yindex = yoffset + tl.arange(0, YBLOCK)[:, None]
+    ymask = yindex < ynumel
     xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xindex = xoffset + tl.arange(0, XBLOCK)[None, :]
     xmask = xindex < xnumel
-    x6 = xindex // ks0
-    x2 = ((xindex // ks2) % ks1)
-    x1 = ((xindex // 8) % ks4)
-    x3 = xindex // ks6
-    x7 = (xindex % ks2)
-    x0 = (xindex % 8)
-    x9 = xindex
-    tmp0 = (-2) + x6
-    tmp1 = tl.full([1], 0, tl.int64)
+    y1 = yindex // ks0
+    x2 = xindex
+    y3 = yindex
+    tmp0 = (-2) + y1
+    tmp1 = tl.full([1, 1], 0, tl.int64)
     tmp2 = tmp0 >= tmp1
-    tmp3 = (-1) + x2
-    tmp4 = tmp3 >= tmp1
-    tmp5 = ks3
-    tmp6 = tmp3 < tmp5
-    tmp7 = (-1) + x1
-    tmp8 = tmp7 >= tmp1
-    tmp9 = ks5
-    tmp10 = tmp7 < tmp9
-    tmp11 = tmp2 & tmp4
-    tmp12 = tmp11 & tmp6
-    tmp13 = tmp12 & tmp8
-    tmp14 = tmp13 & tmp10
-    tmp15 = tl.load(in_ptr0 + ((-8) + x7 + ((-8)*ks5) + ((-16)*ks3*ks5) + 8*ks5*x2 + 8*ks3*ks5*x3), tmp14 & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
-    tmp16 = tl.load(in_ptr1 + (x0), tmp14 & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
-    tmp17 = tmp15 + tmp16
-    tmp18 = tmp17.to(tl.float32)
-    tmp19 = tl.load(in_ptr2 + ((-1) + x1 + ((-1)*ks5) + ks5*x2 + ((-2)*ks3*ks5) + ks3*ks5*x3), tmp14 & xmask, eviction_policy='evict_last', other=0.0)
-    tmp20 = tl.full([1], 8.0, tl.float32)
-    tmp21 = (tmp19 / tmp20)
-    tmp22 = tl.full([1], 1e-06, tl.float32)
-    tmp23 = tmp21 + tmp22
-    tmp24 = libdevice.rsqrt(tmp23)
-    tmp25 = tmp18 * tmp24
-    tmp26 = tl.load(in_ptr3 + (x0), tmp14 & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
-    tmp27 = tmp26.to(tl.float32)
-    tmp28 = tmp25 * tmp27
-    tmp29 = -tmp28
-    tmp30 = libdevice.exp(tmp29)
-    tmp31 = tl.full([1], 1.0, tl.float32)
-    tmp32 = tmp30 + tmp31
-    tmp33 = (tmp28 / tmp32)
-    tmp34 = tmp33.to(tl.float32)
-    tmp35 = tl.full(tmp34.shape, 0.0, tmp34.dtype)
-    tmp36 = tl.where(tmp14, tmp34, tmp35)
-    tl.store(out_ptr0 + (x9), tmp36, xmask)
+    tmp3 = tl.load(in_ptr0 + (x2 + 8*y3 + ((-16)*ks1*ks2)), tmp2 & xmask & ymask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+    tmp4 = tl.load(in_ptr1 + (tl.broadcast_to(x2, [YBLOCK, XBLOCK])), tmp2 & xmask & ymask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+    tmp5 = tmp3 + tmp4
+    tmp6 = tmp5.to(tl.float32)
+    tmp7 = tl.load(in_ptr2 + (tl.broadcast_to(y3 + ((-2)*ks1*ks2), [YBLOCK, XBLOCK])), tmp2 & xmask & ymask, eviction_policy='evict_last', other=0.0)
+    tmp8 = tl.full([1, 1], 8.0, tl.float32)
+    tmp9 = (tmp7 / tmp8)
+    tmp10 = tl.full([1, 1], 1e-06, tl.float32)
+    tmp11 = tmp9 + tmp10
+    tmp12 = libdevice.rsqrt(tmp11)
+    tmp13 = tmp6 * tmp12
+    tmp14 = tl.load(in_ptr3 + (tl.broadcast_to(x2, [YBLOCK, XBLOCK])), tmp2 & xmask & ymask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+    tmp15 = tmp14.to(tl.float32)
+    tmp16 = tmp13 * tmp15
+    tmp17 = -tmp16
+    tmp18 = libdevice.exp(tmp17)
+    tmp19 = tl.full([1, 1], 1.0, tl.float32)
+    tmp20 = tmp18 + tmp19
+    tmp21 = (tmp16 / tmp20)
+    tmp22 = tmp21.to(tl.float32)
+    tmp23 = tl.full(tmp22.shape, 0.0, tmp22.dtype)
+    tmp24 = tl.where(tmp2, tmp22, tmp23)
+    tl.store(out_ptr0 + (x2 + 8*y3), tmp24, xmask & ymask)
 ''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
-# Topologically Sorted Source Nodes: [h_1, input_1, permute, frames, frames_1, frames_2], Original ATen: [aten.convolution, aten.add, aten.permute, aten.view, aten._to_copy, aten.arange, aten.unsqueeze, aten._unsafe_index, aten.clone]
+# Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad, h, xf_1, pow_2, mean_1, add_1, rsqrt_1, normed_1, view_1, mul_3, silu_1, pad_1, h_1, input_1, permute, frames, frames_1, frames_2], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd, aten.convolution, aten.permute, aten.arange, aten.unsqueeze, aten._unsafe_index, aten.clone]
 # Source node to ATen node mapping:
+#   add => add_14
+#   add_1 => add_68
 #   frames => view_2
 #   frames_1 => _unsafe_index, add_130, add_133, add_144, add_147, clone, clone_default_4, convert_element_type_10, convert_element_type_11, convert_element_type_12, convert_element_type_13, convert_element_type_8, convert_element_type_9, iota, iota_1, mul_150, mul_158, unsqueeze
 #   frames_2 => convolution_2
+#   h => convolution
 #   h_1 => convolution_1
 #   input_1 => add_108
+#   mean => mean
+#   mean_1 => mean_1
+#   mul_1 => mul_31
+#   mul_3 => mul_88
+#   normed => mul_25
+#   normed_1 => mul_82
+#   pad => constant_pad_nd
+#   pad_1 => constant_pad_nd_1
 #   permute => permute
+#   pow_1 => pow_1
+#   pow_2 => pow_2
+#   rsqrt => rsqrt
+#   rsqrt_1 => rsqrt_1
+#   silu => add_38, clone_default, convert_element_type_3, div, exp, neg
+#   silu_1 => add_92, clone_default_2, convert_element_type_7, div_1, exp_1, neg_1
+#   view => view
+#   view_1 => view_1
+#   xf => convert_element_type
+#   xf_1 => convert_element_type_4
 # Graph fragment:
 #   %arg2_1 : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0" = PlaceHolder[target=arg2_1]
 #   %buf7 : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 1, 8*s1*s0, 8*s1, 8]cuda:0" = PlaceHolder[target=buf7]
 #   %arg8_1 : Tensor "bf16[8][1]cuda:0" = PlaceHolder[target=arg8_1]
 #   %_unsafe_index : Tensor "f32[3, 8, 2*s0, 2*s1][32*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0" = PlaceHolder[target=_unsafe_index]
+#   %clone_default_1 : Tensor "bf16[8, 8, 3, 3, 3][216, 1, 72, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg4_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %clone_default_3 : Tensor "bf16[8, 8, 3, 3, 3][216, 1, 72, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg7_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %clone_default_5 : Tensor "bf16[8, 8, 3, 3][72, 1, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg9_1,), kwargs = {memory_format: torch.channels_last})
-#   %convolution_1 : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd_1, %clone_default_3, %arg8_1, [1, 1, 1], [0, 0, 0], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convert_element_type : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%arg2_1, torch.float32), kwargs = {})
+#   %pow_1 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type, 2), kwargs = {})
+#   %mean : Tensor "f32[1, 1, 3, s0, s1][3*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_1, [1], True), kwargs = {})
+#   %add_14 : Tensor "f32[1, 1, 3, s0, s1][3*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean, 1e-06), kwargs = {})
+#   %rsqrt : Tensor "f32[1, 1, 3, s0, s1][3*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_14,), kwargs = {})
+#   %mul_25 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%convert_element_type, %rsqrt), kwargs = {})
+#   %view : Tensor "bf16[1, 8, 1, 1, 1][8, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%arg3_1, [1, -1, 1, 1, 1]), kwargs = {})
+#   %mul_31 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mul.Tensor](args = (%mul_25, %view), kwargs = {})
+#   %neg : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%mul_31,), kwargs = {})
+#   %exp : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg,), kwargs = {})
+#   %add_38 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp, 1), kwargs = {})
+#   %div : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%mul_31, %add_38), kwargs = {})
+#   %convert_element_type_3 : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div, torch.bfloat16), kwargs = {})
+#   %clone_default : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 1, 8*s1*s0, 8*s1, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_3,), kwargs = {memory_format: torch.channels_last_3d})
+#   %constant_pad_nd : Tensor "bf16[1, 8, 5, s0, s1][40*s1*s0, 1, 8*s1*s0, 8*s1, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.constant_pad_nd.default](args = (%clone_default, [0, 0, 0, 0, 2, 0], 0.0), kwargs = {})
+#   %convolution : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd, %clone_default_1, %arg5_1, [1, 1, 1], [0, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convert_element_type_4 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution, torch.float32), kwargs = {})
+#   %pow_2 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type_4, 2), kwargs = {})
+#   %mean_1 : Tensor "f32[1, 1, 3, s0, s1][3*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_2, [1], True), kwargs = {})
+#   %add_68 : Tensor "f32[1, 1, 3, s0, s1][3*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean_1, 1e-06), kwargs = {})
+#   %rsqrt_1 : Tensor "f32[1, 1, 3, s0, s1][3*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_68,), kwargs = {})
+#   %mul_82 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%convert_element_type_4, %rsqrt_1), kwargs = {})
+#   %view_1 : Tensor "bf16[1, 8, 1, 1, 1][8, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%arg6_1, [1, -1, 1, 1, 1]), kwargs = {})
+#   %mul_88 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mul.Tensor](args = (%mul_82, %view_1), kwargs = {})
+#   %neg_1 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%mul_88,), kwargs = {})
+#   %exp_1 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_1,), kwargs = {})
+#   %add_92 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_1, 1), kwargs = {})
+#   %div_1 : Tensor "f32[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%mul_88, %add_92), kwargs = {})
+#   %convert_element_type_7 : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_1, torch.bfloat16), kwargs = {})
+#   %clone_default_2 : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 1, 8*s1*s0, 8*s1, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_7,), kwargs = {memory_format: torch.channels_last_3d})
+#   %constant_pad_nd_1 : Tensor "bf16[1, 8, 5, s0, s1][40*s1*s0, 1, 8*s1*s0, 8*s1, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.constant_pad_nd.default](args = (%clone_default_2, [0, 0, 0, 0, 2, 0], 0.0), kwargs = {})
+#   %convolution_1 : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd_1, %clone_default_3, %arg8_1, [1, 1, 1], [0, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %add_108 : Tensor "bf16[1, 8, 3, s0, s1][24*s1*s0, 3*s1*s0, s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%arg2_1, %convolution_1), kwargs = {})
 #   %permute : Tensor "bf16[1, 3, 8, s0, s1][24*s1*s0, s1*s0, 3*s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%add_108, [0, 2, 1, 3, 4]), kwargs = {})
 #   %view_2 : Tensor "bf16[3, 8, s0, s1][s1*s0, 3*s1*s0, s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%permute, [3, 8, %arg0_1, %arg1_1]), kwargs = {})
@@ -455,7 +565,7 @@ def triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt
 #   %clone_default_4 : Tensor "bf16[3, 8, 2*s0, 2*s1][32*s1*s0, 1, 16*s1, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_13,), kwargs = {memory_format: torch.channels_last})
 #   %convolution_2 : Tensor "bf16[3, 8, 2*s0, 2*s1][32*s1*s0, 4*s1*s0, 2*s1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_4, %clone_default_5, %arg10_1, [1, 1], [1, 1], [1, 1], False, [0, 0], 1), kwargs = {})
 #   return %_unsafe_index,%buf9
-triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_permute_unsqueeze_view_5 = async_compile.triton('triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_permute_unsqueeze_view_5', '''
+triton_poi_fused__to_copy__unsafe_index_add_arange_clone_constant_pad_nd_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_5 = async_compile.triton('triton_poi_fused__to_copy__unsafe_index_add_arange_clone_constant_pad_nd_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_5', '''
 import triton
 import triton.language as tl
 
@@ -468,11 +578,11 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'y': 32, 'x': 256}, tile_hint=TileHint.DEFAULT,
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'out_ptr1': '*bf16', 'ks0': 'i64', 'ks1': 'i64', 'ks2': 'i64', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_permute_unsqueeze_view_5', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 1, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 18448, 'x': 0}},
+    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy__unsafe_index_add_arange_clone_constant_pad_nd_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_5', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 1, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 18448, 'x': 0}},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_permute_unsqueeze_view_5(in_ptr0, in_ptr1, in_ptr2, out_ptr1, ks0, ks1, ks2, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+def triton_poi_fused__to_copy__unsafe_index_add_arange_clone_constant_pad_nd_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_5(in_ptr0, in_ptr1, in_ptr2, out_ptr1, ks0, ks1, ks2, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
     ynumel = 24
     yoffset = tl.program_id(1) * YBLOCK
     yindex = yoffset + tl.arange(0, YBLOCK)[:, None]
@@ -708,59 +818,51 @@ class Runner:
             triton_per_fused__to_copy_mean_pow_0_xnumel = 3*s1*s0
             stream0 = get_raw_stream(0)
             triton_per_fused__to_copy_mean_pow_0.run(arg2_1, buf0, s1, s0, triton_per_fused__to_copy_mean_pow_0_xnumel, 8, stream=stream0)
-            ps0 = 4 + 2*s1 + 2*s0 + s1*s0
-            ps1 = 2 + s1
-            ps2 = 2 + s0
-            ps3 = 4 + 2*s1 + 2*s0 + s1*s0
-            ps4 = 20 + 10*s1 + 10*s0 + 5*s1*s0
-            ps5 = 20 + 10*s1 + 10*s0 + 5*s1*s0
-            buf1 = empty_strided_cuda((1, 8, 5, 2 + s0, 2 + s1), (160 + 80*s1 + 80*s0 + 40*s1*s0, 1, 32 + 16*s1 + 16*s0 + 8*s1*s0, 16 + 8*s1, 8), torch.bfloat16)
-            # Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd]
-            triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1_xnumel = 160 + 80*s1 + 80*s0 + 40*s1*s0
+            ps0 = s1*s0
+            buf1 = empty_strided_cuda((1, 8, 5, s0, s1), (40*s1*s0, 1, 8*s1*s0, 8*s1, 8), torch.bfloat16)
+            # Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad, h], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd, aten.convolution]
+            triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_1_xnumel = 5*s1*s0
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1.run(arg2_1, buf0, arg3_1, buf1, ps0, ps1, ps2, s0, s1, ps3, ps4, ps5, triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1_xnumel, stream=stream0)
+            triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_1.run(arg2_1, buf0, arg3_1, buf1, ps0, s1, s0, 8, triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_1_xnumel, stream=stream0)
             del arg3_1
             buf2 = empty_strided_cuda((8, 8, 3, 3, 3), (216, 1, 72, 24, 8), torch.bfloat16)
-            # Topologically Sorted Source Nodes: [h], Original ATen: [aten.convolution]
+            # Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad, h], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd, aten.convolution]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_2.run(arg4_1, buf2, 64, 27, stream=stream0)
+            triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_2.run(arg4_1, buf2, 64, 27, stream=stream0)
             del arg4_1
-            # Topologically Sorted Source Nodes: [h], Original ATen: [aten.convolution]
-            buf3 = extern_kernels.convolution(buf1, buf2, stride=(1, 1, 1), padding=(0, 0, 0), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            # Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad, h], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd, aten.convolution]
+            buf3 = extern_kernels.convolution(buf1, buf2, stride=(1, 1, 1), padding=(0, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
             assert_size_stride(buf3, (1, 8, 3, s0, s1), (24*s1*s0, 1, 8*s1*s0, 8*s1, 8), 'torch.ops.aten.convolution.default')
             buf4 = buf0; del buf0  # reuse
-            # Topologically Sorted Source Nodes: [h, xf_1, pow_2, mean_1], Original ATen: [aten.convolution, aten._to_copy, aten.pow, aten.mean]
-            triton_per_fused__to_copy_convolution_mean_pow_3_xnumel = 3*s1*s0
+            # Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad, h, xf_1, pow_2, mean_1], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd, aten.convolution]
+            triton_per_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_3_xnumel = 3*s1*s0
             stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_convolution_mean_pow_3.run(buf3, arg5_1, buf4, triton_per_fused__to_copy_convolution_mean_pow_3_xnumel, 8, stream=stream0)
-            ps6 = 32 + 16*s1 + 16*s0 + 8*s1*s0
-            ps7 = 16 + 8*s1
-            ps8 = 32 + 16*s1 + 16*s0 + 8*s1*s0
+            triton_per_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_3.run(buf3, arg5_1, buf4, triton_per_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_3_xnumel, 8, stream=stream0)
             buf5 = buf1; del buf1  # reuse
-            # Topologically Sorted Source Nodes: [h, xf_1, pow_2, mean_1, add_1, rsqrt_1, normed_1, view_1, mul_3, silu_1, pad_1], Original ATen: [aten.convolution, aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd]
-            triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4_xnumel = 160 + 80*s1 + 80*s0 + 40*s1*s0
+            # Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad, h, xf_1, pow_2, mean_1, add_1, rsqrt_1, normed_1, view_1, mul_3, silu_1, pad_1, h_1], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd, aten.convolution]
+            triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4_ynumel = 5*s1*s0
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4.run(buf3, arg5_1, buf4, arg6_1, buf5, ps6, ps2, ps7, s0, ps1, s1, ps8, triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4_xnumel, stream=stream0)
+            triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4.run(buf3, arg5_1, buf4, arg6_1, buf5, ps0, s1, s0, triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4_ynumel, 8, stream=stream0)
             del arg5_1
             del arg6_1
             del buf3
             del buf4
             buf6 = buf2; del buf2  # reuse
-            # Topologically Sorted Source Nodes: [h_1], Original ATen: [aten.convolution]
+            # Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad, h, xf_1, pow_2, mean_1, add_1, rsqrt_1, normed_1, view_1, mul_3, silu_1, pad_1, h_1], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd, aten.convolution]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_2.run(arg7_1, buf6, 64, 27, stream=stream0)
+            triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_2.run(arg7_1, buf6, 64, 27, stream=stream0)
             del arg7_1
-            # Topologically Sorted Source Nodes: [h_1], Original ATen: [aten.convolution]
-            buf7 = extern_kernels.convolution(buf5, buf6, stride=(1, 1, 1), padding=(0, 0, 0), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            # Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad, h, xf_1, pow_2, mean_1, add_1, rsqrt_1, normed_1, view_1, mul_3, silu_1, pad_1, h_1], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd, aten.convolution]
+            buf7 = extern_kernels.convolution(buf5, buf6, stride=(1, 1, 1), padding=(0, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
             assert_size_stride(buf7, (1, 8, 3, s0, s1), (24*s1*s0, 1, 8*s1*s0, 8*s1, 8), 'torch.ops.aten.convolution.default')
             del buf5
             del buf6
-            ps9 = 2*s1
+            ps1 = 2*s1
             buf9 = empty_strided_cuda((3, 8, 2*s0, 2*s1), (32*s1*s0, 1, 16*s1, 8), torch.bfloat16)
-            # Topologically Sorted Source Nodes: [h_1, input_1, permute, frames, frames_1, frames_2], Original ATen: [aten.convolution, aten.add, aten.permute, aten.view, aten._to_copy, aten.arange, aten.unsqueeze, aten._unsafe_index, aten.clone]
-            triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_permute_unsqueeze_view_5_xnumel = 4*s1*s0
+            # Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad, h, xf_1, pow_2, mean_1, add_1, rsqrt_1, normed_1, view_1, mul_3, silu_1, pad_1, h_1, input_1, permute, frames, frames_1, frames_2], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd, aten.convolution, aten.permute, aten.arange, aten.unsqueeze, aten._unsafe_index, aten.clone]
+            triton_poi_fused__to_copy__unsafe_index_add_arange_clone_constant_pad_nd_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_5_xnumel = 4*s1*s0
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_permute_unsqueeze_view_5.run(arg2_1, buf7, arg8_1, buf9, s0, ps9, s1, 24, triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_permute_unsqueeze_view_5_xnumel, stream=stream0)
+            triton_poi_fused__to_copy__unsafe_index_add_arange_clone_constant_pad_nd_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_5.run(arg2_1, buf7, arg8_1, buf9, s0, ps1, s1, 24, triton_poi_fused__to_copy__unsafe_index_add_arange_clone_constant_pad_nd_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_5_xnumel, stream=stream0)
             del arg2_1
             del arg8_1
             del buf7
@@ -773,12 +875,12 @@ class Runner:
             buf11 = extern_kernels.convolution(buf9, buf10, stride=(1, 1), padding=(1, 1), dilation=(1, 1), transposed=False, output_padding=(0, 0), groups=1, bias=None)
             assert_size_stride(buf11, (3, 8, 2*s0, 2*s1), (32*s1*s0, 1, 16*s1, 8), 'torch.ops.aten.convolution.default')
             del buf10
-            ps10 = 4*s1*s0
+            ps2 = 4*s1*s0
             buf13 = reinterpret_tensor(buf9, (1, 8, 3, 2*s0, 2*s1), (96*s1*s0, 4*s1*s0, 32*s1*s0, 2*s1, 1), 0); del buf9  # reuse
             # Topologically Sorted Source Nodes: [frames_1, frames_2, reshape_1, h_2, xf_2, pow_3, mean_2, add_3, rsqrt_2, normed_2, view_2, mul_7, silu_2], Original ATen: [aten.clone, aten._to_copy, aten.convolution, aten.view, aten.permute, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.silu]
             triton_per_fused__to_copy_add_clone_convolution_mean_mul_permute_pow_rsqrt_silu_view_7_xnumel = 12*s1*s0
             stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_add_clone_convolution_mean_mul_permute_pow_rsqrt_silu_view_7.run(buf11, arg10_1, arg11_1, buf13, ps10, s1, s0, triton_per_fused__to_copy_add_clone_convolution_mean_mul_permute_pow_rsqrt_silu_view_7_xnumel, 8, stream=stream0)
+            triton_per_fused__to_copy_add_clone_convolution_mean_mul_permute_pow_rsqrt_silu_view_7.run(buf11, arg10_1, arg11_1, buf13, ps2, s1, s0, triton_per_fused__to_copy_add_clone_convolution_mean_mul_permute_pow_rsqrt_silu_view_7_xnumel, 8, stream=stream0)
             del arg10_1
             del arg11_1
             del buf11

@@ -93,109 +93,6 @@ def triton_per_fused__to_copy_mean_pow_0(in_ptr0, out_ptr0, xnumel, r0_numel, XB
 
 
 # kernel path: <kernel-path>
-# Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd]
-# Source node to ATen node mapping:
-#   add => add
-#   mean => mean
-#   mul_1 => mul_1
-#   normed => mul
-#   pad => constant_pad_nd
-#   pow_1 => pow_1
-#   rsqrt => rsqrt
-#   silu => add_1, clone_default, convert_element_type_3, div, exp, neg
-#   view => view
-#   xf => convert_element_type
-# Graph fragment:
-#   %arg0_1 : Tensor "bf16[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0" = PlaceHolder[target=arg0_1]
-#   %buf0 : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0" = PlaceHolder[target=buf0]
-#   %arg1_1 : Tensor "bf16[8][1]cuda:0" = PlaceHolder[target=arg1_1]
-#   %convert_element_type : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%arg0_1, torch.float32), kwargs = {})
-#   %pow_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type, 2), kwargs = {})
-#   %mean : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_1, [1], True), kwargs = {})
-#   %add : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean, 1e-06), kwargs = {})
-#   %rsqrt : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add,), kwargs = {})
-#   %mul : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%convert_element_type, %rsqrt), kwargs = {})
-#   %view : Tensor "bf16[1, 8, 1, 1, 1][8, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%arg1_1, [1, -1, 1, 1, 1]), kwargs = {})
-#   %mul_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mul.Tensor](args = (%mul, %view), kwargs = {})
-#   %neg : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%mul_1,), kwargs = {})
-#   %exp : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg,), kwargs = {})
-#   %add_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp, 1), kwargs = {})
-#   %div : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%mul_1, %add_1), kwargs = {})
-#   %convert_element_type_3 : Tensor "bf16[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div, torch.bfloat16), kwargs = {})
-#   %clone_default : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_3,), kwargs = {memory_format: torch.channels_last_3d})
-#   %constant_pad_nd : Tensor "bf16[1, 8, 5, 8, 10][3200, 1, 640, 80, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.constant_pad_nd.default](args = (%clone_default, [1, 1, 1, 1, 2, 0], 0.0), kwargs = {})
-#   return %constant_pad_nd
-triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1 = async_compile.triton('triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1', '''
-import triton
-import triton.language as tl
-
-from torch._inductor.runtime import triton_helpers, triton_heuristics
-from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
-from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
-triton_helpers.set_driver_to_gpu()
-
-@triton_heuristics.pointwise(
-    size_hints={'y': 8, 'x': 512}, tile_hint=TileHint.DEFAULT,
-    filename=__file__,
-    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*fp32', 'in_ptr2': '*bf16', 'out_ptr0': '*bf16', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 3, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 12816, 'x': 2880}},
-    min_elem_per_thread=0
-)
-@triton.jit
-def triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1(in_ptr0, in_ptr1, in_ptr2, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
-    ynumel = 8
-    xnumel = 400
-    yoffset = tl.program_id(1) * YBLOCK
-    yindex = yoffset + tl.arange(0, YBLOCK)[:, None]
-    ymask = yindex < ynumel
-    xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[None, :]
-    xmask = xindex < xnumel
-    x3 = xindex // 80
-    x2 = ((xindex // 10) % 8)
-    x1 = (xindex % 10)
-    y0 = yindex
-    x6 = xindex
-    tmp0 = (-2) + x3
-    tmp1 = tl.full([1, 1], 0, tl.int64)
-    tmp2 = tmp0 >= tmp1
-    tmp3 = (-1) + x2
-    tmp4 = tmp3 >= tmp1
-    tmp5 = tl.full([1, 1], 6, tl.int64)
-    tmp6 = tmp3 < tmp5
-    tmp7 = (-1) + x1
-    tmp8 = tmp7 >= tmp1
-    tmp9 = tl.full([1, 1], 8, tl.int64)
-    tmp10 = tmp7 < tmp9
-    tmp11 = tmp2 & tmp4
-    tmp12 = tmp11 & tmp6
-    tmp13 = tmp12 & tmp8
-    tmp14 = tmp13 & tmp10
-    tmp15 = tl.load(in_ptr0 + ((-105) + x1 + 8*x2 + 48*x3 + 144*y0), tmp14 & xmask & ymask, eviction_policy='evict_last', other=0.0).to(tl.float32)
-    tmp16 = tmp15.to(tl.float32)
-    tmp17 = tl.load(in_ptr1 + (tl.broadcast_to((-105) + x1 + 8*x2 + 48*x3, [YBLOCK, XBLOCK])), tmp14 & xmask & ymask, eviction_policy='evict_last', other=0.0)
-    tmp18 = tl.full([1, 1], 8.0, tl.float32)
-    tmp19 = (tmp17 / tmp18)
-    tmp20 = tl.full([1, 1], 1e-06, tl.float32)
-    tmp21 = tmp19 + tmp20
-    tmp22 = libdevice.rsqrt(tmp21)
-    tmp23 = tmp16 * tmp22
-    tmp24 = tl.load(in_ptr2 + (tl.broadcast_to(y0, [YBLOCK, XBLOCK])), tmp14 & xmask & ymask, eviction_policy='evict_last', other=0.0).to(tl.float32)
-    tmp25 = tmp24.to(tl.float32)
-    tmp26 = tmp23 * tmp25
-    tmp27 = -tmp26
-    tmp28 = libdevice.exp(tmp27)
-    tmp29 = tl.full([1, 1], 1.0, tl.float32)
-    tmp30 = tmp28 + tmp29
-    tmp31 = (tmp26 / tmp30)
-    tmp32 = tmp31.to(tl.float32)
-    tmp33 = tl.full(tmp32.shape, 0.0, tmp32.dtype)
-    tmp34 = tl.where(tmp14, tmp32, tmp33)
-    tl.store(out_ptr0 + (y0 + 8*x6), tmp34, xmask & ymask)
-''', device_str='cuda')
-
-
-# kernel path: <kernel-path>
 # Topologically Sorted Source Nodes: [], Original ATen: []
 # Source node to ATen node mapping:
 # Graph fragment:
@@ -210,7 +107,7 @@ def triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1
 #   %reshape_default_2 : Tensor "bf16[576][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%permute_default_2, [-1]), kwargs = {})
 #   %cat_default : Tensor "bf16[4032][1]cuda:0"[num_users=3] = call_function[target=torch.ops.aten.cat.default](args = ([%reshape_default, %reshape_default_1, %reshape_default_2],), kwargs = {})
 #   return %cat_default
-triton_poi_fused_2 = async_compile.triton('triton_poi_fused_2', '''
+triton_poi_fused_1 = async_compile.triton('triton_poi_fused_1', '''
 import triton
 import triton.language as tl
 
@@ -223,11 +120,11 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'x': 4096}, 
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'out_ptr0': '*bf16', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_2', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 3, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 16128}},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_1', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 3, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 16128}},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused_2(in_ptr0, in_ptr1, in_ptr2, out_ptr0, xnumel, XBLOCK : tl.constexpr):
+def triton_poi_fused_1(in_ptr0, in_ptr1, in_ptr2, out_ptr0, xnumel, XBLOCK : tl.constexpr):
     xnumel = 4032
     xoffset = tl.program_id(0) * XBLOCK
     xindex = xoffset + tl.arange(0, XBLOCK)[:]
@@ -255,22 +152,139 @@ def triton_poi_fused_2(in_ptr0, in_ptr1, in_ptr2, out_ptr0, xnumel, XBLOCK : tl.
 
 
 # kernel path: <kernel-path>
-# Topologically Sorted Source Nodes: [h, xf_1, pow_2, mean_1], Original ATen: [aten.convolution, aten._to_copy, aten.pow, aten.mean]
+# Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad, h], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd, aten.convolution]
 # Source node to ATen node mapping:
+#   add => add
 #   h => convolution
+#   mean => mean
+#   mul_1 => mul_1
+#   normed => mul
+#   pad => constant_pad_nd
+#   pow_1 => pow_1
+#   rsqrt => rsqrt
+#   silu => add_1, clone_default, convert_element_type_3, div, exp, neg
+#   view => view
+#   xf => convert_element_type
+# Graph fragment:
+#   %arg0_1 : Tensor "bf16[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0" = PlaceHolder[target=arg0_1]
+#   %buf0 : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0" = PlaceHolder[target=buf0]
+#   %arg1_1 : Tensor "bf16[8][1]cuda:0" = PlaceHolder[target=arg1_1]
+#   %convert_element_type : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%arg0_1, torch.float32), kwargs = {})
+#   %pow_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type, 2), kwargs = {})
+#   %mean : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_1, [1], True), kwargs = {})
+#   %add : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean, 1e-06), kwargs = {})
+#   %rsqrt : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add,), kwargs = {})
+#   %mul : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%convert_element_type, %rsqrt), kwargs = {})
+#   %view : Tensor "bf16[1, 8, 1, 1, 1][8, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%arg1_1, [1, -1, 1, 1, 1]), kwargs = {})
+#   %mul_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mul.Tensor](args = (%mul, %view), kwargs = {})
+#   %neg : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%mul_1,), kwargs = {})
+#   %exp : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg,), kwargs = {})
+#   %add_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp, 1), kwargs = {})
+#   %div : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%mul_1, %add_1), kwargs = {})
+#   %convert_element_type_3 : Tensor "bf16[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div, torch.bfloat16), kwargs = {})
+#   %clone_default : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_3,), kwargs = {memory_format: torch.channels_last_3d})
+#   %constant_pad_nd : Tensor "bf16[1, 8, 5, 6, 8][1920, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.constant_pad_nd.default](args = (%clone_default, [0, 0, 0, 0, 2, 0], 0.0), kwargs = {})
+#   %as_strided_default : Tensor "bf16[8, 8, 3, 3, 3][216, 1, 72, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [8, 8, 3, 3, 3], [216, 1, 72, 24, 8], 0), kwargs = {})
+#   %convolution : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd, %as_strided_default, %arg3_1, [1, 1, 1], [0, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   return %buf2
+triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_2 = async_compile.triton('triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_2', '''
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.pointwise(
+    size_hints={'y': 8, 'x': 256}, tile_hint=TileHint.DEFAULT,
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*fp32', 'in_ptr2': '*bf16', 'out_ptr0': '*bf16', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_2', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 3, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 7696, 'x': 2880}},
+    min_elem_per_thread=0
+)
+@triton.jit
+def triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_2(in_ptr0, in_ptr1, in_ptr2, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+    ynumel = 8
+    xnumel = 240
+    yoffset = tl.program_id(1) * YBLOCK
+    yindex = yoffset + tl.arange(0, YBLOCK)[:, None]
+    ymask = yindex < ynumel
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[None, :]
+    xmask = xindex < xnumel
+    x2 = xindex // 48
+    x3 = xindex
+    y0 = yindex
+    tmp0 = (-2) + x2
+    tmp1 = tl.full([1, 1], 0, tl.int64)
+    tmp2 = tmp0 >= tmp1
+    tmp3 = tl.load(in_ptr0 + ((-96) + x3 + 144*y0), tmp2 & xmask & ymask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+    tmp4 = tmp3.to(tl.float32)
+    tmp5 = tl.load(in_ptr1 + (tl.broadcast_to((-96) + x3, [YBLOCK, XBLOCK])), tmp2 & xmask & ymask, eviction_policy='evict_last', other=0.0)
+    tmp6 = tl.full([1, 1], 8.0, tl.float32)
+    tmp7 = (tmp5 / tmp6)
+    tmp8 = tl.full([1, 1], 1e-06, tl.float32)
+    tmp9 = tmp7 + tmp8
+    tmp10 = libdevice.rsqrt(tmp9)
+    tmp11 = tmp4 * tmp10
+    tmp12 = tl.load(in_ptr2 + (tl.broadcast_to(y0, [YBLOCK, XBLOCK])), tmp2 & xmask & ymask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+    tmp13 = tmp12.to(tl.float32)
+    tmp14 = tmp11 * tmp13
+    tmp15 = -tmp14
+    tmp16 = libdevice.exp(tmp15)
+    tmp17 = tl.full([1, 1], 1.0, tl.float32)
+    tmp18 = tmp16 + tmp17
+    tmp19 = (tmp14 / tmp18)
+    tmp20 = tmp19.to(tl.float32)
+    tmp21 = tl.full(tmp20.shape, 0.0, tmp20.dtype)
+    tmp22 = tl.where(tmp2, tmp20, tmp21)
+    tl.store(out_ptr0 + (y0 + 8*x3), tmp22, xmask & ymask)
+''', device_str='cuda')
+
+
+# kernel path: <kernel-path>
+# Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad, h, xf_1, pow_2, mean_1], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd, aten.convolution]
+# Source node to ATen node mapping:
+#   add => add
+#   h => convolution
+#   mean => mean
 #   mean_1 => mean_1
+#   mul_1 => mul_1
+#   normed => mul
+#   pad => constant_pad_nd
+#   pow_1 => pow_1
 #   pow_2 => pow_2
+#   rsqrt => rsqrt
+#   silu => add_1, clone_default, convert_element_type_3, div, exp, neg
+#   view => view
+#   xf => convert_element_type
 #   xf_1 => convert_element_type_4
 # Graph fragment:
 #   %buf3 : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0" = PlaceHolder[target=buf3]
 #   %arg3_1 : Tensor "bf16[8][1]cuda:0" = PlaceHolder[target=arg3_1]
+#   %convert_element_type : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%arg0_1, torch.float32), kwargs = {})
+#   %pow_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type, 2), kwargs = {})
+#   %mean : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_1, [1], True), kwargs = {})
+#   %add : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean, 1e-06), kwargs = {})
+#   %rsqrt : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add,), kwargs = {})
+#   %mul : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%convert_element_type, %rsqrt), kwargs = {})
+#   %view : Tensor "bf16[1, 8, 1, 1, 1][8, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%arg1_1, [1, -1, 1, 1, 1]), kwargs = {})
+#   %mul_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mul.Tensor](args = (%mul, %view), kwargs = {})
+#   %neg : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%mul_1,), kwargs = {})
+#   %exp : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg,), kwargs = {})
+#   %add_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp, 1), kwargs = {})
+#   %div : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%mul_1, %add_1), kwargs = {})
+#   %convert_element_type_3 : Tensor "bf16[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div, torch.bfloat16), kwargs = {})
+#   %clone_default : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_3,), kwargs = {memory_format: torch.channels_last_3d})
+#   %constant_pad_nd : Tensor "bf16[1, 8, 5, 6, 8][1920, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.constant_pad_nd.default](args = (%clone_default, [0, 0, 0, 0, 2, 0], 0.0), kwargs = {})
 #   %as_strided_default : Tensor "bf16[8, 8, 3, 3, 3][216, 1, 72, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [8, 8, 3, 3, 3], [216, 1, 72, 24, 8], 0), kwargs = {})
-#   %convolution : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd, %as_strided_default, %arg3_1, [1, 1, 1], [0, 0, 0], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convolution : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd, %as_strided_default, %arg3_1, [1, 1, 1], [0, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %convert_element_type_4 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution, torch.float32), kwargs = {})
 #   %pow_2 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type_4, 2), kwargs = {})
 #   %mean_1 : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_2, [1], True), kwargs = {})
 #   return %buf4
-triton_per_fused__to_copy_convolution_mean_pow_3 = async_compile.triton('triton_per_fused__to_copy_convolution_mean_pow_3', '''
+triton_per_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_3 = async_compile.triton('triton_per_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_3', '''
 import triton
 import triton.language as tl
 
@@ -284,10 +298,10 @@ triton_helpers.set_driver_to_gpu()
     reduction_hint=ReductionHint.INNER,
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'out_ptr0': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_per_fused__to_copy_convolution_mean_pow_3', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 2, 'num_store': 1, 'num_reduction': 1, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 1152, 'r0_': 2320}}
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_per_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_3', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 2, 'num_store': 1, 'num_reduction': 1, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 1152, 'r0_': 2320}}
 )
 @triton.jit
-def triton_per_fused__to_copy_convolution_mean_pow_3(in_ptr0, in_ptr1, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_3(in_ptr0, in_ptr1, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 144
     r0_numel = 8
     R0_BLOCK: tl.constexpr = 8
@@ -316,26 +330,53 @@ def triton_per_fused__to_copy_convolution_mean_pow_3(in_ptr0, in_ptr1, out_ptr0,
 
 
 # kernel path: <kernel-path>
-# Topologically Sorted Source Nodes: [h, xf_1, pow_2, mean_1, add_1, rsqrt_1, normed_1, view_1, mul_3, silu_1, pad_1], Original ATen: [aten.convolution, aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd]
+# Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad, h, xf_1, pow_2, mean_1, add_1, rsqrt_1, normed_1, view_1, mul_3, silu_1, pad_1, h_1], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd, aten.convolution]
 # Source node to ATen node mapping:
+#   add => add
 #   add_1 => add_2
 #   h => convolution
+#   h_1 => convolution_1
+#   mean => mean
 #   mean_1 => mean_1
+#   mul_1 => mul_1
 #   mul_3 => mul_3
+#   normed => mul
 #   normed_1 => mul_2
+#   pad => constant_pad_nd
 #   pad_1 => constant_pad_nd_1
+#   pow_1 => pow_1
 #   pow_2 => pow_2
+#   rsqrt => rsqrt
 #   rsqrt_1 => rsqrt_1
+#   silu => add_1, clone_default, convert_element_type_3, div, exp, neg
 #   silu_1 => add_3, clone_default_2, convert_element_type_7, div_1, exp_1, neg_1
+#   view => view
 #   view_1 => view_1
+#   xf => convert_element_type
 #   xf_1 => convert_element_type_4
 # Graph fragment:
 #   %buf3 : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0" = PlaceHolder[target=buf3]
 #   %arg3_1 : Tensor "bf16[8][1]cuda:0" = PlaceHolder[target=arg3_1]
 #   %buf4 : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0" = PlaceHolder[target=buf4]
 #   %arg4_1 : Tensor "bf16[8][1]cuda:0" = PlaceHolder[target=arg4_1]
+#   %convert_element_type : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%arg0_1, torch.float32), kwargs = {})
+#   %pow_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type, 2), kwargs = {})
+#   %mean : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_1, [1], True), kwargs = {})
+#   %add : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean, 1e-06), kwargs = {})
+#   %rsqrt : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add,), kwargs = {})
+#   %mul : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%convert_element_type, %rsqrt), kwargs = {})
+#   %view : Tensor "bf16[1, 8, 1, 1, 1][8, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%arg1_1, [1, -1, 1, 1, 1]), kwargs = {})
+#   %mul_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mul.Tensor](args = (%mul, %view), kwargs = {})
+#   %neg : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%mul_1,), kwargs = {})
+#   %exp : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg,), kwargs = {})
+#   %add_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp, 1), kwargs = {})
+#   %div : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%mul_1, %add_1), kwargs = {})
+#   %convert_element_type_3 : Tensor "bf16[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div, torch.bfloat16), kwargs = {})
+#   %clone_default : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_3,), kwargs = {memory_format: torch.channels_last_3d})
+#   %constant_pad_nd : Tensor "bf16[1, 8, 5, 6, 8][1920, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.constant_pad_nd.default](args = (%clone_default, [0, 0, 0, 0, 2, 0], 0.0), kwargs = {})
 #   %as_strided_default : Tensor "bf16[8, 8, 3, 3, 3][216, 1, 72, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [8, 8, 3, 3, 3], [216, 1, 72, 24, 8], 0), kwargs = {})
-#   %convolution : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd, %as_strided_default, %arg3_1, [1, 1, 1], [0, 0, 0], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %as_strided_default_1 : Tensor "bf16[8, 8, 3, 3, 3][216, 1, 72, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [8, 8, 3, 3, 3], [216, 1, 72, 24, 8], 1728), kwargs = {})
+#   %convolution : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd, %as_strided_default, %arg3_1, [1, 1, 1], [0, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %convert_element_type_4 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution, torch.float32), kwargs = {})
 #   %pow_2 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type_4, 2), kwargs = {})
 #   %mean_1 : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_2, [1], True), kwargs = {})
@@ -350,8 +391,9 @@ def triton_per_fused__to_copy_convolution_mean_pow_3(in_ptr0, in_ptr1, out_ptr0,
 #   %div_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%mul_3, %add_3), kwargs = {})
 #   %convert_element_type_7 : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_1, torch.bfloat16), kwargs = {})
 #   %clone_default_2 : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_7,), kwargs = {memory_format: torch.channels_last_3d})
-#   %constant_pad_nd_1 : Tensor "bf16[1, 8, 5, 8, 10][3200, 1, 640, 80, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.constant_pad_nd.default](args = (%clone_default_2, [1, 1, 1, 1, 2, 0], 0.0), kwargs = {})
-#   return %constant_pad_nd_1
+#   %constant_pad_nd_1 : Tensor "bf16[1, 8, 5, 6, 8][1920, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.constant_pad_nd.default](args = (%clone_default_2, [0, 0, 0, 0, 2, 0], 0.0), kwargs = {})
+#   %convolution_1 : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd_1, %as_strided_default_1, %arg6_1, [1, 1, 1], [0, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   return %buf5
 triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4 = async_compile.triton('triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4', '''
 import triton
 import triton.language as tl
@@ -362,81 +404,123 @@ from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint,
 triton_helpers.set_driver_to_gpu()
 
 @triton_heuristics.pointwise(
-    size_hints={'x': 4096}, 
+    size_hints={'y': 256, 'x': 8}, tile_hint=TileHint.DEFAULT,
     filename=__file__,
-    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*fp32', 'in_ptr3': '*bf16', 'out_ptr0': '*bf16', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 4, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 15136}},
+    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*fp32', 'in_ptr3': '*bf16', 'out_ptr0': '*bf16', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 4, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 576, 'x': 10016}},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr0, xnumel, XBLOCK : tl.constexpr):
-    xnumel = 3200
+def triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+    ynumel = 240
+    xnumel = 8
+    yoffset = tl.program_id(1) * YBLOCK
+    yindex = yoffset + tl.arange(0, YBLOCK)[:, None]
+    ymask = yindex < ynumel
     xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xindex = xoffset + tl.arange(0, XBLOCK)[None, :]
     xmask = xindex < xnumel
-    x3 = xindex // 640
-    x2 = ((xindex // 80) % 8)
-    x1 = ((xindex // 8) % 10)
-    x5 = (xindex % 80)
-    x0 = (xindex % 8)
-    x7 = xindex
-    tmp0 = (-2) + x3
-    tmp1 = tl.full([1], 0, tl.int64)
+    y1 = yindex // 48
+    x2 = xindex
+    y3 = yindex
+    tmp0 = (-2) + y1
+    tmp1 = tl.full([1, 1], 0, tl.int64)
     tmp2 = tmp0 >= tmp1
-    tmp3 = (-1) + x2
-    tmp4 = tmp3 >= tmp1
-    tmp5 = tl.full([1], 6, tl.int64)
-    tmp6 = tmp3 < tmp5
-    tmp7 = (-1) + x1
-    tmp8 = tmp7 >= tmp1
-    tmp9 = tl.full([1], 8, tl.int64)
-    tmp10 = tmp7 < tmp9
-    tmp11 = tmp2 & tmp4
-    tmp12 = tmp11 & tmp6
-    tmp13 = tmp12 & tmp8
-    tmp14 = tmp13 & tmp10
-    tmp15 = tl.load(in_ptr0 + ((-840) + x5 + 64*x2 + 384*x3), tmp14 & xmask, other=0.0).to(tl.float32)
-    tmp16 = tl.load(in_ptr1 + (x0), tmp14 & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
-    tmp17 = tmp15 + tmp16
-    tmp18 = tmp17.to(tl.float32)
-    tmp19 = tl.load(in_ptr2 + ((-105) + x1 + 8*x2 + 48*x3), tmp14 & xmask, eviction_policy='evict_last', other=0.0)
-    tmp20 = tl.full([1], 8.0, tl.float32)
-    tmp21 = (tmp19 / tmp20)
-    tmp22 = tl.full([1], 1e-06, tl.float32)
-    tmp23 = tmp21 + tmp22
-    tmp24 = libdevice.rsqrt(tmp23)
-    tmp25 = tmp18 * tmp24
-    tmp26 = tl.load(in_ptr3 + (x0), tmp14 & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
-    tmp27 = tmp26.to(tl.float32)
-    tmp28 = tmp25 * tmp27
-    tmp29 = -tmp28
-    tmp30 = libdevice.exp(tmp29)
-    tmp31 = tl.full([1], 1.0, tl.float32)
-    tmp32 = tmp30 + tmp31
-    tmp33 = (tmp28 / tmp32)
-    tmp34 = tmp33.to(tl.float32)
-    tmp35 = tl.full(tmp34.shape, 0.0, tmp34.dtype)
-    tmp36 = tl.where(tmp14, tmp34, tmp35)
-    tl.store(out_ptr0 + (x7), tmp36, xmask)
+    tmp3 = tl.load(in_ptr0 + ((-768) + x2 + 8*y3), tmp2 & xmask & ymask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+    tmp4 = tl.load(in_ptr1 + (tl.broadcast_to(x2, [YBLOCK, XBLOCK])), tmp2 & xmask & ymask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+    tmp5 = tmp3 + tmp4
+    tmp6 = tmp5.to(tl.float32)
+    tmp7 = tl.load(in_ptr2 + (tl.broadcast_to((-96) + y3, [YBLOCK, XBLOCK])), tmp2 & xmask & ymask, eviction_policy='evict_last', other=0.0)
+    tmp8 = tl.full([1, 1], 8.0, tl.float32)
+    tmp9 = (tmp7 / tmp8)
+    tmp10 = tl.full([1, 1], 1e-06, tl.float32)
+    tmp11 = tmp9 + tmp10
+    tmp12 = libdevice.rsqrt(tmp11)
+    tmp13 = tmp6 * tmp12
+    tmp14 = tl.load(in_ptr3 + (tl.broadcast_to(x2, [YBLOCK, XBLOCK])), tmp2 & xmask & ymask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+    tmp15 = tmp14.to(tl.float32)
+    tmp16 = tmp13 * tmp15
+    tmp17 = -tmp16
+    tmp18 = libdevice.exp(tmp17)
+    tmp19 = tl.full([1, 1], 1.0, tl.float32)
+    tmp20 = tmp18 + tmp19
+    tmp21 = (tmp16 / tmp20)
+    tmp22 = tmp21.to(tl.float32)
+    tmp23 = tl.full(tmp22.shape, 0.0, tmp22.dtype)
+    tmp24 = tl.where(tmp2, tmp22, tmp23)
+    tl.store(out_ptr0 + (x2 + 8*y3), tmp24, xmask & ymask)
 ''', device_str='cuda')
 
 
 # kernel path: <kernel-path>
-# Topologically Sorted Source Nodes: [h_1, input_1, permute, frames, frames_1, frames_2], Original ATen: [aten.convolution, aten.add, aten.permute, aten.view, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index, aten.clone]
+# Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad, h, xf_1, pow_2, mean_1, add_1, rsqrt_1, normed_1, view_1, mul_3, silu_1, pad_1, h_1, input_1, permute, frames, frames_1, frames_2], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd, aten.convolution, aten.permute, aten.arange, aten.unsqueeze, aten._unsafe_index, aten.clone]
 # Source node to ATen node mapping:
+#   add => add
+#   add_1 => add_2
 #   frames => view_2
 #   frames_1 => _unsafe_index, add_5, add_6, add_7, add_8, clone, clone_default_4, convert_element_type_10, convert_element_type_11, convert_element_type_12, convert_element_type_13, convert_element_type_8, convert_element_type_9, iota, iota_1, mul_4, mul_5, mul_6, mul_7, unsqueeze
 #   frames_2 => convolution_2
+#   h => convolution
 #   h_1 => convolution_1
 #   input_1 => add_4
+#   mean => mean
+#   mean_1 => mean_1
+#   mul_1 => mul_1
+#   mul_3 => mul_3
+#   normed => mul
+#   normed_1 => mul_2
+#   pad => constant_pad_nd
+#   pad_1 => constant_pad_nd_1
 #   permute => permute
+#   pow_1 => pow_1
+#   pow_2 => pow_2
+#   rsqrt => rsqrt
+#   rsqrt_1 => rsqrt_1
+#   silu => add_1, clone_default, convert_element_type_3, div, exp, neg
+#   silu_1 => add_3, clone_default_2, convert_element_type_7, div_1, exp_1, neg_1
+#   view => view
+#   view_1 => view_1
+#   xf => convert_element_type
+#   xf_1 => convert_element_type_4
 # Graph fragment:
 #   %arg0_1 : Tensor "bf16[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0" = PlaceHolder[target=arg0_1]
 #   %buf6 : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0" = PlaceHolder[target=buf6]
 #   %arg6_1 : Tensor "bf16[8][1]cuda:0" = PlaceHolder[target=arg6_1]
+#   %convert_element_type : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%arg0_1, torch.float32), kwargs = {})
+#   %pow_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type, 2), kwargs = {})
+#   %mean : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_1, [1], True), kwargs = {})
+#   %add : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean, 1e-06), kwargs = {})
+#   %rsqrt : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add,), kwargs = {})
+#   %mul : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%convert_element_type, %rsqrt), kwargs = {})
+#   %view : Tensor "bf16[1, 8, 1, 1, 1][8, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%arg1_1, [1, -1, 1, 1, 1]), kwargs = {})
+#   %mul_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mul.Tensor](args = (%mul, %view), kwargs = {})
+#   %neg : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%mul_1,), kwargs = {})
+#   %exp : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg,), kwargs = {})
+#   %add_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp, 1), kwargs = {})
+#   %div : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%mul_1, %add_1), kwargs = {})
+#   %convert_element_type_3 : Tensor "bf16[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div, torch.bfloat16), kwargs = {})
+#   %clone_default : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_3,), kwargs = {memory_format: torch.channels_last_3d})
+#   %constant_pad_nd : Tensor "bf16[1, 8, 5, 6, 8][1920, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.constant_pad_nd.default](args = (%clone_default, [0, 0, 0, 0, 2, 0], 0.0), kwargs = {})
+#   %as_strided_default : Tensor "bf16[8, 8, 3, 3, 3][216, 1, 72, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [8, 8, 3, 3, 3], [216, 1, 72, 24, 8], 0), kwargs = {})
 #   %as_strided_default_1 : Tensor "bf16[8, 8, 3, 3, 3][216, 1, 72, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [8, 8, 3, 3, 3], [216, 1, 72, 24, 8], 1728), kwargs = {})
 #   %as_strided_default_2 : Tensor "bf16[8, 8, 3, 3][72, 1, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [8, 8, 3, 3], [72, 1, 24, 8], 3456), kwargs = {})
-#   %convolution_1 : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd_1, %as_strided_default_1, %arg6_1, [1, 1, 1], [0, 0, 0], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convolution : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd, %as_strided_default, %arg3_1, [1, 1, 1], [0, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convert_element_type_4 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution, torch.float32), kwargs = {})
+#   %pow_2 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type_4, 2), kwargs = {})
+#   %mean_1 : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_2, [1], True), kwargs = {})
+#   %add_2 : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean_1, 1e-06), kwargs = {})
+#   %rsqrt_1 : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_2,), kwargs = {})
+#   %mul_2 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%convert_element_type_4, %rsqrt_1), kwargs = {})
+#   %view_1 : Tensor "bf16[1, 8, 1, 1, 1][8, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%arg4_1, [1, -1, 1, 1, 1]), kwargs = {})
+#   %mul_3 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mul.Tensor](args = (%mul_2, %view_1), kwargs = {})
+#   %neg_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%mul_3,), kwargs = {})
+#   %exp_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_1,), kwargs = {})
+#   %add_3 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_1, 1), kwargs = {})
+#   %div_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%mul_3, %add_3), kwargs = {})
+#   %convert_element_type_7 : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_1, torch.bfloat16), kwargs = {})
+#   %clone_default_2 : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_7,), kwargs = {memory_format: torch.channels_last_3d})
+#   %constant_pad_nd_1 : Tensor "bf16[1, 8, 5, 6, 8][1920, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.constant_pad_nd.default](args = (%clone_default_2, [0, 0, 0, 0, 2, 0], 0.0), kwargs = {})
+#   %convolution_1 : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd_1, %as_strided_default_1, %arg6_1, [1, 1, 1], [0, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %add_4 : Tensor "bf16[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%arg0_1, %convolution_1), kwargs = {})
 #   %permute : Tensor "bf16[1, 3, 8, 6, 8][1152, 48, 144, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%add_4, [0, 2, 1, 3, 4]), kwargs = {})
 #   %view_2 : Tensor "bf16[3, 8, 6, 8][48, 144, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%permute, [3, 8, 6, 8]), kwargs = {})
@@ -462,7 +546,7 @@ def triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt
 #   %clone_default_4 : Tensor "bf16[3, 8, 12, 16][1536, 1, 128, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_13,), kwargs = {memory_format: torch.channels_last})
 #   %convolution_2 : Tensor "bf16[3, 8, 12, 16][1536, 1, 128, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_4, %as_strided_default_2, %arg8_1, [1, 1], [1, 1], [1, 1], False, [0, 0], 1), kwargs = {})
 #   return %buf7
-triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_5 = async_compile.triton('triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_5', '''
+triton_poi_fused__to_copy__unsafe_index_add_arange_clone_constant_pad_nd_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_5 = async_compile.triton('triton_poi_fused__to_copy__unsafe_index_add_arange_clone_constant_pad_nd_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_5', '''
 import triton
 import triton.language as tl
 
@@ -475,11 +559,11 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'x': 8192}, 
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'out_ptr0': '*bf16', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_5', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 1, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 18448}},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy__unsafe_index_add_arange_clone_constant_pad_nd_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_5', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 1, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 18448}},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_5(in_ptr0, in_ptr1, in_ptr2, out_ptr0, xnumel, XBLOCK : tl.constexpr):
+def triton_poi_fused__to_copy__unsafe_index_add_arange_clone_constant_pad_nd_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_5(in_ptr0, in_ptr1, in_ptr2, out_ptr0, xnumel, XBLOCK : tl.constexpr):
     xnumel = 4608
     xoffset = tl.program_id(0) * XBLOCK
     xindex = xoffset + tl.arange(0, XBLOCK)[:]
@@ -510,33 +594,86 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_per
 
 
 # kernel path: <kernel-path>
-# Topologically Sorted Source Nodes: [h_1, input_1, permute, frames, frames_1, frames_2, reshape_1, h_2, xf_2, pow_3, mean_2, add_3, rsqrt_2, normed_2, view_2, mul_5, silu_2], Original ATen: [aten.convolution, aten.add, aten.permute, aten.view, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index, aten.clone, aten.pow, aten.mean, aten.rsqrt, aten.silu]
+# Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad, h, xf_1, pow_2, mean_1, add_1, rsqrt_1, normed_1, view_1, mul_3, silu_1, pad_1, h_1, input_1, permute, frames, frames_1, frames_2, reshape_1, h_2, xf_2, pow_3, mean_2, add_3, rsqrt_2, normed_2, view_2, mul_5, silu_2], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd, aten.convolution, aten.permute, aten.arange, aten.unsqueeze, aten._unsafe_index, aten.clone]
 # Source node to ATen node mapping:
+#   add => add
+#   add_1 => add_2
 #   add_3 => add_9
 #   frames => view_2
 #   frames_1 => _unsafe_index, add_5, add_6, add_7, add_8, clone, clone_default_4, convert_element_type_10, convert_element_type_11, convert_element_type_12, convert_element_type_13, convert_element_type_8, convert_element_type_9, iota, iota_1, mul_4, mul_5, mul_6, mul_7, unsqueeze
 #   frames_2 => convolution_2
+#   h => convolution
 #   h_1 => convolution_1
 #   h_2 => permute_1
 #   input_1 => add_4
+#   mean => mean
+#   mean_1 => mean_1
 #   mean_2 => mean_2
+#   mul_1 => mul_1
+#   mul_3 => mul_3
 #   mul_5 => mul_9
+#   normed => mul
+#   normed_1 => mul_2
 #   normed_2 => mul_8
+#   pad => constant_pad_nd
+#   pad_1 => constant_pad_nd_1
 #   permute => permute
+#   pow_1 => pow_1
+#   pow_2 => pow_2
 #   pow_3 => pow_3
 #   reshape_1 => view_3
+#   rsqrt => rsqrt
+#   rsqrt_1 => rsqrt_1
 #   rsqrt_2 => rsqrt_2
+#   silu => add_1, clone_default, convert_element_type_3, div, exp, neg
+#   silu_1 => add_3, clone_default_2, convert_element_type_7, div_1, exp_1, neg_1
 #   silu_2 => add_10, convert_element_type_17, div_2, exp_2, neg_2
+#   view => view
+#   view_1 => view_1
 #   view_2 => view_4
+#   xf => convert_element_type
+#   xf_1 => convert_element_type_4
 #   xf_2 => convert_element_type_14
 # Graph fragment:
 #   %buf8 : Tensor "bf16[3, 8, 12, 16][1536, 1, 128, 8]cuda:0" = PlaceHolder[target=buf8]
 #   %arg8_1 : Tensor "bf16[8][1]cuda:0" = PlaceHolder[target=arg8_1]
 #   %buf9 : Tensor "f32[1, 1, 3, 12, 16][576, 576, 192, 16, 1]cuda:0" = PlaceHolder[target=buf9]
 #   %arg9_1 : Tensor "bf16[8][1]cuda:0" = PlaceHolder[target=arg9_1]
+#   %convert_element_type : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%arg0_1, torch.float32), kwargs = {})
+#   %pow_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type, 2), kwargs = {})
+#   %mean : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_1, [1], True), kwargs = {})
+#   %add : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean, 1e-06), kwargs = {})
+#   %rsqrt : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add,), kwargs = {})
+#   %mul : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%convert_element_type, %rsqrt), kwargs = {})
+#   %view : Tensor "bf16[1, 8, 1, 1, 1][8, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%arg1_1, [1, -1, 1, 1, 1]), kwargs = {})
+#   %mul_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mul.Tensor](args = (%mul, %view), kwargs = {})
+#   %neg : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%mul_1,), kwargs = {})
+#   %exp : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg,), kwargs = {})
+#   %add_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp, 1), kwargs = {})
+#   %div : Tensor "f32[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%mul_1, %add_1), kwargs = {})
+#   %convert_element_type_3 : Tensor "bf16[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div, torch.bfloat16), kwargs = {})
+#   %clone_default : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_3,), kwargs = {memory_format: torch.channels_last_3d})
+#   %constant_pad_nd : Tensor "bf16[1, 8, 5, 6, 8][1920, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.constant_pad_nd.default](args = (%clone_default, [0, 0, 0, 0, 2, 0], 0.0), kwargs = {})
+#   %as_strided_default : Tensor "bf16[8, 8, 3, 3, 3][216, 1, 72, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [8, 8, 3, 3, 3], [216, 1, 72, 24, 8], 0), kwargs = {})
 #   %as_strided_default_1 : Tensor "bf16[8, 8, 3, 3, 3][216, 1, 72, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [8, 8, 3, 3, 3], [216, 1, 72, 24, 8], 1728), kwargs = {})
 #   %as_strided_default_2 : Tensor "bf16[8, 8, 3, 3][72, 1, 24, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [8, 8, 3, 3], [72, 1, 24, 8], 3456), kwargs = {})
-#   %convolution_1 : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd_1, %as_strided_default_1, %arg6_1, [1, 1, 1], [0, 0, 0], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convolution : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd, %as_strided_default, %arg3_1, [1, 1, 1], [0, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convert_element_type_4 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=2] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution, torch.float32), kwargs = {})
+#   %pow_2 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.pow.Tensor_Scalar](args = (%convert_element_type_4, 2), kwargs = {})
+#   %mean_1 : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%pow_2, [1], True), kwargs = {})
+#   %add_2 : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mean_1, 1e-06), kwargs = {})
+#   %rsqrt_1 : Tensor "f32[1, 1, 3, 6, 8][144, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_2,), kwargs = {})
+#   %mul_2 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%convert_element_type_4, %rsqrt_1), kwargs = {})
+#   %view_1 : Tensor "bf16[1, 8, 1, 1, 1][8, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%arg4_1, [1, -1, 1, 1, 1]), kwargs = {})
+#   %mul_3 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mul.Tensor](args = (%mul_2, %view_1), kwargs = {})
+#   %neg_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%mul_3,), kwargs = {})
+#   %exp_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_1,), kwargs = {})
+#   %add_3 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_1, 1), kwargs = {})
+#   %div_1 : Tensor "f32[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%mul_3, %add_3), kwargs = {})
+#   %convert_element_type_7 : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_1, torch.bfloat16), kwargs = {})
+#   %clone_default_2 : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_7,), kwargs = {memory_format: torch.channels_last_3d})
+#   %constant_pad_nd_1 : Tensor "bf16[1, 8, 5, 6, 8][1920, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.constant_pad_nd.default](args = (%clone_default_2, [0, 0, 0, 0, 2, 0], 0.0), kwargs = {})
+#   %convolution_1 : Tensor "bf16[1, 8, 3, 6, 8][1152, 1, 384, 64, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%constant_pad_nd_1, %as_strided_default_1, %arg6_1, [1, 1, 1], [0, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %add_4 : Tensor "bf16[1, 8, 3, 6, 8][1152, 144, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%arg0_1, %convolution_1), kwargs = {})
 #   %permute : Tensor "bf16[1, 3, 8, 6, 8][1152, 48, 144, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%add_4, [0, 2, 1, 3, 4]), kwargs = {})
 #   %view_2 : Tensor "bf16[3, 8, 6, 8][48, 144, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%permute, [3, 8, 6, 8]), kwargs = {})
@@ -577,7 +714,7 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_per
 #   %div_2 : Tensor "f32[1, 8, 3, 12, 16][4608, 1, 1536, 128, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%mul_9, %add_10), kwargs = {})
 #   %convert_element_type_17 : Tensor "bf16[1, 8, 3, 12, 16][4608, 1, 1536, 128, 8]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_2, torch.bfloat16), kwargs = {})
 #   return %buf9,%convert_element_type_17
-triton_per_fused__to_copy__unsafe_index_add_arange_clone_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_6 = async_compile.triton('triton_per_fused__to_copy__unsafe_index_add_arange_clone_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_6', '''
+triton_per_fused__to_copy__unsafe_index_add_arange_clone_constant_pad_nd_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_6 = async_compile.triton('triton_per_fused__to_copy__unsafe_index_add_arange_clone_constant_pad_nd_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_6', '''
 import triton
 import triton.language as tl
 
@@ -591,10 +728,10 @@ triton_helpers.set_driver_to_gpu()
     reduction_hint=ReductionHint.DEFAULT,
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'out_ptr1': '*bf16', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_per_fused__to_copy__unsafe_index_add_arange_clone_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_6', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 3, 'num_store': 1, 'num_reduction': 1, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 18432, 'r0_': 9248}}
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_per_fused__to_copy__unsafe_index_add_arange_clone_constant_pad_nd_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_6', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 3, 'num_store': 1, 'num_reduction': 1, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 18432, 'r0_': 9248}}
 )
 @triton.jit
-def triton_per_fused__to_copy__unsafe_index_add_arange_clone_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_6(in_ptr0, in_ptr1, in_ptr2, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused__to_copy__unsafe_index_add_arange_clone_constant_pad_nd_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_6(in_ptr0, in_ptr1, in_ptr2, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 576
     r0_numel = 8
     R0_BLOCK: tl.constexpr = 8
@@ -671,52 +808,52 @@ class Runner:
             # Topologically Sorted Source Nodes: [xf, pow_1, mean], Original ATen: [aten._to_copy, aten.pow, aten.mean]
             stream0 = get_raw_stream(0)
             triton_per_fused__to_copy_mean_pow_0.run(arg0_1, buf0, 144, 8, stream=stream0)
-            buf1 = empty_strided_cuda((1, 8, 5, 8, 10), (3200, 1, 640, 80, 8), torch.bfloat16)
-            # Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd]
-            stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_add_constant_pad_nd_mean_mul_pow_rsqrt_silu_view_1.run(arg0_1, buf0, arg1_1, buf1, 8, 400, stream=stream0)
-            del arg1_1
-            buf2 = empty_strided_cuda((4032, ), (1, ), torch.bfloat16)
+            buf1 = empty_strided_cuda((4032, ), (1, ), torch.bfloat16)
             # Topologically Sorted Source Nodes: [], Original ATen: []
             stream0 = get_raw_stream(0)
-            triton_poi_fused_2.run(arg2_1, arg5_1, arg7_1, buf2, 4032, stream=stream0)
+            triton_poi_fused_1.run(arg2_1, arg5_1, arg7_1, buf1, 4032, stream=stream0)
             del arg2_1
             del arg5_1
             del arg7_1
-            # Topologically Sorted Source Nodes: [h], Original ATen: [aten.convolution]
-            buf3 = extern_kernels.convolution(buf1, reinterpret_tensor(buf2, (8, 8, 3, 3, 3), (216, 1, 72, 24, 8), 0), stride=(1, 1, 1), padding=(0, 0, 0), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            buf2 = empty_strided_cuda((1, 8, 5, 6, 8), (1920, 1, 384, 64, 8), torch.bfloat16)
+            # Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad, h], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd, aten.convolution]
+            stream0 = get_raw_stream(0)
+            triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_2.run(arg0_1, buf0, arg1_1, buf2, 8, 240, stream=stream0)
+            del arg1_1
+            # Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad, h], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd, aten.convolution]
+            buf3 = extern_kernels.convolution(buf2, reinterpret_tensor(buf1, (8, 8, 3, 3, 3), (216, 1, 72, 24, 8), 0), stride=(1, 1, 1), padding=(0, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
             assert_size_stride(buf3, (1, 8, 3, 6, 8), (1152, 1, 384, 64, 8), 'torch.ops.aten.convolution.default')
             buf4 = buf0; del buf0  # reuse
-            # Topologically Sorted Source Nodes: [h, xf_1, pow_2, mean_1], Original ATen: [aten.convolution, aten._to_copy, aten.pow, aten.mean]
+            # Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad, h, xf_1, pow_2, mean_1], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd, aten.convolution]
             stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_convolution_mean_pow_3.run(buf3, arg3_1, buf4, 144, 8, stream=stream0)
-            buf5 = buf1; del buf1  # reuse
-            # Topologically Sorted Source Nodes: [h, xf_1, pow_2, mean_1, add_1, rsqrt_1, normed_1, view_1, mul_3, silu_1, pad_1], Original ATen: [aten.convolution, aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd]
+            triton_per_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_3.run(buf3, arg3_1, buf4, 144, 8, stream=stream0)
+            buf5 = buf2; del buf2  # reuse
+            # Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad, h, xf_1, pow_2, mean_1, add_1, rsqrt_1, normed_1, view_1, mul_3, silu_1, pad_1, h_1], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd, aten.convolution]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4.run(buf3, arg3_1, buf4, arg4_1, buf5, 3200, stream=stream0)
+            triton_poi_fused__to_copy_add_constant_pad_nd_convolution_mean_mul_pow_rsqrt_silu_view_4.run(buf3, arg3_1, buf4, arg4_1, buf5, 240, 8, stream=stream0)
             del arg3_1
             del arg4_1
             del buf3
             del buf4
-            # Topologically Sorted Source Nodes: [h_1], Original ATen: [aten.convolution]
-            buf6 = extern_kernels.convolution(buf5, reinterpret_tensor(buf2, (8, 8, 3, 3, 3), (216, 1, 72, 24, 8), 1728), stride=(1, 1, 1), padding=(0, 0, 0), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            # Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad, h, xf_1, pow_2, mean_1, add_1, rsqrt_1, normed_1, view_1, mul_3, silu_1, pad_1, h_1], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd, aten.convolution]
+            buf6 = extern_kernels.convolution(buf5, reinterpret_tensor(buf1, (8, 8, 3, 3, 3), (216, 1, 72, 24, 8), 1728), stride=(1, 1, 1), padding=(0, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
             assert_size_stride(buf6, (1, 8, 3, 6, 8), (1152, 1, 384, 64, 8), 'torch.ops.aten.convolution.default')
             del buf5
             buf7 = empty_strided_cuda((3, 8, 12, 16), (1536, 1, 128, 8), torch.bfloat16)
-            # Topologically Sorted Source Nodes: [h_1, input_1, permute, frames, frames_1, frames_2], Original ATen: [aten.convolution, aten.add, aten.permute, aten.view, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index, aten.clone]
+            # Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad, h, xf_1, pow_2, mean_1, add_1, rsqrt_1, normed_1, view_1, mul_3, silu_1, pad_1, h_1, input_1, permute, frames, frames_1, frames_2], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd, aten.convolution, aten.permute, aten.arange, aten.unsqueeze, aten._unsafe_index, aten.clone]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy__unsafe_index_add_arange_clone_convolution_mul_permute_unsqueeze_view_5.run(arg0_1, buf6, arg6_1, buf7, 4608, stream=stream0)
+            triton_poi_fused__to_copy__unsafe_index_add_arange_clone_constant_pad_nd_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_5.run(arg0_1, buf6, arg6_1, buf7, 4608, stream=stream0)
             del arg0_1
             del arg6_1
             del buf6
-            # Topologically Sorted Source Nodes: [h_1, input_1, permute, frames, frames_1, frames_2], Original ATen: [aten.convolution, aten.add, aten.permute, aten.view, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index, aten.clone]
-            buf8 = extern_kernels.convolution(buf7, reinterpret_tensor(buf2, (8, 8, 3, 3), (72, 1, 24, 8), 3456), stride=(1, 1), padding=(1, 1), dilation=(1, 1), transposed=False, output_padding=(0, 0), groups=1, bias=None)
+            # Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad, h, xf_1, pow_2, mean_1, add_1, rsqrt_1, normed_1, view_1, mul_3, silu_1, pad_1, h_1, input_1, permute, frames, frames_1, frames_2], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd, aten.convolution, aten.permute, aten.arange, aten.unsqueeze, aten._unsafe_index, aten.clone]
+            buf8 = extern_kernels.convolution(buf7, reinterpret_tensor(buf1, (8, 8, 3, 3), (72, 1, 24, 8), 3456), stride=(1, 1), padding=(1, 1), dilation=(1, 1), transposed=False, output_padding=(0, 0), groups=1, bias=None)
             assert_size_stride(buf8, (3, 8, 12, 16), (1536, 1, 128, 8), 'torch.ops.aten.convolution.default')
-            del buf2
+            del buf1
             buf10 = reinterpret_tensor(buf7, (1, 8, 3, 12, 16), (4608, 192, 1536, 16, 1), 0); del buf7  # reuse
-            # Topologically Sorted Source Nodes: [h_1, input_1, permute, frames, frames_1, frames_2, reshape_1, h_2, xf_2, pow_3, mean_2, add_3, rsqrt_2, normed_2, view_2, mul_5, silu_2], Original ATen: [aten.convolution, aten.add, aten.permute, aten.view, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index, aten.clone, aten.pow, aten.mean, aten.rsqrt, aten.silu]
+            # Topologically Sorted Source Nodes: [xf, pow_1, mean, add, rsqrt, normed, view, mul_1, silu, pad, h, xf_1, pow_2, mean_1, add_1, rsqrt_1, normed_1, view_1, mul_3, silu_1, pad_1, h_1, input_1, permute, frames, frames_1, frames_2, reshape_1, h_2, xf_2, pow_3, mean_2, add_3, rsqrt_2, normed_2, view_2, mul_5, silu_2], Original ATen: [aten._to_copy, aten.pow, aten.mean, aten.add, aten.rsqrt, aten.mul, aten.view, aten.silu, aten.constant_pad_nd, aten.convolution, aten.permute, aten.arange, aten.unsqueeze, aten._unsafe_index, aten.clone]
             stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy__unsafe_index_add_arange_clone_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_6.run(buf8, arg8_1, arg9_1, buf10, 576, 8, stream=stream0)
+            triton_per_fused__to_copy__unsafe_index_add_arange_clone_constant_pad_nd_convolution_mean_mul_permute_pow_rsqrt_silu_unsqueeze_view_6.run(buf8, arg8_1, arg9_1, buf10, 576, 8, stream=stream0)
             del arg8_1
             del arg9_1
             del buf8
