@@ -22,7 +22,9 @@ from pytest_magi.fake_cuda import fake_cuda_status
 # the pad stays in the graph (ConvPadFoldPass off): these tests pin the padded chain; the fold's
 # own form is tested below (test_with_the_pad_folded_the_window_is_read_from_the_conv_input)
 ON = PassConfig(enable_conv_input_windows=True, measure_decisions=False, enable_conv_pad_fold=False)
-OFF = PassConfig(enable_conv_input_windows=False, measure_decisions=False, enable_conv_pad_fold=False)
+OFF = PassConfig(
+    enable_conv_input_windows=False, measure_decisions=False, enable_conv_pad_fold=False
+)
 
 
 class CausalBlock(nn.Module):

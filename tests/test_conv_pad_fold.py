@@ -112,7 +112,9 @@ def test_on_by_default_measured_and_switched_off_by_config_or_env(
     assert PassConfig.from_env().enable_conv_pad_fold is False
     assert ConvPadFoldPass.measured_by == "enable_conv_pad_fold"
     assert ConvPadFoldPass.mutates_inductor_config == ()
-    assert ConvPadFoldPass().uuid() != ConvPadFoldPass(PassConfig(enable_conv_pad_fold=False)).uuid()
+    assert (
+        ConvPadFoldPass().uuid() != ConvPadFoldPass(PassConfig(enable_conv_pad_fold=False)).uuid()
+    )
 
 
 # --------------------------------------------------------------------------- the rewrite
@@ -155,7 +157,12 @@ def test_switched_off_the_pad_stays() -> None:
         (nn.Conv2d(4, 6, 3, stride=2), (2, 2, 1, 1), (1, 4, 9, 10), "[1, 2]"),
         (nn.Conv2d(4, 6, 3, dilation=2, padding=1), (1, 1, 1, 1), (1, 4, 9, 10), "[2, 2]"),
         (nn.Conv2d(4, 4, 3, groups=4, padding=(0, 1)), (3, 1, 2, 2), (2, 4, 7, 8), "[2, 2]"),
-        (nn.Conv3d(4, 6, (3, 1, 1), stride=(1, 2, 2)), (1, 1, 1, 1, 1, 1), (1, 4, 3, 6, 6), "[1, 1, 1]"),
+        (
+            nn.Conv3d(4, 6, (3, 1, 1), stride=(1, 2, 2)),
+            (1, 1, 1, 1, 1, 1),
+            (1, 4, 3, 6, 6),
+            "[1, 1, 1]",
+        ),
     ],
     ids=["stride", "dilation-and-padding", "groups-one-sided-rest", "conv3d-strided"],
 )
@@ -163,7 +170,9 @@ def test_strides_dilations_groups_and_existing_padding(conv, pads, shape, paddin
     torch.manual_seed(0)
     model = Padded(conv, pads).eval()
     x = torch.randn(*shape)
-    out, backend = compile_on_cpu(model, PassConfig(measure_decisions=False, channels_last_conv2d_graphs=True), x)
+    out, backend = compile_on_cpu(
+        model, PassConfig(measure_decisions=False, channels_last_conv2d_graphs=True), x
+    )
     assert result_of(backend).applied
     with torch.no_grad():
         torch.testing.assert_close(out, model(x))

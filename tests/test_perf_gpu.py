@@ -7,11 +7,12 @@ an H200 with torch 2.11 (docs/benchmarks.md):
 | --- | --- | --- |
 | VAEDecoderLike 540p bf16 static | 1.08x; 1.07x; 1.126x with GroupNormStatsPass (session 12); 1.212x, 1.213x, 1.216x with its per-channel operands (session 13) | 1.2 (issue target; issue 18 asks 1.25) |
 | VAEDecoderLike 540p bf16 dynamic H/W | 1.49x; 1.47x; 2.027x with GroupNormStatsPass (session 12) | 1.8 |
-| WanCausalStage 540p bf16 static | 1.24-1.28x; 1.22x (fresh machine) | 1.2 |
-| WanCausalStage 540p bf16 dynamic H/W | 1.72-1.73x; 1.65x | 1.6 |
+| WanCausalStage 540p bf16 static | 1.24-1.28x; 1.22x (fresh machine); 1.725x (H200), 1.789x (H100) with ConvPadFoldPass (session 18) | 1.5 |
+| WanCausalStage 540p bf16 dynamic H/W | 1.72-1.73x; 1.65x; 2.938x (H200), 2.873x (H100) with ConvPadFoldPass (session 18) | 2.5 |
 | GQAProjection h200 bf16, dynamic Hq and D, inference | 2.19x; 2.19x | 1.9 |
 | Wan norm producer 512 x 5 x 272 x 480 bf16, NormRsqrtPass alone | 1.348x (session 10) | 1.25 |
 | conv-GroupNorm-SiLU-conv 256 x 7 x 136 x 240 bf16, GroupNormStatsPass alone | 1.094x (session 12, probe) | 1.06 |
+| Wan causal conv 256 x 5 x 272 x 480 bf16 with its cache, ConvPadFoldPass alone | 1.123x (H100 probe), 1.109x (H100, this test; session 18) | 1.05 |
 
 Session 9 (device time behind a spin, the host's time reported beside it; docs/reliability.md):
 1.073x, 1.467x, 1.237x, 1.635x and 2.192x in the order of the table. Before that change the two
@@ -42,6 +43,14 @@ Session 15 (fixed Triton configs for GroupNormStatsPass's statistics and apply k
 1.347x, 2.024x, vae-540p-static **1.249x** (2.3505 -> 1.8815 ms), 1.654x and 1.247x. The same
 model in one process (`tools/probes/autotune_ab.py --pairs configs`) read 1.264x and 1.263x
 against torch.compile, 1.036-1.037x against the configs off. The threshold stays at 1.2.
+
+Session 18 (ConvPadFoldPass: the causal conv's spatial pad becomes the conv's padding;
+docs/results/session18): on an H200 all 8 passed: gqa 2.195x, GroupNorm block 1.136x, norm producer
+1.347x, vae-540p-dynamic 2.031x, vae-540p-static 1.269x (example 1.269x), **wan-540p-dynamic
+2.938x and wan-540p-static 1.725x** (1.644x and 1.227x the session before, both now marked
+host-bound: the candidate's host enqueue, 0.32-0.48 ms, exceeds its 0.26 ms of device time). On an
+H100 wan-540p-dynamic 2.873x, wan-540p-static 1.789x, conv-pad-fold-540p 1.109x. The two Wan
+thresholds rose to 1.5 and 2.5 to hold the gain, about 13% under the lower of the two machines.
 
 Without --magi-perf the bodies still run: numerics against eager and proof that the passes fired.
 """
@@ -80,12 +89,12 @@ def test_vae_540p_dynamic_hw(compiled_pair) -> None:
     _pair(compiled_pair, VAEDecoderLike, dynamic=True, label="vae-540p-dynamic")
 
 
-@pytest.mark.min_speedup(1.2)
+@pytest.mark.min_speedup(1.5)
 def test_wan_540p_static(compiled_pair) -> None:
     _pair(compiled_pair, WanCausalStage, dynamic=False, label="wan-540p-static")
 
 
-@pytest.mark.min_speedup(1.6)
+@pytest.mark.min_speedup(2.5)
 def test_wan_540p_dynamic_hw(compiled_pair) -> None:
     _pair(compiled_pair, WanCausalStage, dynamic=True, label="wan-540p-dynamic")
 

@@ -6,8 +6,10 @@ The producer kernel that writes that input (norm, SiLU, pad, channels-last) then
 the padded positions: its loads are shifted by one element and its index wraps every W + 2
 positions, so Triton cannot vectorise them. Folding the symmetric H/W pad into the convolution's
 `padding` leaves the producer the unpadded (or only T-padded) domain. This probe times the two
-forms side by side, each compiled by `MagiBackend(PassConfig(measure_decisions=False))`, with each
-side's relative L2 from an fp64 run beside eager's. Run: `python tools/probes/conv_pad_fold_ab.py`.
+forms side by side, each compiled by `MagiBackend(PassConfig(measure_decisions=False,
+enable_conv_pad_fold=False))` (the fold is written into the model here; `ConvPadFoldPass` is off
+so that it cannot fold the other side too), with each side's relative L2 from an fp64 run beside
+eager's. Run: `python tools/probes/conv_pad_fold_ab.py`.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from magi_passes import MagiBackend, PassConfig  # noqa: E402
 from pytest_magi.numerics import _relative_l2  # noqa: E402
 from pytest_magi.timing import device_name, measure_pair  # noqa: E402
+
+CONFIG = PassConfig(measure_decisions=False, enable_conv_pad_fold=False)
 
 
 class Producer(torch.nn.Module):
@@ -79,19 +83,27 @@ def main() -> None:
                         ref = model.double()(x.double(), cache.double())
                         model.to(torch.bfloat16)
                         eager_err = _relative_l2(model(x, cache), ref)
-                        fn = torch.compile(model, backend=MagiBackend(PassConfig(measure_decisions=False)))
-                        err = _relative_l2(fn(x, cache), ref) if tail == "conv" or not folded else None
+                        fn = torch.compile(model, backend=MagiBackend(CONFIG))
+                        err = (
+                            _relative_l2(fn(x, cache), ref)
+                            if tail == "conv" or not folded
+                            else None
+                        )
                         sides.append((fn, err, eager_err))
                         del ref
                     sp = measure_pair(
                         (
-                            lambda f=sides[0][0]: f(x, cache),
-                            lambda f=sides[1][0]: f(x, cache),
+                            lambda f=sides[0][0], x=x, cache=cache: f(x, cache),
+                            lambda f=sides[1][0], x=x, cache=cache: f(x, cache),
                         ),
                         rounds=args.rounds,
                     )
-                errs = "" if tail == "cl" else (
-                    f"  rel-L2 fp64: eager {sides[0][2]:.3e} pad {sides[0][1]:.3e} folded {sides[1][1]:.3e}"
+                errs = (
+                    ""
+                    if tail == "cl"
+                    else (
+                        f"  rel-L2 fp64: eager {sides[0][2]:.3e} pad {sides[0][1]:.3e} folded {sides[1][1]:.3e}"
+                    )
                 )
                 print(
                     f"C={c} T={t} {h}x{w} {'cache' if cached else 'first'} {tail:<4} pad "
