@@ -432,11 +432,9 @@ _PAD_NAME = re.compile(r"^(pad|constant_pad_nd)$")
 
 
 def _has_pad(gm: torch.fx.GraphModule) -> bool:
-    """Whether dynamo's graph pads a tensor (`F.pad`, `constant_pad_nd`, a `ConstantPad` module,
-    or a `.pad` method): what `ConvPadFoldPass` may fold into a convolution. Conservative, as
+    """Whether dynamo's graph pads a tensor (`F.pad`, `constant_pad_nd`, a `ConstantPad`
+    module): what `ConvPadFoldPass` may fold into a convolution. Conservative, as
     `_has_convolution` is."""
-    if any(n.op == "call_method" and n.target == "pad" for n in gm.graph.nodes):
-        return True
     return _calls(
         gm,
         lambda target: bool(_PAD_NAME.match(getattr(target, "__name__", ""))),

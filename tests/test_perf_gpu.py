@@ -119,6 +119,21 @@ def test_gqa_projection_dynamic_inference(compiled_pair) -> None:
     assert pair.kernel_counts["candidate"] < pair.kernel_counts["baseline"]
 
 
+def _pass_alone(compiled_pair, model, *inputs: torch.Tensor, switch: str, name: str, label: str):
+    """One pass alone: the baseline has its `PassConfig` switch off, the candidate on, decisions
+    off on both; the pair must be as close to a high-precision run as eager and the pass fire."""
+    pair = compiled_pair(
+        model,
+        *inputs,
+        baseline=PassConfig(measure_decisions=False, **{switch: False}),
+        candidate=PassConfig(measure_decisions=False),
+        label=label,
+    )
+    pair.assert_close()
+    assert pair.fired(name)
+    return pair
+
+
 class _NormProducer(torch.nn.Module):
     """The Wan 2.2 decoder's conv-input producer: `WanRMS_norm` (F.normalize of the fp32 input,
     rounded, times scale and gamma), SiLU, the causal pad, written channels-last for the conv."""
@@ -142,15 +157,14 @@ def test_norm_producer_540p(compiled_pair) -> None:
     torch.manual_seed(0)
     model = _NormProducer(512).cuda().to(torch.bfloat16).eval()
     x = torch.randn(1, 512, 5, 272, 480, device="cuda", dtype=torch.bfloat16)
-    pair = compiled_pair(
+    _pass_alone(
+        compiled_pair,
         model,
         x,
-        baseline=PassConfig(measure_decisions=False, enable_norm_rsqrt=False),
-        candidate=PassConfig(measure_decisions=False),
+        switch="enable_norm_rsqrt",
+        name="norm_rsqrt",
         label="norm-producer-540p",
     )
-    pair.assert_close()
-    assert pair.fired("norm_rsqrt")
 
 
 class _GroupNormBlock(torch.nn.Module):
@@ -176,15 +190,14 @@ def test_group_norm_block_540p(compiled_pair) -> None:
     torch.manual_seed(0)
     model = _GroupNormBlock(256).cuda().to(torch.bfloat16).eval()
     x = torch.randn(1, 256, 7, 136, 240, device="cuda", dtype=torch.bfloat16)
-    pair = compiled_pair(
+    _pass_alone(
+        compiled_pair,
         model,
         x,
-        baseline=PassConfig(measure_decisions=False, enable_group_norm_stats=False),
-        candidate=PassConfig(measure_decisions=False),
+        switch="enable_group_norm_stats",
+        name="group_norm_stats",
         label="group-norm-block-540p",
     )
-    pair.assert_close()
-    assert pair.fired("group_norm_stats")
 
 
 class _CausalConv(torch.nn.Module):
@@ -212,13 +225,12 @@ def test_conv_pad_fold_540p(compiled_pair) -> None:
     model = _CausalConv(256).cuda().to(torch.bfloat16).eval()
     x = torch.randn(1, 256, 5, 272, 480, device="cuda", dtype=torch.bfloat16)
     cache = torch.randn(1, 256, 2, 272, 480, device="cuda", dtype=torch.bfloat16)
-    pair = compiled_pair(
+    _pass_alone(
+        compiled_pair,
         model,
         x,
         cache,
-        baseline=PassConfig(measure_decisions=False, enable_conv_pad_fold=False),
-        candidate=PassConfig(measure_decisions=False),
+        switch="enable_conv_pad_fold",
+        name="conv_pad_fold",
         label="conv-pad-fold-540p",
     )
-    pair.assert_close()
-    assert pair.fired("conv_pad_fold")
