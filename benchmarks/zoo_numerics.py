@@ -38,7 +38,8 @@ the first wrong output (graph, node, module, source line), and retries that grap
 each pass and with each Inductor setting of `locate.DEFAULT_SETTINGS` (comprehensive padding
 first), within `--locate-budget` seconds; `--locate-fp32` adds the fp32 rerun (logic or
 precision); `--locate-calls 2` calls the model twice (the Wan decode's second call compiles
-graphs of its own). The report ends with the final output's distance from `--reference`, compiled and
+graphs of its own); `--locate-before-frames 3` first decodes other latent frame counts with the
+same compiled copy (a history: session 18's wrong T=21 decode came after T=3 decodes). The report ends with the final output's distance from `--reference`, compiled and
 eager (docs/locate.md):
 
     python benchmarks/zoo_numerics.py --models wan2.2-vae --frames 3 --locate --locate-budget 420
@@ -52,7 +53,7 @@ import contextlib
 import json
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -248,15 +249,20 @@ def locate_model(
     budget_s: float | None = None,
     fp32_rerun: bool = False,
     calls: int = 1,
+    before: Sequence[tuple[Any, ...]] = (),
 ) -> LocateReport:
     """`pytest_magi.locate` on the model's call (``ZooModel.run``), compiled as users compile
     it, called ``calls`` times, with the last call's output's distance from ``reference``
-    (compiled and eager)."""
+    (compiled and eager). ``before``: other inputs the compiled copy is called with first, each
+    once, in order (a history: session 18's wrong Wan decode at T=21 came after decodes at
+    T=3 in the same process; docs/benchmarks.md)."""
     check_calls("locate_model", calls)
     backend, isolate, ambient = locating_backend(text, budget_s=budget_s, fp32_rerun=fp32_rerun)
     with torch.no_grad():
         with _patched(ambient):
             compiled = model.compile(backend, isolate=isolate)
+            for inputs in before:
+                compiled.with_inputs(*inputs).run()
             for _ in range(calls):
                 out = compiled.run()
         report = backend.report()
@@ -264,6 +270,29 @@ def locate_model(
             model.as_module(), model.inputs, out, reference, eager_output=model.run()
         )
     return report
+
+
+def _frame_counts(text: str) -> list[int]:
+    """``--locate-before-frames``: comma-separated positive latent frame counts."""
+    try:
+        counts = [int(t) for t in text.split(",") if t.strip()]
+    except ValueError:
+        counts = [0]
+    if any(t < 1 for t in counts):
+        raise SystemExit(
+            f"--locate-before-frames {text!r}: expected positive latent frame counts, e.g. 3 or 2,3"
+        )
+    return counts
+
+
+def _latents(model: zoo.ZooModel, frames: Sequence[int]) -> list[tuple[Any, ...]]:
+    """The model's inputs with its latent's frame dim (2) at each count, drawn like its own."""
+    z, *rest = model.inputs
+    shape = list(z.shape)
+    return [
+        (torch.randn([*shape[:2], t, *shape[3:]], device=z.device, dtype=z.dtype), *rest)
+        for t in frames
+    ]
 
 
 def _names(text: str, known: list[str] | tuple[str, ...], what: str) -> list[str]:
@@ -300,7 +329,13 @@ def main(argv: list[str] | None = None) -> int:
         default=1,
         help="--locate: calls of the compiled model (2: the graphs a second call compiles too)",
     )
+    parser.add_argument(
+        "--locate-before-frames",
+        default="",
+        help="--locate, Wan: decode these latent frame counts first (e.g. 3), then --frames",
+    )
     args = parser.parse_args(argv)
+    before_frames = _frame_counts(args.locate_before_frames)
     if args.locate:
         locating_backend(args.locate_backend, budget_s=args.locate_budget)  # checked up front
     models = _names(args.models, zoo.all_names(), "models")
@@ -326,6 +361,7 @@ def main(argv: list[str] | None = None) -> int:
                 budget_s=args.locate_budget,
                 fp32_rerun=args.locate_fp32,
                 calls=args.locate_calls,
+                before=_latents(model, before_frames) if name.startswith("wan") else (),
             )
             report.setdefault("locate", {})[name] = located.to_dict()
             print(located, flush=True)

@@ -183,3 +183,36 @@ def test_locate_backend_spellings_map_to_the_side() -> None:
     assert backend.spec.patches == {"triton.max_tiles": 2}
     with pytest.raises(SystemExit, match=r"--locate-backend: unknown backend 'inductr'"):
         bench.main(["--locate", "--locate-backend", "inductr"])
+
+
+def test_locate_decodes_the_before_frames_first_through_the_same_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--locate-before-frames 1,3``: the compiled copy decodes T=1, then T=3, then the located
+    call at ``--frames 2`` (session 18's wrong T=21 decode came after T=3 decodes in one
+    process); the final output checked is the located call's."""
+    bench = _load()
+    runs: list[tuple[int, bool]] = []  # (latent frames, compiled copy?) of each ZooModel.run
+    real_run = bench.zoo.ZooModel.run
+
+    def run(self: Any, *inputs: Any) -> Any:
+        latent = (inputs or self.inputs)[0]
+        runs.append((int(latent.shape[2]), self.compiled))
+        return real_run(self, *inputs)
+
+    monkeypatch.setattr(bench.zoo.ZooModel, "run", run)
+    out_json = tmp_path / "locate.json"
+    argv = ["--models", "wan2.2-vae", "--size", "tiny", "--device", "cpu", "--dtype", "fp32"]
+    argv += ["--frames", "2", "--locate", "--locate-backend", "eager"]
+    argv += ["--locate-before-frames", "1,3", "--json", str(out_json)]
+    assert bench.main(argv) == 0
+    located = json.loads(out_json.read_text())["locate"]["wan2.2-vae"]
+    assert located["first_bad"] is None and located["reference"]["wrong"] is False
+    compiled = [frames for frames, is_copy in runs if is_copy]
+    assert compiled == [1, 3, 2], runs  # the history, then the located call
+
+
+@pytest.mark.parametrize("text", ["0", "x", "2,-1"])
+def test_bad_before_frames_are_a_usage_error(text: str) -> None:
+    with pytest.raises(SystemExit, match="--locate-before-frames"):
+        _load().main(["--locate", "--locate-before-frames", text])
