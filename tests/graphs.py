@@ -1,12 +1,16 @@
-"""Hand-built post-grad FX graphs under FakeTensorMode, for graph-level pass tests."""
+"""Hand-built post-grad FX graphs under FakeTensorMode, for graph-level pass tests; and one
+end-to-end CPU compile through the magi backend, for pass tests on real post-grad graphs."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import torch
+from torch._inductor import config as inductor_config
 from torch._subclasses.fake_tensor import FakeTensorMode
 from torch.fx.experimental.symbolic_shapes import DimDynamic, ShapeEnv, StatelessSymbolicContext
+
+from magi_passes import MagiBackend, PassConfig
 
 aten = torch.ops.aten
 
@@ -96,3 +100,24 @@ def targets(graph: torch.fx.Graph) -> list[Any]:
 
 def clones(graph: torch.fx.Graph) -> list[torch.fx.Node]:
     return list(graph.find_nodes(op="call_function", target=aten.clone.default))
+
+
+def compile_on_cpu(
+    model: torch.nn.Module, config: PassConfig, *args: Any
+) -> tuple[Any, MagiBackend]:
+    """``model(*args)`` compiled by a fresh ``MagiBackend(config)`` on the CPU, without grad;
+    returns the output and the backend (its managers hold the passes' results and graphs)."""
+    torch._dynamo.reset()
+    backend = MagiBackend(config)
+    # (caches off: a graph served by the FX graph cache runs no pass)
+    with torch.no_grad(), inductor_config.patch(force_disable_caches=True):
+        out = torch.compile(model, backend=backend)(*args)
+    return out, backend
+
+
+def pass_result(backend: MagiBackend, name: str) -> Any:
+    """The `PassResult` of the pass called ``name`` in ``backend``'s one compilation."""
+    (manager,) = backend.managers
+    result = manager.result(name)
+    assert result is not None, f"{name} did not run"
+    return result

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 import torch
 import torch.nn.functional as F
+from graphs import compile_on_cpu, pass_result
 from torch import nn
-from torch._inductor import config as inductor_config
 
-from magi_passes import ConvInputWindowPass, MagiBackend, PassConfig
+from magi_passes import ConvInputWindowPass, PassConfig
 from magi_passes.base import get_inductor_config_value
 from magi_passes.conv_input import INLINE_OPCOUNT
 from pytest_magi.codegen import inductor_codegen
@@ -61,22 +61,6 @@ def inputs(
     return x, torch.randn(1, channels, 2, 6, 8, dtype=dtype)
 
 
-def compile_on_cpu(model: nn.Module, config: PassConfig, *args: Any) -> tuple[Any, MagiBackend]:
-    torch._dynamo.reset()
-    backend = MagiBackend(config)
-    # (caches off: a graph served by the FX graph cache runs no pass)
-    with torch.no_grad(), inductor_config.patch(force_disable_caches=True):
-        out = torch.compile(model, backend=backend)(*args)
-    return out, backend
-
-
-def result_of(backend: MagiBackend) -> Any:
-    (manager,) = backend.managers
-    result = manager.result("conv_input_windows")
-    assert result is not None
-    return result
-
-
 # --------------------------------------------------------------------------- switch
 def test_off_by_default_and_switched_on_by_config_or_env(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not ConvInputWindowPass(PassConfig()).enabled()
@@ -95,7 +79,7 @@ def test_the_window_is_read_from_the_conv_input_with_eagers_values_and_layout(fr
     before = get_inductor_config_value("realize_opcount_threshold")
     (conv, window), backend = compile_on_cpu(model, ON, *args)
     assert get_inductor_config_value("realize_opcount_threshold") == before  # restored
-    result = result_of(backend)
+    result = pass_result(backend, "conv_input_windows")
     assert result.applied, result
     assert result.counts["windows_moved"] == 1 and result.counts["producers_fused"] == 1
     assert result.config_changes == {"realize_opcount_threshold": INLINE_OPCOUNT}
@@ -118,7 +102,7 @@ def test_with_the_pad_folded_the_window_is_read_from_the_conv_input() -> None:
     args = inputs(frames=2)
     config = ON.replace(enable_conv_pad_fold=True)
     (conv, window), backend = compile_on_cpu(model, config, *args)
-    result = result_of(backend)
+    result = pass_result(backend, "conv_input_windows")
     assert result.applied and result.counts["windows_moved"] == 1, result
     with torch.no_grad():
         want_conv, want_window = model(*args)
@@ -136,7 +120,7 @@ def test_a_dynamic_graph_is_left_alone() -> None:
     x, cache = inputs(frames=1)
     torch._dynamo.mark_dynamic(cache, 2)
     (conv, window), backend = compile_on_cpu(model, ON, x, cache)
-    result = result_of(backend)
+    result = pass_result(backend, "conv_input_windows")
     assert not result.applied and result.reason.startswith("dynamic shapes"), result
     assert result.config_changes == {} and result.counts["windows_moved"] == 0
     with torch.no_grad():
@@ -147,14 +131,14 @@ def test_a_dynamic_graph_is_left_alone() -> None:
 
 def test_a_producer_with_another_user_is_left_alone() -> None:
     (conv, doubled), backend = compile_on_cpu(AlsoReadsX(8).eval(), ON, *inputs())
-    result = result_of(backend)
+    result = pass_result(backend, "conv_input_windows")
     assert not result.applied and result.counts["skipped_other_users"] == 1, result
     assert result.config_changes == {}
 
 
 def test_switched_off_it_does_not_run() -> None:
     _, backend = compile_on_cpu(CausalBlock(8).eval(), OFF, *inputs())
-    assert result_of(backend).reason == "disabled by PassConfig"
+    assert pass_result(backend, "conv_input_windows").reason == "disabled by PassConfig"
 
 
 # --------------------------------------------------------------------------- CUDA codegen

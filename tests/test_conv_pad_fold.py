@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import torch
 import torch.nn.functional as F
+from graphs import compile_on_cpu, pass_result
 from torch import nn
 from torch._inductor import config as inductor_config
 
@@ -59,21 +60,6 @@ class PadAlsoReturned(Padded):
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         p = F.pad(torch.relu(x), self.pads)
         return self.conv(p), p * 2
-
-
-def compile_on_cpu(model: nn.Module, config: PassConfig, *args: Any, grad: bool = False) -> Any:
-    torch._dynamo.reset()
-    backend = MagiBackend(config)
-    # (caches off: a graph served by the FX graph cache runs no pass)
-    with torch.set_grad_enabled(grad), inductor_config.patch(force_disable_caches=True):
-        out = torch.compile(model, backend=backend)(*args)
-    return out, backend
-
-
-def result_of(backend: MagiBackend, index: int = 0) -> Any:
-    result = backend.managers[index].history[0]
-    (found,) = [r for r in result if r.name == "conv_pad_fold"]
-    return found
 
 
 # --------------------------------------------------------------------------- the arithmetic
@@ -127,7 +113,7 @@ def test_the_causal_conv_pad_is_folded_with_eagers_values(cached: int) -> None:
     config_before = inductor_config_values()
     out, backend = compile_on_cpu(model, ON, *args)
     assert inductor_config_values() == config_before
-    result = result_of(backend)
+    result = pass_result(backend, "conv_pad_fold")
     assert result.applied, result
     assert result.counts["pads_folded"] == 1
     # the frame pad of the first chunks stays a pad; with both cache frames nothing is left
@@ -147,7 +133,7 @@ def test_the_causal_conv_pad_is_folded_with_eagers_values(cached: int) -> None:
 def test_switched_off_the_pad_stays() -> None:
     torch.manual_seed(0)
     out, backend = compile_on_cpu(CausalConv(8).eval(), OFF, torch.randn(1, 8, 3, 6, 7))
-    assert result_of(backend).reason == "disabled by PassConfig"
+    assert pass_result(backend, "conv_pad_fold").reason == "disabled by PassConfig"
     assert "[1, 1, 1, 1, 2, 0]" in backend.managers[0].graphs[-1]
 
 
@@ -173,7 +159,7 @@ def test_strides_dilations_groups_and_existing_padding(conv, pads, shape, paddin
     out, backend = compile_on_cpu(
         model, PassConfig(measure_decisions=False, channels_last_conv2d_graphs=True), x
     )
-    assert result_of(backend).applied
+    assert pass_result(backend, "conv_pad_fold").applied
     with torch.no_grad():
         torch.testing.assert_close(out, model(x))
     assert f"{padding}, [" in backend.managers[0].graphs[-1]
@@ -193,7 +179,7 @@ def test_what_it_leaves_alone(model: nn.Module, count: str) -> None:
     torch.manual_seed(0)
     x = torch.randn(1, 4, 6, 6)
     out, backend = compile_on_cpu(model.eval(), ON, x)
-    result = result_of(backend)
+    result = pass_result(backend, "conv_pad_fold")
     assert not result.applied and result.counts[count] == 1, result
     assert result.reason == "no padded conv input qualifies (see counts)"
     with torch.no_grad():
@@ -202,7 +188,7 @@ def test_what_it_leaves_alone(model: nn.Module, count: str) -> None:
 
 def test_a_graph_without_a_padded_conv_input() -> None:
     _, backend = compile_on_cpu(nn.Conv2d(4, 4, 3, padding=1).eval(), ON, torch.randn(1, 4, 6, 6))
-    assert result_of(backend).reason == "no convolution reads a constant_pad_nd"
+    assert pass_result(backend, "conv_pad_fold").reason == "no convolution reads a constant_pad_nd"
 
 
 def test_dynamic_cache_frames_keep_their_symbolic_pad() -> None:
@@ -213,7 +199,7 @@ def test_dynamic_cache_frames_keep_their_symbolic_pad() -> None:
     x, cache = torch.randn(1, 8, 3, 6, 7), torch.randn(1, 8, 1, 6, 7)
     torch._dynamo.mark_dynamic(cache, 2)
     out, backend = compile_on_cpu(model, ON, x, cache)
-    result = result_of(backend)
+    result = pass_result(backend, "conv_pad_fold")
     assert result.applied and result.counts["pads_removed"] == 0, result
     with torch.no_grad():
         torch.testing.assert_close(out, model(x, cache))
