@@ -61,7 +61,13 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from magi_passes import PassConfig
+from magi_passes import (
+    ConvPadFoldPass,
+    GroupNormStatsPass,
+    MagiPass,
+    NormRsqrtPass,
+    PassConfig,
+)
 from pytest_magi.models import VAEDecoderLike, WanCausalStage
 
 pytestmark = pytest.mark.requires_cuda(min_capability=(8, 0))
@@ -119,18 +125,20 @@ def test_gqa_projection_dynamic_inference(compiled_pair) -> None:
     assert pair.kernel_counts["candidate"] < pair.kernel_counts["baseline"]
 
 
-def _pass_alone(compiled_pair, model, *inputs: torch.Tensor, switch: str, name: str, label: str):
-    """One pass alone: the baseline has its `PassConfig` switch off, the candidate on, decisions
-    off on both; the pair must be as close to a high-precision run as eager and the pass fire."""
+def _pass_alone(compiled_pair, model, *inputs: torch.Tensor, cls: type[MagiPass], label: str):
+    """One measured pass alone: the baseline has its `PassConfig` switch (`cls.measured_by`)
+    off, the candidate on, decisions off on both; the pair must be as close to a
+    high-precision run as eager, and the pass must fire."""
+    assert cls.measured_by is not None
     pair = compiled_pair(
         model,
         *inputs,
-        baseline=PassConfig(measure_decisions=False, **{switch: False}),
+        baseline=PassConfig(measure_decisions=False, **{cls.measured_by: False}),
         candidate=PassConfig(measure_decisions=False),
         label=label,
     )
     pair.assert_close()
-    assert pair.fired(name)
+    assert pair.fired(cls.name)
     return pair
 
 
@@ -161,8 +169,7 @@ def test_norm_producer_540p(compiled_pair) -> None:
         compiled_pair,
         model,
         x,
-        switch="enable_norm_rsqrt",
-        name="norm_rsqrt",
+        cls=NormRsqrtPass,
         label="norm-producer-540p",
     )
 
@@ -194,8 +201,7 @@ def test_group_norm_block_540p(compiled_pair) -> None:
         compiled_pair,
         model,
         x,
-        switch="enable_group_norm_stats",
-        name="group_norm_stats",
+        cls=GroupNormStatsPass,
         label="group-norm-block-540p",
     )
 
@@ -230,7 +236,6 @@ def test_conv_pad_fold_540p(compiled_pair) -> None:
         model,
         x,
         cache,
-        switch="enable_conv_pad_fold",
-        name="conv_pad_fold",
+        cls=ConvPadFoldPass,
         label="conv-pad-fold-540p",
     )
