@@ -243,16 +243,21 @@ class ConvChannelsLastPass(MagiPass):
             user.replace_input_with(source, clone)
         # refresh the fake values of the hoisted-over pads, innermost first
         for pad in reversed(pads):
-            src = pad.args[0]
-            assert isinstance(src, torch.fx.Node)
-            # pad amounts may be symbolic (`sub_1` nodes under dynamic shapes): use their values
-            pad_args = torch.fx.node.map_arg(pad.args[1:], lambda n: n.meta["val"])
-            pad.meta["val"] = run_on_fake(
-                src.meta["val"],
-                lambda t, a=pad_args: aten.constant_pad_nd.default(t, *a),  # type: ignore[misc]
-            )
+            refresh_pad_value(pad)
             counts["pads_hoisted"] += 1
         return source
+
+
+def refresh_pad_value(pad: torch.fx.Node) -> None:
+    """Recompute a `constant_pad_nd` node's fake value from its input's and its arguments (after
+    either changed); pad amounts may be symbolic (`sub_1` nodes under dynamic shapes)."""
+    src = pad.args[0]
+    assert isinstance(src, torch.fx.Node)
+    pad_args = torch.fx.node.map_arg(pad.args[1:], lambda n: n.meta["val"])
+    pad.meta["val"] = run_on_fake(
+        src.meta["val"],
+        lambda t: aten.constant_pad_nd.default(t, *pad_args),  # type: ignore[misc]
+    )
 
 
 # at most this many weights per batched conversion: Inductor lowers a concatenation of up to

@@ -54,7 +54,8 @@ from typing import Any, ClassVar
 
 import torch
 
-from .base import MagiPass, PassResult, fake_value, is_call, run_on_fake
+from .base import MagiPass, PassResult, fake_value, is_call
+from .channels_last import refresh_pad_value
 
 aten = torch.ops.aten
 CONV = aten.convolution.default
@@ -173,11 +174,6 @@ class ConvPadFoldPass(MagiPass):
             counts["pads_removed"] += 1
         else:
             pad.args = (source, left, *pad.args[2:])
-            pad.meta["val"] = run_on_fake(
-                x_val,
-                lambda t: PAD(
-                    t, [fake_value(p) if isinstance(p, torch.fx.Node) else p for p in left], value
-                ),
-            )
+            refresh_pad_value(pad)
             conv.args = tuple(conv_args)
         counts["pads_folded"] += 1
