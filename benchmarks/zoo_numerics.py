@@ -39,8 +39,8 @@ each pass and with each Inductor setting of `locate.DEFAULT_SETTINGS` (comprehen
 first), within `--locate-budget` seconds; `--locate-fp32` adds the fp32 rerun (logic or
 precision); `--locate-calls 2` calls the model twice (the Wan decode's second call compiles
 graphs of its own); `--locate-before-frames 3` first decodes other latent frame counts with the
-same compiled copy (a history: session 18's wrong T=21 decode came after T=3 decodes). The report ends with the final output's distance from `--reference`, compiled and
-eager (docs/locate.md):
+same compiled copy (a history: session 18's wrong T=21 decode came after T=3 decodes). The report
+ends with the final output's distance from `--reference`, compiled and eager (docs/locate.md):
 
     python benchmarks/zoo_numerics.py --models wan2.2-vae --frames 3 --locate --locate-budget 420
 """
