@@ -270,17 +270,24 @@ def batch_weight_clones(graph: torch.fx.Graph, clones: Iterable[torch.fx.Node]) 
 
     A weight is a graph input, so its clone is a kernel of its own: a small transposing copy per
     weight, every call. In a static graph (the pass calls this for static graphs only, where its
-    decision is measured), the channels-last clones of weight inputs of one dtype
-    become, per batch of up to 8, the channels-last orders of the weights (`permute` to
-    `(O, *k, I)`) flattened and concatenated into one buffer, which Inductor writes in one
-    kernel; each conv reads its weight as a channels-last `as_strided` view of that buffer. The
-    values and strides are those of the clones. Measured on WanCausalStage 540p static (H200,
-    docs/benchmarks.md, "Session 14"): its five weight conversions launched as one made the call
-    1.024x faster (VAEDecoderLike static 1.004x). Returns how many clones were replaced.
+    decision is measured), the channels-last clones of weight inputs of one dtype and one input
+    channel count I become, per batch of up to 8, the weights' channels-last orders (`permute` to
+    `(O, *k, I)`) as `(O * prod(k), I)` rows concatenated into one `(rows, I)` buffer, which
+    Inductor writes in one kernel; each conv reads its weight as a channels-last `as_strided`
+    view of that buffer. The values and strides are those of the clones.
+
+    Rows, not flat vectors: a flattened `(O, *k, I)` order makes the kernel's one index run over
+    O * prod(k) * I, and every load goes through a division and two remainders of it, at a
+    stride of prod(k) along the tile's fast dim (the unnamed `triton_poi_fused` of the Wan 2.2
+    decode, 19% of HBM bandwidth). As rows, the kernel is a 2-D tiled transpose, as one weight's
+    own clone is: loads run along the rows' kernel positions, stores along I (docs/benchmarks.md,
+    "Session 19"). Measured on WanCausalStage 540p static (H200, docs/benchmarks.md, "Session
+    14"): its five weight conversions launched as one made the call 1.024x faster.
+    Returns how many clones were replaced.
 
     Only where every clone's size is static and its bytes a multiple of 16 (each view then
     starts 16-byte aligned, as the conv kernels' vector loads want)."""
-    weights: dict[torch.dtype, list[torch.fx.Node]] = {}
+    weights: dict[tuple[torch.dtype, int], list[torch.fx.Node]] = {}
     for clone in clones:
         source = clone.args[0]
         value = clone.meta["val"]
@@ -293,7 +300,7 @@ def batch_weight_clones(graph: torch.fx.Graph, clones: Iterable[torch.fx.Node]) 
             or not all(_weight_of(u) is clone for u in clone.users)
         ):
             continue
-        weights.setdefault(value.dtype, []).append(clone)
+        weights.setdefault((value.dtype, int(value.shape[1])), []).append(clone)
     replaced = 0
     for group in weights.values():
         for start in range(0, len(group), _BATCH):
@@ -305,7 +312,8 @@ def batch_weight_clones(graph: torch.fx.Graph, clones: Iterable[torch.fx.Node]) 
 
 
 def _concatenate(graph: torch.fx.Graph, batch: list[torch.fx.Node]) -> None:
-    """Replace `batch`'s clones with channels-last views of one concatenated buffer."""
+    """Replace `batch`'s clones (weights of one input channel count I) with channels-last views
+    of one `(rows, I)` buffer."""
     first_user = min((u for c in batch for u in c.users), key=_position(graph))
 
     def add(target: Any, args: tuple[Any, ...], value: torch.Tensor) -> torch.fx.Node:
@@ -314,7 +322,7 @@ def _concatenate(graph: torch.fx.Graph, batch: list[torch.fx.Node]) -> None:
         return node
 
     with graph.inserting_before(first_user):
-        flat = []
+        rows = []
         for clone in batch:
             source = clone.args[0]
             assert isinstance(source, torch.fx.Node)
@@ -325,15 +333,16 @@ def _concatenate(graph: torch.fx.Graph, batch: list[torch.fx.Node]) -> None:
                 (source, order),
                 run_on_fake(value, lambda t, o=order: t.permute(o)),
             )
-            flat.append(
+            shape = [-1, int(value.shape[1])]
+            rows.append(
                 add(
                     aten.reshape.default,
-                    (permuted, [-1]),
-                    run_on_fake(permuted.meta["val"], lambda t: t.reshape(-1)),
+                    (permuted, shape),
+                    run_on_fake(permuted.meta["val"], lambda t, s=shape: t.reshape(s)),
                 )
             )
-        values = [f.meta["val"] for f in flat]
-        buffer = add(aten.cat.default, (flat,), run_on_fake(values[0], lambda _: torch.cat(values)))
+        values = [r.meta["val"] for r in rows]
+        buffer = add(aten.cat.default, (rows,), run_on_fake(values[0], lambda _: torch.cat(values)))
         offset = 0
         for clone in batch:
             value = clone.meta["val"]

@@ -356,6 +356,61 @@ def test_batched_weights_compute_what_the_clones_did() -> None:
     torch.testing.assert_close(got, want, rtol=0, atol=0)
 
 
+def test_weights_are_batched_per_input_channel_count_as_rows() -> None:
+    """Weights are concatenated as `(O * prod(k), I)` rows, so a batch holds weights of one I:
+    I=8 (a conv3d and a conv2d weight) and I=16 (two conv3d weights) are two concatenations,
+    and the one weight of I=4 keeps its own clone."""
+    b = GraphBuilder()
+    x = b.input((1, 4, 3, 6, 6))
+    shapes = [(8, 4, 1, 1, 1), (16, 8, 3, 3, 3), (16, 16, 3, 3, 3), (8, 16, 1, 1, 1)]
+    weights = [b.input(shape) for shape in shapes]
+    w2d = b.input((8, 8, 3, 3))  # placeholders first, as in every real graph
+    y = x
+    for w in weights:
+        y = b.conv(y, w, padding=1 if w.meta["val"].shape[2] == 3 else 0)
+    graph = b.output(b.conv(b.call(aten.select.int, y, 2, 0), w2d, padding=1))
+    result = run_pass(graph)
+    assert result.counts["weight_clones_batched"] == 4
+    cats = [n for n in graph.nodes if n.target is aten.cat.default]
+    assert len(cats) == 2
+    for cat, channels in zip(cats, (8, 16), strict=True):
+        assert [list(r.args[1]) for r in cat.args[0]] == [[-1, channels]] * 2
+        assert cat.meta["val"].shape[1] == channels
+    kept = [n for n in clones(graph) if n.args[0] is weights[0]]
+    assert len(kept) == 1  # I=4: alone in its group, its own channels-last clone
+
+
+def test_row_batches_compute_what_the_clones_did() -> None:
+    """Mixed conv2d/conv3d weights of two input channel counts, batched as rows and run
+    eagerly on real tensors, equal the clones of batches of one."""
+
+    def build() -> torch.fx.Graph:
+        b = GraphBuilder()
+        y = b.input((1, 4, 3, 6, 6))
+        shapes = [(8, 4, 3, 3, 3), (8, 8, 3, 3, 3), (4, 8, 1, 1, 1), (4, 4, 3, 3, 3)]
+        weights = [b.input(shape) for shape in shapes]
+        w2d = b.input((4, 4, 3, 3))
+        for w, shape in zip(weights, shapes, strict=True):
+            y = b.conv(y, w, padding=1 if shape[2] == 3 else 0)
+        return b.output(b.conv(b.call(aten.select.int, y, 2, 0), w2d, padding=1))
+
+    import magi_passes.channels_last as cl
+
+    batched = torch.fx.GraphModule(torch.nn.Module(), build())
+    assert run_pass(batched.graph).counts["weight_clones_batched"] == 5
+    batched.recompile()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(cl, "_BATCH", 1)
+        unbatched = torch.fx.GraphModule(torch.nn.Module(), build())
+        assert run_pass(unbatched.graph).counts["weight_clones_batched"] == 0
+    unbatched.recompile()
+    torch.manual_seed(0)
+    shapes = [(1, 4, 3, 6, 6), (8, 4, 3, 3, 3), (8, 8, 3, 3, 3), (4, 8, 1, 1, 1)]
+    args = [torch.randn(s) for s in [*shapes, (4, 4, 3, 3, 3), (4, 4, 3, 3)]]
+    (got,), (want,) = batched(*args), unbatched(*args)
+    torch.testing.assert_close(got, want, rtol=0, atol=0)
+
+
 def test_weight_clones_of_a_dynamic_graph_stay_apart() -> None:
     graph, _ = _three_conv3d_graph(dynamic=True)
     result = run_pass(graph)
@@ -383,3 +438,35 @@ def test_fake_cuda_the_weights_are_converted_in_one_kernel() -> None:
     assert sum(".run(" in line for line in off.wrapper.splitlines()) == len(launches) + 4
     # the one launch that reads five graph inputs (argN_1): the five weights
     assert sum(len(re.findall(r"\barg\d+_1\b", line)) == 5 for line in launches) == 1
+
+
+def test_fake_cuda_batched_weights_are_a_tiled_transpose() -> None:
+    """The batched conversion is one 2-D tiled kernel whose loads and stores each index their
+    own tile dims: no division or remainder of a flattened (row, column) index, which is what
+    the flat concatenation's loads did (19% of HBM on the Wan 2.2 decode; docs/benchmarks.md,
+    "Session 19"), and stores contiguous along the input channels."""
+    from pytest_magi.codegen import inductor_codegen
+
+    class TwoConvs(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.a = torch.nn.Conv3d(32, 32, 3, padding=1, bias=False)
+            self.b = torch.nn.Conv3d(32, 32, 3, padding=1, bias=False)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return self.b(torch.relu(self.a(x)))
+
+    model = TwoConvs().eval().to(torch.bfloat16)
+    x = torch.randn(1, 32, 3, 8, 8, dtype=torch.bfloat16)
+    with torch.no_grad():
+        code = inductor_codegen(model, x, config=PassConfig(measure_decisions=False))
+    launches = [line for line in code.wrapper.splitlines() if ".run(" in line]
+    (launch,) = [line for line in launches if len(re.findall(r"\barg\d+_1\b", line)) == 2]
+    kernel = code.kernel(launch.strip().split(".run(")[0])
+    assert kernel.tile_dims == ("y", "x")
+    loads = re.findall(r"tl\.load\(in_ptr\d+ \+ (.*?), ", kernel.source)
+    (store,) = re.findall(r"tl\.store\(out_ptr0 \+ \((.*?)\), ", kernel.source)
+    assert len(loads) == 2
+    flattened = re.compile(r"[xy]\d+ \+ \d+\*[xy]\d+\)+ *(//|%)")
+    assert not [load for load in loads if flattened.search(load)], loads
+    assert re.fullmatch(r"y0 \+ 32\*x1", store), store  # row x1, input channel y0

@@ -101,12 +101,12 @@ def triton_per_fused__to_copy_mean_pow_0(in_ptr0, out_ptr0, xnumel, r0_numel, XB
 #   %arg5_1 : Tensor "bf16[8, 8, 3, 3, 3][216, 27, 9, 3, 1]cuda:0" = PlaceHolder[target=arg5_1]
 #   %arg7_1 : Tensor "bf16[8, 8, 3, 3][72, 9, 3, 1]cuda:0" = PlaceHolder[target=arg7_1]
 #   %permute_default : Tensor "bf16[8, 3, 3, 3, 8][216, 9, 3, 1, 27]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%arg2_1, [0, 2, 3, 4, 1]), kwargs = {})
-#   %reshape_default : Tensor "bf16[1728][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%permute_default, [-1]), kwargs = {})
+#   %reshape_default : Tensor "bf16[216, 8][8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%permute_default, [-1, 8]), kwargs = {})
 #   %permute_default_1 : Tensor "bf16[8, 3, 3, 3, 8][216, 9, 3, 1, 27]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%arg5_1, [0, 2, 3, 4, 1]), kwargs = {})
-#   %reshape_default_1 : Tensor "bf16[1728][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%permute_default_1, [-1]), kwargs = {})
+#   %reshape_default_1 : Tensor "bf16[216, 8][8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%permute_default_1, [-1, 8]), kwargs = {})
 #   %permute_default_2 : Tensor "bf16[8, 3, 3, 8][72, 3, 1, 9]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%arg7_1, [0, 2, 3, 1]), kwargs = {})
-#   %reshape_default_2 : Tensor "bf16[576][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%permute_default_2, [-1]), kwargs = {})
-#   %cat_default : Tensor "bf16[4032][1]cuda:0"[num_users=3] = call_function[target=torch.ops.aten.cat.default](args = ([%reshape_default, %reshape_default_1, %reshape_default_2],), kwargs = {})
+#   %reshape_default_2 : Tensor "bf16[72, 8][8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%permute_default_2, [-1, 8]), kwargs = {})
+#   %cat_default : Tensor "bf16[504, 8][8, 1]cuda:0"[num_users=3] = call_function[target=torch.ops.aten.cat.default](args = ([%reshape_default, %reshape_default_1, %reshape_default_2],), kwargs = {})
 #   return %cat_default
 triton_poi_fused_1 = async_compile.triton('triton_poi_fused_1', '''
 import triton
@@ -118,39 +118,44 @@ from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint,
 triton_helpers.set_driver_to_gpu()
 
 @triton_heuristics.pointwise(
-    size_hints={'x': 4096}, 
+    size_hints={'y': 8, 'x': 512}, tile_hint=TileHint.DEFAULT,
     filename=__file__,
-    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'out_ptr0': '*bf16', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_poi_fused_1', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 3, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'x': 16128}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
+    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'out_ptr0': '*bf16', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid2D', 'kernel_name': 'triton_poi_fused_1', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 3, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'y': 16128, 'x': 4608}, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused_1(in_ptr0, in_ptr1, in_ptr2, out_ptr0, xnumel, XBLOCK : tl.constexpr):
-    xnumel = 4032
+def triton_poi_fused_1(in_ptr0, in_ptr1, in_ptr2, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+    ynumel = 8
+    xnumel = 504
+    yoffset = tl.program_id(1) * YBLOCK
+    yindex = yoffset + tl.arange(0, YBLOCK)[:, None]
+    ymask = yindex < ynumel
     xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xindex = xoffset + tl.arange(0, XBLOCK)[None, :]
     xmask = xindex < xnumel
-    x0 = xindex
-    tmp0 = (x0).to(tl.int32)
-    tmp1 = tl.full([1], 0, tl.int64)
+    x1 = xindex
+    y0 = yindex
+    tmp0 = (x1).to(tl.int32)
+    tmp1 = tl.full([1, 1], 0, tl.int64)
     tmp2 = tmp0 >= tmp1
-    tmp3 = (x0).to(tl.int64)
+    tmp3 = (x1).to(tl.int64)
     tmp4 = (tmp3).to(tl.int64)
-    tmp5 = tl.full([1], 1728, tl.int64)
+    tmp5 = tl.full([1, 1], 216, tl.int64)
     tmp6 = tmp4 < tmp5
-    tmp7 = tl.load(in_ptr0 + (27*(((x0) % 8)) + 216*((((x0) // 216) % 8)) + ((((x0) // 8) % 27))), tmp6 & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+    tmp7 = tl.load(in_ptr0 + (27*y0 + 216*((((x1) // 27) % 8)) + (((x1) % 27))), tmp6 & xmask & ymask, eviction_policy='evict_last', other=0.0).to(tl.float32)
     tmp8 = tmp4 >= tmp5
-    tmp9 = tl.full([1], 3456, tl.int64)
+    tmp9 = tl.full([1, 1], 432, tl.int64)
     tmp10 = tmp4 < tmp9
     tmp11 = tmp8 & tmp10
-    tmp12 = tl.load(in_ptr1 + (27*((((-1728) + x0) % 8)) + 216*(((((-1728) + x0) // 216) % 8)) + (((((-1728) + x0) // 8) % 27))), tmp11 & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+    tmp12 = tl.load(in_ptr1 + (27*y0 + 216*(((((-216) + x1) // 27) % 8)) + ((((-216) + x1) % 27))), tmp11 & xmask & ymask, eviction_policy='evict_last', other=0.0).to(tl.float32)
     tmp13 = tmp0 >= tmp9
-    tmp14 = tl.full([1], 4032, tl.int64)
+    tmp14 = tl.full([1, 1], 504, tl.int64)
     tmp15 = tmp0 < tmp14
-    tmp16 = tl.load(in_ptr2 + (9*((((-3456) + x0) % 8)) + 72*(((((-3456) + x0) // 72) % 8)) + (((((-3456) + x0) // 8) % 9))), tmp13 & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+    tmp16 = tl.load(in_ptr2 + (9*y0 + 72*(((((-432) + x1) // 9) % 8)) + ((((-432) + x1) % 9))), tmp13 & xmask & ymask, eviction_policy='evict_last', other=0.0).to(tl.float32)
     tmp17 = tl.where(tmp11, tmp12, tmp16)
     tmp18 = tl.where(tmp6, tmp7, tmp17)
-    tl.store(out_ptr0 + (x0), tmp18, xmask)
+    tl.store(out_ptr0 + (y0 + 8*x1), tmp18, xmask & ymask)
 ''', device_str='cuda')
 
 
@@ -834,10 +839,10 @@ class Runner:
             assert_size_stride(arg2_1, (8, 8, 3, 3, 3), (216, 27, 9, 3, 1), 'input')
             assert_size_stride(arg5_1, (8, 8, 3, 3, 3), (216, 27, 9, 3, 1), 'input')
             assert_size_stride(arg7_1, (8, 8, 3, 3), (72, 9, 3, 1), 'input')
-            buf1 = empty_strided_cuda((4032, ), (1, ), torch.bfloat16)
+            buf1 = empty_strided_cuda((504, 8), (8, 1), torch.bfloat16)
             # Topologically Sorted Source Nodes: [], Original ATen: []
             raw_stream0 = get_raw_stream(0)
-            triton_poi_fused_1.run(arg2_1, arg5_1, arg7_1, buf1, 4032, stream=raw_stream0)
+            triton_poi_fused_1.run(arg2_1, arg5_1, arg7_1, buf1, 8, 504, stream=raw_stream0)
             del arg2_1
             del arg5_1
             del arg7_1
