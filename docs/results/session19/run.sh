@@ -35,9 +35,15 @@ for s in "$@"; do
             tests/test_snapshot_suite.py -k static-magi --snapshot-update; rc=$?;
             tar czf /tmp/s19/snap211.tgz tests/__snapshots__/torch-2.11; exit $rc'
         wait ;;
-    locate_new)  # the same on this session's code
+    locate_new)  # the same on this session's code, with the budget for the cures, beside the
+        # fake-CUDA tests and the torch-2.11 snapshots (CPU only)
         step locate_new env MAGI_PASSES__MEASURE_DECISIONS=0 MAGI_PASSES__ENABLE_CONV_PAD_FOLD=0 \
-            python benchmarks/zoo_numerics.py "${LOCATE[@]}" ;;
+            python benchmarks/zoo_numerics.py "${LOCATE[@]}" --locate-budget 400 &
+        step cputests python -m pytest -p no:cacheprovider -q tests/test_channels_last.py
+        step snapshots bash -c 'python -m pytest -p no:cacheprovider -q \
+            tests/test_snapshot_suite.py -k static-magi --snapshot-update; rc=$?;
+            tar czf /tmp/s19/snap211.tgz tests/__snapshots__/torch-2.11; exit $rc'
+        wait ;;
     targets)  # issue 18's targets, magi as shipped (decisions on), T=3 and T=21, profiled
         step targets python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
             --variants torch.compile,torch.compile+frames,magi --rounds 3 --profile \
