@@ -119,6 +119,23 @@ def kernel_differences(
     return lines
 
 
+def launch_lines(launches: Sequence[KernelLaunch]) -> list[str]:
+    """Each kernel of a launch record once, in launch order: ``"name [source hash]: config"``
+    (``?`` while several configs remained), with its launch count where above one. What a wrong
+    run and a right run of one graph, in two processes, are compared by: an autotuned config is
+    picked per process and cached within it (docs/locate.md)."""
+    counts: dict[str, int] = {}
+    for launch in launches:
+        counts[launch.name] = counts.get(launch.name, 0) + 1
+    lines = []
+    for name, launch in _first_by_name(launches).items():
+        times = f" (x{counts[name]})" if counts[name] > 1 else ""
+        lines.append(f"{name} [{launch.source or '?'}]: {launch.config or '?'}{times}")
+    if len(lines) > MAX_LINES:
+        lines = [*lines[:MAX_LINES], f"... and {len(lines) - MAX_LINES} more"]
+    return lines
+
+
 def _first_by_name(launches: Sequence[KernelLaunch]) -> dict[str, KernelLaunch]:
     first: dict[str, KernelLaunch] = {}
     for launch in launches:

@@ -87,7 +87,7 @@ from .capture import (
     validate_label,
     validate_passes,
 )
-from .launches import KernelLaunch, kernel_differences, recorded_launches
+from .launches import KernelLaunch, kernel_differences, launch_lines, recorded_launches
 from .numerics import (
     REFERENCE_DTYPES,
     _cast,
@@ -249,8 +249,9 @@ class Retry:
 class Fp32Rerun:
     """The first wrong graph recompiled with its bf16/fp16 inputs cast to fp32.
 
-    ``verdict``: "logic" (still wrong in fp32), "precision" (right in fp32), "error", or "n/a"
-    (no input to widen). Judged with the tolerance of each output's original dtype.
+    ``verdict``: "logic" (still wrong in fp32), "precision" (right in fp32: rounding, or a fault
+    of the low-precision kernels alone, since fp32 compiles other ones), "error", or "n/a" (no
+    input to widen). Judged with the tolerance of each output's original dtype.
     """
 
     verdict: str
@@ -291,6 +292,9 @@ class LocateReport:
     # how the replayed code's Triton launches differ from the control's: per kernel, another
     # config or source ([]: none; None: not compared, e.g. no Triton kernel or a retry failed)
     kernels: list[str] | None = None
+    # the Triton kernels the replay launched, each once: "name [source hash]: config"
+    # (launches.launch_lines; None: no replay ran or it launched no Triton kernel)
+    launched: list[str] | None = None
     reference: ReferenceCheck | None = None
     tolerance: dict[str, float] = field(default_factory=dict)
     budget_s: float | None = None
@@ -839,6 +843,7 @@ class LocatingBackend:
         self._saved: _Saved | None = None
         self._cured: tuple[list[Retry], Fp32Rerun | None] | None = None
         self._kernels: list[str] | None = None
+        self._launched: list[str] | None = None
         self._notes: list[str] = []
 
     # ------------------------------------------------------------------ compile and check
@@ -970,6 +975,7 @@ class LocatingBackend:
             retries=list(retries),
             fp32=fp32,
             kernels=None if self._kernels is None else list(self._kernels),
+            launched=None if self._launched is None else list(self._launched),
             tolerance={str(k).removeprefix("torch."): v for k, v in self.tolerance.items()},
             budget_s=self.budget_s,
             seconds=time.perf_counter() - self._start,
@@ -1050,6 +1056,7 @@ class LocatingBackend:
                 fp32 = self._fp32(saved)
                 longest = fp32.seconds
         replay, replayed = self._replay(saved, expected)
+        self._launched = launch_lines(replayed) or None
         retries: list[Retry] = [replay]
         if self._over_budget(longest):
             note = f"over the budget of {self.budget_s:g} s"
@@ -1406,7 +1413,11 @@ def _report_lines(report: LocateReport) -> list[str]:
         fp32 = report.fp32
         text = {
             "logic": "still wrong in fp32: a logic error, not precision",
-            "precision": "right in fp32: a precision error",
+            # fp32 compiles other kernels (other sources, other autotuned configs): right there
+            # does not clear the low-precision code itself (session 19's Wan conv_in: 0.744
+            # from its eager graph in bf16, far beyond rounding, right in fp32)
+            "precision": "right in fp32: precision, or a fault of the low-precision code "
+            "alone (fp32 compiles other kernels)",
         }.get(fp32.verdict)
         if text is None:  # "error", "n/a"
             lines.append(f"fp32 rerun: {fp32.verdict}: {fp32.note}")
@@ -1438,6 +1449,9 @@ def _report_lines(report: LocateReport) -> list[str]:
                     "Triton kernels: the replay and the control launch the same sources with "
                     "the same configs"
                 )
+        if report.launched:
+            lines.append("Triton kernels the replay launched (name [source]: config):")
+            lines.extend(f"  {k}" for k in report.launched)
     if report.reference is not None:
         ref = report.reference
         verdict = "the compiled output is wrong" if ref.wrong else "the compiled output is fine"

@@ -132,3 +132,16 @@ def test_a_cuda_graph_records_each_kernel_with_its_tuned_config() -> None:
     assert all(r.name.startswith("triton_") and r.source for r in first)
     assert all("BLOCK=" in r.config and "num_warps=" in r.config for r in second)
     assert kernel_differences(first, second, LABELS) == []
+
+
+def test_launch_lines_name_each_kernel_once_with_source_config_and_count() -> None:
+    pad = KernelLaunch("k_pad", "XBLOCK=64, YBLOCK=32, num_warps=4", "aaa")
+    norm = KernelLaunch("k_norm", "", "")  # several configs left, source unknown
+    assert launches.launch_lines([pad, norm, pad, pad]) == [
+        "k_pad [aaa]: XBLOCK=64, YBLOCK=32, num_warps=4 (x3)",
+        "k_norm [?]: ?",
+    ]
+    assert launches.launch_lines([]) == []
+    many = [KernelLaunch(f"k{i}", "XBLOCK=1", "s") for i in range(MAX_LINES + 2)]
+    lines = launches.launch_lines(many)
+    assert len(lines) == MAX_LINES + 1 and lines[-1] == "... and 2 more"

@@ -27,6 +27,7 @@ from pytest_magi.locating import (
     LocateReport,
     LocatingBackend,
     OutputRecord,
+    Retry,
     locate,
     module_path,
     output_distance,
@@ -313,7 +314,7 @@ def test_a_precision_fault_is_named_by_the_setting_that_clears_it() -> None:
     assert "already has emulate_precision_casts=False" in cures(report)[0].note
     assert report.clears == (["emulate_precision_casts=True"] if cleared else [])
     assert report.fp32 is not None and report.fp32.verdict == "precision"  # right in fp32
-    assert "fp32 rerun: right in fp32: a precision error" in str(report)
+    assert "fp32 rerun: right in fp32: precision, or a fault of the low-precision" in str(report)
 
 
 class ScaleCos(CustomGraphPass):
@@ -516,6 +517,21 @@ def test_an_infinite_distance_stays_json() -> None:
     data = json.loads(json.dumps(report.to_dict(), allow_nan=False))
     assert data["graphs"][0]["outputs"][0]["distance"] == "inf"
     assert data["graphs"][0]["worst"] == "inf" and data["graphs"][0]["wrong"] == [0]
+
+
+def test_the_report_lists_the_kernels_the_replay_launched() -> None:
+    """What compares a wrong run with a right one in another process (an autotuned config is
+    picked per process): each kernel the replay launched, with its source hash and config."""
+    graph = GraphRecord(0, calls=1, outputs=[OutputRecord(0, (2,), "bfloat16", 0.7, 1, True)])
+    replay = Retry(REPLAY, "replay", "wrong", 0.7, 1)
+    launched = ["k_cat_pad [abc123]: XBLOCK=64, YBLOCK=32, num_warps=4, num_stages=1 (x2)"]
+    report = LocateReport("f", "magi", [graph], None, retries=[replay], launched=launched)
+    text = str(report)
+    assert "Triton kernels the replay launched (name [source]: config):" in text
+    assert "  k_cat_pad [abc123]: XBLOCK=64, YBLOCK=32, num_warps=4, num_stages=1 (x2)" in text
+    assert json.loads(json.dumps(report.to_dict()))["launched"] == launched
+    quiet = LocateReport("f", "magi", [graph], None, retries=[replay])
+    assert "replay launched" not in str(quiet)  # no Triton kernel (CPU): nothing listed
 
 
 def test_module_paths_read_as_module_names() -> None:

@@ -3,9 +3,13 @@
 # outlast one 10-minute call: `bash docs/results/session19/run.sh STEP...`, each step's log in
 # /tmp/s19/<step>.log, and /tmp/s19/<step>.rc when it ends. The poll calls copy them to $OUT.
 # wheels/old18 (carried, git-ignored): magi_passes, pytest_magi and benchmarks as of commit
-# 2ae8aa2 (session 18), for the rerun of session 18's wrong output on its own code.
+# 2ae8aa2 (session 18), for the rerun of session 18's wrong output on its own code
+# (`mkdir -p wheels/old18 && git archive 2ae8aa2 magi_passes pytest_magi benchmarks | tar -x -C
+# wheels/old18`). Ran this session: setup, locate_old, locate_new (logs beside this file); the
+# machine went back before probe, targets and tests ran (see docs/benchmarks.md, "Session 19").
 set -u
 mkdir -p /tmp/s19
+rm -f /tmp/s19/ALL.done  # this invocation's end marker, not an earlier one's
 export PYTHONUNBUFFERED=1
 case "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" in
 *H100*) HBM=3350 ;;  # H100 SXM HBM3

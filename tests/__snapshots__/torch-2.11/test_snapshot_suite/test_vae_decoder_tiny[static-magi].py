@@ -38,111 +38,16 @@ empty_strided_p2p = torch._C._distributed_c10d._SymmetricMemory.empty_strided_p2
 
 
 # kernel path: <kernel-path>
-# Topologically Sorted Source Nodes: [], Original ATen: []
-# Source node to ATen node mapping:
-# Graph fragment:
-#   %arg0_1 : Tensor "bf16[16, 4, 3, 3, 3][108, 27, 9, 3, 1]cuda:0" = PlaceHolder[target=arg0_1]
-#   %arg5_1 : Tensor "bf16[16, 16, 3, 3, 3][432, 27, 9, 3, 1]cuda:0" = PlaceHolder[target=arg5_1]
-#   %arg9_1 : Tensor "bf16[16, 16, 3, 3, 3][432, 27, 9, 3, 1]cuda:0" = PlaceHolder[target=arg9_1]
-#   %arg11_1 : Tensor "bf16[16, 16, 3, 3, 3][432, 27, 9, 3, 1]cuda:0" = PlaceHolder[target=arg11_1]
-#   %arg15_1 : Tensor "bf16[16, 16, 3, 3, 3][432, 27, 9, 3, 1]cuda:0" = PlaceHolder[target=arg15_1]
-#   %arg19_1 : Tensor "bf16[16, 16, 3, 3, 3][432, 27, 9, 3, 1]cuda:0" = PlaceHolder[target=arg19_1]
-#   %arg23_1 : Tensor "bf16[3, 16, 3, 3, 3][432, 27, 9, 3, 1]cuda:0" = PlaceHolder[target=arg23_1]
-#   %permute_default : Tensor "bf16[16, 3, 3, 3, 4][108, 9, 3, 1, 27]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%arg0_1, [0, 2, 3, 4, 1]), kwargs = {})
-#   %reshape_default : Tensor "bf16[1728][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%permute_default, [-1]), kwargs = {})
-#   %permute_default_1 : Tensor "bf16[16, 3, 3, 3, 16][432, 9, 3, 1, 27]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%arg5_1, [0, 2, 3, 4, 1]), kwargs = {})
-#   %reshape_default_1 : Tensor "bf16[6912][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%permute_default_1, [-1]), kwargs = {})
-#   %permute_default_2 : Tensor "bf16[16, 3, 3, 3, 16][432, 9, 3, 1, 27]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%arg9_1, [0, 2, 3, 4, 1]), kwargs = {})
-#   %reshape_default_2 : Tensor "bf16[6912][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%permute_default_2, [-1]), kwargs = {})
-#   %permute_default_3 : Tensor "bf16[16, 3, 3, 3, 16][432, 9, 3, 1, 27]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%arg11_1, [0, 2, 3, 4, 1]), kwargs = {})
-#   %reshape_default_3 : Tensor "bf16[6912][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%permute_default_3, [-1]), kwargs = {})
-#   %permute_default_4 : Tensor "bf16[16, 3, 3, 3, 16][432, 9, 3, 1, 27]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%arg15_1, [0, 2, 3, 4, 1]), kwargs = {})
-#   %reshape_default_4 : Tensor "bf16[6912][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%permute_default_4, [-1]), kwargs = {})
-#   %permute_default_5 : Tensor "bf16[16, 3, 3, 3, 16][432, 9, 3, 1, 27]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%arg19_1, [0, 2, 3, 4, 1]), kwargs = {})
-#   %reshape_default_5 : Tensor "bf16[6912][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%permute_default_5, [-1]), kwargs = {})
-#   %permute_default_6 : Tensor "bf16[3, 3, 3, 3, 16][432, 9, 3, 1, 27]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%arg23_1, [0, 2, 3, 4, 1]), kwargs = {})
-#   %reshape_default_6 : Tensor "bf16[1296][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%permute_default_6, [-1]), kwargs = {})
-#   %cat_default : Tensor "bf16[37584][1]cuda:0"[num_users=7] = call_function[target=torch.ops.aten.cat.default](args = ([%reshape_default, %reshape_default_1, %reshape_default_2, %reshape_default_3, %reshape_default_4, %reshape_default_5, %reshape_default_6],), kwargs = {})
-#   return %cat_default
-triton_poi_fused_0 = async_compile.triton('triton_poi_fused_0', '''
-import triton
-import triton.language as tl
-
-from torch._inductor.runtime import triton_helpers, triton_heuristics
-from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
-from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
-triton_helpers.set_driver_to_gpu()
-
-@triton_heuristics.pointwise(
-    size_hints={'x': 65536}, 
-    filename=__file__,
-    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'in_ptr3': '*bf16', 'in_ptr4': '*bf16', 'in_ptr5': '*bf16', 'in_ptr6': '*bf16', 'out_ptr0': '*bf16', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]], (8,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_0', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 7, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 150336}},
-    min_elem_per_thread=0
-)
-@triton.jit
-def triton_poi_fused_0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, in_ptr6, out_ptr0, xnumel, XBLOCK : tl.constexpr):
-    xnumel = 37584
-    xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:]
-    xmask = xindex < xnumel
-    x0 = xindex
-    tmp0 = x0
-    tmp1 = tl.full([1], 0, tl.int64)
-    tmp2 = tmp0 >= tmp1
-    tmp3 = tl.full([1], 1728, tl.int64)
-    tmp4 = tmp0 < tmp3
-    tmp5 = tl.load(in_ptr0 + (27*(((x0) % 4)) + 108*((((x0) // 108) % 16)) + ((((x0) // 4) % 27))), tmp4 & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
-    tmp6 = tmp0 >= tmp3
-    tmp7 = tl.full([1], 8640, tl.int64)
-    tmp8 = tmp0 < tmp7
-    tmp9 = tmp6 & tmp8
-    tmp10 = tl.load(in_ptr1 + (27*((((-1728) + x0) % 16)) + 432*(((((-1728) + x0) // 432) % 16)) + (((((-1728) + x0) // 16) % 27))), tmp9 & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
-    tmp11 = tmp0 >= tmp7
-    tmp12 = tl.full([1], 15552, tl.int64)
-    tmp13 = tmp0 < tmp12
-    tmp14 = tmp11 & tmp13
-    tmp15 = tl.load(in_ptr2 + (27*((((-8640) + x0) % 16)) + 432*(((((-8640) + x0) // 432) % 16)) + (((((-8640) + x0) // 16) % 27))), tmp14 & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
-    tmp16 = tmp0 >= tmp12
-    tmp17 = tl.full([1], 22464, tl.int64)
-    tmp18 = tmp0 < tmp17
-    tmp19 = tmp16 & tmp18
-    tmp20 = tl.load(in_ptr3 + (27*((((-15552) + x0) % 16)) + 432*(((((-15552) + x0) // 432) % 16)) + (((((-15552) + x0) // 16) % 27))), tmp19 & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
-    tmp21 = tmp0 >= tmp17
-    tmp22 = tl.full([1], 29376, tl.int64)
-    tmp23 = tmp0 < tmp22
-    tmp24 = tmp21 & tmp23
-    tmp25 = tl.load(in_ptr4 + (27*((((-22464) + x0) % 16)) + 432*(((((-22464) + x0) // 432) % 16)) + (((((-22464) + x0) // 16) % 27))), tmp24 & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
-    tmp26 = tmp0 >= tmp22
-    tmp27 = tl.full([1], 36288, tl.int64)
-    tmp28 = tmp0 < tmp27
-    tmp29 = tmp26 & tmp28
-    tmp30 = tl.load(in_ptr5 + (27*((((-29376) + x0) % 16)) + 432*(((((-29376) + x0) // 432) % 16)) + (((((-29376) + x0) // 16) % 27))), tmp29 & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
-    tmp31 = tmp0 >= tmp27
-    tmp32 = tl.full([1], 37584, tl.int64)
-    tmp33 = tmp0 < tmp32
-    tmp34 = tl.load(in_ptr6 + (27*((((-36288) + x0) % 16)) + 432*(((((-36288) + x0) // 432) % 3)) + (((((-36288) + x0) // 16) % 27))), tmp31 & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
-    tmp35 = tl.where(tmp29, tmp30, tmp34)
-    tmp36 = tl.where(tmp24, tmp25, tmp35)
-    tmp37 = tl.where(tmp19, tmp20, tmp36)
-    tmp38 = tl.where(tmp14, tmp15, tmp37)
-    tmp39 = tl.where(tmp9, tmp10, tmp38)
-    tmp40 = tl.where(tmp4, tmp5, tmp39)
-    tl.store(out_ptr0 + (x0), tmp40, xmask)
-''', device_str='cuda')
-
-
-# kernel path: <kernel-path>
 # Topologically Sorted Source Nodes: [h], Original ATen: [aten.convolution]
 # Source node to ATen node mapping:
 #   h => convolution
 # Graph fragment:
 #   %arg2_1 : Tensor "bf16[1, 4, 2, 6, 8][384, 96, 48, 8, 1]cuda:0" = PlaceHolder[target=arg2_1]
+#   %clone_default_1 : Tensor "bf16[16, 4, 3, 3, 3][108, 1, 36, 12, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg0_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %clone_default : Tensor "bf16[1, 4, 2, 6, 8][384, 1, 192, 32, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg2_1,), kwargs = {memory_format: torch.channels_last_3d})
-#   %as_strided_default : Tensor "bf16[16, 4, 3, 3, 3][108, 1, 36, 12, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 4, 3, 3, 3], [108, 1, 36, 12, 4], 0), kwargs = {})
-#   %convolution : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default, %as_strided_default, %arg1_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %buf1
-triton_poi_fused_convolution_1 = async_compile.triton('triton_poi_fused_convolution_1', '''
+#   %convolution : Tensor "bf16[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default, %clone_default_1, %arg1_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   return %buf0
+triton_poi_fused_convolution_0 = async_compile.triton('triton_poi_fused_convolution_0', '''
 import triton
 import triton.language as tl
 
@@ -155,11 +60,11 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'y': 4, 'x': 128}, tile_hint=TileHint.SQUARE,
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'out_ptr0': '*bf16', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_1', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 1, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 768, 'x': 768}},
+    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_0', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 1, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 768, 'x': 768}},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused_convolution_1(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+def triton_poi_fused_convolution_0(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
     ynumel = 4
     xnumel = 96
     yoffset = tl.program_id(1) * YBLOCK
@@ -176,6 +81,51 @@ def triton_poi_fused_convolution_1(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : t
 
 
 # kernel path: <kernel-path>
+# Topologically Sorted Source Nodes: [h], Original ATen: [aten.convolution]
+# Source node to ATen node mapping:
+#   h => convolution
+# Graph fragment:
+#   %arg0_1 : Tensor "bf16[16, 4, 3, 3, 3][108, 27, 9, 3, 1]cuda:0" = PlaceHolder[target=arg0_1]
+#   %clone_default_1 : Tensor "bf16[16, 4, 3, 3, 3][108, 1, 36, 12, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg0_1,), kwargs = {memory_format: torch.channels_last_3d})
+#   %clone_default : Tensor "bf16[1, 4, 2, 6, 8][384, 1, 192, 32, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg2_1,), kwargs = {memory_format: torch.channels_last_3d})
+#   %convolution : Tensor "bf16[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default, %clone_default_1, %arg1_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   return %buf1
+triton_poi_fused_convolution_1 = async_compile.triton('triton_poi_fused_convolution_1', '''
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.pointwise(
+    size_hints={'y': 64, 'x': 32}, tile_hint=TileHint.SQUARE,
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*bf16', 'out_ptr0': '*bf16', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_1', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 1, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 6912, 'x': 3456}},
+    min_elem_per_thread=0
+)
+@triton.jit
+def triton_poi_fused_convolution_1(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+    ynumel = 64
+    xnumel = 27
+    yoffset = tl.program_id(1) * YBLOCK
+    yindex = yoffset + tl.arange(0, YBLOCK)[:, None]
+    ymask = yindex < ynumel
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[None, :]
+    xmask = xindex < xnumel
+    x2 = xindex
+    y3 = yindex
+    y0 = (yindex % 4)
+    y1 = yindex // 4
+    tmp0 = tl.load(in_ptr0 + (x2 + 27*y3), xmask & ymask, eviction_policy='evict_last').to(tl.float32)
+    tl.store(out_ptr0 + (y0 + 4*x2 + 108*y1), tmp0, xmask & ymask)
+''', device_str='cuda')
+
+
+# kernel path: <kernel-path>
 # Topologically Sorted Source Nodes: [h, group_norm], Original ATen: [aten.convolution, aten.native_group_norm]
 # Source node to ATen node mapping:
 #   group_norm => convert_element_type, view
@@ -183,11 +133,11 @@ def triton_poi_fused_convolution_1(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : t
 # Graph fragment:
 #   %buf2 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0" = PlaceHolder[target=buf2]
 #   %arg1_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg1_1]
+#   %clone_default_1 : Tensor "bf16[16, 4, 3, 3, 3][108, 1, 36, 12, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg0_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %clone_default : Tensor "bf16[1, 4, 2, 6, 8][384, 1, 192, 32, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg2_1,), kwargs = {memory_format: torch.channels_last_3d})
-#   %as_strided_default : Tensor "bf16[16, 4, 3, 3, 3][108, 1, 36, 12, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 4, 3, 3, 3], [108, 1, 36, 12, 4], 0), kwargs = {})
-#   %convolution : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default, %as_strided_default, %arg1_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   %convert_element_type : Tensor "f32[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution, torch.float32), kwargs = {})
-#   %view : Tensor "f32[1, 4, 4, 96][1536, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type, [1, 4, 4, 96]), kwargs = {})
+#   %convolution : Tensor "bf16[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default, %clone_default_1, %arg1_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convert_element_type : Tensor "f32[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution, torch.float32), kwargs = {})
+#   %view : Tensor "f32[1, 4, 4, 96][1536, 384, 96, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type, [1, 4, 4, 96]), kwargs = {})
 #   %var_mean_correction : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view, [3]), kwargs = {correction: 0, keepdim: True})
 #   return %getitem_11,%buf4
 triton_red_fused_convolution_native_group_norm_2 = async_compile.triton('triton_red_fused_convolution_native_group_norm_2', '''
@@ -256,16 +206,16 @@ def triton_red_fused_convolution_native_group_norm_2(in_ptr0, in_ptr1, out_ptr0,
 #   %getitem_11 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=getitem_11]
 #   %buf4 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=buf4]
 #   %mean_dim_3 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=mean_dim_3]
+#   %clone_default_1 : Tensor "bf16[16, 4, 3, 3, 3][108, 1, 36, 12, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg0_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %clone_default : Tensor "bf16[1, 4, 2, 6, 8][384, 1, 192, 32, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg2_1,), kwargs = {memory_format: torch.channels_last_3d})
-#   %as_strided_default : Tensor "bf16[16, 4, 3, 3, 3][108, 1, 36, 12, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 4, 3, 3, 3], [108, 1, 36, 12, 4], 0), kwargs = {})
-#   %convolution : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default, %as_strided_default, %arg1_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   %convert_element_type : Tensor "f32[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution, torch.float32), kwargs = {})
-#   %view : Tensor "f32[1, 4, 4, 96][1536, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type, [1, 4, 4, 96]), kwargs = {})
+#   %convolution : Tensor "bf16[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default, %clone_default_1, %arg1_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convert_element_type : Tensor "f32[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution, torch.float32), kwargs = {})
+#   %view : Tensor "f32[1, 4, 4, 96][1536, 384, 96, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type, [1, 4, 4, 96]), kwargs = {})
 #   %var_mean_correction : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view, [3]), kwargs = {correction: 0, keepdim: True})
-#   %reshape_default_7 : Tensor "f32[1, 4, 1, 4][16, 4, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%getitem_11, [1, 4, 1, 4]), kwargs = {})
-#   %expand_default : Tensor "f32[1, 4, 4, 4][16, 4, 0, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.expand.default](args = (%reshape_default_7, [1, 4, 4, 4]), kwargs = {})
-#   %reshape_default_8 : Tensor "f32[1, 4, 1, 4][16, 4, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%getitem_10, [1, 4, 1, 4]), kwargs = {})
-#   %expand_default_1 : Tensor "f32[1, 4, 4, 4][16, 4, 0, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.expand.default](args = (%reshape_default_8, [1, 4, 4, 4]), kwargs = {})
+#   %reshape_default_6 : Tensor "f32[1, 4, 1, 4][16, 4, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%getitem_11, [1, 4, 1, 4]), kwargs = {})
+#   %expand_default : Tensor "f32[1, 4, 4, 4][16, 4, 0, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.expand.default](args = (%reshape_default_6, [1, 4, 4, 4]), kwargs = {})
+#   %reshape_default_7 : Tensor "f32[1, 4, 1, 4][16, 4, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%getitem_10, [1, 4, 1, 4]), kwargs = {})
+#   %expand_default_1 : Tensor "f32[1, 4, 4, 4][16, 4, 0, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.expand.default](args = (%reshape_default_7, [1, 4, 4, 4]), kwargs = {})
 #   %mean_dim_2 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%expand_default, [3], True), kwargs = {})
 #   %clone_default_15 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%mean_dim_2,), kwargs = {})
 #   %sub_tensor_1 : Tensor "f32[1, 4, 4, 4][64, 16, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%expand_default, %mean_dim_2), kwargs = {})
@@ -357,35 +307,35 @@ def triton_poi_fused_convolution_native_group_norm_3(in_out_ptr0, in_ptr0, in_pt
 #   %arg3_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg3_1]
 #   %arg4_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg4_1]
 #   %add_1 : Tensor "f32[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0" = PlaceHolder[target=add_1]
+#   %clone_default_1 : Tensor "bf16[16, 4, 3, 3, 3][108, 1, 36, 12, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg0_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %clone_default : Tensor "bf16[1, 4, 2, 6, 8][384, 1, 192, 32, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg2_1,), kwargs = {memory_format: torch.channels_last_3d})
-#   %as_strided_default : Tensor "bf16[16, 4, 3, 3, 3][108, 1, 36, 12, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 4, 3, 3, 3], [108, 1, 36, 12, 4], 0), kwargs = {})
-#   %as_strided_default_1 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 1728), kwargs = {})
-#   %convolution : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default, %as_strided_default, %arg1_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   %convert_element_type : Tensor "f32[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution, torch.float32), kwargs = {})
-#   %view : Tensor "f32[1, 4, 4, 96][1536, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type, [1, 4, 4, 96]), kwargs = {})
-#   %as_strided_default_8 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_15, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
-#   %as_strided_default_7 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_14, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
-#   %sub : Tensor "f32[1, 4, 4, 96][1536, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view, %as_strided_default_8), kwargs = {})
-#   %mul : Tensor "f32[1, 4, 4, 96][1536, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub, %as_strided_default_7), kwargs = {})
-#   %view_1 : Tensor "f32[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%mul, [1, 16, 2, 6, 8]), kwargs = {})
+#   %convolution : Tensor "bf16[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default, %clone_default_1, %arg1_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convert_element_type : Tensor "f32[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution, torch.float32), kwargs = {})
+#   %view : Tensor "f32[1, 4, 4, 96][1536, 384, 96, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type, [1, 4, 4, 96]), kwargs = {})
+#   %as_strided_default_7 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_15, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
+#   %as_strided_default_6 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_14, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
+#   %sub : Tensor "f32[1, 4, 4, 96][1536, 384, 96, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view, %as_strided_default_7), kwargs = {})
+#   %mul : Tensor "f32[1, 4, 4, 96][1536, 384, 96, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub, %as_strided_default_6), kwargs = {})
+#   %view_1 : Tensor "f32[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%mul, [1, 16, 2, 6, 8]), kwargs = {})
 #   %unsqueeze : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg3_1, 0), kwargs = {})
 #   %unsqueeze_1 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze, 2), kwargs = {})
 #   %unsqueeze_2 : Tensor "bf16[1, 16, 1, 1][16, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_1, 3), kwargs = {})
 #   %unsqueeze_3 : Tensor "bf16[1, 16, 1, 1, 1][16, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_2, 4), kwargs = {})
-#   %mul_1 : Tensor "f32[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%view_1, %unsqueeze_3), kwargs = {})
+#   %mul_1 : Tensor "f32[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%view_1, %unsqueeze_3), kwargs = {})
 #   %unsqueeze_4 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg4_1, 0), kwargs = {})
 #   %unsqueeze_5 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_4, 2), kwargs = {})
 #   %unsqueeze_6 : Tensor "bf16[1, 16, 1, 1][16, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_5, 3), kwargs = {})
 #   %unsqueeze_7 : Tensor "bf16[1, 16, 1, 1, 1][16, 1, 1, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_6, 4), kwargs = {})
-#   %add_1 : Tensor "f32[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.add.Tensor](args = (%mul_1, %unsqueeze_7), kwargs = {})
-#   %neg : Tensor "f32[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%add_1,), kwargs = {})
-#   %exp : Tensor "f32[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg,), kwargs = {})
-#   %add_2 : Tensor "f32[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp, 1), kwargs = {})
-#   %div : Tensor "f32[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%add_1, %add_2), kwargs = {})
-#   %convert_element_type_5 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div, torch.bfloat16), kwargs = {})
+#   %add_1 : Tensor "f32[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.add.Tensor](args = (%mul_1, %unsqueeze_7), kwargs = {})
+#   %neg : Tensor "f32[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%add_1,), kwargs = {})
+#   %exp : Tensor "f32[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg,), kwargs = {})
+#   %add_2 : Tensor "f32[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp, 1), kwargs = {})
+#   %div : Tensor "f32[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%add_1, %add_2), kwargs = {})
+#   %convert_element_type_5 : Tensor "bf16[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div, torch.bfloat16), kwargs = {})
 #   %clone_default_2 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_5,), kwargs = {memory_format: torch.channels_last_3d})
-#   %convolution_1 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_2, %as_strided_default_1, %arg6_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %add_1,%buf11
+#   %as_strided_default : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 0), kwargs = {})
+#   %convolution_1 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_2, %as_strided_default, %arg6_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   return %add_1,%buf12
 triton_poi_fused_convolution_native_group_norm_silu_4 = async_compile.triton('triton_poi_fused_convolution_native_group_norm_silu_4', '''
 import triton
 import triton.language as tl
@@ -435,6 +385,97 @@ def triton_poi_fused_convolution_native_group_norm_silu_4(in_ptr0, in_ptr1, in_p
 
 
 # kernel path: <kernel-path>
+# Topologically Sorted Source Nodes: [], Original ATen: []
+# Source node to ATen node mapping:
+# Graph fragment:
+#   %arg5_1 : Tensor "bf16[16, 16, 3, 3, 3][432, 27, 9, 3, 1]cuda:0" = PlaceHolder[target=arg5_1]
+#   %arg9_1 : Tensor "bf16[16, 16, 3, 3, 3][432, 27, 9, 3, 1]cuda:0" = PlaceHolder[target=arg9_1]
+#   %arg11_1 : Tensor "bf16[16, 16, 3, 3, 3][432, 27, 9, 3, 1]cuda:0" = PlaceHolder[target=arg11_1]
+#   %arg15_1 : Tensor "bf16[16, 16, 3, 3, 3][432, 27, 9, 3, 1]cuda:0" = PlaceHolder[target=arg15_1]
+#   %arg19_1 : Tensor "bf16[16, 16, 3, 3, 3][432, 27, 9, 3, 1]cuda:0" = PlaceHolder[target=arg19_1]
+#   %arg23_1 : Tensor "bf16[3, 16, 3, 3, 3][432, 27, 9, 3, 1]cuda:0" = PlaceHolder[target=arg23_1]
+#   %permute_default : Tensor "bf16[16, 3, 3, 3, 16][432, 9, 3, 1, 27]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%arg5_1, [0, 2, 3, 4, 1]), kwargs = {})
+#   %reshape_default : Tensor "bf16[432, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%permute_default, [-1, 16]), kwargs = {})
+#   %permute_default_1 : Tensor "bf16[16, 3, 3, 3, 16][432, 9, 3, 1, 27]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%arg9_1, [0, 2, 3, 4, 1]), kwargs = {})
+#   %reshape_default_1 : Tensor "bf16[432, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%permute_default_1, [-1, 16]), kwargs = {})
+#   %permute_default_2 : Tensor "bf16[16, 3, 3, 3, 16][432, 9, 3, 1, 27]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%arg11_1, [0, 2, 3, 4, 1]), kwargs = {})
+#   %reshape_default_2 : Tensor "bf16[432, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%permute_default_2, [-1, 16]), kwargs = {})
+#   %permute_default_3 : Tensor "bf16[16, 3, 3, 3, 16][432, 9, 3, 1, 27]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%arg15_1, [0, 2, 3, 4, 1]), kwargs = {})
+#   %reshape_default_3 : Tensor "bf16[432, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%permute_default_3, [-1, 16]), kwargs = {})
+#   %permute_default_4 : Tensor "bf16[16, 3, 3, 3, 16][432, 9, 3, 1, 27]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%arg19_1, [0, 2, 3, 4, 1]), kwargs = {})
+#   %reshape_default_4 : Tensor "bf16[432, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%permute_default_4, [-1, 16]), kwargs = {})
+#   %permute_default_5 : Tensor "bf16[3, 3, 3, 3, 16][432, 9, 3, 1, 27]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%arg23_1, [0, 2, 3, 4, 1]), kwargs = {})
+#   %reshape_default_5 : Tensor "bf16[81, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%permute_default_5, [-1, 16]), kwargs = {})
+#   %cat_default : Tensor "bf16[2241, 16][16, 1]cuda:0"[num_users=6] = call_function[target=torch.ops.aten.cat.default](args = ([%reshape_default, %reshape_default_1, %reshape_default_2, %reshape_default_3, %reshape_default_4, %reshape_default_5],), kwargs = {})
+#   return %cat_default
+triton_poi_fused_5 = async_compile.triton('triton_poi_fused_5', '''
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.pointwise(
+    size_hints={'y': 4096, 'x': 16}, tile_hint=TileHint.DEFAULT,
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'in_ptr3': '*bf16', 'in_ptr4': '*bf16', 'in_ptr5': '*bf16', 'out_ptr0': '*bf16', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (8,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_5', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 6, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 16416, 'x': 143424}},
+    min_elem_per_thread=0
+)
+@triton.jit
+def triton_poi_fused_5(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+    ynumel = 2241
+    xnumel = 16
+    yoffset = tl.program_id(1) * YBLOCK
+    yindex = yoffset + tl.arange(0, YBLOCK)[:, None]
+    ymask = yindex < ynumel
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[None, :]
+    xmask = xindex < xnumel
+    y0 = yindex
+    x1 = xindex
+    tmp0 = y0
+    tmp1 = tl.full([1, 1], 0, tl.int64)
+    tmp2 = tmp0 >= tmp1
+    tmp3 = tl.full([1, 1], 432, tl.int64)
+    tmp4 = tmp0 < tmp3
+    tmp5 = tl.load(in_ptr0 + (27*x1 + 432*((((y0) // 27) % 16)) + (((y0) % 27))), tmp4 & xmask & ymask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+    tmp6 = tmp0 >= tmp3
+    tmp7 = tl.full([1, 1], 864, tl.int64)
+    tmp8 = tmp0 < tmp7
+    tmp9 = tmp6 & tmp8
+    tmp10 = tl.load(in_ptr1 + (27*x1 + 432*(((((-432) + y0) // 27) % 16)) + ((((-432) + y0) % 27))), tmp9 & xmask & ymask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+    tmp11 = tmp0 >= tmp7
+    tmp12 = tl.full([1, 1], 1296, tl.int64)
+    tmp13 = tmp0 < tmp12
+    tmp14 = tmp11 & tmp13
+    tmp15 = tl.load(in_ptr2 + (27*x1 + 432*(((((-864) + y0) // 27) % 16)) + ((((-864) + y0) % 27))), tmp14 & xmask & ymask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+    tmp16 = tmp0 >= tmp12
+    tmp17 = tl.full([1, 1], 1728, tl.int64)
+    tmp18 = tmp0 < tmp17
+    tmp19 = tmp16 & tmp18
+    tmp20 = tl.load(in_ptr3 + (27*x1 + 432*(((((-1296) + y0) // 27) % 16)) + ((((-1296) + y0) % 27))), tmp19 & xmask & ymask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+    tmp21 = tmp0 >= tmp17
+    tmp22 = tl.full([1, 1], 2160, tl.int64)
+    tmp23 = tmp0 < tmp22
+    tmp24 = tmp21 & tmp23
+    tmp25 = tl.load(in_ptr4 + (27*x1 + 432*(((((-1728) + y0) // 27) % 16)) + ((((-1728) + y0) % 27))), tmp24 & xmask & ymask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+    tmp26 = tmp0 >= tmp22
+    tmp27 = tl.full([1, 1], 2241, tl.int64)
+    tmp28 = tmp0 < tmp27
+    tmp29 = tl.load(in_ptr5 + (27*x1 + 432*(((((-2160) + y0) // 27) % 3)) + ((((-2160) + y0) % 27))), tmp26 & xmask & ymask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+    tmp30 = tl.where(tmp24, tmp25, tmp29)
+    tmp31 = tl.where(tmp19, tmp20, tmp30)
+    tmp32 = tl.where(tmp14, tmp15, tmp31)
+    tmp33 = tl.where(tmp9, tmp10, tmp32)
+    tmp34 = tl.where(tmp4, tmp5, tmp33)
+    tl.store(out_ptr0 + (x1 + 16*y0), tmp34, xmask & ymask)
+''', device_str='cuda')
+
+
+# kernel path: <kernel-path>
 # Topologically Sorted Source Nodes: [h, silu_1, h_2, input_1, interpolate, input_2], Original ATen: [aten.convolution, aten.silu, aten.add, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index]
 # Source node to ATen node mapping:
 #   h => convolution
@@ -446,23 +487,23 @@ def triton_poi_fused_convolution_native_group_norm_silu_4(in_ptr0, in_ptr1, in_p
 # Graph fragment:
 #   %buf2 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0" = PlaceHolder[target=buf2]
 #   %arg1_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg1_1]
-#   %buf22 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0" = PlaceHolder[target=buf22]
+#   %buf23 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0" = PlaceHolder[target=buf23]
 #   %arg10_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg10_1]
 #   %_unsafe_index : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0" = PlaceHolder[target=_unsafe_index]
+#   %clone_default_1 : Tensor "bf16[16, 4, 3, 3, 3][108, 1, 36, 12, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg0_1,), kwargs = {memory_format: torch.channels_last_3d})
 #   %clone_default : Tensor "bf16[1, 4, 2, 6, 8][384, 1, 192, 32, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg2_1,), kwargs = {memory_format: torch.channels_last_3d})
-#   %as_strided_default : Tensor "bf16[16, 4, 3, 3, 3][108, 1, 36, 12, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 4, 3, 3, 3], [108, 1, 36, 12, 4], 0), kwargs = {})
-#   %as_strided_default_2 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 8640), kwargs = {})
-#   %as_strided_default_3 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 15552), kwargs = {})
-#   %convolution : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default, %as_strided_default, %arg1_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convolution : Tensor "bf16[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default, %clone_default_1, %arg1_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %as_strided_default_1 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 6912), kwargs = {})
+#   %as_strided_default_2 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 13824), kwargs = {})
 #   %neg_1 : Tensor "f32[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%add_4,), kwargs = {})
 #   %exp_1 : Tensor "f32[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_1,), kwargs = {})
 #   %add_5 : Tensor "f32[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_1, 1), kwargs = {})
 #   %div_1 : Tensor "f32[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%add_4, %add_5), kwargs = {})
 #   %convert_element_type_11 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_1, torch.bfloat16), kwargs = {})
 #   %clone_default_4 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_11,), kwargs = {memory_format: torch.channels_last_3d})
-#   %convolution_2 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_4, %as_strided_default_2, %arg10_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   %add_6 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%convolution, %convolution_2), kwargs = {})
-#   %convert_element_type_12 : Tensor "f32[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%add_6, torch.float32), kwargs = {})
+#   %convolution_2 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_4, %as_strided_default_1, %arg10_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %add_6 : Tensor "bf16[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%convolution, %convolution_2), kwargs = {})
+#   %convert_element_type_12 : Tensor "f32[1, 16, 2, 6, 8][1536, 96, 48, 8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%add_6, torch.float32), kwargs = {})
 #   %iota : Tensor "i64[2][1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.iota.default](args = (2,), kwargs = {start: 0, step: 1, dtype: torch.int64, device: cuda:0, requires_grad: False})
 #   %mul_4 : Tensor "i64[2][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%iota, 1), kwargs = {})
 #   %add_7 : Tensor "i64[2][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mul_4, 0), kwargs = {})
@@ -490,9 +531,9 @@ def triton_poi_fused_convolution_native_group_norm_silu_4(in_ptr0, in_ptr1, in_p
 #   %_unsafe_index : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten._unsafe_index.Tensor](args = (%convert_element_type_12, [None, None, %unsqueeze_17, %unsqueeze_18, %convert_element_type_18]), kwargs = {})
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
 #   %clone_default_6 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
-#   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %as_strided_default_3, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %_unsafe_index,%buf24
-triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_5 = async_compile.triton('triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_5', '''
+#   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %as_strided_default_2, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   return %_unsafe_index,%buf25
+triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_6 = async_compile.triton('triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_6', '''
 import triton
 import triton.language as tl
 
@@ -505,11 +546,11 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'y': 16, 'x': 512}, tile_hint=TileHint.DEFAULT,
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'in_ptr3': '*bf16', 'out_ptr1': '*bf16', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_5', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 24640, 'x': 0}},
+    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_6', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 24640, 'x': 0}},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_5(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+def triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_6(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
     ynumel = 16
     xnumel = 384
     yoffset = tl.program_id(1) * YBLOCK
@@ -557,17 +598,17 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsq
 #   input_2 => convolution_3
 #   interpolate => clone_default_6, convert_element_type_19
 # Graph fragment:
-#   %buf25 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf25]
+#   %buf26 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf26]
 #   %arg12_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg12_1]
-#   %as_strided_default_3 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 15552), kwargs = {})
+#   %as_strided_default_2 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 13824), kwargs = {})
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
 #   %clone_default_6 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
-#   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %as_strided_default_3, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %as_strided_default_2, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %convert_element_type_20 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution_3, torch.float32), kwargs = {})
 #   %view_4 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, 384]), kwargs = {})
 #   %var_mean_correction_2 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_4, [3]), kwargs = {correction: 0, keepdim: True})
-#   return %buf26,%buf27,%buf28
-triton_red_fused__to_copy_convolution_native_group_norm_6 = async_compile.triton('triton_red_fused__to_copy_convolution_native_group_norm_6', '''
+#   return %buf27,%buf28,%buf29
+triton_red_fused__to_copy_convolution_native_group_norm_7 = async_compile.triton('triton_red_fused__to_copy_convolution_native_group_norm_7', '''
 import triton
 import triton.language as tl
 
@@ -581,10 +622,10 @@ triton_helpers.set_driver_to_gpu()
     reduction_hint=ReductionHint.OUTER,
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'out_ptr0': '*fp32', 'out_ptr1': '*fp32', 'out_ptr2': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr', 'R0_BLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_red_fused__to_copy_convolution_native_group_norm_6', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 3, 'num_reduction': 3, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 13472, 'r0_': 0}}
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_red_fused__to_copy_convolution_native_group_norm_7', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 3, 'num_reduction': 3, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 13472, 'r0_': 0}}
 )
 @triton.jit
-def triton_red_fused__to_copy_convolution_native_group_norm_6(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+def triton_red_fused__to_copy_convolution_native_group_norm_7(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
     xnumel = 48
     r0_numel = 128
     rnumel = r0_numel
@@ -634,18 +675,18 @@ def triton_red_fused__to_copy_convolution_native_group_norm_6(in_ptr0, in_ptr1, 
 #   input_2 => convolution_3
 #   interpolate => clone_default_6, convert_element_type_19
 # Graph fragment:
-#   %buf26 : Tensor "f32[1, 4, 4, 1, 3][48, 4, 1, 48, 16]cuda:0" = PlaceHolder[target=buf26]
 #   %buf27 : Tensor "f32[1, 4, 4, 1, 3][48, 4, 1, 48, 16]cuda:0" = PlaceHolder[target=buf27]
 #   %buf28 : Tensor "f32[1, 4, 4, 1, 3][48, 4, 1, 48, 16]cuda:0" = PlaceHolder[target=buf28]
-#   %as_strided_default_3 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 15552), kwargs = {})
+#   %buf29 : Tensor "f32[1, 4, 4, 1, 3][48, 4, 1, 48, 16]cuda:0" = PlaceHolder[target=buf29]
+#   %as_strided_default_2 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 13824), kwargs = {})
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
 #   %clone_default_6 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
-#   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %as_strided_default_3, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %as_strided_default_2, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %convert_element_type_20 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution_3, torch.float32), kwargs = {})
 #   %view_4 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, 384]), kwargs = {})
 #   %var_mean_correction_2 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_4, [3]), kwargs = {correction: 0, keepdim: True})
-#   return %getitem_15,%buf30
-triton_per_fused__to_copy_convolution_native_group_norm_7 = async_compile.triton('triton_per_fused__to_copy_convolution_native_group_norm_7', '''
+#   return %getitem_15,%buf31
+triton_per_fused__to_copy_convolution_native_group_norm_8 = async_compile.triton('triton_per_fused__to_copy_convolution_native_group_norm_8', '''
 import triton
 import triton.language as tl
 
@@ -659,10 +700,10 @@ triton_helpers.set_driver_to_gpu()
     reduction_hint=ReductionHint.OUTER_TINY,
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'in_ptr2': '*fp32', 'out_ptr0': '*fp32', 'out_ptr1': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_per_fused__to_copy_convolution_native_group_norm_7', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 3, 'num_store': 2, 'num_reduction': 2, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 832, 'r0_': 0}}
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_per_fused__to_copy_convolution_native_group_norm_8', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 3, 'num_store': 2, 'num_reduction': 2, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 832, 'r0_': 0}}
 )
 @triton.jit
-def triton_per_fused__to_copy_convolution_native_group_norm_7(in_ptr0, in_ptr1, in_ptr2, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
+def triton_per_fused__to_copy_convolution_native_group_norm_8(in_ptr0, in_ptr1, in_ptr2, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
     xnumel = 16
     r0_numel = 3
     R0_BLOCK: tl.constexpr = 4
@@ -704,19 +745,19 @@ def triton_per_fused__to_copy_convolution_native_group_norm_7(in_ptr0, in_ptr1, 
 #   interpolate => clone_default_6, convert_element_type_19
 # Graph fragment:
 #   %getitem_15 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=getitem_15]
-#   %buf30 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=buf30]
+#   %buf31 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=buf31]
 #   %mean_dim_11 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=mean_dim_11]
-#   %as_strided_default_3 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 15552), kwargs = {})
+#   %as_strided_default_2 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 13824), kwargs = {})
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
 #   %clone_default_6 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
-#   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %as_strided_default_3, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %as_strided_default_2, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %convert_element_type_20 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution_3, torch.float32), kwargs = {})
 #   %view_4 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, 384]), kwargs = {})
 #   %var_mean_correction_2 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_4, [3]), kwargs = {correction: 0, keepdim: True})
-#   %reshape_default_11 : Tensor "f32[1, 4, 1, 4][16, 4, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%getitem_15, [1, 4, 1, 4]), kwargs = {})
-#   %expand_default_4 : Tensor "f32[1, 4, 4, 4][16, 4, 0, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.expand.default](args = (%reshape_default_11, [1, 4, 4, 4]), kwargs = {})
-#   %reshape_default_12 : Tensor "f32[1, 4, 1, 4][16, 4, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%getitem_14, [1, 4, 1, 4]), kwargs = {})
-#   %expand_default_5 : Tensor "f32[1, 4, 4, 4][16, 4, 0, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.expand.default](args = (%reshape_default_12, [1, 4, 4, 4]), kwargs = {})
+#   %reshape_default_10 : Tensor "f32[1, 4, 1, 4][16, 4, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%getitem_15, [1, 4, 1, 4]), kwargs = {})
+#   %expand_default_4 : Tensor "f32[1, 4, 4, 4][16, 4, 0, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.expand.default](args = (%reshape_default_10, [1, 4, 4, 4]), kwargs = {})
+#   %reshape_default_11 : Tensor "f32[1, 4, 1, 4][16, 4, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%getitem_14, [1, 4, 1, 4]), kwargs = {})
+#   %expand_default_5 : Tensor "f32[1, 4, 4, 4][16, 4, 0, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.expand.default](args = (%reshape_default_11, [1, 4, 4, 4]), kwargs = {})
 #   %mean_dim_10 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.mean.dim](args = (%expand_default_4, [3], True), kwargs = {})
 #   %clone_default_19 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%mean_dim_10,), kwargs = {})
 #   %sub_tensor_5 : Tensor "f32[1, 4, 4, 4][64, 16, 4, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%expand_default_4, %mean_dim_10), kwargs = {})
@@ -727,7 +768,7 @@ def triton_per_fused__to_copy_convolution_native_group_norm_7(in_ptr0, in_ptr1, 
 #   %rsqrt_default_2 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add_tensor_8,), kwargs = {})
 #   %clone_default_18 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%rsqrt_default_2,), kwargs = {})
 #   return %clone_default_19,%mean_dim_11,%clone_default_18
-triton_poi_fused__to_copy_convolution_native_group_norm_8 = async_compile.triton('triton_poi_fused__to_copy_convolution_native_group_norm_8', '''
+triton_poi_fused__to_copy_convolution_native_group_norm_9 = async_compile.triton('triton_poi_fused__to_copy_convolution_native_group_norm_9', '''
 import triton
 import triton.language as tl
 
@@ -740,11 +781,11 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'x': 16}, 
     filename=__file__,
     triton_meta={'signature': {'in_out_ptr0': '*fp32', 'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'out_ptr0': '*fp32', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy_convolution_native_group_norm_8', 'mutated_arg_names': ['in_out_ptr0'], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 8, 'num_store': 2, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 256}},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy_convolution_native_group_norm_9', 'mutated_arg_names': ['in_out_ptr0'], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 8, 'num_store': 2, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 256}},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused__to_copy_convolution_native_group_norm_8(in_out_ptr0, in_ptr0, in_ptr1, out_ptr0, xnumel, XBLOCK : tl.constexpr):
+def triton_poi_fused__to_copy_convolution_native_group_norm_9(in_out_ptr0, in_ptr0, in_ptr1, out_ptr0, xnumel, XBLOCK : tl.constexpr):
     xnumel = 16
     xoffset = tl.program_id(0) * XBLOCK
     xindex = xoffset + tl.arange(0, XBLOCK)[:]
@@ -802,24 +843,24 @@ def triton_poi_fused__to_copy_convolution_native_group_norm_8(in_out_ptr0, in_pt
 #   interpolate => clone_default_6, convert_element_type_19
 #   silu_2 => add_15, clone_default_8, convert_element_type_25, div_2, exp_2, neg_2
 # Graph fragment:
-#   %buf25 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf25]
+#   %buf26 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf26]
 #   %arg12_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg12_1]
 #   %clone_default_19 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=clone_default_19]
 #   %clone_default_18 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=clone_default_18]
 #   %arg13_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg13_1]
 #   %arg14_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg14_1]
 #   %add_14 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=add_14]
-#   %as_strided_default_3 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 15552), kwargs = {})
-#   %as_strided_default_4 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 22464), kwargs = {})
+#   %as_strided_default_2 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 13824), kwargs = {})
+#   %as_strided_default_3 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 20736), kwargs = {})
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
 #   %clone_default_6 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
-#   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %as_strided_default_3, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %as_strided_default_2, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %convert_element_type_20 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution_3, torch.float32), kwargs = {})
 #   %view_4 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, 384]), kwargs = {})
-#   %as_strided_default_12 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_19, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
-#   %as_strided_default_11 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_18, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
-#   %sub_2 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view_4, %as_strided_default_12), kwargs = {})
-#   %mul_10 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_2, %as_strided_default_11), kwargs = {})
+#   %as_strided_default_11 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_19, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
+#   %as_strided_default_10 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_18, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
+#   %sub_2 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view_4, %as_strided_default_11), kwargs = {})
+#   %mul_10 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_2, %as_strided_default_10), kwargs = {})
 #   %view_5 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%mul_10, [1, 16, 2, 12, 16]), kwargs = {})
 #   %unsqueeze_19 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg13_1, 0), kwargs = {})
 #   %unsqueeze_20 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_19, 2), kwargs = {})
@@ -837,9 +878,9 @@ def triton_poi_fused__to_copy_convolution_native_group_norm_8(in_out_ptr0, in_pt
 #   %div_2 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%add_14, %add_15), kwargs = {})
 #   %convert_element_type_25 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_2, torch.bfloat16), kwargs = {})
 #   %clone_default_8 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_25,), kwargs = {memory_format: torch.channels_last_3d})
-#   %convolution_4 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_8, %as_strided_default_4, %arg16_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %add_14,%buf37
-triton_poi_fused__to_copy_convolution_native_group_norm_silu_9 = async_compile.triton('triton_poi_fused__to_copy_convolution_native_group_norm_silu_9', '''
+#   %convolution_4 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_8, %as_strided_default_3, %arg16_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   return %add_14,%buf38
+triton_poi_fused__to_copy_convolution_native_group_norm_silu_10 = async_compile.triton('triton_poi_fused__to_copy_convolution_native_group_norm_silu_10', '''
 import triton
 import triton.language as tl
 
@@ -852,11 +893,11 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'x': 8192}, 
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*fp32', 'in_ptr3': '*fp32', 'in_ptr4': '*bf16', 'in_ptr5': '*bf16', 'out_ptr1': '*bf16', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy_convolution_native_group_norm_silu_9', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 6, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 37088}},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy_convolution_native_group_norm_silu_10', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 6, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 37088}},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused__to_copy_convolution_native_group_norm_silu_9(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, out_ptr1, xnumel, XBLOCK : tl.constexpr):
+def triton_poi_fused__to_copy_convolution_native_group_norm_silu_10(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, out_ptr1, xnumel, XBLOCK : tl.constexpr):
     xnumel = 6144
     xoffset = tl.program_id(0) * XBLOCK
     xindex = xoffset + tl.arange(0, XBLOCK)[:]
@@ -897,28 +938,28 @@ def triton_poi_fused__to_copy_convolution_native_group_norm_silu_9(in_ptr0, in_p
 #   interpolate => clone_default_6, convert_element_type_19
 #   silu_3 => add_18, clone_default_10, convert_element_type_31, div_3, exp_3, neg_3
 # Graph fragment:
-#   %buf25 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf25]
+#   %buf26 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf26]
 #   %arg12_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg12_1]
-#   %buf51 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf51]
+#   %buf52 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf52]
 #   %arg20_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg20_1]
-#   %as_strided_default_3 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 15552), kwargs = {})
-#   %as_strided_default_5 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 29376), kwargs = {})
+#   %as_strided_default_2 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 13824), kwargs = {})
+#   %as_strided_default_4 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 27648), kwargs = {})
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
 #   %clone_default_6 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
-#   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %as_strided_default_3, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %as_strided_default_2, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %neg_3 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%add_17,), kwargs = {})
 #   %exp_3 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_3,), kwargs = {})
 #   %add_18 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_3, 1), kwargs = {})
 #   %div_3 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%add_17, %add_18), kwargs = {})
 #   %convert_element_type_31 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_3, torch.bfloat16), kwargs = {})
 #   %clone_default_10 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_31,), kwargs = {memory_format: torch.channels_last_3d})
-#   %convolution_5 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_10, %as_strided_default_5, %arg20_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convolution_5 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_10, %as_strided_default_4, %arg20_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %add_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%convolution_3, %convolution_5), kwargs = {})
 #   %convert_element_type_32 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%add_19, torch.float32), kwargs = {})
 #   %view_8 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_32, [1, 4, 4, 384]), kwargs = {})
 #   %var_mean_correction_4 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_8, [3]), kwargs = {correction: 0, keepdim: True})
-#   return %buf52,%buf53,%buf54
-triton_red_fused__to_copy_add_convolution_native_group_norm_silu_10 = async_compile.triton('triton_red_fused__to_copy_add_convolution_native_group_norm_silu_10', '''
+#   return %buf53,%buf54,%buf55
+triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11 = async_compile.triton('triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11', '''
 import triton
 import triton.language as tl
 
@@ -932,10 +973,10 @@ triton_helpers.set_driver_to_gpu()
     reduction_hint=ReductionHint.OUTER,
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'in_ptr3': '*bf16', 'out_ptr0': '*fp32', 'out_ptr1': '*fp32', 'out_ptr2': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr', 'R0_BLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]], (8,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_red_fused__to_copy_add_convolution_native_group_norm_silu_10', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 4, 'num_store': 3, 'num_reduction': 3, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 25792, 'r0_': 0}}
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 4, 'num_store': 3, 'num_reduction': 3, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 25792, 'r0_': 0}}
 )
 @triton.jit
-def triton_red_fused__to_copy_add_convolution_native_group_norm_silu_10(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+def triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
     xnumel = 48
     r0_numel = 128
     rnumel = r0_numel
@@ -994,35 +1035,35 @@ def triton_red_fused__to_copy_add_convolution_native_group_norm_silu_10(in_ptr0,
 #   silu_3 => add_18, clone_default_10, convert_element_type_31, div_3, exp_3, neg_3
 #   silu_4 => add_22, clone_default_12, convert_element_type_37, div_4, exp_4, neg_4
 # Graph fragment:
-#   %buf25 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf25]
+#   %buf26 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf26]
 #   %arg12_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg12_1]
-#   %buf51 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf51]
+#   %buf52 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf52]
 #   %arg20_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg20_1]
 #   %clone_default_23 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=clone_default_23]
 #   %clone_default_22 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=clone_default_22]
 #   %arg21_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg21_1]
 #   %arg22_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg22_1]
 #   %add_21 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=add_21]
-#   %as_strided_default_3 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 15552), kwargs = {})
-#   %as_strided_default_5 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 29376), kwargs = {})
-#   %as_strided_default_6 : Tensor "bf16[3, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [3, 16, 3, 3, 3], [432, 1, 144, 48, 16], 36288), kwargs = {})
+#   %as_strided_default_2 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 13824), kwargs = {})
+#   %as_strided_default_4 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 27648), kwargs = {})
+#   %as_strided_default_5 : Tensor "bf16[3, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [3, 16, 3, 3, 3], [432, 1, 144, 48, 16], 34560), kwargs = {})
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
 #   %clone_default_6 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
-#   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %as_strided_default_3, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %as_strided_default_2, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %neg_3 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%add_17,), kwargs = {})
 #   %exp_3 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_3,), kwargs = {})
 #   %add_18 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_3, 1), kwargs = {})
 #   %div_3 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%add_17, %add_18), kwargs = {})
 #   %convert_element_type_31 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_3, torch.bfloat16), kwargs = {})
 #   %clone_default_10 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_31,), kwargs = {memory_format: torch.channels_last_3d})
-#   %convolution_5 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_10, %as_strided_default_5, %arg20_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convolution_5 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_10, %as_strided_default_4, %arg20_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   %add_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%convolution_3, %convolution_5), kwargs = {})
 #   %convert_element_type_32 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%add_19, torch.float32), kwargs = {})
 #   %view_8 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_32, [1, 4, 4, 384]), kwargs = {})
-#   %as_strided_default_16 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_23, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
-#   %as_strided_default_15 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_22, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
-#   %sub_4 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view_8, %as_strided_default_16), kwargs = {})
-#   %mul_14 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_4, %as_strided_default_15), kwargs = {})
+#   %as_strided_default_15 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_23, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
+#   %as_strided_default_14 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%clone_default_22, [1, 4, 4, 1], [16, 4, 1, 1]), kwargs = {})
+#   %sub_4 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%view_8, %as_strided_default_15), kwargs = {})
+#   %mul_14 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub_4, %as_strided_default_14), kwargs = {})
 #   %view_9 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%mul_14, [1, 16, 2, 12, 16]), kwargs = {})
 #   %unsqueeze_35 : Tensor "bf16[1, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%arg21_1, 0), kwargs = {})
 #   %unsqueeze_36 : Tensor "bf16[1, 16, 1][16, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%unsqueeze_35, 2), kwargs = {})
@@ -1040,9 +1081,9 @@ def triton_red_fused__to_copy_add_convolution_native_group_norm_silu_10(in_ptr0,
 #   %div_4 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%add_21, %add_22), kwargs = {})
 #   %convert_element_type_37 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_4, torch.bfloat16), kwargs = {})
 #   %clone_default_12 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_37,), kwargs = {memory_format: torch.channels_last_3d})
-#   %convolution_6 : Tensor "bf16[1, 3, 2, 12, 16][1152, 1, 576, 48, 3]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_12, %as_strided_default_6, %arg24_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %add_21,%buf63
-triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_11 = async_compile.triton('triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_11', '''
+#   %convolution_6 : Tensor "bf16[1, 3, 2, 12, 16][1152, 1, 576, 48, 3]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_12, %as_strided_default_5, %arg24_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   return %add_21,%buf64
+triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12 = async_compile.triton('triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12', '''
 import triton
 import triton.language as tl
 
@@ -1055,11 +1096,11 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'x': 8192}, 
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'in_ptr3': '*bf16', 'in_ptr4': '*fp32', 'in_ptr5': '*fp32', 'in_ptr6': '*bf16', 'in_ptr7': '*bf16', 'out_ptr1': '*bf16', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]], (8,): [['tt.divisibility', 16]], (9,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_11', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 8, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 49408}},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 8, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 49408}},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_11(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, in_ptr6, in_ptr7, out_ptr1, xnumel, XBLOCK : tl.constexpr):
+def triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, in_ptr6, in_ptr7, out_ptr1, xnumel, XBLOCK : tl.constexpr):
     xnumel = 6144
     xoffset = tl.program_id(0) * XBLOCK
     xindex = xoffset + tl.arange(0, XBLOCK)[:]
@@ -1100,18 +1141,18 @@ def triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_11(in_ptr0,
 #   conv3d_6 => convolution_6
 #   silu_4 => add_22, clone_default_12, convert_element_type_37, div_4, exp_4, neg_4
 # Graph fragment:
-#   %buf64 : Tensor "bf16[1, 3, 2, 12, 16][1152, 1, 576, 48, 3]cuda:0" = PlaceHolder[target=buf64]
+#   %buf65 : Tensor "bf16[1, 3, 2, 12, 16][1152, 1, 576, 48, 3]cuda:0" = PlaceHolder[target=buf65]
 #   %arg24_1 : Tensor "bf16[3][1]cuda:0" = PlaceHolder[target=arg24_1]
-#   %as_strided_default_6 : Tensor "bf16[3, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [3, 16, 3, 3, 3], [432, 1, 144, 48, 16], 36288), kwargs = {})
+#   %as_strided_default_5 : Tensor "bf16[3, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [3, 16, 3, 3, 3], [432, 1, 144, 48, 16], 34560), kwargs = {})
 #   %neg_4 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%add_21,), kwargs = {})
 #   %exp_4 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%neg_4,), kwargs = {})
 #   %add_22 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%exp_4, 1), kwargs = {})
 #   %div_4 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%add_21, %add_22), kwargs = {})
 #   %convert_element_type_37 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_4, torch.bfloat16), kwargs = {})
 #   %clone_default_12 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_37,), kwargs = {memory_format: torch.channels_last_3d})
-#   %convolution_6 : Tensor "bf16[1, 3, 2, 12, 16][1152, 1, 576, 48, 3]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_12, %as_strided_default_6, %arg24_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
+#   %convolution_6 : Tensor "bf16[1, 3, 2, 12, 16][1152, 1, 576, 48, 3]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_12, %as_strided_default_5, %arg24_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
 #   return %convolution_6
-triton_poi_fused_convolution_silu_12 = async_compile.triton('triton_poi_fused_convolution_silu_12', '''
+triton_poi_fused_convolution_silu_13 = async_compile.triton('triton_poi_fused_convolution_silu_13', '''
 import triton
 import triton.language as tl
 
@@ -1124,11 +1165,11 @@ triton_helpers.set_driver_to_gpu()
     size_hints={'y': 4, 'x': 512}, tile_hint=TileHint.DEFAULT,
     filename=__file__,
     triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'out_ptr0': '*bf16', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_silu_12', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 866, 'x': 4608}},
+    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_silu_13', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '<backend-hash>', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 866, 'x': 4608}},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused_convolution_silu_12(in_ptr0, in_ptr1, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+def triton_poi_fused_convolution_silu_13(in_ptr0, in_ptr1, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
     ynumel = 3
     xnumel = 384
     yoffset = tl.program_id(1) * YBLOCK
@@ -1189,25 +1230,20 @@ class Runner:
         assert_size_stride(arg24_1, (3, ), (1, ))
         with torch.cuda._DeviceGuard(0):
             torch.cuda.set_device(0)
-            buf0 = empty_strided_cuda((37584, ), (1, ), torch.bfloat16)
-            # Topologically Sorted Source Nodes: [], Original ATen: []
-            stream0 = get_raw_stream(0)
-            triton_poi_fused_0.run(arg0_1, arg5_1, arg9_1, arg11_1, arg15_1, arg19_1, arg23_1, buf0, 37584, stream=stream0)
-            del arg0_1
-            del arg11_1
-            del arg15_1
-            del arg19_1
-            del arg23_1
-            del arg5_1
-            del arg9_1
-            buf1 = empty_strided_cuda((1, 4, 2, 6, 8), (384, 1, 192, 32, 4), torch.bfloat16)
+            buf0 = empty_strided_cuda((1, 4, 2, 6, 8), (384, 1, 192, 32, 4), torch.bfloat16)
             # Topologically Sorted Source Nodes: [h], Original ATen: [aten.convolution]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_1.run(arg2_1, buf1, 4, 96, stream=stream0)
+            triton_poi_fused_convolution_0.run(arg2_1, buf0, 4, 96, stream=stream0)
             del arg2_1
+            buf1 = empty_strided_cuda((16, 4, 3, 3, 3), (108, 1, 36, 12, 4), torch.bfloat16)
             # Topologically Sorted Source Nodes: [h], Original ATen: [aten.convolution]
-            buf2 = extern_kernels.convolution(buf1, reinterpret_tensor(buf0, (16, 4, 3, 3, 3), (108, 1, 36, 12, 4), 0), stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            stream0 = get_raw_stream(0)
+            triton_poi_fused_convolution_1.run(arg0_1, buf1, 64, 27, stream=stream0)
+            del arg0_1
+            # Topologically Sorted Source Nodes: [h], Original ATen: [aten.convolution]
+            buf2 = extern_kernels.convolution(buf0, buf1, stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
             assert_size_stride(buf2, (1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), 'torch.ops.aten.convolution.default')
+            del buf0
             del buf1
             buf3 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 1), torch.float32)
             buf4 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 16), torch.float32)
@@ -1220,154 +1256,164 @@ class Runner:
             # Topologically Sorted Source Nodes: [h, group_norm], Original ATen: [aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
             triton_poi_fused_convolution_native_group_norm_3.run(buf9, buf3, buf4, buf7, 16, stream=stream0)
-            buf11 = empty_strided_cuda((1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), torch.bfloat16)
+            buf12 = empty_strided_cuda((1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), torch.bfloat16)
             # Topologically Sorted Source Nodes: [h, group_norm, silu, h_1], Original ATen: [aten.convolution, aten.native_group_norm, aten.silu]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_native_group_norm_silu_4.run(buf2, arg1_1, buf7, buf9, arg3_1, arg4_1, buf11, 1536, stream=stream0)
+            triton_poi_fused_convolution_native_group_norm_silu_4.run(buf2, arg1_1, buf7, buf9, arg3_1, arg4_1, buf12, 1536, stream=stream0)
             del arg3_1
             del arg4_1
+            buf11 = empty_strided_cuda((2241, 16), (16, 1), torch.bfloat16)
+            # Topologically Sorted Source Nodes: [], Original ATen: []
+            stream0 = get_raw_stream(0)
+            triton_poi_fused_5.run(arg5_1, arg9_1, arg11_1, arg15_1, arg19_1, arg23_1, buf11, 2241, 16, stream=stream0)
+            del arg11_1
+            del arg15_1
+            del arg19_1
+            del arg23_1
+            del arg5_1
+            del arg9_1
             # Topologically Sorted Source Nodes: [silu, h_1], Original ATen: [aten.silu, aten.convolution]
-            buf12 = extern_kernels.convolution(buf11, reinterpret_tensor(buf0, (16, 16, 3, 3, 3), (432, 1, 144, 48, 16), 1728), stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf12, (1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), 'torch.ops.aten.convolution.default')
-            buf13 = buf9; del buf9  # reuse
-            buf14 = reinterpret_tensor(buf7, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf7  # reuse
+            buf13 = extern_kernels.convolution(buf12, reinterpret_tensor(buf11, (16, 16, 3, 3, 3), (432, 1, 144, 48, 16), 0), stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf13, (1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), 'torch.ops.aten.convolution.default')
+            buf14 = buf9; del buf9  # reuse
+            buf15 = reinterpret_tensor(buf7, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf7  # reuse
             # Topologically Sorted Source Nodes: [silu, h_1, group_norm_1], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_red_fused_convolution_native_group_norm_2.run(buf12, arg6_1, buf13, buf14, 16, 96, stream=stream0)
-            buf17 = reinterpret_tensor(buf4, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf4  # reuse
-            buf18 = reinterpret_tensor(buf3, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf3  # reuse
-            buf19 = reinterpret_tensor(buf18, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf18  # reuse
+            triton_red_fused_convolution_native_group_norm_2.run(buf13, arg6_1, buf14, buf15, 16, 96, stream=stream0)
+            buf18 = reinterpret_tensor(buf4, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf4  # reuse
+            buf19 = reinterpret_tensor(buf3, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf3  # reuse
+            buf20 = reinterpret_tensor(buf19, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf19  # reuse
             # Topologically Sorted Source Nodes: [silu, h_1, group_norm_1], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_native_group_norm_3.run(buf19, buf13, buf14, buf17, 16, stream=stream0)
-            buf21 = buf11; del buf11  # reuse
+            triton_poi_fused_convolution_native_group_norm_3.run(buf20, buf14, buf15, buf18, 16, stream=stream0)
+            buf22 = buf12; del buf12  # reuse
             # Topologically Sorted Source Nodes: [silu, h_1, group_norm_1, silu_1, h_2], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_native_group_norm_silu_4.run(buf12, arg6_1, buf17, buf19, arg7_1, arg8_1, buf21, 1536, stream=stream0)
+            triton_poi_fused_convolution_native_group_norm_silu_4.run(buf13, arg6_1, buf18, buf20, arg7_1, arg8_1, buf22, 1536, stream=stream0)
             del arg6_1
             del arg7_1
             del arg8_1
-            del buf12
+            del buf13
             # Topologically Sorted Source Nodes: [silu_1, h_2], Original ATen: [aten.silu, aten.convolution]
-            buf22 = extern_kernels.convolution(buf21, reinterpret_tensor(buf0, (16, 16, 3, 3, 3), (432, 1, 144, 48, 16), 8640), stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf22, (1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), 'torch.ops.aten.convolution.default')
-            del buf21
-            buf24 = empty_strided_cuda((1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), torch.bfloat16)
+            buf23 = extern_kernels.convolution(buf22, reinterpret_tensor(buf11, (16, 16, 3, 3, 3), (432, 1, 144, 48, 16), 6912), stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf23, (1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), 'torch.ops.aten.convolution.default')
+            del buf22
+            buf25 = empty_strided_cuda((1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), torch.bfloat16)
             # Topologically Sorted Source Nodes: [h, silu_1, h_2, input_1, interpolate, input_2], Original ATen: [aten.convolution, aten.silu, aten.add, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_5.run(buf2, arg1_1, buf22, arg10_1, buf24, 16, 384, stream=stream0)
+            triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_6.run(buf2, arg1_1, buf23, arg10_1, buf25, 16, 384, stream=stream0)
             del arg10_1
             del arg1_1
             del buf2
-            del buf22
+            del buf23
             # Topologically Sorted Source Nodes: [interpolate, input_2], Original ATen: [aten._to_copy, aten.convolution]
-            buf25 = extern_kernels.convolution(buf24, reinterpret_tensor(buf0, (16, 16, 3, 3, 3), (432, 1, 144, 48, 16), 15552), stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf25, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
-            buf26 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
+            buf26 = extern_kernels.convolution(buf25, reinterpret_tensor(buf11, (16, 16, 3, 3, 3), (432, 1, 144, 48, 16), 13824), stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf26, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
             buf27 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
             buf28 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
+            buf29 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
             # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_red_fused__to_copy_convolution_native_group_norm_6.run(buf25, arg12_1, buf26, buf27, buf28, 48, 128, stream=stream0)
-            buf29 = buf19; del buf19  # reuse
-            buf30 = reinterpret_tensor(buf17, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf17  # reuse
+            triton_red_fused__to_copy_convolution_native_group_norm_7.run(buf26, arg12_1, buf27, buf28, buf29, 48, 128, stream=stream0)
+            buf30 = buf20; del buf20  # reuse
+            buf31 = reinterpret_tensor(buf18, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf18  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_convolution_native_group_norm_7.run(buf26, buf27, buf28, buf29, buf30, 16, 3, stream=stream0)
-            buf33 = reinterpret_tensor(buf14, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf14  # reuse
-            buf34 = reinterpret_tensor(buf13, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf13  # reuse
-            buf35 = reinterpret_tensor(buf34, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf34  # reuse
+            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf27, buf28, buf29, buf30, buf31, 16, 3, stream=stream0)
+            buf34 = reinterpret_tensor(buf15, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf15  # reuse
+            buf35 = reinterpret_tensor(buf14, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf14  # reuse
+            buf36 = reinterpret_tensor(buf35, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf35  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_8.run(buf35, buf29, buf30, buf33, 16, stream=stream0)
-            buf37 = buf24; del buf24  # reuse
+            triton_poi_fused__to_copy_convolution_native_group_norm_9.run(buf36, buf30, buf31, buf34, 16, stream=stream0)
+            buf38 = buf25; del buf25  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2, silu_2, h_3], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm, aten.silu]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_silu_9.run(buf25, arg12_1, buf33, buf35, arg13_1, arg14_1, buf37, 6144, stream=stream0)
+            triton_poi_fused__to_copy_convolution_native_group_norm_silu_10.run(buf26, arg12_1, buf34, buf36, arg13_1, arg14_1, buf38, 6144, stream=stream0)
             del arg13_1
             del arg14_1
             # Topologically Sorted Source Nodes: [silu_2, h_3], Original ATen: [aten.silu, aten.convolution]
-            buf38 = extern_kernels.convolution(buf37, reinterpret_tensor(buf0, (16, 16, 3, 3, 3), (432, 1, 144, 48, 16), 22464), stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf38, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
-            buf39 = buf28; del buf28  # reuse
-            buf40 = buf27; del buf27  # reuse
-            buf41 = buf26; del buf26  # reuse
+            buf39 = extern_kernels.convolution(buf38, reinterpret_tensor(buf11, (16, 16, 3, 3, 3), (432, 1, 144, 48, 16), 20736), stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf39, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
+            buf40 = buf29; del buf29  # reuse
+            buf41 = buf28; del buf28  # reuse
+            buf42 = buf27; del buf27  # reuse
             # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_red_fused__to_copy_convolution_native_group_norm_6.run(buf38, arg16_1, buf39, buf40, buf41, 48, 128, stream=stream0)
-            buf42 = buf35; del buf35  # reuse
-            buf43 = reinterpret_tensor(buf33, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf33  # reuse
+            triton_red_fused__to_copy_convolution_native_group_norm_7.run(buf39, arg16_1, buf40, buf41, buf42, 48, 128, stream=stream0)
+            buf43 = buf36; del buf36  # reuse
+            buf44 = reinterpret_tensor(buf34, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf34  # reuse
             # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_convolution_native_group_norm_7.run(buf39, buf40, buf41, buf42, buf43, 16, 3, stream=stream0)
-            del buf39
+            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf40, buf41, buf42, buf43, buf44, 16, 3, stream=stream0)
             del buf40
             del buf41
-            buf46 = reinterpret_tensor(buf30, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf30  # reuse
-            buf47 = reinterpret_tensor(buf29, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf29  # reuse
-            buf48 = reinterpret_tensor(buf47, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf47  # reuse
+            del buf42
+            buf47 = reinterpret_tensor(buf31, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf31  # reuse
+            buf48 = reinterpret_tensor(buf30, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf30  # reuse
+            buf49 = reinterpret_tensor(buf48, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf48  # reuse
             # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_8.run(buf48, buf42, buf43, buf46, 16, stream=stream0)
-            del buf42
+            triton_poi_fused__to_copy_convolution_native_group_norm_9.run(buf49, buf43, buf44, buf47, 16, stream=stream0)
             del buf43
-            buf50 = buf37; del buf37  # reuse
+            del buf44
+            buf51 = buf38; del buf38  # reuse
             # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3, silu_3, h_4], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_silu_9.run(buf38, arg16_1, buf46, buf48, arg17_1, arg18_1, buf50, 6144, stream=stream0)
+            triton_poi_fused__to_copy_convolution_native_group_norm_silu_10.run(buf39, arg16_1, buf47, buf49, arg17_1, arg18_1, buf51, 6144, stream=stream0)
             del arg16_1
             del arg17_1
             del arg18_1
-            del buf38
+            del buf39
             # Topologically Sorted Source Nodes: [silu_3, h_4], Original ATen: [aten.silu, aten.convolution]
-            buf51 = extern_kernels.convolution(buf50, reinterpret_tensor(buf0, (16, 16, 3, 3, 3), (432, 1, 144, 48, 16), 29376), stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf51, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
-            buf52 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
+            buf52 = extern_kernels.convolution(buf51, reinterpret_tensor(buf11, (16, 16, 3, 3, 3), (432, 1, 144, 48, 16), 27648), stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf52, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
             buf53 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
             buf54 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
+            buf55 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
             # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_red_fused__to_copy_add_convolution_native_group_norm_silu_10.run(buf25, arg12_1, buf51, arg20_1, buf52, buf53, buf54, 48, 128, stream=stream0)
-            buf55 = buf48; del buf48  # reuse
-            buf56 = reinterpret_tensor(buf46, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf46  # reuse
+            triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11.run(buf26, arg12_1, buf52, arg20_1, buf53, buf54, buf55, 48, 128, stream=stream0)
+            buf56 = buf49; del buf49  # reuse
+            buf57 = reinterpret_tensor(buf47, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf47  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_convolution_native_group_norm_7.run(buf52, buf53, buf54, buf55, buf56, 16, 3, stream=stream0)
-            del buf52
+            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf53, buf54, buf55, buf56, buf57, 16, 3, stream=stream0)
             del buf53
             del buf54
-            buf59 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 1), torch.float32)
-            buf60 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 16), torch.float32)
-            buf61 = reinterpret_tensor(buf60, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf60  # reuse
+            del buf55
+            buf60 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 1), torch.float32)
+            buf61 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 16), torch.float32)
+            buf62 = reinterpret_tensor(buf61, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf61  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_8.run(buf61, buf55, buf56, buf59, 16, stream=stream0)
-            del buf55
+            triton_poi_fused__to_copy_convolution_native_group_norm_9.run(buf62, buf56, buf57, buf60, 16, stream=stream0)
             del buf56
-            buf63 = buf50; del buf50  # reuse
+            del buf57
+            buf64 = buf51; del buf51  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4, silu_4, conv3d_6], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_11.run(buf25, arg12_1, buf51, arg20_1, buf59, buf61, arg21_1, arg22_1, buf63, 6144, stream=stream0)
+            triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12.run(buf26, arg12_1, buf52, arg20_1, buf60, buf62, arg21_1, arg22_1, buf64, 6144, stream=stream0)
             del arg12_1
             del arg20_1
             del arg21_1
             del arg22_1
-            del buf25
-            del buf51
-            del buf59
-            del buf61
+            del buf26
+            del buf52
+            del buf60
+            del buf62
             # Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
-            buf64 = extern_kernels.convolution(buf63, reinterpret_tensor(buf0, (3, 16, 3, 3, 3), (432, 1, 144, 48, 16), 36288), stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf64, (1, 3, 2, 12, 16), (1152, 1, 576, 48, 3), 'torch.ops.aten.convolution.default')
-            del buf0
-            del buf63
-            buf65 = empty_strided_cuda((1, 3, 2, 12, 16), (1152, 384, 192, 16, 1), torch.bfloat16)
+            buf65 = extern_kernels.convolution(buf64, reinterpret_tensor(buf11, (3, 16, 3, 3, 3), (432, 1, 144, 48, 16), 34560), stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf65, (1, 3, 2, 12, 16), (1152, 1, 576, 48, 3), 'torch.ops.aten.convolution.default')
+            del buf11
+            del buf64
+            buf66 = empty_strided_cuda((1, 3, 2, 12, 16), (1152, 384, 192, 16, 1), torch.bfloat16)
             # Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_silu_12.run(buf64, arg24_1, buf65, 3, 384, stream=stream0)
+            triton_poi_fused_convolution_silu_13.run(buf65, arg24_1, buf66, 3, 384, stream=stream0)
             del arg24_1
-            del buf64
-        return (buf65, )
+            del buf65
+        return (buf66, )
 
 runner = Runner(partitions=[])
 call = runner.call
