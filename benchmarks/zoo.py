@@ -412,7 +412,6 @@ def wan_frames(
     """The decode at several latent frame counts: each variant's cost of one more frame, and
     with ``--profile`` its profile per further frame (last count's minus first count's)."""
     frames = [int(t) for t in args.wan_frames.split(",")]
-    z = model.inputs[0]
     per_frame_flops = model.flops(frames=3) - model.flops(frames=2)
     floor = per_frame_flops / (args.peak_tflops * 1e12) * 1e3
     baseline = args.baseline
@@ -421,7 +420,7 @@ def wan_frames(
     reports: dict[str, dict[int, profiling.ProfileReport]] = {v: {} for v in times}
     rows: list[Row] = []
     for t in frames:
-        zt = torch.randn(z.shape[0], z.shape[1], t, *z.shape[3:], device=z.device, dtype=z.dtype)
+        (zt,) = model.with_frames(t).inputs
         runs: dict[str, Runnable] = {
             "eager": model.with_inputs(zt),
             **{v: m.with_inputs(zt) for v, m in compiled.items()},

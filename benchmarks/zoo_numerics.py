@@ -285,16 +285,6 @@ def _frame_counts(text: str) -> list[int]:
     return counts
 
 
-def _latents(model: zoo.ZooModel, frames: Sequence[int]) -> list[tuple[Any, ...]]:
-    """The model's inputs with its latent's frame dim (2) at each count, drawn like its own."""
-    z, *rest = model.inputs
-    shape = list(z.shape)
-    return [
-        (torch.randn([*shape[:2], t, *shape[3:]], device=z.device, dtype=z.dtype), *rest)
-        for t in frames
-    ]
-
-
 def _names(text: str, known: list[str] | tuple[str, ...], what: str) -> list[str]:
     names = [n.strip() for n in text.split(",") if n.strip()]
     unknown = [n for n in names if n not in known]
@@ -361,7 +351,9 @@ def main(argv: list[str] | None = None) -> int:
                 budget_s=args.locate_budget,
                 fp32_rerun=args.locate_fp32,
                 calls=args.locate_calls,
-                before=_latents(model, before_frames) if name.startswith("wan") else (),
+                before=[model.with_frames(t).inputs for t in before_frames]
+                if name.startswith("wan")
+                else (),
             )
             report.setdefault("locate", {})[name] = located.to_dict()
             print(located, flush=True)

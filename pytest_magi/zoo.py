@@ -846,6 +846,31 @@ class ZooModel:
             raise ValueError("with_inputs() needs at least one input")
         return dataclasses.replace(self, inputs=tuple(inputs))
 
+    def with_frames(self, frames: int) -> ZooModel:
+        """The same model (shared, not copied) with a new latent of ``frames`` latent frames:
+        its first input's dim 2 at ``frames``, drawn like its own (standard normal, on its device
+        and in its dtype), the other inputs kept. For the video decoders whose latent is
+        ``(batch, channels, frames, height, width)`` (the Wan 2.2 decode, most of
+        `VIDEO_VAES`); a model with another first input raises ``ValueError``. One compiled
+        copy decoding several lengths is how session 19's wrong Wan decode came about
+        (docs/benchmarks.md)."""
+        if isinstance(frames, bool) or not isinstance(frames, int) or frames < 1:
+            raise ValueError(
+                f"with_frames(frames={frames!r}): expected a positive number of latent frames, "
+                f"e.g. with_frames(5)"
+            )
+        z, *rest = self.inputs
+        if not isinstance(z, torch.Tensor) or z.dim() != 5:
+            got = tuple(z.shape) if isinstance(z, torch.Tensor) else type(z).__name__
+            raise ValueError(
+                f"zoo model {self.name!r}: with_frames needs a (batch, channels, frames, height, "
+                f"width) latent as its first input, got {got}; load it with frames=... instead "
+                f"(zoo.load({self.name!r}, {self.size!r}, frames={frames}))"
+            )
+        shape = list(z.shape)
+        shape[2] = frames
+        return self.with_inputs(_randn(shape, z.device, z.dtype), *rest)
+
     def flops(self, **options: Any) -> int:
         """FLOPs of ``.run()`` (``torch.utils.flop_counter``), counted on a meta-device copy.
 

@@ -96,6 +96,24 @@ def test_load_is_deterministic_and_compile_copies() -> None:
 
 
 @DIFFUSERS
+@DIFFUSERS
+def test_with_frames_draws_a_latent_of_that_length_and_shares_the_model() -> None:
+    wan = zoo.load("wan2.2-vae")
+    five = wan.with_frames(5)
+    (z,) = wan.inputs
+    (z5,) = five.inputs
+    assert z5.shape == (*z.shape[:2], 5, *z.shape[3:])
+    assert (z5.dtype, z5.device) == (z.dtype, z.device)
+    assert five.owner is wan.owner and five.run().shape[2] > wan.run().shape[2]
+    meta = zoo.load("wan2.2-vae", "full", device="meta").with_frames(21)
+    assert meta.inputs[0].shape == (1, 48, 21, 34, 60) and meta.inputs[0].is_meta
+    for bad in (0, -1, 2.0, True):
+        with pytest.raises(ValueError, match=r"with_frames\(frames=.*expected a positive"):
+            wan.with_frames(bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"'sd-vae': with_frames needs a \(batch, channels"):
+        zoo.load("sd-vae", device="meta").with_frames(2)  # an image latent: (1, 4, H, W)
+
+
 def test_sd_vae_conv2d_only_graph_is_left_to_inductor(config_patch) -> None:
     """SD's VAE decoder has only conv2d: the channels-last rewrite stands down (the measured gate,
     docs/benchmarks.md) and magi's numbers are eager's."""

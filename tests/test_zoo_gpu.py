@@ -14,8 +14,10 @@ import contextlib
 import pytest
 import torch
 
+from magi_passes import MagiBackend, PassConfig
 from magi_passes.workarounds import has_padding_miscompile
 from pytest_magi import zoo
+from pytest_magi.locating import check_reference
 from pytest_magi.numerics import BaselineMiscompiled
 from pytest_magi.timing import measure_pair
 
@@ -90,3 +92,26 @@ def test_wan_decode_holds_its_gain(zoo_pair) -> None:
         pair.assert_close()
     assert pair.fired("conv_channels_last")
     assert pair.fired("padding_miscompile_workaround") is has_padding_miscompile()
+
+
+def test_wan_decode_is_right_after_another_length() -> None:
+    """One compiled copy decoding two lengths, T=3 then T=5, as magi compiles by default (the
+    conv pad fold on; decisions off, so that the code, not a decision, is what is checked). The
+    second length's latent slices have other strides, so the decoder's conv_in recompiles with
+    them symbolic: the graph of session 19's wrong T=21 decode, which was wrong there with the
+    fold off (docs/benchmarks.md, "Session 19"). Each decode within 2 x eager's distance from an
+    fp32 decode of the same latent."""
+    model = zoo.load("wan2.2-vae", "full", device="cuda", dtype=torch.bfloat16, frames=3)
+    backend = MagiBackend(PassConfig(measure_decisions=False))
+    compiled = model.compile(backend, isolate="instance")
+    for frames in (3, 5):
+        eager = model.with_frames(frames)
+        out = compiled.with_inputs(*eager.inputs).run()
+        check = check_reference(
+            eager.as_module(), eager.inputs, out, "fp32", eager_output=eager.run()
+        )
+        assert check is not None
+        assert check.compiled <= check.bound, (
+            f"T={frames}: the compiled decode is {check.compiled:.3g} from fp32, eager "
+            f"{check.eager:.3g}, bound {check.bound:.3g}"
+        )
