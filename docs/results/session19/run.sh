@@ -48,6 +48,13 @@ for s in "$@"; do
             tests/test_snapshot_suite.py -k static-magi --snapshot-update; rc=$?;
             tar czf /tmp/s19/snap211.tgz tests/__snapshots__/torch-2.11; exit $rc'
         wait ;;
+    g35)  # graph 35's three kernels, each with every config, on the decode's inputs (~1 min)
+        step g35 python tools/probes/graph35_configs.py ;;
+    sweep)  # the cached producers' configs: right or wrong, and how fast (the 38%-of-HBM kernel)
+        step sweep512 python tools/probes/kernel_sweep.py --model wan-resblock --channels 512 \
+            --height 136 --width 240 --extra
+        step sweep1024 python tools/probes/kernel_sweep.py --model wan-resblock --channels 1024 \
+            --height 34 --width 60 --pattern cat --extra ;;
     targets)  # issue 18's targets, magi as shipped (decisions on), T=3 and T=21, profiled
         step targets python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
             --variants torch.compile,torch.compile+frames,magi --rounds 3 --profile \

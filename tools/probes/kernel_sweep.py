@@ -1,0 +1,199 @@
+"""Each Triton kernel of a compiled model, launched with each of its candidate configs: right or
+wrong against the config Inductor picked, and how fast (GPU probe, issue 18).
+
+Two questions of session 19 have this one answer:
+- **correctness:** the Wan decode's graph 35 was wrong in two processes and right in a third,
+  deterministic within each: a kernel whose output depends on the config the autotuner picked
+  (docs/benchmarks.md, "Session 19") would do that. Here every config of every kernel runs on
+  the same saved arguments, and each output is compared with the picked config's, bit for bit;
+- **speed:** the memory-bound kernels under 60% of HBM (the Wan decode's cached producer,
+  `_to_copy_add_cat_convolution_div_mul_silu`, 38%): would another config reach the bandwidth,
+  or does the access pattern stand in the way? Each config is timed (`triton.testing.do_bench`)
+  with its GB/s over the kernel's argument bytes.
+
+How: the model is compiled by magi (decisions off) and called once while
+`CachingAutotuner.run` is wrapped: the first launch of each kernel (by name) saves a strided
+copy of its arguments before it runs. Then, per kernel, its own launcher and each candidate
+config's (compiled with `CachingAutotuner._precompile_config`; with `--extra`, a grid of 2-D
+block shapes and warps beyond Inductor's list) run on fresh copies of those arguments. Private
+Inductor APIs: a kernel they fail on is reported, the rest go on.
+
+Models: `wan-resblock`, diffusers' `WanResidualBlock` in the decoder's steady chunk (one new
+frame, two 2-frame causal caches), at `--channels`, `--height`, `--width`.
+Run: `python tools/probes/kernel_sweep.py --model wan-resblock --channels 512 --height 136
+--width 240 [--pattern cat] [--extra]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import itertools
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from magi_passes import MagiBackend, PassConfig  # noqa: E402
+from pytest_magi.launches import config_text  # noqa: E402
+from pytest_magi.locating import strided_clone  # noqa: E402
+from pytest_magi.timing import device_name  # noqa: E402
+
+
+class ResBlockStep(torch.nn.Module):
+    """A Wan 2.2 decoder residual block in its steady chunk: one frame in, two caches."""
+
+    def __init__(self, channels: int) -> None:
+        super().__init__()
+        from diffusers.models.autoencoders.autoencoder_kl_wan import WanResidualBlock
+
+        self.block = WanResidualBlock(channels, channels)
+
+    def forward(self, x: torch.Tensor, c1: torch.Tensor, c2: torch.Tensor) -> Any:
+        cache = [c1, c2]
+        out = self.block(x, cache, [0])
+        return out, cache[0], cache[1]
+
+
+def _name(kernel: Any) -> str:
+    meta = getattr(kernel, "inductor_meta", None) or {}
+    return meta.get("kernel_name") or getattr(kernel.fn, "__name__", "?")
+
+
+def _copy(args: Any) -> list[Any]:
+    """Copies of the arguments, strides, offsets and aliasing among them kept."""
+    return strided_clone(list(args))
+
+
+@contextlib.contextmanager
+def saved_launches(pattern: str) -> Iterator[dict[str, tuple[Any, list[Any], dict[str, Any]]]]:
+    """``{kernel name: (kernel, its arguments before its first launch, launch kwargs)}``."""
+    from torch._inductor.runtime.triton_heuristics import CachingAutotuner
+
+    saved: dict[str, tuple[Any, list[Any], dict[str, Any]]] = {}
+    original = vars(CachingAutotuner)["run"]
+
+    def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+        name = _name(self)
+        if pattern in name and name not in saved and not kwargs.get("benchmark_run", False):
+            saved[name] = (self, _copy(args), dict(kwargs))
+        return original(self, *args, **kwargs)
+
+    CachingAutotuner.run = run  # type: ignore[method-assign]
+    try:
+        yield saved
+    finally:
+        CachingAutotuner.run = original  # type: ignore[method-assign]
+
+
+def _extra_configs(kernel: Any) -> list[Any]:
+    """A grid of block shapes and warps for a 1-D or 2-D pointwise kernel."""
+    from triton import Config
+
+    first = kernel.configs[0]
+    keys = [k for k in ("YBLOCK", "XBLOCK") if k in first.kwargs]
+    if not keys or any(k.startswith("R") for k in first.kwargs):
+        return []
+    sizes = (16, 32, 64, 128, 256) if len(keys) == 2 else (256, 512, 1024, 2048)
+    out = []
+    for blocks in itertools.product(sizes, repeat=len(keys)):
+        if len(keys) == 2 and blocks[0] * blocks[1] > 16384:
+            continue
+        for warps in (2, 4, 8):
+            out.append(Config(dict(zip(keys, blocks, strict=True)), num_warps=warps, num_stages=1))
+    return out
+
+
+def _run(kernel: Any, launcher: Any, args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+    kernel.launchers = [launcher]
+    fresh = _copy(args)
+    kernel.run(*fresh, **kwargs)
+    torch.cuda.synchronize()
+    return fresh
+
+
+def _differs(got: list[Any], want: list[Any]) -> tuple[int, float]:
+    """(differing elements, max |difference|) over the tensor arguments after a launch."""
+    count, worst = 0, 0.0
+    for g, w in zip(got, want, strict=True):
+        if isinstance(g, torch.Tensor) and g.is_floating_point():
+            same = (g == w) | (g.isnan() & w.isnan())
+            count += int((~same).sum())
+            if count:
+                worst = max(worst, float((g.float() - w.float()).abs().nan_to_num(1e30).max()))
+    return count, worst
+
+
+def sweep(name: str, kernel: Any, args: list[Any], kwargs: dict[str, Any], extra: bool) -> None:
+    import triton
+
+    picked = list(kernel.launchers)
+    nbytes = sum(a.numel() * a.element_size() for a in args if isinstance(a, torch.Tensor))
+    print(
+        f"\n{name}: {kernel.inductor_meta.get('grid_type', '')}, {nbytes / 1e6:.1f} MB of "
+        f"arguments, picked {config_text(picked[0].config) if len(picked) == 1 else '?'}"
+    )
+    try:
+        want = _run(kernel, picked[0], args, kwargs)
+        configs = list(kernel.configs) + (_extra_configs(kernel) if extra else [])
+        seen: set[str] = set()
+        rows = []
+        for config in configs:
+            text = config_text(config)
+            if text in seen:
+                continue
+            seen.add(text)
+            try:
+                if getattr(kernel.fn, "fn", None) is None:  # compiled in a worker: reload it
+                    kernel.fn = kernel._reload_kernel().fn
+                launcher = kernel._precompile_config(config).make_launcher()
+            except Exception as exc:  # noqa: BLE001 - a config that does not compile: reported
+                rows.append((float("inf"), text, f"does not compile: {type(exc).__name__}"))
+                continue
+            got = _run(kernel, launcher, args, kwargs)
+            count, worst = _differs(got, want)
+            bench = _copy(args)
+            ms = triton.testing.do_bench(lambda b=bench: kernel.run(*b, **kwargs), rep=50)
+            verdict = "same" if count == 0 else f"DIFFERS: {count} elements, max {worst:.3g}"
+            rows.append((ms, text, f"{ms * 1e3:8.1f} us {nbytes / ms / 1e6:7.0f} GB/s  {verdict}"))
+        for _, text, line in sorted(rows):
+            mark = "*" if len(picked) == 1 and text == config_text(picked[0].config) else " "
+            print(f"  {mark} {text:<48} {line}")
+    except Exception as exc:  # noqa: BLE001 - a probe: report and go on to the next kernel
+        print(f"  not swept: {type(exc).__name__}: {exc}"[:300])
+    finally:
+        kernel.launchers = picked
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", choices=("wan-resblock",), default="wan-resblock")
+    parser.add_argument("--channels", type=int, default=512)
+    parser.add_argument("--height", type=int, default=136)
+    parser.add_argument("--width", type=int, default=240)
+    parser.add_argument("--pattern", default="", help="only kernels whose name contains this")
+    parser.add_argument("--extra", action="store_true", help="a grid of configs beyond Inductor's")
+    args = parser.parse_args()
+    print(
+        f"{device_name('cuda')}, torch {torch.__version__}, bf16, {args.model} "
+        f"{args.channels} x {args.height} x {args.width}",
+        flush=True,
+    )
+    torch.manual_seed(0)
+    c, h, w = args.channels, args.height, args.width
+    model = ResBlockStep(c).cuda().eval().to(torch.bfloat16)
+    inputs = [torch.randn(1, c, t, h, w, device="cuda", dtype=torch.bfloat16) for t in (1, 2, 2)]
+    compiled = torch.compile(model, backend=MagiBackend(PassConfig(measure_decisions=False)))
+    with torch.no_grad(), saved_launches(args.pattern) as saved:
+        compiled(*inputs)
+    for name, (kernel, kernel_args, kwargs) in saved.items():
+        sweep(name, kernel, kernel_args, kwargs, args.extra)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
