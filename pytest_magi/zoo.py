@@ -864,8 +864,8 @@ class ZooModel:
             got = tuple(z.shape) if isinstance(z, torch.Tensor) else type(z).__name__
             raise ValueError(
                 f"zoo model {self.name!r}: with_frames needs a (batch, channels, frames, height, "
-                f"width) latent as its first input, got {got}; load it with frames=... instead "
-                f"(zoo.load({self.name!r}, {self.size!r}, frames={frames}))"
+                f"width) latent as its first input, got {got}: only the video decoders with "
+                f"such a latent have latent frames to change (zoo.VIDEO_VAES)"
             )
         shape = list(z.shape)
         shape[2] = frames
