@@ -35,6 +35,17 @@ kernel is tiled 2-D (fake CUDA, a norm + cat + pad + conv3d block, torch 2.13).
   A pad with more than one user is never hoisted over (other users would see a new layout of a
   value they did not ask for; they would still be correct, but the pad would be computed twice).
 - Tensors already channels-last (by `torch._prims_common.suggest_memory_format`) are untouched.
+- Concatenations (`PassConfig.channels_last_through_cat`, opt-in, static graphs): where the
+  conv input (or the input of its pad chain) is a single-user `cat` along a frame or spatial
+  dim, the cat's inputs get the clones instead of its output, and the cat's fake value becomes
+  channels-last. Inductor then writes each input into its slice of one channels-last buffer (a
+  causal conv's cache: one tiled transpose; its new frames: written by their producer, which
+  also writes the next cache), where the clone of the whole would copy every frame again (and
+  torch 2.13, whose cat lowering realises such a cat channels-first, twice). Fake CUDA, a norm +
+  SiLU + cached conv block (256 channels, 34 x 60): 8 -> 7 kernels on torch 2.13; 7 on 2.11,
+  where the fused producer (4 loads, both branches of the cat masked per frame) and the second
+  computation of the new frame for the next cache become one cache transpose and one producer
+  with two stores (docs/benchmarks.md, "Session 19"). Not timed yet.
 - Causal conv state (`PassConfig.channels_last_conv_state`, opt-in): a graph output that is
   a window (slice or select of a frame or spatial dim) of what a converted convolution reads,
   built by data movement alone and used by nothing else in the graph, is laid out channels-last
@@ -229,23 +240,86 @@ class ConvChannelsLastPass(MagiPass):
             pads_only = True  # the pad input is already channels-last: only refresh the pads
         else:
             pads_only = False
-        if not pads_only:
-            key = (source, fmt)
-            clone = clones.get(key)
-            if clone is None:
-                with graph.inserting_after(source):
-                    clone = clone_node(graph, source, fmt)
-                clones[key] = clone
-                counts["clones_inserted"] += 1
-            else:
-                counts["clones_shared"] += 1
+        if not pads_only and self._converts_through_cat(graph, source, fmt):
+            self._convert_cat_inputs(graph, source, fmt, clones, counts)
+        elif not pads_only:
             user = pads[-1] if pads else conv
-            user.replace_input_with(source, clone)
+            user.replace_input_with(source, _shared_clone(graph, source, fmt, clones, counts))
         # refresh the fake values of the hoisted-over pads, innermost first
         for pad in reversed(pads):
             refresh_pad_value(pad)
             counts["pads_hoisted"] += 1
         return source
+
+    def _converts_through_cat(
+        self, graph: torch.fx.Graph, node: torch.fx.Node, fmt: torch.memory_format
+    ) -> bool:
+        """Whether ``node`` is a concatenation whose inputs are converted instead of it
+        (`PassConfig.channels_last_through_cat`): a static graph, the conv path its only user,
+        along a frame or spatial dim, every input a tensor of the format's rank."""
+        if not self.config.channels_last_through_cat or node.target is not aten.cat.default:
+            return False
+        inputs = node.args[0]
+        rank = node.meta["val"].dim()
+        dim = node.args[1] if len(node.args) > 1 else node.kwargs.get("dim", 0)
+        return (
+            len(node.users) == 1
+            and isinstance(dim, int)
+            and dim % rank >= 2
+            and isinstance(inputs, (list, tuple))
+            and all(isinstance(t, torch.fx.Node) and t.meta["val"].dim() == rank for t in inputs)
+            and channels_last_format(rank) == fmt
+            and not is_dynamic(graph)
+        )
+
+    def _convert_cat_inputs(
+        self,
+        graph: torch.fx.Graph,
+        cat: torch.fx.Node,
+        fmt: torch.memory_format,
+        clones: dict[tuple[torch.fx.Node, torch.memory_format], torch.fx.Node],
+        counts: dict[str, int],
+    ) -> None:
+        """Give each input of ``cat`` that is not in ``fmt`` a (shared) clone in ``fmt``, and
+        recompute ``cat``'s fake value: a concatenation of inputs of one format comes out in it
+        (ATen's rule, checked below), so Inductor writes every input into its slice of a
+        channels-last buffer and no copy of the whole follows."""
+        inputs = cat.args[0]
+        assert isinstance(inputs, (list, tuple))
+        for source in dict.fromkeys(inputs):
+            assert isinstance(source, torch.fx.Node)
+            if suggest_memory_format(source.meta["val"]) == fmt:
+                counts["already_channels_last"] += 1
+                continue
+            cat.replace_input_with(source, _shared_clone(graph, source, fmt, clones, counts))
+        values = [t.meta["val"] for t in cat.args[0]]  # type: ignore[union-attr]
+        rest = cat.args[1:]
+        cat.meta["val"] = run_on_fake(
+            values[0],
+            lambda _: aten.cat.default(values, *rest),  # type: ignore[misc]
+        )
+        assert suggest_memory_format(cat.meta["val"]) == fmt, "cat of one format left it"
+        counts["cats_converted_through"] = counts.get("cats_converted_through", 0) + 1
+
+
+def _shared_clone(
+    graph: torch.fx.Graph,
+    source: torch.fx.Node,
+    fmt: torch.memory_format,
+    clones: dict[tuple[torch.fx.Node, torch.memory_format], torch.fx.Node],
+    counts: dict[str, int],
+) -> torch.fx.Node:
+    """The clone of ``source`` in ``fmt``: one per (tensor, format), made on first use."""
+    key = (source, fmt)
+    clone = clones.get(key)
+    if clone is None:
+        with graph.inserting_after(source):
+            clone = clone_node(graph, source, fmt)
+        clones[key] = clone
+        counts["clones_inserted"] += 1
+    else:
+        counts["clones_shared"] += 1
+    return clone
 
 
 def refresh_pad_value(pad: torch.fx.Node) -> None:

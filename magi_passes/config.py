@@ -95,6 +95,14 @@ class PassConfig:
       Measured, like the channels-last rewrite. On by default: the Wan 2.2 decode gained 1.04x
       (T=3) and 1.05x (T=21) with every output correct (H200, torch 2.11; docs/benchmarks.md,
       "Session 18").
+    - `channels_last_through_cat` (opt-in): in static graphs, where a convolution's input is a
+      concatenation along a frame or spatial dim (a causal conv's cache frames in front of the
+      new ones), `ConvChannelsLastPass` converts the concatenation's inputs instead of its
+      output, so each input is written channels-last into its slice of the conv input: the cache
+      is one tiled transpose, and the new frames' producer (norm, SiLU) computes them once for
+      both the conv input and the next cache. Without it the concatenation is copied as a whole
+      by the channels-last clone (torch 2.13 realises it channels-first first, one more pass).
+      Opt-in until measured: fake CUDA only so far (docs/benchmarks.md, "Session 19").
     """
 
     enable_conv_channels_last: bool = True
@@ -113,6 +121,7 @@ class PassConfig:
     group_norm_kernel_configs: bool = True
     enable_conv_input_windows: bool = False
     enable_conv_pad_fold: bool = True
+    channels_last_through_cat: bool = False
 
     def __new__(cls, *args: Any, **kwargs: Any) -> PassConfig:
         # names are checked before the dataclass __init__ sees them, so a misspelt field gets the

@@ -305,6 +305,131 @@ def test_symbolic_causal_pad_is_hoisted_over() -> None:
     assert result.applied and result.counts["pads_hoisted"] == 1
 
 
+# --------------------------------------------------------------------------- through a cat
+THROUGH_CAT = PassConfig(channels_last_conv2d_graphs=True, channels_last_through_cat=True)
+
+
+def _cached_conv_graph(*, dim: int = 2, second_user: bool = False):
+    """A causal conv in its steady chunk: cat(cache, silu(x)) along frames (or channels),
+    padded, convolved."""
+    b = GraphBuilder()
+    x = b.input((1, 4, 1, 6, 6))
+    cache = b.input((1, 4, 2, 6, 6) if dim == 2 else (1, 4, 1, 6, 6))
+    w = b.input((8, 4 if dim == 2 else 8, 3, 3, 3))
+    y = b.call(aten.silu.default, x)
+    cat = b.call(aten.cat.default, [cache, y], dim)
+    padded = b.call(aten.constant_pad_nd.default, cat, [1, 1, 1, 1, 2 - dim if dim == 2 else 2, 0])
+    out = b.conv(padded, w)
+    extra = (b.call(aten.sum.default, cat),) if second_user else ()
+    return b.output(out, *extra), cache, y, cat, padded
+
+
+def test_a_cat_in_front_of_a_conv_gets_its_inputs_converted() -> None:
+    """`channels_last_through_cat`: the cache and the new frames get the clones; the cat (and
+    the pad above it) come out channels-last, and nothing copies the whole."""
+    graph, cache, y, cat, padded = _cached_conv_graph()
+    result = run_pass(graph, THROUGH_CAT)
+    assert result.counts["cats_converted_through"] == 1
+    inputs = cat.args[0]
+    assert [i.target for i in inputs] == [aten.clone.default] * 2
+    assert [i.args[0] for i in inputs] == [cache, y]
+    assert all(i.kwargs["memory_format"] == torch.channels_last_3d for i in inputs)
+    for node in (cat, padded):
+        assert suggest_memory_format(node.meta["val"]) == torch.channels_last_3d
+    (conv,) = [n for n in graph.nodes if n.target is aten.convolution.default]
+    assert conv.args[0] is padded  # no clone of the whole between the pad and the conv
+    assert result.counts["pads_hoisted"] == 1
+
+
+def test_without_the_option_the_cat_is_cloned_whole() -> None:
+    graph, cache, y, cat, _ = _cached_conv_graph()
+    result = run_pass(graph)
+    assert "cats_converted_through" not in result.counts
+    assert cat.args[0] == [cache, y]
+    assert [u.target for u in cat.users] == [aten.clone.default]
+
+
+@pytest.mark.parametrize(
+    "kwargs", [{"second_user": True}, {"dim": 1}],
+    ids=["cat-with-another-user", "cat-along-channels"],
+)  # fmt: skip
+def test_a_cat_is_converted_through_only_where_it_is_safe(kwargs) -> None:
+    graph, _, _, cat, _ = _cached_conv_graph(**kwargs)
+    result = run_pass(graph, THROUGH_CAT)
+    assert result.applied and "cats_converted_through" not in result.counts
+    assert all(i.target is not aten.clone.default for i in cat.args[0])
+
+
+def test_a_cat_converted_through_computes_what_eager_does() -> None:
+    graph, *_ = _cached_conv_graph()
+    rewritten = torch.fx.GraphModule(torch.nn.Module(), graph)
+    plain = torch.fx.GraphModule(torch.nn.Module(), _cached_conv_graph()[0])
+    run_pass(rewritten.graph, THROUGH_CAT)
+    rewritten.recompile()
+    torch.manual_seed(0)
+    args = [torch.randn(1, 4, 1, 6, 6), torch.randn(1, 4, 2, 6, 6), torch.randn(8, 4, 3, 3, 3)]
+    (got,), (want,) = rewritten(*args), plain(*args)
+    torch.testing.assert_close(got, want, rtol=0, atol=0)
+
+
+class CachedConvBlock(torch.nn.Module):
+    """RMS norm + SiLU of the new frame, the next cache taken from it, and a causal 3x3x3 conv
+    over the cache and the new frame: the Wan 2.2 decoder's steady chunk, small."""
+
+    def __init__(self, channels: int = 32) -> None:
+        super().__init__()
+        self.gamma = torch.nn.Parameter(torch.randn(channels, 1, 1, 1))
+        self.weight = torch.nn.Parameter(torch.randn(channels, channels, 3, 3, 3) * 0.05)
+
+    def forward(self, x: torch.Tensor, cache: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        rms = torch.rsqrt((x.float() ** 2).mean(1, keepdim=True) + 1e-6).to(x.dtype)
+        y = F.silu(x * rms * self.gamma)
+        next_cache = torch.cat([cache[:, :, -1:], y[:, :, -2:].clone()], 2)
+        both = F.pad(torch.cat([cache, y], 2), (1, 1, 1, 1, 0, 0))
+        return F.conv3d(both, self.weight), next_cache
+
+
+def test_a_cat_converted_through_on_the_cpu_end_to_end() -> None:
+    from graphs import compile_on_cpu, pass_result
+
+    model = CachedConvBlock(8).eval()
+    x, cache = torch.randn(1, 8, 1, 6, 6), torch.randn(1, 8, 2, 6, 6)
+    config = PassConfig(measure_decisions=False, channels_last_through_cat=True)
+    (out, next_cache), backend = compile_on_cpu(model, config, x, cache)
+    want, want_cache = model(x, cache)
+    torch.testing.assert_close(out, want, rtol=1e-4, atol=1e-4)
+    torch.testing.assert_close(next_cache, want_cache)
+    assert pass_result(backend, "conv_channels_last").counts["cats_converted_through"] == 1
+    # a dynamic graph keeps the clone of the whole (the option is for static graphs only)
+    for t in (x, cache):
+        torch._dynamo.mark_dynamic(t, [3, 4])
+    (out, _), backend = compile_on_cpu(model, config, x, cache)
+    torch.testing.assert_close(out, want, rtol=1e-4, atol=1e-4)
+    result = pass_result(backend, "conv_channels_last")
+    assert result.applied and "cats_converted_through" not in result.counts
+
+
+def test_fake_cuda_a_cat_converted_through_writes_the_new_frames_once() -> None:
+    """Off: the conv input is the cat copied whole (torch 2.13 first realises it channels-first),
+    and the new frames are computed again for the next cache. On: the cache is transposed into
+    its slice and one kernel computes the new frames once, storing them twice (channels-last
+    into the conv input, eager's layout into the next cache)."""
+    from pytest_magi.codegen import inductor_codegen
+
+    model = CachedConvBlock(256).eval().to(torch.bfloat16)  # the norm a reduction of its own
+    x = torch.randn(1, 256, 1, 34, 60, dtype=torch.bfloat16)
+    cache = torch.randn(1, 256, 2, 34, 60, dtype=torch.bfloat16)
+    codes = {}
+    with torch.no_grad():
+        for on in (False, True):
+            config = PassConfig(measure_decisions=False, channels_last_through_cat=on)
+            codes[on] = inductor_codegen(model, x, cache, config=config)
+    two_stores = {on: [k for k in c.kernels if k.num_stores == 2] for on, c in codes.items()}
+    assert not two_stores[False] and len(two_stores[True]) == 1
+    assert "silu" in two_stores[True][0].name and two_stores[True][0].nd_tiling
+    assert codes[True].kernel_count <= codes[False].kernel_count
+
+
 # --------------------------------------------------------------------------- batched weights
 def _three_conv3d_graph(dynamic: bool = False):
     b = GraphBuilder(dynamic=dynamic)
