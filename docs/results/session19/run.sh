@@ -55,6 +55,10 @@ for s in "$@"; do
             --height 136 --width 240 --extra
         step sweep1024 python tools/probes/kernel_sweep.py --model wan-resblock --channels 1024 \
             --height 34 --width 60 --pattern cat --extra ;;
+    catab)  # the opt-in channels_last_through_cat against magi on the whole decode, decisions off
+        step catab env MAGI_PASSES__MEASURE_DECISIONS=0 python benchmarks/zoo.py \
+            --models wan2.2-vae --frames 3 --wan-frames 3,21 --baseline magi \
+            --variants magi-cl-cat --rounds 5 --hbm-gbps $HBM ;;
     targets)  # issue 18's targets, magi as shipped (decisions on), T=3 and T=21, profiled
         step targets python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
             --variants torch.compile,torch.compile+frames,magi --rounds 3 --profile \
@@ -63,7 +67,7 @@ for s in "$@"; do
         step tests python -m pytest -p no:cacheprovider -q -m requires_cuda --magi-perf \
             tests/test_perf_gpu.py examples/vae
         step zoo_tests python -m pytest -p no:cacheprovider -q --magi-perf tests/test_zoo_gpu.py \
-            -k "video_vae or wan_decode" ;;
+            -k "video_vae or wan_decode" ;;  # wan_decode_is_right_after_another_length included
     esac
 done
 echo done >/tmp/s19/ALL.done
