@@ -28,7 +28,9 @@ scoped by `torch._dynamo.config.patch` to the compiling call and to every later 
 variant: `recompile_limit`/`accumulated_recompile_limit`, or `cache_size_limit`/
 `accumulated_cache_size_limit` on a torch that has only the older names), and diagnostic ones:
 `magi-no-cl` (channels-last rewrite off), `magi-cl-always` (the rewrite
-forced on conv2d-only graphs too), `magi-weights-once` (weights converted once outside the graph,
+forced on conv2d-only graphs too; `magi-cl-conv2d` the same with `magi`'s frames, for the Wan
+decode, whose per-frame upsampling conv2d graphs are left to Inductor and cost cuDNN layout
+conversions, `nchwToNhwcKernel` and back, 0.7 ms a further frame in session 18's profile), `magi-weights-once` (weights converted once outside the graph,
 the opt-in `channels_last_weights_once`; the default converts them in the graph), `magi-no-state`
 (causal conv state handed between calls in eager's layout: `channels_last_conv_state` off),
 `magi-no-norm-rsqrt` (norm divisions left as they are: `NormRsqrtPass` off), `magi-no-gn-stats`
@@ -99,6 +101,7 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-backend": ({}, "class"),
     "magi-no-cl": ({"enable_conv_channels_last": False}, "instance"),
     "magi-cl-always": ({"channels_last_conv2d_graphs": True}, "class"),
+    "magi-cl-conv2d": ({"channels_last_conv2d_graphs": True}, "instance"),
     "magi-cl-always-weights-once": (
         {"channels_last_conv2d_graphs": True, "channels_last_weights_once": True},
         "class",

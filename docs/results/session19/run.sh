@@ -55,10 +55,11 @@ for s in "$@"; do
             --height 136 --width 240 --extra
         step sweep1024 python tools/probes/kernel_sweep.py --model wan-resblock --channels 1024 \
             --height 34 --width 60 --pattern cat --extra ;;
-    catab)  # the opt-in channels_last_through_cat against magi on the whole decode, decisions off
+    catab)  # the opt-in channels_last_through_cat, and the conv2d upsampler graphs channels-last,
+        # each against magi on the whole decode, decisions off
         step catab env MAGI_PASSES__MEASURE_DECISIONS=0 python benchmarks/zoo.py \
             --models wan2.2-vae --frames 3 --wan-frames 3,21 --baseline magi \
-            --variants magi-cl-cat --rounds 5 --hbm-gbps $HBM ;;
+            --variants magi-cl-cat,magi-cl-conv2d --rounds 5 --hbm-gbps $HBM ;;
     targets)  # issue 18's targets, magi as shipped (decisions on), T=3 and T=21, profiled
         step targets python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
             --variants torch.compile,torch.compile+frames,magi --rounds 3 --profile \
