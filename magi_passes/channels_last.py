@@ -103,6 +103,10 @@ CONV = aten.convolution.default
 CONV_BACKWARD = aten.convolution_backward.default
 
 
+# one clone per (tensor, memory format), shared by every conv that reads the tensor
+Clones = dict[tuple[torch.fx.Node, torch.memory_format], torch.fx.Node]
+
+
 def channels_last_format(ndim: int) -> torch.memory_format | None:
     return {4: torch.channels_last, 5: torch.channels_last_3d}.get(ndim)
 
@@ -155,7 +159,7 @@ class ConvChannelsLastPass(MagiPass):
             result.reason = gate
             counts["skipped_conv2d_graph"] = sum(1 for c in convs if _weight_dim(c) == 4)
             return result
-        clones: dict[tuple[torch.fx.Node, torch.memory_format], torch.fx.Node] = {}
+        clones: Clones = {}
         sources: dict[torch.fx.Node, torch.memory_format] = {}  # what the converted convs read
         for conv in convs:
             # convolution(input, weight, bias, stride, padding, dilation, transposed, ...)
@@ -213,7 +217,7 @@ class ConvChannelsLastPass(MagiPass):
         conv: torch.fx.Node,
         arg: torch.fx.Node,
         fmt: torch.memory_format,
-        clones: dict[tuple[torch.fx.Node, torch.memory_format], torch.fx.Node],
+        clones: Clones,
         counts: dict[str, int],
     ) -> torch.fx.Node:
         """Make ``conv`` read ``arg`` in ``fmt``; returns the tensor the conversion starts from
@@ -277,7 +281,7 @@ class ConvChannelsLastPass(MagiPass):
         graph: torch.fx.Graph,
         cat: torch.fx.Node,
         fmt: torch.memory_format,
-        clones: dict[tuple[torch.fx.Node, torch.memory_format], torch.fx.Node],
+        clones: Clones,
         counts: dict[str, int],
     ) -> None:
         """Give each input of ``cat`` that is not in ``fmt`` a (shared) clone in ``fmt``, and
@@ -306,7 +310,7 @@ def _shared_clone(
     graph: torch.fx.Graph,
     source: torch.fx.Node,
     fmt: torch.memory_format,
-    clones: dict[tuple[torch.fx.Node, torch.memory_format], torch.fx.Node],
+    clones: Clones,
     counts: dict[str, int],
 ) -> torch.fx.Node:
     """The clone of ``source`` in ``fmt``: one per (tensor, format), made on first use."""
