@@ -244,11 +244,12 @@ class ConvChannelsLastPass(MagiPass):
             pads_only = True  # the pad input is already channels-last: only refresh the pads
         else:
             pads_only = False
-        if not pads_only and self._converts_through_cat(graph, source, fmt):
-            self._convert_cat_inputs(graph, source, fmt, clones, counts)
-        elif not pads_only:
-            user = pads[-1] if pads else conv
-            user.replace_input_with(source, _shared_clone(graph, source, fmt, clones, counts))
+        if not pads_only:
+            if self._converts_through_cat(graph, source, fmt):
+                self._convert_cat_inputs(graph, source, fmt, clones, counts)
+            else:
+                user = pads[-1] if pads else conv
+                user.replace_input_with(source, _shared_clone(graph, source, fmt, clones, counts))
         # refresh the fake values of the hoisted-over pads, innermost first
         for pad in reversed(pads):
             refresh_pad_value(pad)

@@ -318,7 +318,7 @@ def _cached_conv_graph(*, dim: int = 2, second_user: bool = False):
     w = b.input((8, 4 if dim == 2 else 8, 3, 3, 3))
     y = b.call(aten.silu.default, x)
     cat = b.call(aten.cat.default, [cache, y], dim)
-    padded = b.call(aten.constant_pad_nd.default, cat, [1, 1, 1, 1, 2 - dim if dim == 2 else 2, 0])
+    padded = b.call(aten.constant_pad_nd.default, cat, [1, 1, 1, 1, 0 if dim == 2 else 2, 0])
     out = b.conv(padded, w)
     extra = (b.call(aten.sum.default, cat),) if second_user else ()
     return b.output(out, *extra), cache, y, cat, padded
