@@ -18,12 +18,13 @@ from .manager import PassManager
 from .nd_tiling import NdTilingPass
 from .norm_rsqrt import NormRsqrtPass
 from .predicates import is_conv_heavy, is_dynamic
-from .workarounds import PaddingMiscompileWorkaround
+from .workarounds import DynamicCatTilingWorkaround, PaddingMiscompileWorkaround
 
 __all__ = [
     "ConvChannelsLastPass",
     "ConvInputWindowPass",
     "ConvPadFoldPass",
+    "DynamicCatTilingWorkaround",
     "DynamicReshapePass",
     "GroupNormStatsPass",
     "MagiBackend",

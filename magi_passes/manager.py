@@ -17,9 +17,13 @@ Order, and why:
    conv's cache) onto the conv input.
 6. `GroupNormStatsPass`: after the layout pass, whose mark says whether the graph's activations
    are channels-last (the only layout where it rewrites GroupNorm's statistics).
-7. `NdTilingPass`: last, because whether ND tiling pays depends on whether the layout pass already
-   converted the graph's convolutions (it reads the mark `ConvChannelsLastPass` leaves).
-8. The user's own post-grad pass, if one was installed before (it is chained, never replaced).
+7. `NdTilingPass`: after the layout pass, because whether ND tiling pays depends on whether that
+   pass already converted the graph's convolutions (it reads the mark `ConvChannelsLastPass`
+   leaves).
+8. `DynamicCatTilingWorkaround`: last of magi's, because it reads the layout pass's mark and its
+   `triton.max_tiles=1` must override `NdTilingPass`'s 2 (a Triton miscompile of 2-D tiled
+   channels-last concatenations in dynamic graphs).
+9. The user's own post-grad pass, if one was installed before (it is chained, never replaced).
 
 The manager is itself a `CustomGraphPass`: its `uuid()` aggregates the package's source files
 (docs/reliability.md, "Cache keys"), the config, every pass's uuid and the chained user pass's uuid, so Inductor's FX graph cache never mixes compilations made with
@@ -49,7 +53,7 @@ from .dynamic_reshape import DynamicReshapePass
 from .group_norm import GroupNormStatsPass
 from .nd_tiling import NdTilingPass
 from .norm_rsqrt import NormRsqrtPass
-from .workarounds import PaddingMiscompileWorkaround
+from .workarounds import DynamicCatTilingWorkaround, PaddingMiscompileWorkaround
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +66,7 @@ PASS_ORDER: tuple[type[MagiPass], ...] = (
     ConvInputWindowPass,
     GroupNormStatsPass,
     NdTilingPass,
+    DynamicCatTilingWorkaround,
 )
 
 

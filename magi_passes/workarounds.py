@@ -1,4 +1,6 @@
-"""`PaddingMiscompileWorkaround`: keeps Inductor's comprehensive padding off where torch
+"""Workarounds for Inductor and Triton miscompiles in our supported range.
+
+`PaddingMiscompileWorkaround`: keeps Inductor's comprehensive padding off where torch
 miscompiles it (pytorch#194281), so magi's output is right on every supported torch.
 
 The bug: on torch 2.11 and 2.12, `torch._inductor.ir.is_contiguous_storage_and_layout` answers
@@ -26,6 +28,36 @@ alike (each is decided on its own graph).
 Skipped (the reason in its `PassResult`): a torch with the fix, a graph without a convolution, a
 graph not on CUDA, `PassConfig(work_around_inductor_bugs=False)`, and a compile where padding is
 off already.
+
+`DynamicCatTilingWorkaround`: keeps Inductor's pointwise kernels 1-D (`triton.max_tiles=1`) in a
+dynamic CUDA graph where the channels-last rewrite converted a convolution whose input is built
+from a concatenation, so the conv input's producer is never a 2-D tiled kernel there.
+
+The bug (torch 2.11.0+cu130, Triton 3.6.0, H100 and H200; docs/benchmarks.md, "Session 17" and
+"Session 20"): such a producer (the cached frames and the new ones, selected per frame by two
+masked loads, written transposed into the channels-last conv input) came out wrong in two
+located cases of the Wan 2.2 decode, both in graphs recompiled dynamic, both cleared by
+`triton.max_tiles=1`. The second was isolated to its kernel: run with each config Inductor
+autotunes over, on the decode's own inputs, three of six configs wrote whole channel rows wrong
+(YBLOCK x XBLOCK 32x32, 64x64, 256x16; up to 4.8 off) and three were bit-equal to ATen, while
+Triton's CPU interpreter ran all nine shapes tried right. So Triton's compiled code, not the
+kernel's source, is wrong for some tile shapes, and which config the autotuner keeps varies by
+process: the same decode was wrong in two processes and right in a third. With one tile
+dimension there is no transposing 2-D tile and no layout conversion through shared memory. No
+fixed version is known; the rule applies on every torch until a GPU run shows one right.
+
+Matches: a dynamic post-grad graph (a placeholder with free symbols) on CUDA in which
+`ConvChannelsLastPass` converted a convolution whose input, through clones, pads and slices,
+is an `aten.cat`. Static graphs keep 2-D tiles: every static recompile of both graphs was right,
+and their producers are where channels-last pays.
+
+Emits: no graph change. It sets `triton.max_tiles=1` for the rest of this compilation (declared;
+restored afterwards like every declared key). It runs after `NdTilingPass`, so it also overrides
+that pass's `max_tiles=2` where both apply.
+
+Skipped (the reason in its `PassResult`): static graphs, graphs not on CUDA, graphs where the
+channels-last rewrite converted nothing or no converted convolution reads a concatenation, and
+`PassConfig(work_around_inductor_bugs=False)`.
 """
 
 from __future__ import annotations
@@ -35,7 +67,9 @@ from typing import Any, ClassVar
 
 import torch
 
-from .base import MagiPass, PassResult, get_inductor_config_value
+from .base import MagiPass, PassResult, get_inductor_config_value, is_call
+from .nd_tiling import channels_last_convs
+from .predicates import is_dynamic
 
 UPSTREAM_ISSUE = "pytorch#194281"
 #: the first torch (major, minor) whose `is_contiguous_storage_and_layout` leaves the layout alone
@@ -102,5 +136,63 @@ class PaddingMiscompileWorkaround(MagiPass):
             result.reason = (
                 f"torch {version} miscompiles padded strides ({UPSTREAM_ISSUE}): "
                 f"{SETTING}=False for this graph ({convs} convolutions on CUDA)"
+            )
+        return result
+
+
+TILES_SETTING = "triton.max_tiles"
+#: where the 2-D tiled fault was seen (no fixed version known, so no version gate)
+TILES_OBSERVED_ON = "torch 2.11.0+cu130 with Triton 3.6.0 on H100 and H200"
+_aten = torch.ops.aten
+# single-input data movement between a concatenation and the convolution that reads it
+_MOVES = (
+    _aten.clone.default,
+    _aten.constant_pad_nd.default,
+    _aten.slice.Tensor,
+    _aten.alias.default,
+)
+
+
+def reads_concatenation(conv: torch.fx.Node) -> bool:
+    """Whether `conv`'s input is an `aten.cat` through clones, pads and slices."""
+    node = conv.args[0]
+    while is_call(node, *_MOVES):
+        assert isinstance(node, torch.fx.Node)
+        node = node.args[0]
+    return is_call(node, _aten.cat.default)
+
+
+class DynamicCatTilingWorkaround(MagiPass):
+    """1-D tiles in dynamic CUDA graphs whose channels-last conv input is a concatenation."""
+
+    name: ClassVar[str] = "dynamic_cat_tiling_workaround"
+    mutates_inductor_config: ClassVar[tuple[str, ...]] = (TILES_SETTING,)
+
+    def enabled(self) -> bool:
+        return self.config.work_around_inductor_bugs
+
+    def apply(self, graph: torch.fx.Graph) -> PassResult:
+        result = PassResult(self.name, applied=False, reason="")
+        convs = [
+            n
+            for n in graph.find_nodes(op="call_function", target=_aten.convolution.default)
+            if reads_concatenation(n)
+        ]
+        result.counts["convolutions_reading_a_cat"] = len(convs)
+        if not is_dynamic(graph):
+            result.reason = "static shapes: their 2-D tiled producers were right"
+        elif not _on_cuda(graph):
+            result.reason = "not a CUDA graph"
+        elif not channels_last_convs(graph):
+            result.reason = "the channels-last rewrite converted no convolution"
+        elif not convs:
+            result.reason = "no converted convolution reads a concatenation"
+        else:
+            self.set_config(TILES_SETTING, 1, result)
+            result.applied = True
+            result.reason = (
+                f"{len(convs)} channels-last convolution(s) read a concatenation in a dynamic "
+                f"graph, whose 2-D tiled producer Triton miscompiled for some tile shapes "
+                f"({TILES_OBSERVED_ON}): {TILES_SETTING}=1 for this graph"
             )
         return result

@@ -86,6 +86,7 @@ def test_pass_order_and_results() -> None:
         "conv_input_windows",
         "group_norm_stats",
         "nd_tiling",
+        "dynamic_cat_tiling_workaround",
     ]
     assert [p.name for p in manager.passes] == order
     with inductor_config.patch(

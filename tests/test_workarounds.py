@@ -1,5 +1,6 @@
 """PaddingMiscompileWorkaround (pytorch#194281): the version gate, the source it rests on, the
-graphs it fires on, and the rule in generated CUDA code (fake CUDA, torch version mocked)."""
+graphs it fires on, and the rule in generated CUDA code (fake CUDA, torch version mocked).
+DynamicCatTilingWorkaround: the graphs it fires on and its 1-D tiles in fake-CUDA code."""
 
 from __future__ import annotations
 
@@ -14,7 +15,12 @@ from torch._inductor import config as inductor_config
 
 import magi_passes.workarounds as workarounds
 from magi_passes import PassConfig, PassManager
-from magi_passes.workarounds import PaddingMiscompileWorkaround, has_padding_miscompile
+from magi_passes.workarounds import (
+    DynamicCatTilingWorkaround,
+    PaddingMiscompileWorkaround,
+    has_padding_miscompile,
+    reads_concatenation,
+)
 
 aten = torch.ops.aten
 F = nn.functional
@@ -161,3 +167,95 @@ def test_fake_cuda_backward_graph_decides_on_its_own(
     results = _workaround(code)
     assert len(results) == 2 and all(r.applied for r in results), [str(r) for r in results]
     assert inductor_config.comprehensive_padding is True
+
+
+# --------------------------------------------------------------------------- DynamicCatTilingWorkaround
+class CachedConv(nn.Module):
+    """The Wan decoder's `conv_in` as the decode runs it: the cached frames concatenated in front
+    of the new latent frame, then a causal 3x3x3 conv (frames padded in front only)."""
+
+    def __init__(self, channels: int = 16) -> None:
+        super().__init__()
+        self.conv = nn.Conv3d(channels, 32, 3, padding=(0, 1, 1))
+
+    def forward(self, x: torch.Tensor, cache: torch.Tensor) -> torch.Tensor:
+        return self.conv(torch.cat([cache, x], 2))
+
+
+def _tiles(code) -> list[int]:
+    return [k.num_tile_dims for k in code.kernels if k.kind == "pointwise"]
+
+
+def _tiling_result(code):
+    return [
+        r
+        for g in code.captured
+        for r in g.pass_results
+        if r.name == DynamicCatTilingWorkaround.name
+    ]
+
+
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+def test_fake_cuda_dynamic_concatenation_gets_1d_tiles(inductor_codegen, dynamic: bool) -> None:
+    """Dynamic: the conv input's producer (the concatenation, written channels-last) is 2-D tiled
+    with the workaround off (the premise) and 1-D with it on, and no kernel keeps 2 tile dims;
+    the Inductor config is back as it was. Static: the workaround leaves the graph's tiles."""
+    model = CachedConv().to(torch.bfloat16).eval()
+    x = torch.randn(1, 16, 1, 34, 60, dtype=torch.bfloat16)
+    cache = torch.randn(1, 16, 2, 34, 60, dtype=torch.bfloat16)
+    dims = {0: [3, 4], 1: [3, 4]} if dynamic else None
+    before = inductor_config.get_config_copy()
+    off = inductor_codegen(
+        model, x, cache, dynamic_dims=dims, config=PassConfig(work_around_inductor_bugs=False)
+    )
+    on = inductor_codegen(model, x, cache, dynamic_dims=dims, config=PassConfig())
+    assert 2 in _tiles(off), off.signature()  # the premise: a 2-D tiled channels-last producer
+    (result,) = _tiling_result(on)
+    assert result.counts == {"convolutions_reading_a_cat": 1}
+    if dynamic:
+        assert result.applied and result.config_changes == {"triton.max_tiles": 1}, result.reason
+        assert "Triton 3.6.0" in result.reason
+        assert _tiles(on) and set(_tiles(on)) == {1}, on.signature()
+    else:
+        assert not result.applied and result.reason.startswith("static shapes"), result.reason
+        assert _tiles(on) == _tiles(off)
+    assert inductor_config.get_config_copy() == before  # scoped: nothing leaked
+
+
+def test_dynamic_concatenation_skips(inductor_codegen) -> None:
+    """No concatenation in front of the conv, the channels-last rewrite off, or the workarounds
+    off: a dynamic graph keeps Inductor's tiling, each with its reason."""
+    x = torch.randn(1, 16, 3, 34, 60, dtype=torch.bfloat16)
+    conv = nn.Conv3d(16, 32, 3, padding=1).to(torch.bfloat16).eval()
+    code = inductor_codegen(conv, x, dynamic_dims={0: [3, 4]}, config=PassConfig())
+    (result,) = _tiling_result(code)
+    assert not result.applied and result.reason == "no converted convolution reads a concatenation"
+    model = CachedConv().to(torch.bfloat16).eval()
+    cache = torch.randn(1, 16, 2, 34, 60, dtype=torch.bfloat16)
+    args = (x[:, :, :1], cache)
+    dims = {0: [3, 4], 1: [3, 4]}
+    code = inductor_codegen(
+        model, *args, dynamic_dims=dims, config=PassConfig(enable_conv_channels_last=False)
+    )
+    (result,) = _tiling_result(code)
+    assert not result.applied
+    assert result.reason == "the channels-last rewrite converted no convolution"
+    code = inductor_codegen(
+        model, *args, dynamic_dims=dims, config=PassConfig(work_around_inductor_bugs=False)
+    )
+    (result,) = _tiling_result(code)
+    assert not result.applied and result.reason == "disabled by PassConfig"
+
+
+def test_reads_concatenation_through_clones_pads_and_slices() -> None:
+    b = GraphBuilder()
+    cache = b.input((1, 4, 2, 6, 6))
+    x = b.input((1, 4, 1, 6, 6))
+    w = b.input((4, 4, 3, 3, 3))
+    cat = b.call(aten.cat.default, [cache, x], 2)
+    pad = b.call(aten.constant_pad_nd.default, cat, [1, 1, 1, 1, 0, 0])
+    clone = b.call(aten.clone.default, pad, memory_format=torch.channels_last_3d)
+    through = b.conv(clone, w)
+    direct = b.conv(b.call(aten.silu.default, cat), w)
+    b.output(through, direct)
+    assert reads_concatenation(through) and not reads_concatenation(direct)
