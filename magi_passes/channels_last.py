@@ -342,6 +342,9 @@ def refresh_pad_value(pad: torch.fx.Node) -> None:
 # at most this many weights per batched conversion: Inductor lowers a concatenation of up to
 # `max_pointwise_cat_inputs` (8) pointwise inputs as one kernel
 _BATCH = 8
+# the largest weight batched (bytes): the sizes where batching was measured to pay; larger
+# weights convert faster in a clone of their own (`batch_weight_clones`)
+_BATCH_MAX_BYTES = 1 << 20
 
 
 def batch_weight_clones(graph: torch.fx.Graph, clones: Iterable[torch.fx.Node]) -> int:
@@ -365,7 +368,12 @@ def batch_weight_clones(graph: torch.fx.Graph, clones: Iterable[torch.fx.Node]) 
     Returns how many clones were replaced.
 
     Only where every clone's size is static and its bytes a multiple of 16 (each view then
-    starts 16-byte aligned, as the conv kernels' vector loads want)."""
+    starts 16-byte aligned, as the conv kernels' vector loads want), and only weights of at most
+    `_BATCH_MAX_BYTES`: batching saves launches, but its kernel moves bytes at half the rate of
+    one weight's own clone. On the Wan 2.2 decoder's real weights (39, 1.11 GB, most 14-57 MB;
+    H100, torch 2.11, `tools/probes/weight_batch_ab.py`, docs/benchmarks.md "Session 20") one
+    clone per weight took 0.915 ms against 1.880 ms as batched rows (2426 vs 1181 GB/s), while the
+    0.9 MB weights of WanCausalStage 540p gained from batching (the 1.024x above)."""
     weights: dict[tuple[torch.dtype, int], list[torch.fx.Node]] = {}
     for clone in clones:
         source = clone.args[0]
@@ -375,6 +383,7 @@ def batch_weight_clones(graph: torch.fx.Graph, clones: Iterable[torch.fx.Node]) 
             or source.op != "placeholder"
             or not all(isinstance(d, int) for d in value.shape)
             or (value.numel() * value.element_size()) % 16
+            or value.numel() * value.element_size() > _BATCH_MAX_BYTES
             or not clone.users
             or not all(_weight_of(u) is clone for u in clone.users)
         ):

@@ -16,7 +16,7 @@ from torch._prims_common import (
     suggest_memory_format,
 )
 
-from magi_passes import ConvChannelsLastPass, PassConfig
+from magi_passes import ConvChannelsLastPass, PassConfig, channels_last
 
 aten = torch.ops.aten
 CL = {4: torch.channels_last, 5: torch.channels_last_3d}
@@ -534,6 +534,25 @@ def test_row_batches_compute_what_the_clones_did() -> None:
     args = [torch.randn(s) for s in [*shapes, (4, 4, 3, 3, 3), (4, 4, 3, 3)]]
     (got,), (want,) = batched(*args), unbatched(*args)
     torch.testing.assert_close(got, want, rtol=0, atol=0)
+
+
+def test_weights_over_the_batch_size_cap_keep_their_own_clones() -> None:
+    """A weight over `_BATCH_MAX_BYTES` (the Wan decoder's 1024x1024x3x3x3, 57 MB in bf16)
+    converts faster in a clone of its own; the small weights of the graph are still batched."""
+    b = GraphBuilder()
+    x = b.input((1, 8, 3, 6, 6), dtype=torch.bfloat16)
+    small = [b.input((8, 8, 3, 3, 3), dtype=torch.bfloat16) for _ in range(2)]
+    big = b.input((4096, 8, 3, 3, 3), dtype=torch.bfloat16)  # 1.77 MB
+    assert big.meta["val"].numel() * 2 > channels_last._BATCH_MAX_BYTES
+    y = x
+    for w in small:
+        y = b.conv(b.call(aten.relu.default, y), w, padding=1)
+    graph = b.output(y, b.conv(x, big, padding=1))
+    result = run_pass(graph)
+    assert result.counts["weight_clones_batched"] == 2
+    (cat,) = [n for n in graph.nodes if n.target is aten.cat.default]
+    assert len(cat.args[0]) == 2
+    assert [n.args[0] for n in clones(graph)].count(big) == 1  # its own clone
 
 
 def test_weight_clones_of_a_dynamic_graph_stay_apart() -> None:
