@@ -37,8 +37,8 @@ the opt-in `channels_last_weights_once`; the default converts them in the graph)
 (GroupNorm statistics reduced per group as Inductor decomposes them: `GroupNormStatsPass` off),
 `magi-conv-input` (the opt-in `ConvInputWindowPass` on: a causal conv's cache read from its input),
 `magi-no-pad-fold` (a conv input's zero pad left in the graph: `ConvPadFoldPass` off),
-`magi-cl-cat` (the opt-in `channels_last_through_cat`: a conv input's concatenation converted
-through its inputs),
+`magi-no-cl-cat` (a conv input's concatenation converted as a whole, not through its inputs:
+`channels_last_through_cat` off),
 and `magi-static` / `torch.compile+frames+static` (`magi` / `torch.compile+frames` compiled with
 `dynamic=False`: no automatic dynamic shapes, so every chunk shape of a video decode gets a static
 graph of its own).
@@ -113,7 +113,7 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-no-gn-stats": ({"enable_group_norm_stats": False}, "instance"),
     "magi-conv-input": ({"enable_conv_input_windows": True}, "instance"),
     "magi-no-pad-fold": ({"enable_conv_pad_fold": False}, "instance"),
-    "magi-cl-cat": ({"channels_last_through_cat": True}, "instance"),
+    "magi-no-cl-cat": ({"channels_last_through_cat": False}, "instance"),
     "magi-static": ({}, "instance"),
     "torch.compile+frames+static": (None, "instance"),
 }

@@ -35,7 +35,7 @@ kernel is tiled 2-D (fake CUDA, a norm + cat + pad + conv3d block, torch 2.13).
   A pad with more than one user is never hoisted over (other users would see a new layout of a
   value they did not ask for; they would still be correct, but the pad would be computed twice).
 - Tensors already channels-last (by `torch._prims_common.suggest_memory_format`) are untouched.
-- Concatenations (`PassConfig.channels_last_through_cat`, opt-in, static graphs): where the
+- Concatenations (`PassConfig.channels_last_through_cat`, static graphs): where the
   conv input (or the input of its pad chain) is a single-user `cat` along a frame or spatial
   dim, the cat's inputs get the clones instead of its output, and the cat's fake value becomes
   channels-last. Inductor then writes each input into its slice of one channels-last buffer (a
@@ -45,7 +45,8 @@ kernel is tiled 2-D (fake CUDA, a norm + cat + pad + conv3d block, torch 2.13).
   SiLU + cached conv block (256 channels, 34 x 60): 8 -> 7 kernels on torch 2.13; 7 on 2.11,
   where the fused producer (4 loads, both branches of the cat masked per frame) and the second
   computation of the new frame for the next cache become one cache transpose and one producer
-  with two stores (docs/benchmarks.md, "Session 19"). Not timed yet.
+  with two stores (docs/benchmarks.md, "Session 19"). On the Wan 2.2 decode 1.029x at T=21
+  (H100, torch 2.11, docs/benchmarks.md "Session 20"); on by default.
 - Causal conv state (`PassConfig.channels_last_conv_state`, opt-in): a graph output that is
   a window (slice or select of a frame or spatial dim) of what a converted convolution reads,
   built by data movement alone and used by nothing else in the graph, is laid out channels-last

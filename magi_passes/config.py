@@ -97,14 +97,17 @@ class PassConfig:
       Measured, like the channels-last rewrite. On by default: the Wan 2.2 decode gained 1.04x
       (T=3) and 1.05x (T=21) with every output correct (H200, torch 2.11; docs/benchmarks.md,
       "Session 18").
-    - `channels_last_through_cat` (opt-in): in static graphs, where a convolution's input is a
+    - `channels_last_through_cat`: in static graphs, where a convolution's input is a
       concatenation along a frame or spatial dim (a causal conv's cache frames in front of the
       new ones), `ConvChannelsLastPass` converts the concatenation's inputs instead of its
       output, so each input is written channels-last into its slice of the conv input: the cache
       is one tiled transpose, and the new frames' producer (norm, SiLU) computes them once for
       both the conv input and the next cache. Without it the concatenation is copied as a whole
       by the channels-last clone (torch 2.13 realises it channels-first first, one more pass).
-      Opt-in until measured: fake CUDA only so far (docs/benchmarks.md, "Session 19").
+      On by default: on the Wan 2.2 decode it measured 1.029x at T=21 (1393.7 -> 1354.7 ms) and
+      1.017x at T=3, 68.9 -> 66.9 ms per further latent frame, every output 1.08-1.12e-2 from
+      fp32 as without it (H100, torch 2.11, measured decisions on; docs/benchmarks.md,
+      "Session 20").
     """
 
     enable_conv_channels_last: bool = True
@@ -123,7 +126,7 @@ class PassConfig:
     group_norm_kernel_configs: bool = True
     enable_conv_input_windows: bool = False
     enable_conv_pad_fold: bool = True
-    channels_last_through_cat: bool = False
+    channels_last_through_cat: bool = True
 
     def __new__(cls, *args: Any, **kwargs: Any) -> PassConfig:
         # names are checked before the dataclass __init__ sees them, so a misspelt field gets the

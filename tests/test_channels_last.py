@@ -342,8 +342,12 @@ def test_a_cat_in_front_of_a_conv_gets_its_inputs_converted() -> None:
 
 
 def test_without_the_option_the_cat_is_cloned_whole() -> None:
+    """`channels_last_through_cat` is on by default; off, the cat's output gets the clone."""
+    assert PassConfig().channels_last_through_cat
     graph, cache, y, cat, _ = _cached_conv_graph()
-    result = run_pass(graph)
+    result = run_pass(
+        graph, PassConfig(channels_last_conv2d_graphs=True, channels_last_through_cat=False)
+    )
     assert "cats_converted_through" not in result.counts
     assert cat.args[0] == [cache, y]
     assert [u.target for u in cat.users] == [aten.clone.default]
