@@ -295,6 +295,10 @@ class LocateReport:
     # the Triton kernels the replay launched, each once: "name [source hash]: config"
     # (launches.launch_lines; None: no replay ran or it launched no Triton kernel)
     launched: list[str] | None = None
+    # each Triton kernel of the wrong replay whose candidate configs disagree with the one its
+    # autotuner kept, or that could not be swept (config_sweep.sweep_lines; []: every config of
+    # every kernel agrees; None: not swept: the replay was right or launched no Triton kernel)
+    configs: list[str] | None = None
     reference: ReferenceCheck | None = None
     tolerance: dict[str, float] = field(default_factory=dict)
     budget_s: float | None = None
@@ -844,6 +848,7 @@ class LocatingBackend:
         self._cured: tuple[list[Retry], Fp32Rerun | None] | None = None
         self._kernels: list[str] | None = None
         self._launched: list[str] | None = None
+        self._configs: list[str] | None = None
         self._notes: list[str] = []
 
     # ------------------------------------------------------------------ compile and check
@@ -960,9 +965,9 @@ class LocatingBackend:
     def report(self) -> LocateReport:
         """What the calls so far found; on the first call with a wrong output also the cures
         (run once: later reports reuse them, and the saved inputs are freed after)."""
-        notes = list(self._notes)
         if self._saved is not None and self.cure and self._cured is None:
             self._cured = self._cure(self._saved)
+        notes = list(self._notes)  # the cures' own notes included
         self._saved = None  # the inputs kept for the cures: freed once they ran
         retries, fp32 = self._cured or ([], None)
         if not self._states:
@@ -976,6 +981,7 @@ class LocatingBackend:
             fp32=fp32,
             kernels=None if self._kernels is None else list(self._kernels),
             launched=None if self._launched is None else list(self._launched),
+            configs=None if self._configs is None else list(self._configs),
             tolerance={str(k).removeprefix("torch."): v for k, v in self.tolerance.items()},
             budget_s=self.budget_s,
             seconds=time.perf_counter() - self._start,
@@ -1057,6 +1063,14 @@ class LocatingBackend:
                 longest = fp32.seconds
         replay, replayed = self._replay(saved, expected)
         self._launched = launch_lines(replayed) or None
+        if replay.status == "wrong" and replayed:
+            if self._over_budget(replay.seconds):
+                self._notes.append(
+                    f"configs of the replay's kernels not swept: over the budget of "
+                    f"{self.budget_s:g} s"
+                )
+            else:
+                self._configs = self._sweep(saved)
         retries: list[Retry] = [replay]
         if self._over_budget(longest):
             note = f"over the budget of {self.budget_s:g} s"
@@ -1123,6 +1137,19 @@ class LocatingBackend:
         if launches is not None:
             launches.extend(record)
         return out
+
+    def _sweep(self, saved: _Saved) -> list[str] | None:
+        """Each Triton kernel of the wrong code, rerun with each of its candidate configs on
+        its own arguments: does its output depend on the config (``config_sweep``)?"""
+        from .config_sweep import sweep_configs, sweep_lines
+
+        _set_rng_state(saved.devices, saved.rng)
+        try:
+            with torch.set_grad_enabled(saved.grad):
+                return sweep_lines(sweep_configs(saved.compiled, *saved.inputs))
+        except Exception as error:  # noqa: BLE001 - reported; the recompiles still run
+            self._notes.append(f"config sweep failed: {type(error).__name__}: {error}"[:300])
+            return None
 
     def _replay(self, saved: _Saved, expected: list[Any]) -> tuple[Retry, list[KernelLaunch]]:
         """The code compiled in the run, rerun on the saved inputs: is the code itself wrong?"""
@@ -1452,6 +1479,14 @@ def _report_lines(report: LocateReport) -> list[str]:
         if report.launched:
             lines.append("Triton kernels the replay launched (name [source]: config):")
             lines.extend(f"  {k}" for k in report.launched)
+        if report.configs:
+            lines.append(
+                "Triton kernels whose output depends on their config (each candidate config "
+                "against the one the autotuner kept; a pointwise kernel must agree bit for bit):"
+            )
+            lines.extend(f"  {k}" for k in report.configs)
+        elif report.configs is not None:
+            lines.append("Triton kernels: every candidate config of each agrees with the one kept")
     if report.reference is not None:
         ref = report.reference
         verdict = "the compiled output is wrong" if ref.wrong else "the compiled output is fine"

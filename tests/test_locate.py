@@ -19,6 +19,8 @@ from torch._inductor.custom_graph_pass import CustomGraphPass
 from magi_passes import PassConfig
 from magi_passes.predicates import is_dynamic
 from pytest_magi.capture import fresh_entry
+from pytest_magi.config_sweep import ConfigRun, KernelSweep
+from pytest_magi.launches import KernelLaunch
 from pytest_magi.locating import (
     CONTROL,
     DEFAULT_SETTINGS,
@@ -650,3 +652,73 @@ def test_magi_locate_option_attaches_the_report(pytester: pytest.Pytester) -> No
     bad.stderr.fnmatch_lines(
         ["*--magi-locate-budget='soon': expected a positive number of seconds*"]
     )
+
+
+# --------------------------------------------------------------------------- config sweep
+def _launching(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CPU code launches no Triton kernel: the replay's record gets one, as on a GPU."""
+    import contextlib
+
+    import pytest_magi.locating as locating
+
+    @contextlib.contextmanager
+    def recorded() -> Any:
+        yield [KernelLaunch("triton_poi_fused_sin_0", "XBLOCK=1024, num_warps=4", "abc")]
+
+    monkeypatch.setattr(locating, "recorded_launches", recorded)
+
+
+def test_a_wrong_replay_has_its_kernels_configs_swept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The wrong graph's own code, each kernel with each candidate config: a kernel whose output
+    depends on its config is listed (config_sweep; a stand-in sweep here, the real one needs a
+    GPU), on the same inputs the replay ran."""
+    import pytest_magi.config_sweep as config_sweep
+
+    _launching(monkeypatch)
+    seen: list[Any] = []
+    bad = KernelSweep(
+        "triton_poi_fused_sin_0",
+        "XBLOCK=1024, num_warps=4",
+        runs=(ConfigRun("XBLOCK=256", 7, 0.5),),
+    )
+
+    def sweep(fn: Any, *inputs: Any, pattern: str = "") -> list[KernelSweep]:
+        seen.append((fn, inputs))
+        return [bad, KernelSweep("triton_poi_fused_cos_1", "XBLOCK=64")]
+
+    monkeypatch.setattr(config_sweep, "sweep_configs", sweep)
+    x = torch.randn(64)
+    report = locate(sin_times_two, x, passes=[scale_sin], settings=[])
+    assert report.replayed is True and len(seen) == 1
+    fn, (saved,) = seen[0]
+    assert callable(fn) and torch.equal(saved, x)
+    assert report.configs == [bad.text()]
+    text = str(report)
+    assert "Triton kernels whose output depends on their config" in text
+    assert (
+        "  triton_poi_fused_sin_0 (kept XBLOCK=1024, num_warps=4): 1 of 1 configs disagree" in text
+    )
+    assert json.loads(json.dumps(report.to_dict()))["configs"] == [bad.text()]
+
+
+def test_a_sweep_that_fails_or_finds_agreement_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pytest_magi.config_sweep as config_sweep
+
+    _launching(monkeypatch)
+    monkeypatch.setattr(config_sweep, "sweep_configs", lambda fn, *a, **k: [])
+    report = locate(sin_times_two, torch.randn(64), passes=[scale_sin], settings=[])
+    assert report.configs == []
+    assert "every candidate config of each agrees with the one kept" in str(report)
+
+    def broken(fn: Any, *inputs: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("private API changed")
+
+    monkeypatch.setattr(config_sweep, "sweep_configs", broken)
+    report = locate(sin_times_two, torch.randn(64), passes=[scale_sin], settings=[])
+    assert report.configs is None
+    assert "config sweep failed: RuntimeError: private API changed" in report.notes
+    # a right replay (a fault only the run had) is not swept
+    report = locate(
+        sin_times_two, torch.randn(64), backend=first_call_wrong_anywhere(), settings=[]
+    )
+    assert report.configs is None
