@@ -11,12 +11,12 @@ Two questions of session 19 have this one answer:
   or does the access pattern stand in the way? Each config is timed (`triton.testing.do_bench`)
   with its GB/s over the kernel's argument bytes.
 
-How: the model is compiled by magi (decisions off) and called once while
-`CachingAutotuner.run` is wrapped: the first launch of each kernel (by name) saves a strided
-copy of its arguments before it runs. Then, per kernel, its own launcher and each candidate
-config's (compiled with `CachingAutotuner._precompile_config`; with `--extra`, a grid of 2-D
-block shapes and warps beyond Inductor's list) run on fresh copies of those arguments. Private
-Inductor APIs: a kernel they fail on is reported, the rest go on.
+How: the model is compiled by magi (decisions off) and called once with each kernel's first
+launch saved (`pytest_magi.config_sweep.saved_launches`, the mechanism `locate`'s config sweep
+uses). Then, per kernel, its own launcher and each candidate config's (with `--extra`, a grid of
+2-D block shapes and warps beyond Inductor's list) run on fresh copies of those arguments,
+compared bit for bit with the kept one's, and timed. Private Inductor APIs: a kernel they fail
+on is reported, the rest go on.
 
 Models: `wan-resblock`, diffusers' `WanResidualBlock` in the decoder's steady chunk (one new
 frame, two 2-frame causal caches), at `--channels`, `--height`, `--width`.
@@ -27,10 +27,8 @@ Run: `python tools/probes/kernel_sweep.py --model wan-resblock --channels 512 --
 from __future__ import annotations
 
 import argparse
-import contextlib
 import itertools
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +37,12 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from magi_passes import MagiBackend, PassConfig  # noqa: E402
+from pytest_magi.config_sweep import (  # noqa: E402
+    _compile,
+    _differences,
+    _run_with,
+    saved_launches,
+)
 from pytest_magi.launches import config_text  # noqa: E402
 from pytest_magi.locating import strided_clone  # noqa: E402
 from pytest_magi.timing import device_name  # noqa: E402
@@ -59,37 +63,6 @@ class ResBlockStep(torch.nn.Module):
         return out, cache[0], cache[1]
 
 
-def _name(kernel: Any) -> str:
-    meta = getattr(kernel, "inductor_meta", None) or {}
-    return meta.get("kernel_name") or getattr(kernel.fn, "__name__", "?")
-
-
-def _copy(args: Any) -> list[Any]:
-    """Copies of the arguments, strides, offsets and aliasing among them kept."""
-    return strided_clone(list(args))
-
-
-@contextlib.contextmanager
-def saved_launches(pattern: str) -> Iterator[dict[str, tuple[Any, list[Any], dict[str, Any]]]]:
-    """``{kernel name: (kernel, its arguments before its first launch, launch kwargs)}``."""
-    from torch._inductor.runtime.triton_heuristics import CachingAutotuner
-
-    saved: dict[str, tuple[Any, list[Any], dict[str, Any]]] = {}
-    original = vars(CachingAutotuner)["run"]
-
-    def run(self: Any, *args: Any, **kwargs: Any) -> Any:
-        name = _name(self)
-        if pattern in name and name not in saved and not kwargs.get("benchmark_run", False):
-            saved[name] = (self, _copy(args), dict(kwargs))
-        return original(self, *args, **kwargs)
-
-    CachingAutotuner.run = run  # type: ignore[method-assign]
-    try:
-        yield saved
-    finally:
-        CachingAutotuner.run = original  # type: ignore[method-assign]
-
-
 def _extra_configs(kernel: Any) -> list[Any]:
     """A grid of block shapes and warps for a 1-D or 2-D pointwise kernel."""
     from triton import Config
@@ -108,37 +81,19 @@ def _extra_configs(kernel: Any) -> list[Any]:
     return out
 
 
-def _run(kernel: Any, launcher: Any, args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
-    kernel.launchers = [launcher]
-    fresh = _copy(args)
-    kernel.run(*fresh, **kwargs)
-    torch.cuda.synchronize()
-    return fresh
-
-
-def _differs(got: list[Any], want: list[Any]) -> tuple[int, float]:
-    """(differing elements, max |difference|) over the tensor arguments after a launch."""
-    count, worst = 0, 0.0
-    for g, w in zip(got, want, strict=True):
-        if isinstance(g, torch.Tensor) and g.is_floating_point():
-            same = (g == w) | (g.isnan() & w.isnan())
-            count += int((~same).sum())
-            if count:
-                worst = max(worst, float((g.float() - w.float()).abs().nan_to_num(1e30).max()))
-    return count, worst
-
-
-def sweep(name: str, kernel: Any, args: list[Any], kwargs: dict[str, Any], extra: bool) -> None:
+def sweep(name: str, saved: Any, extra: bool) -> None:
+    """Each config (Inductor's, and with ``extra`` a grid beyond them) against the kept one, bit
+    for bit (``pytest_magi.config_sweep``), and timed."""
     import triton
 
+    kernel, args, kwargs = saved.kernel, saved.args, saved.kwargs
     picked = list(kernel.launchers)
     nbytes = sum(a.numel() * a.element_size() for a in args if isinstance(a, torch.Tensor))
-    print(
-        f"\n{name}: {kernel.inductor_meta.get('grid_type', '')}, {nbytes / 1e6:.1f} MB of "
-        f"arguments, picked {config_text(picked[0].config) if len(picked) == 1 else '?'}"
-    )
+    kept = config_text(picked[0].config) if len(picked) == 1 else "?"
+    print(f"\n{name}: {kernel.inductor_meta.get('grid_type', '')}, {nbytes / 1e6:.1f} MB of "
+          f"arguments, picked {kept}")  # fmt: skip
     try:
-        want = _run(kernel, picked[0], args, kwargs)
+        want = _run_with(saved, picked[0])
         configs = list(kernel.configs) + (_extra_configs(kernel) if extra else [])
         seen: set[str] = set()
         rows = []
@@ -148,21 +103,17 @@ def sweep(name: str, kernel: Any, args: list[Any], kwargs: dict[str, Any], extra
                 continue
             seen.add(text)
             try:
-                if getattr(kernel.fn, "fn", None) is None:  # compiled in a worker: reload it
-                    kernel.fn = kernel._reload_kernel().fn
-                launcher = kernel._precompile_config(config).make_launcher()
+                launcher = _compile(kernel, config)
             except Exception as exc:  # noqa: BLE001 - a config that does not compile: reported
                 rows.append((float("inf"), text, f"does not compile: {type(exc).__name__}"))
                 continue
-            got = _run(kernel, launcher, args, kwargs)
-            count, worst = _differs(got, want)
-            bench = _copy(args)
+            count, worst = _differences(_run_with(saved, launcher), want)
+            bench = strided_clone(args)
             ms = triton.testing.do_bench(lambda b=bench: kernel.run(*b, **kwargs), rep=50)
             verdict = "same" if count == 0 else f"DIFFERS: {count} elements, max {worst:.3g}"
             rows.append((ms, text, f"{ms * 1e3:8.1f} us {nbytes / ms / 1e6:7.0f} GB/s  {verdict}"))
         for _, text, line in sorted(rows):
-            mark = "*" if len(picked) == 1 and text == config_text(picked[0].config) else " "
-            print(f"  {mark} {text:<48} {line}")
+            print(f"  {'*' if text == kept else ' '} {text:<48} {line}")
     except Exception as exc:  # noqa: BLE001 - a probe: report and go on to the next kernel
         print(f"  not swept: {type(exc).__name__}: {exc}"[:300])
     finally:
@@ -190,8 +141,8 @@ def main() -> int:
     compiled = torch.compile(model, backend=MagiBackend(PassConfig(measure_decisions=False)))
     with torch.no_grad(), saved_launches(args.pattern) as saved:
         compiled(*inputs)
-    for name, (kernel, kernel_args, kwargs) in saved.items():
-        sweep(name, kernel, kernel_args, kwargs, args.extra)
+    for name, launch in saved.items():
+        sweep(name, launch, args.extra)
     return 0
 
 
