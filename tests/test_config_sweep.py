@@ -172,3 +172,28 @@ def test_texts() -> None:
     assert (
         sweep.text() == "k (kept K): 1 of 1 configs disagree: A: 3 elements differ, max |diff| 0.5"
     )
+
+
+@pytest.mark.requires_cuda
+def test_on_a_gpu_inductors_own_kernels_are_swept() -> None:
+    """The private Inductor APIs the sweep uses, on real kernels: a 2-D tiled transposing copy
+    and a pointwise add, each swept over its candidate configs without an error, all agreeing
+    (they are right under every config)."""
+
+    def fn(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        return (x.transpose(0, 1) * 2).contiguous() + y
+
+    x = torch.randn(512, 768, device="cuda", dtype=torch.bfloat16)
+    y = torch.randn(768, 512, device="cuda", dtype=torch.bfloat16)
+    torch._dynamo.reset()
+    compiled = torch.compile(fn)
+    compiled(x, y)  # compiled and autotuned before the sweep
+    sweeps = sweep_configs(compiled, x, y)
+    assert sweeps, "no Triton kernel was launched"
+    for sweep in sweeps:
+        assert not sweep.error, sweep.text()
+        assert sweep.kept, sweep.text()
+        assert not [r for r in sweep.runs if r.error], sweep.text()
+        assert not sweep.disagreeing(), sweep.text()
+    assert any(s.runs for s in sweeps), [s.text() for s in sweeps]  # candidates were run
+    assert sweep_lines(sweeps) == []
