@@ -1,7 +1,15 @@
 #!/usr/bin/env bash
 # Session 20's GPU steps, run in the background on the device machine (setsid) so that they can
 # outlast one 10-minute call: `bash docs/results/session20/run.sh STEP...`, each step's log in
-# /tmp/s20/<step>.log, and /tmp/s20/<step>.rc when it ends; the poll calls tar them into $OUT.
+# /tmp/s20/<step>.log, and /tmp/s20/<step>.rc when it ends; `bash poll.sh SECONDS` (beside this
+# file) waits for ALL.done or SECONDS, prints the ended steps and tars the logs into $OUT. Issue
+# each poll call right after the last returns: the machine goes back after 30 s idle.
+# Ran in session 20: setup g35 probe tests targets (logs beside this file; `targets` had the
+# variant `magi-cl-cat`, since renamed: channels_last_through_cat is on by default and
+# `magi-no-cl-cat` is the variant without it).
+# Next session, in this order (~27 min): setup tests zoo_right sweep targets; then zoo_tests if
+# time is left. `tests`, `zoo_right` and `targets` check session 20's product changes
+# (DynamicCatTilingWorkaround, the 1 MiB weight batching cap, through-cat on), none GPU-run yet.
 set -u
 mkdir -p /tmp/s20
 rm -f /tmp/s20/ALL.done  # this invocation's end marker, not an earlier one's
@@ -30,19 +38,20 @@ for s in "$@"; do
             --height 136 --width 240 --extra
         step sweep1024 python tools/probes/kernel_sweep.py --model wan-resblock --channels 1024 \
             --height 34 --width 60 --pattern cat --extra ;;
-    catab)  # the opt-in channels_last_through_cat, and the conv2d upsampler graphs channels-last,
-        # each against magi on the whole decode, decisions off
+    catab)  # magi without channels_last_through_cat, and with the conv2d upsampler graphs
+        # channels-last, each against magi on the whole decode, decisions off
         step catab env MAGI_PASSES__MEASURE_DECISIONS=0 python benchmarks/zoo.py \
             --models wan2.2-vae --frames 3 --wan-frames 3,21 --baseline magi \
-            --variants magi-cl-cat,magi-cl-conv2d --rounds 5 --hbm-gbps $HBM ;;
+            --variants magi-no-cl-cat,magi-cl-conv2d --rounds 5 --hbm-gbps $HBM ;;
     targets)  # issue 18's targets, magi as shipped (decisions on), T=3 and T=21, profiled, with
         # the opt-in channels_last_through_cat beside it (its A/B against magi)
         step targets python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
-            --variants torch.compile,torch.compile+frames,magi,magi-cl-cat --rounds 3 --profile \
+            --variants torch.compile,torch.compile+frames,magi,magi-no-cl-cat --rounds 3 --profile \
             --profile-rounds 2 --profile-top 14 --hbm-gbps $HBM ;;
-    tests)  # the GPU tests of the passes and of the downstream example
+    tests)  # the GPU tests of the passes, of the downstream example and of the config sweep
         step tests python -m pytest -p no:cacheprovider -q -rA -m requires_cuda --magi-perf \
-            tests/test_perf_gpu.py examples/vae ;;
+            tests/test_perf_gpu.py examples/vae tests/test_config_sweep.py \
+            tests/test_workarounds.py tests/test_channels_last.py ;;
     zoo_right)  # magi as shipped decodes T=3 then T=5 through one copy (the path that was wrong)
         step zoo_right python -m pytest -p no:cacheprovider -q -rA --magi-perf \
             tests/test_zoo_gpu.py -k wan_decode_is_right_after_another_length ;;
