@@ -32,7 +32,10 @@ forced on conv2d-only graphs too; `magi-cl-conv2d` the same with `magi`'s frames
 decode, whose per-frame upsampling conv2d graphs are left to Inductor and cost cuDNN layout
 conversions, `nchwToNhwcKernel` and back, 0.7 ms a further frame in session 18's profile), `magi-weights-once` (weights converted once outside the graph,
 the opt-in `channels_last_weights_once`; the default converts them in the graph), `magi-no-state`
-(causal conv state handed between calls in eager's layout: `channels_last_conv_state` off),
+(causal conv state handed between calls in eager's layout: `channels_last_conv_state` off, the
+default), `magi-cl-state` (the state handed over channels-last: the opt-in on; with
+`channels_last_through_cat`, a cache that comes in channels-last is copied into its slice of the
+conv input instead of transposed),
 `magi-no-norm-rsqrt` (norm divisions left as they are: `NormRsqrtPass` off), `magi-no-gn-stats`
 (GroupNorm statistics reduced per group as Inductor decomposes them: `GroupNormStatsPass` off),
 `magi-conv-input` (the opt-in `ConvInputWindowPass` on: a causal conv's cache read from its input),
@@ -109,6 +112,7 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-weights-once": ({"channels_last_weights_once": True}, "instance"),
     "magi-no-workaround": ({"work_around_inductor_bugs": False}, "instance"),
     "magi-no-state": ({"channels_last_conv_state": False}, "instance"),
+    "magi-cl-state": ({"channels_last_conv_state": True}, "instance"),
     "magi-no-norm-rsqrt": ({"enable_norm_rsqrt": False}, "instance"),
     "magi-no-gn-stats": ({"enable_group_norm_stats": False}, "instance"),
     "magi-conv-input": ({"enable_conv_input_windows": True}, "instance"),

@@ -38,11 +38,14 @@ for s in "$@"; do
             --height 136 --width 240 --extra
         step sweep1024 python tools/probes/kernel_sweep.py --model wan-resblock --channels 1024 \
             --height 34 --width 60 --pattern cat --extra ;;
-    catab)  # magi without channels_last_through_cat, and with the conv2d upsampler graphs
-        # channels-last, each against magi on the whole decode, decisions off
+    catab)  # magi without channels_last_through_cat, with the conv2d upsampler graphs
+        # channels-last, and with the causal state handed over channels-last (the cache
+        # transposes, in fake CUDA unnamed `triton_poi_fused` kernels like the batched weights:
+        # that pattern is 2.8 ms a further frame at 55% of HBM, would become copies), each
+        # against magi on the whole decode, decisions off
         step catab env MAGI_PASSES__MEASURE_DECISIONS=0 python benchmarks/zoo.py \
             --models wan2.2-vae --frames 3 --wan-frames 3,21 --baseline magi \
-            --variants magi-no-cl-cat,magi-cl-conv2d --rounds 5 --hbm-gbps $HBM ;;
+            --variants magi-no-cl-cat,magi-cl-conv2d,magi-cl-state --rounds 5 --hbm-gbps $HBM ;;
     targets)  # issue 18's targets, magi as shipped (decisions on), T=3 and T=21, profiled, with
         # the opt-in channels_last_through_cat beside it (its A/B against magi)
         step targets python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
