@@ -90,7 +90,9 @@ class PassConfig:
       on the Wan 2.2 decode (H200, torch 2.11, T=3, decisions off) it gained 1.009x (spread
       0.7%) and one graph compiled with it gave a wrong output (a cache, 0.70 from its eager
       graph; the whole decode 8.2e-2 from fp32 against eager's 1.4e-2) that the same graph
-      recompiled alone did not repeat (docs/benchmarks.md, "Session 16").
+      recompiled alone did not repeat (docs/benchmarks.md, "Session 16"). It matches the
+      concatenation cloned whole, so it acts only with `channels_last_through_cat=False`
+      (that option rewrites the same chain; its `PassResult` says so).
     - `enable_conv_pad_fold`: let `ConvPadFoldPass` fold a zero pad in front of a convolution
       into the convolution's own `padding` where it is the same on both sides of a dim (a causal
       conv's spatial pad), so the kernel that produces the conv input writes the unpadded domain.

@@ -48,7 +48,9 @@ Skipped windows (counts in `PassResult.counts`):
   (kept for graphs whose placeholders are static but whose sizes are not, e.g. data-dependent
   ones).
 - `skipped_dtype`: the concatenation promoted `x` to another dtype.
-Graphs without such a conv input are left alone ("no conv input with windows of its producer").
+Graphs without such a conv input are left alone ("no conv input with windows of its producer";
+the reason adds when `channels_last_through_cat`, on by default, converted the concatenation
+through its inputs: that rewrites the same chain, and this pass then needs it off).
 
 Opt-in (`PassConfig.enable_conv_input_windows`, off by default) and measured where it is on
 (`measured_by`): the magi backend times a graph it changes with and without the measured passes
@@ -300,9 +302,25 @@ class ConvInputWindowPass(MagiPass):
             )
         elif candidates:
             result.reason = "no conv-input producer qualifies (see counts)"
+        elif self.config.channels_last_through_cat and self._converted_through(graph):
+            result.reason = (
+                "no conv input with windows of its producer: channels_last_through_cat converted "
+                "the conv input's concatenation through its inputs (set it False to use this pass)"
+            )
         else:
             result.reason = "no conv input with windows of its producer"
         return result
+
+    @staticmethod
+    def _converted_through(graph: torch.fx.Graph) -> bool:
+        """Whether a concatenation's inputs are channels-last clones (the layout pass's
+        through-cat form, which rewrites the chain this pass matches)."""
+        return any(
+            isinstance(a, torch.fx.Node) and is_call(a, aten.clone.default)
+            and a.kwargs.get("memory_format") is not None
+            for cat in graph.find_nodes(op="call_function", target=aten.cat.default)
+            for a in cat.args[0]
+        )  # fmt: skip
 
     def _move_windows(
         self,

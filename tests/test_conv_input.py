@@ -20,10 +20,20 @@ from pytest_magi.codegen import inductor_codegen
 from pytest_magi.fake_cuda import fake_cuda_status
 
 # the pad stays in the graph (ConvPadFoldPass off): these tests pin the padded chain; the fold's
-# own form is tested below (test_with_the_pad_folded_the_window_is_read_from_the_conv_input)
-ON = PassConfig(enable_conv_input_windows=True, measure_decisions=False, enable_conv_pad_fold=False)
+# own form is tested below (test_with_the_pad_folded_the_window_is_read_from_the_conv_input).
+# The pass matches the concatenation cloned whole: `channels_last_through_cat` (on by default)
+# rewrites the same chain its own way, and then this pass finds nothing (tested below)
+ON = PassConfig(
+    enable_conv_input_windows=True,
+    measure_decisions=False,
+    enable_conv_pad_fold=False,
+    channels_last_through_cat=False,
+)
 OFF = PassConfig(
-    enable_conv_input_windows=False, measure_decisions=False, enable_conv_pad_fold=False
+    enable_conv_input_windows=False,
+    measure_decisions=False,
+    enable_conv_pad_fold=False,
+    channels_last_through_cat=False,
 )
 
 
@@ -174,3 +184,20 @@ def test_fake_cuda_the_producer_writes_the_conv_input() -> None:
     assert producer.kind == "pointwise" and set(producer.size_hints) == {"y", "x"}  # tiled 2-D
     (result,) = [r for r in on.pass_results if r.name == "conv_input_windows"]
     assert result.applied and result.counts["windows_moved"] == 1
+
+
+def test_with_the_cat_converted_through_the_reason_names_the_option() -> None:
+    """`channels_last_through_cat` (on by default) rewrites the chain this pass matches; the
+    pass then finds nothing and says which option to turn off."""
+    torch.manual_seed(0)
+    model = CausalBlock(8).eval()
+    x, cache = torch.randn(1, 8, 3, 6, 7), torch.randn(1, 8, 2, 6, 7)
+    config = ON.replace(channels_last_through_cat=True)
+    (conv, window), backend = compile_on_cpu(model, config, x, cache)
+    result = pass_result(backend, "conv_input_windows")
+    assert not result.applied
+    assert "channels_last_through_cat converted the conv input's concatenation" in result.reason
+    with torch.no_grad():
+        want_conv, want_window = model(x, cache)
+    torch.testing.assert_close(conv, want_conv)
+    torch.testing.assert_close(window, want_window)

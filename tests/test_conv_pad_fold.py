@@ -23,8 +23,13 @@ from magi_passes.conv_pad_fold import split_pads
 from pytest_magi.codegen import inductor_codegen
 from pytest_magi.fake_cuda import fake_cuda_status
 
-ON = PassConfig(measure_decisions=False)
-OFF = PassConfig(measure_decisions=False, enable_conv_pad_fold=False)
+# the layout pass clones the cache concatenation whole (`channels_last_through_cat` off): these
+# tests pin the fold's own form on that chain; with the default (on) the fold's values are held by
+# test_the_fold_with_the_cat_converted_through_gives_eagers_values
+ON = PassConfig(measure_decisions=False, channels_last_through_cat=False)
+OFF = PassConfig(
+    measure_decisions=False, enable_conv_pad_fold=False, channels_last_through_cat=False
+)
 
 
 class CausalConv(nn.Module):
@@ -104,6 +109,24 @@ def test_on_by_default_measured_and_switched_off_by_config_or_env(
 
 
 # --------------------------------------------------------------------------- the rewrite
+@pytest.mark.parametrize("cached", [1, 2], ids=["one-cached", "two-cached"])
+def test_the_fold_with_the_cat_converted_through_gives_eagers_values(cached: int) -> None:
+    """The defaults: the cache and the new frames get the channels-last clones (through the
+    cat), and the spatial pad is still folded into the convolution."""
+    torch.manual_seed(0)
+    model = CausalConv(8).eval()
+    x = torch.randn(1, 8, 3, 6, 7)
+    args = (x, torch.randn(1, 8, cached, 6, 7))
+    out, backend = compile_on_cpu(model, PassConfig(measure_decisions=False), *args)
+    assert pass_result(backend, "conv_pad_fold").counts["pads_folded"] == 1
+    layout = pass_result(backend, "conv_channels_last")
+    assert layout.counts["cats_converted_through"] == 1, layout
+    with torch.no_grad():
+        torch.testing.assert_close(out, model(*args))
+    graph = backend.managers[0].graphs[-1]
+    assert "[1, 1, 1], [0, 1, 1], [1, 1, 1], False" in graph, graph  # stride, padding, dilation
+
+
 @pytest.mark.parametrize("cached", [0, 1, 2], ids=["first-chunk", "one-cached", "two-cached"])
 def test_the_causal_conv_pad_is_folded_with_eagers_values(cached: int) -> None:
     torch.manual_seed(0)
