@@ -35,7 +35,7 @@ from typing import Any
 
 import torch
 
-from .launches import _autotuner_class, config_text
+from .launches import config_text, wrapped_run
 from .locating import strided_clone
 
 #: a reduction's configs may sum in another order: differences up to this fraction of the
@@ -106,23 +106,14 @@ def saved_launches(pattern: str = "") -> Iterator[dict[str, _Saved]]:
     """``{kernel name: its arguments before its first launch}`` for the kernels launched in the
     block whose name contains ``pattern`` (autotuning's own benchmark runs are not launches)."""
     saved: dict[str, _Saved] = {}
-    cls = _autotuner_class()
-    if cls is None or "run" not in vars(cls):
-        yield saved
-        return
-    original = vars(cls)["run"]
 
-    def run(self: Any, *args: Any, **kwargs: Any) -> Any:
-        name = _kernel_name(self)
+    def before(kernel: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        name = _kernel_name(kernel)
         if pattern in name and name not in saved and not kwargs.get("benchmark_run", False):
-            saved[name] = _Saved(self, strided_clone(list(args)), dict(kwargs))
-        return original(self, *args, **kwargs)
+            saved[name] = _Saved(kernel, strided_clone(list(args)), dict(kwargs))
 
-    cls.run = run
-    try:
+    with wrapped_run(before=before):
         yield saved
-    finally:
-        cls.run = original
 
 
 def _differences(got: Sequence[Any], want: Sequence[Any]) -> tuple[int, float]:

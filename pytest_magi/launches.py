@@ -9,14 +9,15 @@ Mechanism: for the block's duration, Inductor's ``CachingAutotuner.run`` (every 
 of Inductor's generated code is launched through it) is wrapped at class level; after each
 launch the kernel's name, its source hash and the config it ran with (after autotuning, when one
 config is left) are appended. The original method is put back on exit, also on error. Without
-Triton (CPU-only torch) nothing is wrapped and the record stays empty.
+Triton (CPU-only torch) nothing is wrapped and the record stays empty. ``wrapped_run`` is that
+wrapping, for other hooks too (``config_sweep`` saves each kernel's arguments before its launch).
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,26 +71,45 @@ def _autotuner_class() -> Any:
 
 
 @contextlib.contextmanager
-def recorded_launches() -> Iterator[list[KernelLaunch]]:
-    """The Triton kernels launched inside the block, in launch order (module docstring)."""
-    launches: list[KernelLaunch] = []
+def wrapped_run(
+    before: Callable[[Any, tuple[Any, ...], dict[str, Any]], None] | None = None,
+    after: Callable[[Any, tuple[Any, ...], dict[str, Any]], None] | None = None,
+) -> Iterator[bool]:
+    """For the block's duration, ``CachingAutotuner.run`` calls ``before(kernel, args, kwargs)``
+    ahead of each launch and ``after(...)`` behind it; the original method is put back on exit,
+    also on error. Yields whether anything was wrapped (False without Triton)."""
     cls = _autotuner_class()
     if cls is None or "run" not in vars(cls):
-        yield launches
+        yield False
         return
     original = vars(cls)["run"]
 
     def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if before is not None:
+            before(self, args, kwargs)
         result = original(self, *args, **kwargs)
-        if not kwargs.get("benchmark_run", False):
-            launches.append(_launch_of(self))
+        if after is not None:
+            after(self, args, kwargs)
         return result
 
     cls.run = run
     try:
-        yield launches
+        yield True
     finally:
         cls.run = original
+
+
+@contextlib.contextmanager
+def recorded_launches() -> Iterator[list[KernelLaunch]]:
+    """The Triton kernels launched inside the block, in launch order (module docstring)."""
+    launches: list[KernelLaunch] = []
+
+    def after(kernel: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        if not kwargs.get("benchmark_run", False):
+            launches.append(_launch_of(kernel))
+
+    with wrapped_run(after=after):
+        yield launches
 
 
 def kernel_differences(

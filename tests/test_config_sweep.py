@@ -11,6 +11,7 @@ import pytest
 import torch
 
 import pytest_magi.config_sweep as config_sweep
+import pytest_magi.launches as launches
 from pytest_magi.config_sweep import ConfigRun, KernelSweep, sweep_configs, sweep_lines
 
 
@@ -66,7 +67,7 @@ class Autotuner:
 
 @pytest.fixture
 def autotuner(monkeypatch: pytest.MonkeyPatch) -> type[Autotuner]:
-    monkeypatch.setattr(config_sweep, "_autotuner_class", lambda: Autotuner)
+    monkeypatch.setattr(launches, "_autotuner_class", lambda: Autotuner)
     return Autotuner
 
 
@@ -154,7 +155,7 @@ def test_a_kernel_without_launchers_or_with_a_changed_api_is_reported(autotuner)
 
 
 def test_without_triton_nothing_is_swept(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(config_sweep, "_autotuner_class", lambda: None)
+    monkeypatch.setattr(launches, "_autotuner_class", lambda: None)
     assert sweep_configs(lambda x: x * 2, torch.ones(3)) == []
 
 
