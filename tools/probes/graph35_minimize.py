@@ -25,8 +25,9 @@ in session 20). A variant whose configs all agree has lost what triggers the fau
 
 Offline, their sm_90 PTX (Triton 3.6, `triton.compile` for the six configs): every variant but
 `channels-first` converts the tile through shared memory with the same instructions per config
-as the original (`ldmatrix` for 32x32, 64x64 and 256x16, the wrong ones, and `ldmatrix.trans`
-for 256x4, a right one; plain shared loads for 16x256; none for 1x1024); `channels-first` has no
+as the original (`ldmatrix` for 32x32 and 64x64 and `ldmatrix.trans` for 256x16, the wrong
+ones; `ldmatrix.trans` for 256x4 too, a right one; plain shared loads for 16x256; none for
+1x1024; all YBLOCK x XBLOCK); `channels-first` has no
 conversion at all, and `fp32-out` uses `ldmatrix` for 16x256 too. So a variant that agrees under
 every config while its PTX still converts with `ldmatrix` clears the conversion itself.
 
