@@ -7,8 +7,8 @@
 # Ran in session 20: setup g35 probe tests targets (logs beside this file; `targets` had the
 # variant `magi-cl-cat`, since renamed: channels_last_through_cat is on by default and
 # `magi-no-cl-cat` is the variant without it).
-# Next session, in this order (~27 min): setup tests zoo_right sweep targets; then zoo_tests if
-# time is left. `tests`, `zoo_right` and `targets` check session 20's product changes
+# Next session, in this order (~27 min): setup g35min tests zoo_right sweep targets; then catab
+# and zoo_tests if time is left. `tests`, `zoo_right` and `targets` check session 20's product changes
 # (DynamicCatTilingWorkaround, the 1 MiB weight batching cap, through-cat on), none GPU-run yet.
 set -u
 mkdir -p /tmp/s20
@@ -33,6 +33,8 @@ for s in "$@"; do
         step probe python tools/probes/weight_batch_ab.py --rounds 15 ;;
     g35)  # graph 35's three kernels, each with every config, on the decode's inputs (~1 min)
         step g35 python tools/probes/graph35_configs.py ;;
+    g35min)  # graph 35's producer edited one feature at a time, each under its configs (~1 min)
+        step g35min python tools/probes/graph35_minimize.py ;;
     sweep)  # the cached producers' configs: right or wrong, and how fast (the 38%-of-HBM kernel)
         step sweep512 python tools/probes/kernel_sweep.py --model wan-resblock --channels 512 \
             --height 136 --width 240 --extra
