@@ -153,13 +153,24 @@ _MOVES = (
 )
 
 
-def reads_concatenation(conv: torch.fx.Node) -> bool:
-    """Whether `conv`'s input is an `aten.cat` through clones, pads and slices."""
-    node = conv.args[0]
+def reads_concatenation(conv: torch.fx.Node, *, converted: bool = False) -> bool:
+    """Whether `conv`'s input is an `aten.cat` through clones, pads and slices; with
+    ``converted``, only where the layout pass converted it (a clone with a memory format on the
+    way, or on the cat's inputs)."""
+    node, cloned = conv.args[0], False
     while is_call(node, *_MOVES):
         assert isinstance(node, torch.fx.Node)
+        cloned = cloned or node.kwargs.get("memory_format") is not None
         node = node.args[0]
-    return is_call(node, _aten.cat.default)
+    if not is_call(node, _aten.cat.default):
+        return False
+    assert isinstance(node, torch.fx.Node)
+    # the layout pass's through-cat form (static graphs): the cat's inputs carry the clones
+    cloned = cloned or any(
+        is_call(a, _aten.clone.default) and a.kwargs.get("memory_format") is not None
+        for a in node.args[0]
+    )
+    return cloned or not converted
 
 
 class DynamicCatTilingWorkaround(MagiPass):
@@ -176,7 +187,7 @@ class DynamicCatTilingWorkaround(MagiPass):
         convs = [
             n
             for n in graph.find_nodes(op="call_function", target=_aten.convolution.default)
-            if reads_concatenation(n)
+            if reads_concatenation(n, converted=True)
         ]
         result.counts["convolutions_reading_a_cat"] = len(convs)
         if not is_dynamic(graph):

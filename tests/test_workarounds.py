@@ -257,5 +257,8 @@ def test_reads_concatenation_through_clones_pads_and_slices() -> None:
     clone = b.call(aten.clone.default, pad, memory_format=torch.channels_last_3d)
     through = b.conv(clone, w)
     direct = b.conv(b.call(aten.silu.default, cat), w)
-    b.output(through, direct)
+    plain = b.conv(b.call(aten.constant_pad_nd.default, cat, [1, 1, 1, 1, 0, 0]), w)
+    b.output(through, direct, plain)
     assert reads_concatenation(through) and not reads_concatenation(direct)
+    assert reads_concatenation(through, converted=True)  # its clone is the layout pass's
+    assert reads_concatenation(plain) and not reads_concatenation(plain, converted=True)
