@@ -94,7 +94,7 @@ from typing import Any, ClassVar
 import torch
 from torch._prims_common import suggest_memory_format
 
-from .base import MagiPass, PassResult, run_on_fake
+from .base import MagiPass, PassResult, is_call, run_on_fake
 from .config import PassConfig
 from .nd_tiling import CHANNELS_LAST_MARK
 from .predicates import is_dynamic
@@ -110,6 +110,18 @@ Clones = dict[tuple[torch.fx.Node, torch.memory_format], torch.fx.Node]
 
 def channels_last_format(ndim: int) -> torch.memory_format | None:
     return {4: torch.channels_last, 5: torch.channels_last_3d}.get(ndim)
+
+
+def is_layout_clone(node: Any) -> bool:
+    """Whether ``node`` is a ``clone`` with a memory format: the conversion this pass inserts."""
+    return is_call(node, aten.clone.default) and node.kwargs.get("memory_format") is not None
+
+
+def converted_through(cat: torch.fx.Node) -> bool:
+    """Whether the concatenation ``cat``'s inputs carry layout clones: this pass's through-cat
+    form (`PassConfig.channels_last_through_cat`)."""
+    inputs = cat.args[0]
+    return isinstance(inputs, (list, tuple)) and any(is_layout_clone(a) for a in inputs)
 
 
 def fires_on(config: PassConfig, has_conv3d: bool) -> bool:

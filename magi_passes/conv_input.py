@@ -79,7 +79,7 @@ from .base import (
     is_call,
     run_on_fake,
 )
-from .channels_last import clone_node, set_output_strides
+from .channels_last import clone_node, converted_through, set_output_strides
 from .predicates import is_dynamic
 
 aten = torch.ops.aten
@@ -302,7 +302,10 @@ class ConvInputWindowPass(MagiPass):
             )
         elif candidates:
             result.reason = "no conv-input producer qualifies (see counts)"
-        elif self.config.channels_last_through_cat and self._converted_through(graph):
+        elif self.config.channels_last_through_cat and any(
+            converted_through(cat)
+            for cat in graph.find_nodes(op="call_function", target=aten.cat.default)
+        ):
             result.reason = (
                 "no conv input with windows of its producer: channels_last_through_cat converted "
                 "the conv input's concatenation through its inputs (set it False to use this pass)"
@@ -310,17 +313,6 @@ class ConvInputWindowPass(MagiPass):
         else:
             result.reason = "no conv input with windows of its producer"
         return result
-
-    @staticmethod
-    def _converted_through(graph: torch.fx.Graph) -> bool:
-        """Whether a concatenation's inputs are channels-last clones (the layout pass's
-        through-cat form, which rewrites the chain this pass matches)."""
-        return any(
-            isinstance(a, torch.fx.Node) and is_call(a, aten.clone.default)
-            and a.kwargs.get("memory_format") is not None
-            for cat in graph.find_nodes(op="call_function", target=aten.cat.default)
-            for a in cat.args[0]
-        )  # fmt: skip
 
     def _move_windows(
         self,

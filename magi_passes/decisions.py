@@ -349,7 +349,8 @@ def _call(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
     return fn(*args)
 
 
-def _sync(args: Sequence[Any]) -> None:
+def sync_cuda(args: Sequence[Any]) -> None:
+    """Wait for the GPU when any of ``args`` is a CUDA tensor (their work may be queued)."""
     if any(isinstance(a, torch.Tensor) and a.is_cuda for a in args):
         torch.cuda.synchronize()
 
@@ -359,10 +360,10 @@ def wall_timer(fn: Callable[..., Any], args: Sequence[Any], *, target_s: float =
     after (CUDA work is waited for; host overhead counts, as it does for the user). A call that
     fills `target_s` by itself is the round: it was timed the same way, synchronised on both
     sides, so calling it again would only double the decision's cost."""
-    _sync(args)
+    sync_cuda(args)
     start = time.perf_counter()
     _call(fn, args)
-    _sync(args)
+    sync_cuda(args)
     once = time.perf_counter() - start
     if once >= target_s:
         return once * 1e3
@@ -370,7 +371,7 @@ def wall_timer(fn: Callable[..., Any], args: Sequence[Any], *, target_s: float =
     start = time.perf_counter()
     for _ in range(calls):
         _call(fn, args)
-    _sync(args)
+    sync_cuda(args)
     return (time.perf_counter() - start) * 1e3 / calls
 
 

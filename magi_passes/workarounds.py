@@ -68,6 +68,7 @@ from typing import Any, ClassVar
 import torch
 
 from .base import MagiPass, PassResult, get_inductor_config_value, is_call
+from .channels_last import converted_through, is_layout_clone
 from .nd_tiling import channels_last_convs
 from .predicates import is_dynamic
 
@@ -160,17 +161,13 @@ def reads_concatenation(conv: torch.fx.Node, *, converted: bool = False) -> bool
     node, cloned = conv.args[0], False
     while is_call(node, *_MOVES):
         assert isinstance(node, torch.fx.Node)
-        cloned = cloned or node.kwargs.get("memory_format") is not None
+        cloned = cloned or is_layout_clone(node)
         node = node.args[0]
     if not is_call(node, _aten.cat.default):
         return False
     assert isinstance(node, torch.fx.Node)
     # the layout pass's through-cat form (static graphs): the cat's inputs carry the clones
-    cloned = cloned or any(
-        is_call(a, _aten.clone.default) and a.kwargs.get("memory_format") is not None
-        for a in node.args[0]
-    )
-    return cloned or not converted
+    return cloned or converted_through(node) or not converted
 
 
 class DynamicCatTilingWorkaround(MagiPass):

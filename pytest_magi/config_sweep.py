@@ -35,6 +35,8 @@ from typing import Any
 
 import torch
 
+from magi_passes.decisions import sync_cuda
+
 from .launches import config_text, wrapped_run
 from .locating import strided_clone
 
@@ -138,17 +140,12 @@ def _largest(values: Sequence[Any]) -> float:
     return max((float(t.abs().nan_to_num(0).max()) for t in tensors if t.numel()), default=0.0)
 
 
-def _synchronize(args: Sequence[Any]) -> None:
-    if any(isinstance(a, torch.Tensor) and a.is_cuda for a in args):
-        torch.cuda.synchronize()
-
-
 def _run_with(saved: _Saved, launcher: Any) -> list[Any]:
     kernel = saved.kernel
     kernel.launchers = [launcher]
     fresh = strided_clone(saved.args)
     kernel.run(*fresh, **saved.kwargs)
-    _synchronize(fresh)
+    sync_cuda(fresh)
     return fresh
 
 
