@@ -37,7 +37,7 @@ import torch
 
 from magi_passes.decisions import sync_cuda
 
-from .launches import config_text, wrapped_run
+from .launches import config_text, kernel_name, wrapped_run
 from .locating import strided_clone
 
 #: a reduction's configs may sum in another order: differences up to this fraction of the
@@ -98,11 +98,6 @@ class _Saved:
     kwargs: dict[str, Any] = field(default_factory=dict)
 
 
-def _kernel_name(kernel: Any) -> str:
-    meta = getattr(kernel, "inductor_meta", None) or {}
-    return str(meta.get("kernel_name") or getattr(getattr(kernel, "fn", None), "__name__", "?"))
-
-
 @contextlib.contextmanager
 def saved_launches(pattern: str = "") -> Iterator[dict[str, _Saved]]:
     """``{kernel name: its arguments before its first launch}`` for the kernels launched in the
@@ -110,7 +105,7 @@ def saved_launches(pattern: str = "") -> Iterator[dict[str, _Saved]]:
     saved: dict[str, _Saved] = {}
 
     def before(kernel: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-        name = _kernel_name(kernel)
+        name = kernel_name(kernel)
         if pattern in name and name not in saved and not kwargs.get("benchmark_run", False):
             saved[name] = _Saved(kernel, strided_clone(list(args)), dict(kwargs))
 

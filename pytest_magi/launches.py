@@ -54,9 +54,15 @@ def _source_hash(kernel: Any) -> str:
     return hashlib.sha1(source.encode()).hexdigest()[:12]
 
 
+def kernel_name(kernel: Any) -> str:
+    """A launched kernel's name: Inductor's ``kernel_name``, else its function's, else its type's."""
+    meta = getattr(kernel, "inductor_meta", None) or {}
+    fn_name = getattr(getattr(kernel, "fn", None), "__name__", None)
+    return str(meta.get("kernel_name") or fn_name or type(kernel).__name__)
+
+
 def _launch_of(kernel: Any) -> KernelLaunch:
-    fn = getattr(kernel, "fn", None)
-    name = getattr(fn, "__name__", None) or type(kernel).__name__
+    name = kernel_name(kernel)
     launchers = getattr(kernel, "launchers", None) or []
     config = config_text(getattr(launchers[0], "config", None)) if len(launchers) == 1 else ""
     return KernelLaunch(name, config, _source_hash(kernel))
