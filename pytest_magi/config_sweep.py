@@ -19,8 +19,8 @@ disagree is wrong under at least one of them (a miscompile below its source, or 
 reduction's configs may add in another order, so its differences are reported with their size
 and count as disagreement only above ``REDUCTION_RTOL`` of the output's largest magnitude.
 
-Private Inductor APIs (``launchers``, ``configs``, ``_precompile_config``; read from torch 2.11
-and 2.13): a kernel they fail on is reported with the error and the sweep goes on. Without Triton
+Private Inductor APIs (``launchers``, ``configs`` before precompiling, ``compile_results`` after
+it, ``_precompile_config``; read from torch 2.11 and 2.13): a kernel they fail on is reported with the error and the sweep goes on. Without Triton
 nothing launches through the autotuner, and the sweep is empty. The original ``run`` is put back
 on exit, also on error, and every kernel gets its own launchers back.
 """
@@ -85,6 +85,8 @@ class KernelSweep:
             return f"{head}: not swept: {self.error}"
         bad = self.disagreeing()
         tried = [r for r in self.runs if not r.error]
+        if not self.runs:
+            return f"{head}: no other config to compare (one config, or an autotune cache hit)"
         if not bad:
             return f"{head}: all {len(tried)} configs agree"
         details = "; ".join(r.text() for r in bad)
@@ -158,28 +160,44 @@ def _compile(kernel: Any, config: Any) -> Any:
     return launcher
 
 
+def _candidates(kernel: Any) -> list[tuple[Any, Any]]:
+    """``[(config, its compile result or None)]``: the configs the autotuner chose from. Before
+    precompiling it holds them in ``configs``; after (torch 2.11 and 2.13 set ``configs`` to
+    None) each survives as a compile result, which is reused rather than compiled again. An
+    autotune cache hit leaves only the cached config."""
+    configs = getattr(kernel, "configs", None)
+    if configs:
+        return [(config, None) for config in configs]
+    results = getattr(kernel, "compile_results", None) or []
+    return [(getattr(r, "config", None), r) for r in results]
+
+
+def _launcher(kernel: Any, config: Any, result: Any) -> Any:
+    if result is None:
+        return _compile(kernel, config)
+    return result.make_launcher()
+
+
 def sweep_kernel(name: str, saved: _Saved) -> KernelSweep:
     """Each candidate config of one saved kernel launch against the config its autotuner kept."""
     kernel = saved.kernel
     kept = list(getattr(kernel, "launchers", None) or [])
-    reduction = any(
-        k.startswith("R")
-        for k in getattr(getattr(kernel, "configs", [None])[0], "kwargs", {}) or {}
-    )
     if not kept:
-        return KernelSweep(name, "", reduction, error="no launcher: never compiled")
-    kept_text = config_text(getattr(kept[0], "config", None))
+        return KernelSweep(name, "", error="no launcher: never compiled")
+    kept_config = getattr(kept[0], "config", None)
+    kept_text = config_text(kept_config)
+    reduction = any(k.startswith("R") for k in getattr(kept_config, "kwargs", None) or {})
     try:
         want = _run_with(saved, kept[0])
         runs: list[ConfigRun] = []
         seen = {kept_text}
-        for config in getattr(kernel, "configs", []) or []:
+        for config, result in _candidates(kernel):
             text = config_text(config)
             if text in seen:
                 continue
             seen.add(text)
             try:
-                got = _run_with(saved, _compile(kernel, config))
+                got = _run_with(saved, _launcher(kernel, config, result))
             except Exception as error:  # noqa: BLE001 - reported; the other configs still run
                 runs.append(ConfigRun(text, error=f"{type(error).__name__}: {error}"[:200]))
                 continue

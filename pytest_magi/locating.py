@@ -1146,7 +1146,15 @@ class LocatingBackend:
         _set_rng_state(saved.devices, saved.rng)
         try:
             with torch.set_grad_enabled(saved.grad):
-                return sweep_lines(sweep_configs(saved.compiled, *saved.inputs))
+                sweeps = sweep_configs(saved.compiled, *saved.inputs)
+            alone = [s.name for s in sweeps if not s.error and not s.runs]
+            if alone:
+                self._notes.append(
+                    f"config sweep: {len(alone)} of {len(sweeps)} kernels had no other config "
+                    "to compare (one config, or served by the autotune cache: run with "
+                    "torch._inductor.config.autotune_local_cache=False to sweep them)"
+                )
+            return sweep_lines(sweeps)
         except Exception as error:  # noqa: BLE001 - reported; the recompiles still run
             self._notes.append(f"config sweep failed: {type(error).__name__}: {error}"[:300])
             return None

@@ -34,23 +34,37 @@ class Launcher:
 
 
 class Compiled:
+    """A compile result: its config and a launcher of it."""
+
     def __init__(self, launcher: Launcher) -> None:
-        self.launcher = launcher
+        self.launcher, self.config = launcher, launcher.config
 
     def make_launcher(self) -> Launcher:
         return self.launcher
 
 
 class Autotuner:
-    """The attributes of Inductor's CachingAutotuner that the sweep uses."""
+    """The attributes of Inductor's CachingAutotuner that the sweep uses. Precompiled (as every
+    launched one is, torch 2.11 and 2.13): ``configs`` is None and each config that compiled
+    is a compile result; not precompiled: ``configs`` holds them."""
 
     def __init__(self, name: str, configs: list[Config], wrong: dict[int, int] | None = None,
-                 broken: int | None = None, noise: dict[int, float] | None = None) -> None:  # fmt: skip
+                 broken: int | None = None, noise: dict[int, float] | None = None,
+                 precompiled: bool = True) -> None:  # fmt: skip
         self.inductor_meta = {"kernel_name": name}
-        self.configs = configs
-        self.launchers = [Launcher(c) for c in configs]
+        self.all_configs = configs
         self.wrong, self.broken, self.noise = wrong or {}, broken, noise or {}
-        self.runs = 0
+        self.runs = self.compiles = 0
+        if precompiled:
+            self.configs: list[Config] | None = None
+            self.compile_results = [self._compiled(i) for i in range(len(configs)) if i != broken]
+            self.launchers = [r.make_launcher() for r in self.compile_results]
+        else:
+            self.configs, self.compile_results = configs, []
+            self.launchers = [Launcher(configs[0])]
+
+    def _compiled(self, i: int) -> Compiled:
+        return Compiled(Launcher(self.all_configs[i], self.wrong.get(i, 0), self.noise.get(i, 0.0)))
 
     def run(self, *args: Any, stream: int = 0, benchmark_run: bool = False) -> None:
         if len(self.launchers) > 1:  # "autotuning" keeps the first config
@@ -59,10 +73,11 @@ class Autotuner:
         self.launchers[0](*args)
 
     def _precompile_config(self, config: Config) -> Compiled:
-        i = self.configs.index(config)
+        self.compiles += 1
+        i = self.all_configs.index(config)
         if i == self.broken:
             raise RuntimeError("out of shared memory")
-        return Compiled(Launcher(config, self.wrong.get(i, 0), self.noise.get(i, 0.0)))
+        return self._compiled(i)
 
 
 @pytest.fixture
@@ -105,7 +120,8 @@ def test_a_config_that_writes_other_values_is_found(autotuner) -> None:
     assert sweep_lines(sweeps) == [wrong.text()]
     # every kernel has its kept launcher back, and the class its own run
     assert [len(k.launchers) for k in (good, bad)] == [1, 1]
-    assert good.launchers[0].config is good.configs[0]
+    assert good.launchers[0].config is good.all_configs[0]
+    assert good.compiles == bad.compiles == 0  # the compile results were reused, not recompiled
     assert "run" in vars(Autotuner) and Autotuner.run.__name__ == "run"
 
 
@@ -118,10 +134,23 @@ def test_the_pattern_picks_kernels_and_each_is_swept_once(autotuner) -> None:
 
 
 def test_a_config_that_does_not_compile_is_reported_not_fatal(autotuner) -> None:
-    k = autotuner("triton_poi_fused_0", _configs(), broken=2)
+    k = autotuner("triton_poi_fused_0", _configs(), broken=2, precompiled=False)
     (sweep,) = sweep_configs(_call(k), torch.ones(8))
     assert [r.error for r in sweep.runs] == ["", "RuntimeError: out of shared memory"]
     assert not sweep.disagreeing() and sweep.text().endswith("all 1 configs agree")
+    assert k.compiles == 2  # not precompiled: each candidate compiled by the autotuner's own code
+    # precompiled, a config that failed to compile is not among the compile results at all
+    k = autotuner("triton_poi_fused_0", _configs(), broken=2)
+    (sweep,) = sweep_configs(_call(k), torch.ones(8))
+    assert [r.error for r in sweep.runs] == [""] and k.compiles == 0
+
+
+def test_an_autotune_cache_hit_leaves_nothing_to_compare_and_says_so(autotuner) -> None:
+    k = autotuner("triton_poi_fused_0", _configs()[:1])  # the cached config alone
+    (sweep,) = sweep_configs(_call(k), torch.ones(8))
+    assert sweep.runs == () and not sweep.error and not sweep.disagreeing()
+    assert sweep.text().endswith("no other config to compare (one config, or an autotune cache hit)")
+    assert sweep_lines([sweep]) == []
 
 
 def test_a_reductions_rounding_is_not_disagreement(autotuner) -> None:

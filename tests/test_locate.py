@@ -693,6 +693,10 @@ def test_a_wrong_replay_has_its_kernels_configs_swept(monkeypatch: pytest.Monkey
     fn, (saved,) = seen[0]
     assert callable(fn) and torch.equal(saved, x)
     assert report.configs == [bad.text()]
+    # the kernel with no other config to compare is not called agreeing: a note says why
+    (note,) = [n for n in report.notes if n.startswith("config sweep:")]
+    assert note.startswith("config sweep: 1 of 2 kernels had no other config to compare")
+    assert "autotune_local_cache=False" in note
     text = str(report)
     assert "Triton kernels whose output depends on their config" in text
     assert (
