@@ -149,7 +149,9 @@ def test_an_autotune_cache_hit_leaves_nothing_to_compare_and_says_so(autotuner) 
     k = autotuner("triton_poi_fused_0", _configs()[:1])  # the cached config alone
     (sweep,) = sweep_configs(_call(k), torch.ones(8))
     assert sweep.runs == () and not sweep.error and not sweep.disagreeing()
-    assert sweep.text().endswith("no other config to compare (one config, or an autotune cache hit)")
+    assert sweep.text().endswith(
+        "no other config to compare (one config, or an autotune cache hit)"
+    )
     assert sweep_lines([sweep]) == []
 
 
