@@ -5,7 +5,11 @@
 # file) waits for ALL.done or SECONDS, prints the ended steps and tars the logs into $OUT. Issue
 # each poll call right after the last returns: the machine goes back after 30 s idle.
 # Phase 1 (session 20's product changes, never GPU-run before): setup tests zoo_right g35min.
-# Phase 2 (a fresh machine, later): setup targets, then catab / zoo_tests if time is left.
+# Phase 1 found test_config_sweep's GPU test failing (configs None after precompiling), fixed.
+# Phase 2 (a fresh machine, ~15 min): setup sweeptest state21: the sweep's GPU test again, and
+# the causal state channels-last (magi-cl-state) against magi and torch.compile+frames at T=3 and
+# T=21 with session 20's changes, decisions off (a `targets` run with torch.compile and decisions
+# on takes ~25 min, more than the device time left).
 set -u
 mkdir -p /tmp/s21
 rm -f /tmp/s21/ALL.done  # this invocation's end marker, not an earlier one's
@@ -49,6 +53,15 @@ for s in "$@"; do
         step targets python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
             --variants torch.compile,torch.compile+frames,magi,magi-no-cl-cat --rounds 3 --profile \
             --profile-rounds 2 --profile-top 14 --hbm-gbps $HBM ;;
+    sweeptest)  # config_sweep on Inductor's own kernels (failed in phase 1, fixed since)
+        step sweeptest python -m pytest -p no:cacheprovider -q -rA -m requires_cuda \
+            tests/test_config_sweep.py ;;
+    state21)  # magi (baseline) against magi-cl-state and torch.compile+frames, T=3 and T=21,
+        # profiled per further frame; decisions off on both magi sides
+        step state21 env MAGI_PASSES__MEASURE_DECISIONS=0 python benchmarks/zoo.py \
+            --models wan2.2-vae --frames 3 --wan-frames 3,21 --baseline magi \
+            --variants magi,magi-cl-state,torch.compile+frames --rounds 3 --profile \
+            --profile-rounds 1 --profile-top 12 --hbm-gbps $HBM ;;
     tests)  # the GPU tests of the passes, of the downstream example and of the config sweep
         step tests python -m pytest -p no:cacheprovider -q -rA -m requires_cuda --magi-perf \
             tests/test_perf_gpu.py examples/vae tests/test_config_sweep.py \
