@@ -69,7 +69,10 @@ the stride constraint above and apply its own 2-D-only, static-only heuristic.
 
 Skipped, with the reason in `PassResult`: conv1d (no channels-last format for 3-D tensors),
 transposed convolutions (their weight layout is (C_in, C_out/groups, ...) and cuDNN's
-channels-last support for them is uneven), graphs without convolutions.
+channels-last support for them is uneven), graphs without convolutions, and dynamic CUDA graphs
+that `DynamicCatTilingWorkaround` marked (a convolution reads a concatenation there; Triton 3.6
+miscompiled the 2-D tiled channels-last producer of such an input, and keeping it channels-last
+with 1-D tiles cost 36x on that kernel: docs/benchmarks.md, "Session 21").
 
 When it fires is measured on the zoo of real models (`pytest_magi.zoo`, docs/benchmarks.md), not
 habitual. The gate:
@@ -96,7 +99,7 @@ from torch._prims_common import suggest_memory_format
 
 from .base import MagiPass, PassResult, is_call, run_on_fake
 from .config import PassConfig
-from .nd_tiling import CHANNELS_LAST_MARK
+from .nd_tiling import CHANNELS_LAST_MARK, dynamic_cat_convs
 from .predicates import is_dynamic
 
 aten = torch.ops.aten
@@ -171,6 +174,14 @@ class ConvChannelsLastPass(MagiPass):
         if gate:
             result.reason = gate
             counts["skipped_conv2d_graph"] = sum(1 for c in convs if _weight_dim(c) == 4)
+            return result
+        stood_down = dynamic_cat_convs(graph)
+        if stood_down:
+            counts["skipped_dynamic_cat_graph"] = stood_down
+            result.reason = (
+                f"DynamicCatTilingWorkaround: {stood_down} convolution(s) read a concatenation in "
+                "this dynamic CUDA graph; left to Inductor's own layout (its producers stay 1-D)"
+            )
             return result
         clones: Clones = {}
         sources: dict[torch.fx.Node, torch.memory_format] = {}  # what the converted convs read

@@ -11,18 +11,19 @@ Order, and why:
 3. `ConvPadFoldPass`: folds symmetric zero pads into the convolutions' padding before the layout
    pass, so that pass hoists its clones over the pads that are left (a causal frame pad) and the
    conv input's producer writes the unpadded domain.
-4. `ConvChannelsLastPass`: decides conv layouts.
-5. `ConvInputWindowPass`: after the layout pass, whose clones and hoisted pads are part of the
+4. `DynamicCatTilingWorkaround`: right before the layout pass, whose rewrite (and ND tiling's)
+   it keeps off dynamic CUDA graphs where a convolution reads a concatenation (a Triton
+   miscompile of the 2-D tiled channels-last producer there); it marks such a graph and both
+   passes read the mark.
+5. `ConvChannelsLastPass`: decides conv layouts.
+6. `ConvInputWindowPass`: after the layout pass, whose clones and hoisted pads are part of the
    chain from a conv input back to its producer; it moves the windows of that producer (a causal
    conv's cache) onto the conv input.
-6. `GroupNormStatsPass`: after the layout pass, whose mark says whether the graph's activations
+7. `GroupNormStatsPass`: after the layout pass, whose mark says whether the graph's activations
    are channels-last (the only layout where it rewrites GroupNorm's statistics).
-7. `NdTilingPass`: after the layout pass, because whether ND tiling pays depends on whether that
+8. `NdTilingPass`: after the layout pass, because whether ND tiling pays depends on whether that
    pass already converted the graph's convolutions (it reads the mark `ConvChannelsLastPass`
    leaves).
-8. `DynamicCatTilingWorkaround`: last of magi's, because it reads the layout pass's mark and its
-   `triton.max_tiles=1` must override `NdTilingPass`'s 2 (a Triton miscompile of 2-D tiled
-   channels-last concatenations in dynamic graphs).
 9. The user's own post-grad pass, if one was installed before (it is chained, never replaced).
 
 The manager is itself a `CustomGraphPass`: its `uuid()` aggregates the package's source files
@@ -62,11 +63,11 @@ PASS_ORDER: tuple[type[MagiPass], ...] = (
     DynamicReshapePass,
     NormRsqrtPass,
     ConvPadFoldPass,
+    DynamicCatTilingWorkaround,
     ConvChannelsLastPass,
     ConvInputWindowPass,
     GroupNormStatsPass,
     NdTilingPass,
-    DynamicCatTilingWorkaround,
 )
 
 

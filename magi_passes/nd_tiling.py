@@ -18,7 +18,8 @@ The keys are declared in `mutates_inductor_config`, and `magi_backend` / `induct
 snapshot them into the compile's own `config.patch`, so nothing leaks past the compilation.
 
 Skipped (with the reason in `PassResult`): static graphs (Inductor's static tiling analysis already
-works), graphs that are not conv-heavy, and — unless `config.nd_tiling_with_channels_last` — graphs
+works), graphs `DynamicCatTilingWorkaround` marked (a Triton miscompile of 2-D tiled producers of
+concatenated conv inputs in dynamic graphs), graphs that are not conv-heavy, and — unless `config.nd_tiling_with_channels_last` — graphs
 on which `ConvChannelsLastPass` already converted convolutions: channels-last removes the strided
 accesses ND tiling works around, and on our GPU measurements the combination was no faster while
 ND tiling multiplied compile time ~5x (docs/benchmarks.md).
@@ -41,6 +42,8 @@ ND_TILING_SETTINGS: dict[str, Any] = {
 
 # meta key set on the graph's output node by ConvChannelsLastPass when it converted convolutions
 CHANNELS_LAST_MARK = "magi_channels_last_convs"
+# meta key set there by DynamicCatTilingWorkaround: the layout pass and ND tiling stand down
+DYNAMIC_CAT_MARK = "magi_dynamic_cat_convs"
 
 
 class NdTilingPass(MagiPass):
@@ -57,6 +60,13 @@ class NdTilingPass(MagiPass):
         result.counts["convolutions"] = n_convs
         if not is_dynamic(graph):
             result.reason = "static shapes: Inductor's own tiling analysis applies"
+            return result
+        stood_down = dynamic_cat_convs(graph)
+        if stood_down:
+            result.reason = (
+                f"DynamicCatTilingWorkaround: {stood_down} convolution(s) read a concatenation in "
+                "this dynamic CUDA graph; its kernels keep Inductor's own (1-D) tiling"
+            )
             return result
         if not is_conv_heavy(graph, self.config.conv_heavy_ratio):
             result.reason = (
@@ -78,6 +88,13 @@ class NdTilingPass(MagiPass):
             f"dynamic, conv-heavy graph ({len(graph.nodes)} nodes, {n_convs} convolutions)"
         )
         return result
+
+
+def dynamic_cat_convs(graph: torch.fx.Graph) -> int:
+    """How many concatenation-fed convolutions DynamicCatTilingWorkaround found in this dynamic
+    CUDA graph (0 if it did not match or did not run): the layout pass and ND tiling stand down."""
+    outputs = graph.find_nodes(op="output")
+    return int(outputs[0].meta.get(DYNAMIC_CAT_MARK, 0)) if outputs else 0
 
 
 def channels_last_convs(graph: torch.fx.Graph) -> int:

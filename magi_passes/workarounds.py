@@ -29,35 +29,45 @@ Skipped (the reason in its `PassResult`): a torch with the fix, a graph without 
 graph not on CUDA, `PassConfig(work_around_inductor_bugs=False)`, and a compile where padding is
 off already.
 
-`DynamicCatTilingWorkaround`: keeps Inductor's pointwise kernels 1-D (`triton.max_tiles=1`) in a
-dynamic CUDA graph where the channels-last rewrite converted a convolution whose input is built
-from a concatenation, so the conv input's producer is never a 2-D tiled kernel there.
+`DynamicCatTilingWorkaround`: in a dynamic CUDA graph where a convolution reads a concatenation,
+the channels-last rewrite and ND tiling stand down, so the graph keeps Inductor's own layout and
+tiling: the conv input's producer is never a 2-D tiled kernel there.
 
-The bug (torch 2.11.0+cu130, Triton 3.6.0, H100 and H200; docs/benchmarks.md, "Session 17" and
-"Session 20"): such a producer (the cached frames and the new ones, selected per frame by two
-masked loads, written transposed into the channels-last conv input) came out wrong in two
-located cases of the Wan 2.2 decode, both in graphs recompiled dynamic, both cleared by
-`triton.max_tiles=1`. The second was isolated to its kernel: run with each config Inductor
-autotunes over, on the decode's own inputs, three of six configs wrote whole channel rows wrong
-(YBLOCK x XBLOCK 32x32, 64x64, 256x16; up to 4.8 off) and three were bit-equal to ATen, while
-Triton's CPU interpreter ran all nine shapes tried right. So Triton's compiled code, not the
-kernel's source, is wrong for some tile shapes, and which config the autotuner keeps varies by
-process: the same decode was wrong in two processes and right in a third. With one tile
-dimension there is no transposing 2-D tile and no layout conversion through shared memory. No
-fixed version is known; the rule applies on every torch until a GPU run shows one right.
+The bug (torch 2.11.0+cu130, Triton 3.6.0, H100 and H200; docs/benchmarks.md, "Session 17",
+"Session 20" and "Session 21"): such a producer (the cached frames and the new ones, selected per
+frame by two masked loads, written transposed into the channels-last conv input) came out wrong
+in two located cases of the Wan 2.2 decode, both in graphs recompiled dynamic. The second was
+isolated to its kernel: run with each config Inductor autotunes over, on the decode's own inputs,
+three of six configs wrote whole channel rows wrong (YBLOCK x XBLOCK 32x32, 64x64, 256x16; up to
+4.8 off) and three were bit-equal to ATen, while Triton's CPU interpreter ran all nine shapes
+tried right. So Triton's compiled code, not the kernel's source, is wrong for some tile shapes,
+and which config the autotuner keeps varies by process. Edited one feature at a time (session
+21), the kernel was right under every config with its runtime sizes declared 32-bit or made
+constants, or with its store untransposed, and wrong otherwise; Inductor declares the sizes of
+a dynamic kernel 64-bit whatever `assume_32bit_indexing` says (`signature_to_meta`), so no
+setting reaches that cure. No fixed version is known; the rule applies on every torch until a
+GPU run shows one right.
 
-Matches: a dynamic post-grad graph (a placeholder with free symbols) on CUDA in which
-`ConvChannelsLastPass` converted a convolution whose input, through clones, pads and slices,
-is an `aten.cat`. Static graphs keep 2-D tiles: every static recompile of both graphs was right,
-and their producers are where channels-last pays.
+Why standing down and not 1-D tiles: session 20's form of this workaround kept the rewrite and
+set `triton.max_tiles=1`. That was right, but a 1-D kernel storing channels-last reads the
+channels-first cache uncoalesced: on the Wan 2.2 decode (H100) that producer took 101.2 ms over
+28 launches per decode at 75 GB/s, against 2.8 ms 2-D tiled, and the T=3 decode went from 150 to
+267 ms. Plain Inductor keeps a dynamic conv graph channels-first with 1-D kernels that store in
+the layout they read (its own layout optimisation is off for dynamic shapes), and its decodes
+were right on every run (torch.compile with frames isolated: 1.08e-2 / 1.12e-2 from fp32 at T=3
+/ T=21, the same process recompiling dynamic graphs).
 
-Emits: no graph change. It sets `triton.max_tiles=1` for the rest of this compilation (declared;
-restored afterwards like every declared key). It runs after `NdTilingPass`, so it also overrides
-that pass's `max_tiles=2` where both apply.
+Matches: a dynamic post-grad graph (a placeholder with free symbols) on CUDA in which a
+convolution's input is, through clones, pads and slices, an `aten.cat`. Static graphs keep the
+rewrite and 2-D tiles: every static recompile of both graphs was right, and their producers are
+where channels-last pays.
 
-Skipped (the reason in its `PassResult`): static graphs, graphs not on CUDA, graphs where the
-channels-last rewrite converted nothing or no converted convolution reads a concatenation, and
-`PassConfig(work_around_inductor_bugs=False)`.
+Emits: no graph change and no config change. It marks the graph (`nd_tiling.DYNAMIC_CAT_MARK` on
+the output node), and `ConvChannelsLastPass` and `NdTilingPass`, which run after it, stand down
+where the mark is, each saying so in its `PassResult`.
+
+Skipped (the reason in its `PassResult`): static graphs, graphs not on CUDA, graphs where no
+convolution reads a concatenation, and `PassConfig(work_around_inductor_bugs=False)`.
 """
 
 from __future__ import annotations
@@ -69,7 +79,7 @@ import torch
 
 from .base import MagiPass, PassResult, get_inductor_config_value, is_call
 from .channels_last import converted_through, is_layout_clone
-from .nd_tiling import channels_last_convs
+from .nd_tiling import DYNAMIC_CAT_MARK
 from .predicates import is_dynamic
 
 UPSTREAM_ISSUE = "pytorch#194281"
@@ -141,7 +151,6 @@ class PaddingMiscompileWorkaround(MagiPass):
         return result
 
 
-TILES_SETTING = "triton.max_tiles"
 #: where the 2-D tiled fault was seen (no fixed version known, so no version gate)
 TILES_OBSERVED_ON = "torch 2.11.0+cu130 with Triton 3.6.0 on H100 and H200"
 _aten = torch.ops.aten
@@ -171,10 +180,10 @@ def reads_concatenation(conv: torch.fx.Node, *, converted: bool = False) -> bool
 
 
 class DynamicCatTilingWorkaround(MagiPass):
-    """1-D tiles in dynamic CUDA graphs whose channels-last conv input is a concatenation."""
+    """No channels-last rewrite and no ND tiling in dynamic CUDA graphs whose convolution reads
+    a concatenation (module docstring)."""
 
     name: ClassVar[str] = "dynamic_cat_tiling_workaround"
-    mutates_inductor_config: ClassVar[tuple[str, ...]] = (TILES_SETTING,)
 
     def enabled(self) -> bool:
         return self.config.work_around_inductor_bugs
@@ -184,23 +193,21 @@ class DynamicCatTilingWorkaround(MagiPass):
         convs = [
             n
             for n in graph.find_nodes(op="call_function", target=_aten.convolution.default)
-            if reads_concatenation(n, converted=True)
+            if reads_concatenation(n)
         ]
         result.counts["convolutions_reading_a_cat"] = len(convs)
         if not is_dynamic(graph):
             result.reason = "static shapes: their 2-D tiled producers were right"
         elif not _on_cuda(graph):
             result.reason = "not a CUDA graph"
-        elif not channels_last_convs(graph):
-            result.reason = "the channels-last rewrite converted no convolution"
         elif not convs:
-            result.reason = "no converted convolution reads a concatenation"
+            result.reason = "no convolution reads a concatenation"
         else:
-            self.set_config(TILES_SETTING, 1, result)
+            graph.find_nodes(op="output")[0].meta[DYNAMIC_CAT_MARK] = len(convs)
             result.applied = True
             result.reason = (
-                f"{len(convs)} channels-last convolution(s) read a concatenation in a dynamic "
-                f"graph, whose 2-D tiled producer Triton miscompiled for some tile shapes "
-                f"({TILES_OBSERVED_ON}): {TILES_SETTING}=1 for this graph"
+                f"{len(convs)} convolution(s) read a concatenation in a dynamic graph, whose 2-D "
+                f"tiled channels-last producer Triton miscompiled for some tile shapes "
+                f"({TILES_OBSERVED_ON}): the channels-last rewrite and ND tiling stand down here"
             )
         return result

@@ -82,11 +82,11 @@ def test_pass_order_and_results() -> None:
         "dynamic_reshape",
         "norm_rsqrt",
         "conv_pad_fold",
+        "dynamic_cat_tiling_workaround",
         "conv_channels_last",
         "conv_input_windows",
         "group_norm_stats",
         "nd_tiling",
-        "dynamic_cat_tiling_workaround",
     ]
     assert [p.name for p in manager.passes] == order
     with inductor_config.patch(

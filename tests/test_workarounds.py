@@ -195,11 +195,19 @@ def _tiling_result(code):
     ]
 
 
+def _result(code, name: str) -> list:
+    return [r for g in code.captured for r in g.pass_results if r.name == name]
+
+
 @pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
-def test_fake_cuda_dynamic_concatenation_gets_1d_tiles(inductor_codegen, dynamic: bool) -> None:
-    """Dynamic: the conv input's producer (the concatenation, written channels-last) is 2-D tiled
-    with the workaround off (the premise) and 1-D with it on, and no kernel keeps 2 tile dims;
-    the Inductor config is back as it was. Static: the workaround leaves the graph's tiles."""
+def test_fake_cuda_dynamic_concatenation_keeps_inductors_own_code(
+    inductor_codegen, dynamic: bool
+) -> None:
+    """Dynamic: with the workaround off the conv input's producer is 2-D tiled channels-last (the
+    premise: the kernel Triton miscompiled); with it on the layout pass and ND tiling stand down,
+    every pointwise kernel is 1-D and the graph has no channels-last clone, as plain Inductor's
+    (whose decodes were right); the Inductor config is back as it was. Static: the workaround
+    leaves the graph to the rewrite and its 2-D tiles."""
     model = CachedConv().to(torch.bfloat16).eval()
     x = torch.randn(1, 16, 1, 34, 60, dtype=torch.bfloat16)
     cache = torch.randn(1, 16, 2, 34, 60, dtype=torch.bfloat16)
@@ -209,37 +217,57 @@ def test_fake_cuda_dynamic_concatenation_gets_1d_tiles(inductor_codegen, dynamic
         model, x, cache, dynamic_dims=dims, config=PassConfig(work_around_inductor_bugs=False)
     )
     on = inductor_codegen(model, x, cache, dynamic_dims=dims, config=PassConfig())
+    plain = inductor_codegen(model, x, cache, dynamic_dims=dims)
     assert 2 in _tiles(off), off.signature()  # the premise: a 2-D tiled channels-last producer
     (result,) = _tiling_result(on)
     assert result.counts == {"convolutions_reading_a_cat": 1}
+    assert result.config_changes == {}  # it changes no setting: the passes read its mark
+    (layout,) = _result(on, "conv_channels_last")
+    (tiling,) = _result(on, "nd_tiling")
     if dynamic:
-        assert result.applied and result.config_changes == {"triton.max_tiles": 1}, result.reason
-        assert "Triton 3.6.0" in result.reason
+        assert result.applied and "Triton 3.6.0" in result.reason, result.reason
+        assert "stand down" in result.reason, result.reason
+        assert not layout.applied and layout.reason.startswith("DynamicCatTilingWorkaround")
+        assert layout.counts["skipped_dynamic_cat_graph"] == 1 and not layout.config_changes
+        assert not tiling.applied and tiling.reason.startswith("DynamicCatTilingWorkaround")
+        assert not tiling.config_changes
         assert _tiles(on) and set(_tiles(on)) == {1}, on.signature()
+        assert set(_tiles(plain)) == {1}, plain.signature()  # plain Inductor's, the same rule
+        assert "channels_last" not in on.graphs[0] and "channels_last" in off.graphs[0]
     else:
         assert not result.applied and result.reason.startswith("static shapes"), result.reason
+        assert layout.applied, layout.reason
         assert _tiles(on) == _tiles(off)
     assert inductor_config.get_config_copy() == before  # scoped: nothing leaked
 
 
 def test_dynamic_concatenation_skips(inductor_codegen) -> None:
-    """No concatenation in front of the conv, the channels-last rewrite off, or the workarounds
-    off: a dynamic graph keeps Inductor's tiling, each with its reason."""
+    """No concatenation in front of the conv, or the workarounds off: the workaround stands by,
+    with its reason. With the channels-last rewrite off it still applies: ND tiling alone also
+    2-D tiles the producer of a concatenated conv input in a dynamic graph, and stands down."""
     x = torch.randn(1, 16, 3, 34, 60, dtype=torch.bfloat16)
     conv = nn.Conv3d(16, 32, 3, padding=1).to(torch.bfloat16).eval()
     code = inductor_codegen(conv, x, dynamic_dims={0: [3, 4]}, config=PassConfig())
     (result,) = _tiling_result(code)
-    assert not result.applied and result.reason == "no converted convolution reads a concatenation"
+    assert not result.applied and result.reason == "no convolution reads a concatenation"
     model = CachedConv().to(torch.bfloat16).eval()
     cache = torch.randn(1, 16, 2, 34, 60, dtype=torch.bfloat16)
     args = (x[:, :, :1], cache)
     dims = {0: [3, 4], 1: [3, 4]}
+    tiled = inductor_codegen(
+        model,
+        *args,
+        dynamic_dims=dims,
+        config=PassConfig(enable_conv_channels_last=False, work_around_inductor_bugs=False),
+    )
+    assert 2 in _tiles(tiled), tiled.signature()  # ND tiling's 2-D tiles, without the rewrite
     code = inductor_codegen(
         model, *args, dynamic_dims=dims, config=PassConfig(enable_conv_channels_last=False)
     )
     (result,) = _tiling_result(code)
-    assert not result.applied
-    assert result.reason == "the channels-last rewrite converted no convolution"
+    assert result.applied, result.reason
+    (tiling,) = _result(code, "nd_tiling")
+    assert not tiling.applied and set(_tiles(code)) == {1}, code.signature()
     code = inductor_codegen(
         model, *args, dynamic_dims=dims, config=PassConfig(work_around_inductor_bugs=False)
     )
