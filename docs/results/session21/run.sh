@@ -4,12 +4,11 @@
 # /tmp/s21/<step>.log, and /tmp/s21/<step>.rc when it ends; `bash poll.sh SECONDS` (beside this
 # file) waits for ALL.done or SECONDS, prints the ended steps and tars the logs into $OUT. Issue
 # each poll call right after the last returns: the machine goes back after 30 s idle.
-# Phase 1 (session 20's product changes, never GPU-run before): setup tests zoo_right g35min.
-# Phase 1 found test_config_sweep's GPU test failing (configs None after precompiling), fixed.
-# Phase 2 (a fresh machine, ~15 min): setup sweeptest state21: the sweep's GPU test again, and
-# the causal state channels-last (magi-cl-state) against magi and torch.compile+frames at T=3 and
-# T=21 with session 20's changes, decisions off (a `targets` run with torch.compile and decisions
-# on takes ~25 min, more than the device time left).
+# Ran: phase 1 `setup tests zoo_right g35min` (tests: 9 passed, test_config_sweep's GPU test
+# failed, fixed since); phase 2 `setup sweeptest state21` (sweeptest passed; state21 located the
+# session-20 DynamicCatTilingWorkaround's ~115 ms a decode; replaced since, not GPU-run).
+# Next session, in this order: setup zoo_right state21 (magi with the workaround's new form:
+# right after another length, and T=3 back near 150 ms?), then targets and tests if time is left.
 set -u
 mkdir -p /tmp/s21
 rm -f /tmp/s21/ALL.done  # this invocation's end marker, not an earlier one's
