@@ -15,7 +15,9 @@ are the first call's, from dynamo's counters), then timed against torch.compile 
 per-round ratios, IQR spread). Each row carries the model's FLOPs (`torch.utils.flop_counter` on
 a meta copy), its floor at `--peak-tflops` and the distance from it. For the Wan 2.2 decode,
 `--wan-frames` times the whole decode at several latent frame counts and fits the cost of one
-more latent frame (least-squares slope), against the FLOP floor of one more frame, each count
+more latent frame (least-squares slope), against the FLOP floor of one more frame, and the fixed
+part of a decode (the fit's intercept: work done once per decode, such as the first chunk's
+graphs, where session 21 found a workaround's 115 ms that no per-frame figure showed), each count
 timed against `--baseline` and every run checked against a higher-precision decode at that count.
 
 Variants: `torch.compile` (the baseline: `torch.compile(module)` as users write it), `magi`
@@ -459,12 +461,15 @@ def wan_frames(
                     m, flops_t, f"wan2.2-vae T={t} {variant}", args
                 )
     slopes: dict[str, float] = {}
+    fixed: dict[str, float] = {}
     for variant, ms in times.items():
         if len(ms) >= 2:
             slope = slopes[variant] = _slope(frames, ms)
+            fixed[variant] = statistics.fmean(ms) - slope * statistics.fmean(frames)
             log(
                 f"  per further latent frame: {variant:<22} {slope:8.2f} ms "
-                f"({slope / floor:.2f}x the {floor:.1f} ms floor of {per_frame_flops / 1e12:.1f} TFLOP)"
+                f"({slope / floor:.2f}x the {floor:.1f} ms floor of {per_frame_flops / 1e12:.1f} TFLOP); "
+                f"fixed part of a decode {fixed[variant]:.2f} ms"
             )
             row = Row(
                 "wan2.2-vae per frame",
@@ -488,6 +493,7 @@ def wan_frames(
                 diff.label = f"wan2.2-vae {variant}, T={hi} minus T={lo}"
                 log(show_profile(diff, args))
                 row.extra["profile"] = diff.to_dict()
+            row.extra["fixed_ms"] = fixed[variant]
             rows.append(row)
     fair = {v: slopes[v] for v in FAIR_BASELINES if v in slopes}
     if fair:
@@ -496,7 +502,9 @@ def wan_frames(
             log(
                 f"  passes' own share per further latent frame: {variant} {slopes[variant]:.2f} ms "
                 f"vs {best} {fair[best]:.2f} ms (the faster fair baseline): "
-                f"{fair[best] / slopes[variant]:.3f}x"
+                f"{fair[best] / slopes[variant]:.3f}x; fixed part of a decode "
+                f"{fixed[variant]:.2f} vs {fixed[best]:.2f} ms "
+                f"({fixed[variant] - fixed[best]:+.2f} ms; an intercept, so compared by difference)"
             )
     return rows
 
