@@ -53,8 +53,9 @@ class PassConfig:
       (pytorch#194281: the Wan 2.2 decode in bf16 came out 0.878 from fp32 on torch 2.11, eager
       0.014), and `DynamicCatTilingWorkaround` keep the channels-last rewrite and ND tiling off
       dynamic CUDA graphs where a convolution reads a concatenation (Triton 3.6 miscompiled the
-      2-D tiled channels-last producer of such an input for some tile shapes on H100 and H200). On by default: a default must never give
-      wrong numbers; turn it off only to reproduce the bugs.
+      2-D tiled channels-last producer of such an input for some tile shapes on H100 and H200).
+      On by default: a default must never give wrong numbers; turn it off only to reproduce the
+      bugs.
     - `measure_decisions`: where a measured pass (the channels-last rewrite, ND tiling) would
       change a graph on a real CUDA device in inference, compile it with and without them, time
       both and keep the faster, plain Inductor unless magi wins by the margin

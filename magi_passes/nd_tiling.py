@@ -19,10 +19,11 @@ snapshot them into the compile's own `config.patch`, so nothing leaks past the c
 
 Skipped (with the reason in `PassResult`): static graphs (Inductor's static tiling analysis already
 works), graphs `DynamicCatTilingWorkaround` marked (a Triton miscompile of 2-D tiled producers of
-concatenated conv inputs in dynamic graphs), graphs that are not conv-heavy, and — unless `config.nd_tiling_with_channels_last` — graphs
-on which `ConvChannelsLastPass` already converted convolutions: channels-last removes the strided
-accesses ND tiling works around, and on our GPU measurements the combination was no faster while
-ND tiling multiplied compile time ~5x (docs/benchmarks.md).
+concatenated conv inputs in dynamic graphs), graphs that are not conv-heavy, and — unless
+`config.nd_tiling_with_channels_last` — graphs on which `ConvChannelsLastPass` already converted
+convolutions: channels-last removes the strided accesses ND tiling works around, and on our GPU
+measurements the combination was no faster while ND tiling multiplied compile time ~5x
+(docs/benchmarks.md).
 """
 
 from __future__ import annotations

@@ -78,7 +78,6 @@ from typing import Any, ClassVar
 import torch
 
 from .base import MagiPass, PassResult, get_inductor_config_value, is_call
-from .channels_last import converted_through, is_layout_clone
 from .nd_tiling import DYNAMIC_CAT_MARK
 from .predicates import is_dynamic
 
@@ -163,20 +162,13 @@ _MOVES = (
 )
 
 
-def reads_concatenation(conv: torch.fx.Node, *, converted: bool = False) -> bool:
-    """Whether `conv`'s input is an `aten.cat` through clones, pads and slices; with
-    ``converted``, only where the layout pass converted it (a clone with a memory format on the
-    way, or on the cat's inputs)."""
-    node, cloned = conv.args[0], False
+def reads_concatenation(conv: torch.fx.Node) -> bool:
+    """Whether `conv`'s input is an `aten.cat` through clones, pads and slices."""
+    node = conv.args[0]
     while is_call(node, *_MOVES):
         assert isinstance(node, torch.fx.Node)
-        cloned = cloned or is_layout_clone(node)
         node = node.args[0]
-    if not is_call(node, _aten.cat.default):
-        return False
-    assert isinstance(node, torch.fx.Node)
-    # the layout pass's through-cat form (static graphs): the cat's inputs carry the clones
-    return cloned or converted_through(node) or not converted
+    return is_call(node, _aten.cat.default)
 
 
 class DynamicCatTilingWorkaround(MagiPass):

@@ -186,16 +186,8 @@ def _tiles(code) -> list[int]:
     return [k.num_tile_dims for k in code.kernels if k.kind == "pointwise"]
 
 
-def _tiling_result(code):
-    return [
-        r
-        for g in code.captured
-        for r in g.pass_results
-        if r.name == DynamicCatTilingWorkaround.name
-    ]
-
-
-def _result(code, name: str) -> list:
+def _result(code, name: str = DynamicCatTilingWorkaround.name) -> list:
+    """One pass's results over the captured graphs (the workaround's by default)."""
     return [r for g in code.captured for r in g.pass_results if r.name == name]
 
 
@@ -219,7 +211,7 @@ def test_fake_cuda_dynamic_concatenation_keeps_inductors_own_code(
     on = inductor_codegen(model, x, cache, dynamic_dims=dims, config=PassConfig())
     plain = inductor_codegen(model, x, cache, dynamic_dims=dims)
     assert 2 in _tiles(off), off.signature()  # the premise: a 2-D tiled channels-last producer
-    (result,) = _tiling_result(on)
+    (result,) = _result(on)
     assert result.counts == {"convolutions_reading_a_cat": 1}
     assert result.config_changes == {}  # it changes no setting: the passes read its mark
     (layout,) = _result(on, "conv_channels_last")
@@ -248,7 +240,7 @@ def test_dynamic_concatenation_skips(inductor_codegen) -> None:
     x = torch.randn(1, 16, 3, 34, 60, dtype=torch.bfloat16)
     conv = nn.Conv3d(16, 32, 3, padding=1).to(torch.bfloat16).eval()
     code = inductor_codegen(conv, x, dynamic_dims={0: [3, 4]}, config=PassConfig())
-    (result,) = _tiling_result(code)
+    (result,) = _result(code)
     assert not result.applied and result.reason == "no convolution reads a concatenation"
     model = CachedConv().to(torch.bfloat16).eval()
     cache = torch.randn(1, 16, 2, 34, 60, dtype=torch.bfloat16)
@@ -264,14 +256,14 @@ def test_dynamic_concatenation_skips(inductor_codegen) -> None:
     code = inductor_codegen(
         model, *args, dynamic_dims=dims, config=PassConfig(enable_conv_channels_last=False)
     )
-    (result,) = _tiling_result(code)
+    (result,) = _result(code)
     assert result.applied, result.reason
     (tiling,) = _result(code, "nd_tiling")
     assert not tiling.applied and set(_tiles(code)) == {1}, code.signature()
     code = inductor_codegen(
         model, *args, dynamic_dims=dims, config=PassConfig(work_around_inductor_bugs=False)
     )
-    (result,) = _tiling_result(code)
+    (result,) = _result(code)
     assert not result.applied and result.reason == "disabled by PassConfig"
 
 
@@ -287,6 +279,5 @@ def test_reads_concatenation_through_clones_pads_and_slices() -> None:
     direct = b.conv(b.call(aten.silu.default, cat), w)
     plain = b.conv(b.call(aten.constant_pad_nd.default, cat, [1, 1, 1, 1, 0, 0]), w)
     b.output(through, direct, plain)
-    assert reads_concatenation(through) and not reads_concatenation(direct)
-    assert reads_concatenation(through, converted=True)  # its clone is the layout pass's
-    assert reads_concatenation(plain) and not reads_concatenation(plain, converted=True)
+    assert reads_concatenation(through) and reads_concatenation(plain)
+    assert not reads_concatenation(direct)  # a SiLU between: the cat is not the conv's input
