@@ -7,8 +7,10 @@
 # Ran: phase 1 `setup tests zoo_right g35min` (tests: 9 passed, test_config_sweep's GPU test
 # failed, fixed since); phase 2 `setup sweeptest state21` (sweeptest passed; state21 located the
 # session-20 DynamicCatTilingWorkaround's ~115 ms a decode; replaced since, not GPU-run).
-# Next session, in this order: setup zoo_right state21 (magi with the workaround's new form:
-# right after another length, and T=3 back near 150 ms?), then targets and tests if time is left.
+# Next session, in this order: setup zoo_right state21 (~17 min: magi with the workaround's new
+# form, right after another length, and is T=3 back near 150 ms?), then zoo_tests with
+# -k wan_decode_holds (>= 1.5x over torch.compile at T=3, which would have caught the 115 ms);
+# `targets` (torch.compile and decisions on, ~25 min) needs a session of its own.
 set -u
 mkdir -p /tmp/s21
 rm -f /tmp/s21/ALL.done  # this invocation's end marker, not an earlier one's
