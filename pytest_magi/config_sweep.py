@@ -146,20 +146,6 @@ def _run_with(saved: _Saved, launcher: Any) -> list[Any]:
     return fresh
 
 
-def _compile(kernel: Any, config: Any) -> Any:
-    """A launcher of ``kernel`` for ``config``, compiled as the autotuner compiles its own."""
-    if getattr(getattr(kernel, "fn", None), "fn", "") is None and hasattr(kernel, "_reload_kernel"):
-        kernel.fn = kernel._reload_kernel().fn  # compiled in a worker process: load it here
-    result = kernel._precompile_config(config)
-    maker = getattr(kernel, "_make_launcher", None)  # torch 2.13: (launcher, error)
-    if maker is None:
-        return result.make_launcher()  # torch 2.11
-    launcher, error = maker(result)
-    if launcher is None:
-        raise error if isinstance(error, BaseException) else RuntimeError("no launcher")
-    return launcher
-
-
 def _candidates(kernel: Any) -> list[tuple[Any, Any]]:
     """``[(config, its compile result or None)]``: the configs the autotuner chose from. Before
     precompiling it holds them in ``configs``; after (torch 2.11 and 2.13 set ``configs`` to
@@ -172,10 +158,22 @@ def _candidates(kernel: Any) -> list[tuple[Any, Any]]:
     return [(getattr(r, "config", None), r) for r in results]
 
 
-def _launcher(kernel: Any, config: Any, result: Any) -> Any:
+def _launcher(kernel: Any, config: Any, result: Any = None) -> Any:
+    """A launcher of ``kernel`` for ``config``, made as the autotuner makes its own: from
+    ``result`` (its compile result) or, without one, compiled by the autotuner's own code."""
     if result is None:
-        return _compile(kernel, config)
-    return result.make_launcher()
+        if getattr(getattr(kernel, "fn", None), "fn", "") is None and hasattr(
+            kernel, "_reload_kernel"
+        ):
+            kernel.fn = kernel._reload_kernel().fn  # compiled in a worker process: load it here
+        result = kernel._precompile_config(config)
+    maker = getattr(kernel, "_make_launcher", None)  # torch 2.13: (launcher, error)
+    if maker is None:
+        return result.make_launcher()  # torch 2.11
+    launcher, error = maker(result)
+    if launcher is None:
+        raise error if isinstance(error, BaseException) else RuntimeError("no launcher")
+    return launcher
 
 
 def sweep_kernel(name: str, saved: _Saved) -> KernelSweep:

@@ -38,8 +38,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from magi_passes import MagiBackend, PassConfig  # noqa: E402
 from pytest_magi.config_sweep import (  # noqa: E402
-    _compile,
+    _candidates,
     _differences,
+    _launcher,
     _run_with,
     saved_launches,
 )
@@ -63,11 +64,11 @@ class ResBlockStep(torch.nn.Module):
         return out, cache[0], cache[1]
 
 
-def _extra_configs(kernel: Any) -> list[Any]:
-    """A grid of block shapes and warps for a 1-D or 2-D pointwise kernel."""
+def _extra_configs(first: Any) -> list[Any]:
+    """A grid of block shapes and warps for a 1-D or 2-D pointwise kernel whose candidate
+    configs start with ``first``."""
     from triton import Config
 
-    first = kernel.configs[0]
     keys = [k for k in ("YBLOCK", "XBLOCK") if k in first.kwargs]
     if not keys or any(k.startswith("R") for k in first.kwargs):
         return []
@@ -94,16 +95,18 @@ def sweep(name: str, saved: Any, extra: bool) -> None:
           f"arguments, picked {kept}")  # fmt: skip
     try:
         want = _run_with(saved, picked[0])
-        configs = list(kernel.configs) + (_extra_configs(kernel) if extra else [])
+        configs = _candidates(kernel)
+        if extra and configs:
+            configs += [(c, None) for c in _extra_configs(configs[0][0])]
         seen: set[str] = set()
         rows = []
-        for config in configs:
+        for config, result in configs:
             text = config_text(config)
             if text in seen:
                 continue
             seen.add(text)
             try:
-                launcher = _compile(kernel, config)
+                launcher = _launcher(kernel, config, result)
             except Exception as exc:  # noqa: BLE001 - a config that does not compile: reported
                 rows.append((float("inf"), text, f"does not compile: {type(exc).__name__}"))
                 continue
