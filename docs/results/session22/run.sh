@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Session 22's GPU steps, run in the background on the device machine (setsid) so that they can
+# outlast one 10-minute call: `bash docs/results/session22/run.sh STEP...`, each step's log in
+# /tmp/s22/<step>.log, and /tmp/s22/<step>.rc when it ends; `bash poll.sh SECONDS` (beside this
+# file) waits for ALL.done or SECONDS, prints the ended steps and tars the logs into $OUT. Issue
+# each poll call right after the last returns: the machine goes back after 30 s idle.
+# Phase 1: `setup zoo_right tests state22` (session 21's product changes, first time on a GPU:
+# the dynamic-cat stand-down in place of max_tiles=1, and the config sweep's candidates).
+set -u
+mkdir -p /tmp/s22
+rm -f /tmp/s22/ALL.done  # this invocation's end marker, not an earlier one's
+export PYTHONUNBUFFERED=1
+case "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" in
+*H100*) HBM=3350 ;;  # H100 SXM HBM3
+*) HBM=4800 ;;       # H200 HBM3e
+esac
+step() {
+    local name=$1
+    shift
+    echo "== $(date -u +%T) $name: $*" >"/tmp/s22/$name.log"
+    ("$@") >>"/tmp/s22/$name.log" 2>&1
+    echo $? >"/tmp/s22/$name.rc"
+}
+for s in "$@"; do
+    case $s in
+    setup)
+        step setup bash -c 'bash tools/gpu_setup.sh && nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv' ;;
+    probe)  # the weight conversion forms, side by side, on the decoder's real weight shapes
+        step probe python tools/probes/weight_batch_ab.py --rounds 15 ;;
+    g35)  # graph 35's three kernels, each with every config, on the decode's inputs (~1 min)
+        step g35 python tools/probes/graph35_configs.py ;;
+    g35min)  # graph 35's producer edited one feature at a time, each under its configs (~1 min)
+        step g35min python tools/probes/graph35_minimize.py ;;
+    sweep)  # the cached producers' configs: right or wrong, and how fast (the 38%-of-HBM kernel)
+        step sweep512 python tools/probes/kernel_sweep.py --model wan-resblock --channels 512 \
+            --height 136 --width 240 --extra
+        step sweep1024 python tools/probes/kernel_sweep.py --model wan-resblock --channels 1024 \
+            --height 34 --width 60 --pattern cat --extra ;;
+    catab)  # magi without channels_last_through_cat, with the conv2d upsampler graphs
+        # channels-last, and with the causal state handed over channels-last (the cache
+        # transposes, in fake CUDA unnamed `triton_poi_fused` kernels like the batched weights:
+        # that pattern is 2.8 ms a further frame at 55% of HBM, would become copies), each
+        # against magi on the whole decode, decisions off
+        step catab env MAGI_PASSES__MEASURE_DECISIONS=0 python benchmarks/zoo.py \
+            --models wan2.2-vae --frames 3 --wan-frames 3,21 --baseline magi \
+            --variants magi-no-cl-cat,magi-cl-conv2d,magi-cl-state --rounds 5 --hbm-gbps $HBM ;;
+    targets)  # issue 18's targets, magi as shipped (decisions on), T=3 and T=21, profiled, with
+        # the opt-in channels_last_through_cat beside it (its A/B against magi)
+        step targets python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
+            --variants torch.compile,torch.compile+frames,magi,magi-no-cl-cat --rounds 3 --profile \
+            --profile-rounds 2 --profile-top 14 --hbm-gbps $HBM ;;
+    sweeptest)  # config_sweep on Inductor's own kernels (failed in phase 1, fixed since)
+        step sweeptest python -m pytest -p no:cacheprovider -q -rA -m requires_cuda \
+            tests/test_config_sweep.py ;;
+    state21)  # magi (baseline) against magi-cl-state and torch.compile+frames, T=3 and T=21,
+        # profiled per further frame; decisions off on both magi sides
+        step state21 env MAGI_PASSES__MEASURE_DECISIONS=0 python benchmarks/zoo.py \
+            --models wan2.2-vae --frames 3 --wan-frames 3,21 --baseline magi \
+            --variants magi,magi-cl-state,torch.compile+frames --rounds 3 --profile \
+            --profile-rounds 1 --profile-top 12 --hbm-gbps $HBM ;;
+    tests)  # the GPU tests of the passes, of the downstream example and of the config sweep
+        step tests python -m pytest -p no:cacheprovider -q -rA -m requires_cuda --magi-perf \
+            tests/test_perf_gpu.py examples/vae tests/test_config_sweep.py \
+            tests/test_workarounds.py tests/test_channels_last.py ;;
+    state22)  # torch.compile (baseline), torch.compile+frames and magi (decisions off), T=3 and
+        # T=21, profiled per further frame: is the dynamic-cat graphs' 101 ms kernel gone?
+        step state22 env MAGI_PASSES__MEASURE_DECISIONS=0 python benchmarks/zoo.py \
+            --models wan2.2-vae --frames 3 --wan-frames 3,21 --baseline torch.compile \
+            --variants torch.compile+frames,magi --rounds 3 --profile \
+            --profile-rounds 1 --profile-top 14 --hbm-gbps $HBM ;;
+    zoo_right)  # magi as shipped decodes T=3 then T=5 through one copy (the path that was wrong)
+        step zoo_right python -m pytest -p no:cacheprovider -q -rA --magi-perf \
+            tests/test_zoo_gpu.py -k wan_decode_is_right_after_another_length ;;
+    zoo_tests)  # the zoo's never-slower tests of the video VAEs and the Wan decode's gain
+        step zoo_tests python -m pytest -p no:cacheprovider -q -rA --magi-perf tests/test_zoo_gpu.py \
+            -k "video_vae or wan_decode_holds" ;;
+    esac
+done
+echo done >/tmp/s22/ALL.done
