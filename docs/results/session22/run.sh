@@ -5,7 +5,8 @@
 # file) waits for ALL.done or SECONDS, prints the ended steps and tars the logs into $OUT. Issue
 # each poll call right after the last returns: the machine goes back after 30 s idle.
 # Phase 1: `setup zoo_right tests state22` (session 21's product changes, first time on a GPU:
-# the dynamic-cat stand-down in place of max_tiles=1, and the config sweep's candidates).
+# the dynamic-cat stand-down in place of max_tiles=1, and the config sweep's candidates): all
+# passed; T=3 magi 155.36 ms. Phase 2: `setup ab22`.
 set -u
 mkdir -p /tmp/s22
 rm -f /tmp/s22/ALL.done  # this invocation's end marker, not an earlier one's
@@ -68,6 +69,13 @@ for s in "$@"; do
             --models wan2.2-vae --frames 3 --wan-frames 3,21 --baseline torch.compile \
             --variants torch.compile+frames,magi --rounds 3 --profile \
             --profile-rounds 1 --profile-top 14 --hbm-gbps $HBM ;;
+    ab22)  # magi (baseline) against magi compiled static (the dynamic-cat graphs then keep
+        # channels-last and 2-D tiles) and against magi with the per-frame conv2d upsampler
+        # graphs channels-last (cuDNN's nchwToNhwc/nhwcToNchw, ~0.8 ms a further frame in
+        # state22), T=3 and T=21, decisions off on every side
+        step ab22 env MAGI_PASSES__MEASURE_DECISIONS=0 python benchmarks/zoo.py \
+            --models wan2.2-vae --frames 3 --wan-frames 3,21 --baseline magi \
+            --variants magi-static,magi-cl-conv2d --rounds 3 --hbm-gbps $HBM ;;
     zoo_right)  # magi as shipped decodes T=3 then T=5 through one copy (the path that was wrong)
         step zoo_right python -m pytest -p no:cacheprovider -q -rA --magi-perf \
             tests/test_zoo_gpu.py -k wan_decode_is_right_after_another_length ;;
