@@ -23,7 +23,13 @@ under ``torch.profiler`` on a CUDA device and sorts every kernel it launched int
     the kernels come from) minus the union of its kernels' intervals (so concurrent kernels are
     not counted twice). Kernels run slower under the profiler, so the wall time without it
     (``wall_ms``, median of ``rounds``, synchronised) can be less than their union: on the Wan
-    2.2 decode, 159.6 ms against 164.0 ms of kernels (H200, torch 2.11).
+    2.2 decode, 159.6 ms against 164.0 ms of kernels (H200, torch 2.11). Where the calls'
+    ranges are known (``profile()`` marks each call), the gaps are split (``report.gaps``):
+    *before the first kernel* (the host's work before the GPU has any: Python, dynamo's guards,
+    the first launches, all slower under the profiler), *after the last kernel* (the
+    synchronisation's return) and *between* each pair of consecutive kernels, one row per pair
+    of patterns (``between A and B``), so that an idle GPU inside the call is located: which
+    kernel it waited after and which launch it waited for.
 
 Every kernel whose bytes are known gets a memory floor, bytes at ``hbm_gbps``, and its achieved
 GB/s and share of ``hbm_gbps``. Where the bytes come from (the row's ``bytes from`` column):
@@ -74,6 +80,10 @@ TRITON = "triton"
 LAYOUT = "layout copy"
 EAGER = "eager aten"
 GAPS = "launch gaps"
+GAP_LEAD = "before the first kernel"
+GAP_TAIL = "after the last kernel"
+GAP_PAIR_PREFIX = "between "
+GAP_PAIRS_SHOWN = 8  # pairs of patterns listed under the gaps when every pattern is shown
 CLASSES = (CONV, TRITON, LAYOUT, EAGER)
 
 # H200 (and H100 SXM) bf16 dense matmul, measured ~790 TFLOP/s; HBM3e 4.8 TB/s (H200 spec)
@@ -455,6 +465,10 @@ class ProfileReport:
     flops: float | None
     rows: list[ProfileRow] = field(default_factory=list)
     profiled_wall_ms: float | None = None
+    # the launch gaps located (`gap_rows`): before the first kernel, after the last, and one
+    # row per pair of consecutive kernel patterns between them; empty where the calls' ranges
+    # were not known
+    gaps: list[ProfileRow] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     # the GPU's SM clock while the wall time was taken (`pytest_magi.clocks`; None without NVML)
     sm_clock_mhz: float | None = None
@@ -472,6 +486,32 @@ class ProfileReport:
     @property
     def overlap_ms(self) -> float:
         return self.kernel_ms - self.busy_ms
+
+    def _gap(self, pattern: str) -> float | None:
+        rows = [g for g in self.gaps if g.pattern == pattern]
+        return rows[0].ms if rows else None
+
+    @property
+    def lead_ms(self) -> float | None:
+        """GPU idle from the call's start to its first kernel (None: not located)."""
+        return self._gap(GAP_LEAD)
+
+    @property
+    def tail_ms(self) -> float | None:
+        """GPU idle from the call's last kernel to its end (None: not located)."""
+        return self._gap(GAP_TAIL)
+
+    @property
+    def between_ms(self) -> float | None:
+        """GPU idle between the call's kernels, all pairs together (None: not located)."""
+        if not self.gaps:
+            return None
+        return sum(g.ms for g in self.gaps if g.pattern not in (GAP_LEAD, GAP_TAIL))
+
+    def gap_pairs(self) -> list[ProfileRow]:
+        """The ``between A and B`` rows, the longest first."""
+        pairs = [g for g in self.gaps if g.pattern not in (GAP_LEAD, GAP_TAIL)]
+        return sorted(pairs, key=lambda g: (-g.ms, g.pattern))
 
     def classes(self) -> list[ProfileRow]:
         """One row per class (``CLASSES`` order, classes without kernels left out unless
@@ -530,6 +570,19 @@ class ProfileReport:
         ]
         if self.profiled_wall_ms is not None:
             lines.append(f"wall under the profiler {self.profiled_wall_ms:.3f} ms")
+        if self.gaps:
+            pairs = self.gap_pairs()
+            longest = (
+                f"; the longest: {pairs[0].pattern} ({pairs[0].ms:.3f} ms over "
+                f"{_num(pairs[0].launches, 1)} gaps)"
+                if pairs and pairs[0].ms > 0
+                else ""
+            )
+            lines.append(
+                f"launch gaps located: before the first kernel {self.lead_ms or 0.0:.3f} ms, "
+                f"between kernels {self.between_ms or 0.0:.3f} ms, after the last "
+                f"{self.tail_ms or 0.0:.3f} ms{longest}"
+            )
         if self.sm_clock_mhz is not None:
             top = f" of {self.max_sm_clock_mhz:.0f} max" if self.max_sm_clock_mhz else ""
             power = f", power {self.power_w:.0f} W" if self.power_w is not None else ""
@@ -565,6 +618,7 @@ class ProfileReport:
             f"| **{GAPS}** | wall minus the union of kernel intervals | | | "
             f"**{self.gap_ms:.3f}** | {self._share(self.gap_ms)} | 0.000 | | | |"
         )
+        out.extend(self._gap_lines(top))
         if self.overlap_ms > 5e-4:
             out.append(
                 f"| concurrent | kernels overlapping others (counted above) | | | "
@@ -578,6 +632,32 @@ class ProfileReport:
             + " | |"
         )
         return "\n".join(out)
+
+    def _gap_lines(self, top: int | None) -> list[str]:
+        """The located gaps under the total: before, the longest pairs between (``top``, or
+        ``GAP_PAIRS_SHOWN`` when every pattern is shown, the rest folded), after."""
+        if not self.gaps:
+            return []
+
+        def line(pattern: str, launches: float | None, ms: float) -> str:
+            count = " " if launches is None else f" {_num(launches, 1)} "
+            return f"| {GAPS} | {_cell(pattern)} | |{count}| {ms:.3f} | {self._share(ms)} | | | | |"
+
+        pairs = self.gap_pairs()
+        shown = pairs[: top if top is not None else GAP_PAIRS_SHOWN]
+        lines = [line(GAP_LEAD, None, self.lead_ms or 0.0)]
+        lines.extend(line(g.pattern, g.launches, g.ms) for g in shown)
+        rest = pairs[len(shown) :]
+        if rest:
+            lines.append(
+                line(
+                    f"(gaps between {len(rest)} more pairs of patterns)",
+                    sum(g.launches for g in rest),
+                    sum(g.ms for g in rest),
+                )
+            )
+        lines.append(line(GAP_TAIL, None, self.tail_ms or 0.0))
+        return lines
 
     def _share(self, ms: float) -> str:
         return f"{ms / self.wall_ms:.1%}" if self.wall_ms > 0 else ""
@@ -630,6 +710,10 @@ class ProfileReport:
             for r in data.get("rows", [])
         ]
         values["notes"] = list(data.get("notes", []))
+        values["gaps"] = [
+            ProfileRow(**{k: v for k, v in r.items() if k in row_names})
+            for r in data.get("gaps", [])
+        ]
         return cls(**values)
 
     # ---------------------------------------------------------------- arithmetic
@@ -658,6 +742,13 @@ class ProfileReport:
             rows.append(_row_difference(row, base, n, self.hbm_gbps))
         for base in keyed.values():
             rows.append(_row_difference(None, base, n, self.hbm_gbps))
+        gaps: list[ProfileRow] = []
+        if self.gaps and other.gaps:  # a pair absent from one side had no gap there
+            keyed_gaps = {g.pattern: g for g in other.gaps}
+            for gap in self.gaps:
+                base = keyed_gaps.pop(gap.pattern, None)
+                gaps.append(_row_difference(gap, base, n, self.hbm_gbps))
+            gaps.extend(_row_difference(None, g, n, self.hbm_gbps) for g in keyed_gaps.values())
         flops = (
             (self.flops - other.flops) / n
             if self.flops is not None and other.flops is not None
@@ -683,6 +774,7 @@ class ProfileReport:
             rows=rows,
             profiled_wall_ms=prof_wall,
             notes=[f"difference of two profiles divided by {n:g}", *self.notes],
+            gaps=gaps,
         )
 
 
@@ -720,6 +812,45 @@ def _row_difference(
     return out
 
 
+def gap_rows(
+    kernels: Sequence[KernelEvent], rounds_us: Sequence[tuple[float, float]], per: float
+) -> list[ProfileRow]:
+    """The launch gaps of the calls whose ranges are ``rounds_us`` (``(start_us, end_us)``,
+    e.g. ``profile()``'s ``ROUND_MARK`` ranges), per unit (``per``: calls x units a call):
+    before each call's first kernel, after its last, and between consecutive kernels, one row
+    per pair of patterns ``between A and B`` (A: the kernel that ended last before the GPU went
+    idle, B: the next to start; ``launches`` counts the gaps). Concurrent kernels are merged
+    first, so only time with no kernel running counts. A call without kernels counts whole as
+    the time before its first kernel. Kernels outside every range are left out."""
+    lead = tail = 0.0
+    pairs: dict[str, ProfileRow] = {}
+    ordered = sorted(kernels, key=lambda k: k.start_us)
+    for start, end in rounds_us:
+        inside = [k for k in ordered if start <= k.start_us <= end]
+        if not inside:
+            lead += max(0.0, end - start)
+            continue
+        lead += max(0.0, inside[0].start_us - start)
+        last = inside[0]
+        reach = last.start_us + last.dur_us
+        for k in inside[1:]:
+            if k.start_us > reach:
+                name = f"{GAP_PAIR_PREFIX}{classify(last.name)[1]} and {classify(k.name)[1]}"
+                row = pairs.get(name)
+                if row is None:
+                    row = pairs[name] = ProfileRow(GAPS, name, example=f"{last.name} | {k.name}")
+                row.launches += 1 / per
+                row.ms += (k.start_us - reach) / 1e3 / per
+            if k.start_us + k.dur_us >= reach:
+                last, reach = k, k.start_us + k.dur_us
+        tail += max(0.0, end - reach)
+    return [
+        ProfileRow(GAPS, GAP_LEAD, ms=lead / 1e3 / per),
+        *sorted(pairs.values(), key=lambda g: (-g.ms, g.pattern)),
+        ProfileRow(GAPS, GAP_TAIL, ms=tail / 1e3 / per),
+    ]
+
+
 def build_report(
     events: Iterable[KernelEvent],
     *,
@@ -733,11 +864,14 @@ def build_report(
     label: str = "",
     device: str = "",
     profiled_wall_ms: float | None = None,
+    rounds_us: Sequence[tuple[float, float]] | None = None,
 ) -> ProfileReport:
     """The report of ``calls`` calls' kernel events, per unit (per call / ``divide_by``).
 
     ``wall_ms``: one call's wall time (default: the events' span divided by ``calls``).
     ``flops``: one call's FLOPs (the conv/matmul floor; None: no floor for that class).
+    ``rounds_us``: each call's ``(start_us, end_us)`` on the events' clock, one per call:
+    the launch gaps are then located (:func:`gap_rows`, ``report.gaps``).
     """
     _check_count("calls", calls, 1, "the number of calls the events cover")
     _check_positive("peak_tflops", peak_tflops, "e.g. 790 for an H200's bf16 matmul")
@@ -754,6 +888,13 @@ def build_report(
         if k.dur_us < 0:
             raise ValueError(f"build_report: {k.name!r} has dur_us={k.dur_us!r}; expected >= 0")
     per = calls * float(divide_by)
+    if rounds_us is not None:
+        rounds_us = [(float(a), float(b)) for a, b in rounds_us]
+        if len(rounds_us) != calls or any(b < a for a, b in rounds_us):
+            raise ValueError(
+                f"build_report: rounds_us={rounds_us!r}: expected one (start_us, end_us) range "
+                f"per call ({calls}), each with end_us >= start_us"
+            )
     intervals = [(k.start_us, k.start_us + k.dur_us) for k in kernels]
     busy_us = union_us(intervals)
     if wall_ms is None:
@@ -791,6 +932,7 @@ def build_report(
         flops=None if flops is None else float(flops) / float(divide_by),
         rows=sorted(rows.values(), key=lambda r: (CLASSES.index(r.klass), -r.ms, r.pattern)),
         profiled_wall_ms=None if profiled_wall_ms is None else profiled_wall_ms / divide_by,
+        gaps=gap_rows(kernels, rounds_us, per) if rounds_us is not None else [],
     )
 
 
@@ -996,6 +1138,7 @@ def profile(
         label=label if label is not None else getattr(fn, "__qualname__", repr(fn)),
         device=device_name("cuda"),
         profiled_wall_ms=statistics.median(e - s for s, e in marks) / 1e3 if marks else None,
+        rounds_us=marks if len(marks) == rounds else None,
     )
     reading = clocks.result()
     if reading is not None:

@@ -214,6 +214,75 @@ def test_table_is_markdown_with_every_class_gaps_and_wall() -> None:
         r.table(top=0)
 
 
+def _gap_events() -> tuple[list[KernelEvent], list[tuple[float, float]]]:
+    """Two calls, each 1 ms on the CPU. Call 1: an add 100 us in, a cat overlapping it that ends
+    later (350 us), then a conv at 600 us; call 2: an add 50 us in, then the conv right after
+    a 50 us gap. A kernel outside both calls is left out of the gaps."""
+    events = [
+        KernelEvent("triton_poi_fused_add_0", 100, 200),
+        KernelEvent(CAT, 250, 100),
+        KernelEvent(XMMA, 600, 100),
+        KernelEvent("triton_poi_fused_add_0", 2050, 500),
+        KernelEvent(XMMA, 2600, 300),
+        KernelEvent(ADD, 5000, 10),
+    ]
+    return events, [(0.0, 1000.0), (2000.0, 3000.0)]
+
+
+def test_launch_gaps_are_located_before_between_and_after() -> None:
+    events, rounds = _gap_events()
+    r = build_report(events, calls=2, rounds_us=rounds, label="gaps", device="none")
+    add, cat, conv = (classify(n)[1] for n in ("triton_poi_fused_add_0", CAT, XMMA))
+    # per call: before (100 + 50) / 2 us, after (300 + 100) / 2 us
+    assert r.lead_ms == pytest.approx(0.075) and r.tail_ms == pytest.approx(0.200)
+    pairs = {g.pattern: g for g in r.gap_pairs()}
+    # call 1 waited 250 us after the cat (the kernel that ended last), not after the add
+    assert set(pairs) == {f"between {cat} and {conv}", f"between {add} and {conv}"}
+    after_cat = pairs[f"between {cat} and {conv}"]
+    assert after_cat.launches == pytest.approx(0.5) and after_cat.ms == pytest.approx(0.125)
+    assert pairs[f"between {add} and {conv}"].ms == pytest.approx(0.025)
+    assert r.between_ms == pytest.approx(0.150)
+    assert [g.pattern for g in r.gap_pairs()][0] == after_cat.pattern  # longest first
+    assert (
+        "launch gaps located: before the first kernel 0.075 ms, between kernels 0.150 ms, "
+        "after the last 0.200 ms; the longest: between" in r.summary()
+    )
+    text = r.table(top=1)
+    lines = text.splitlines()
+    assert all(line.count("|") == lines[0].count("|") for line in lines)
+    at = lines.index(next(x for x in lines if x.startswith("| **launch gaps**")))
+    assert lines[at + 1].startswith("| launch gaps | before the first kernel | | | 0.075 |")
+    assert lines[at + 2].startswith(f"| launch gaps | between {cat} and {conv} | | 0.5 | 0.125 |")
+    assert lines[at + 3].startswith("| launch gaps | (gaps between 1 more pairs of patterns) |")
+    assert lines[at + 4].startswith("| launch gaps | after the last kernel | | | 0.200 |")
+    # without the calls' ranges nothing is located, and the table has no such rows
+    plain = build_report(events, calls=2)
+    assert plain.gaps == [] and plain.lead_ms is None and plain.between_ms is None
+    assert "| launch gaps |" not in plain.table() and "located" not in plain.summary()
+
+
+def test_located_gaps_survive_json_and_subtract_per_unit() -> None:
+    events, rounds = _gap_events()
+    r = build_report(events, calls=2, rounds_us=rounds)
+    back = ProfileReport.from_dict(json.loads(r.to_json()))
+    assert back == r and back.table() == r.table()
+    # one more call's worth of gaps: a 400 us gap after the conv, before another add
+    more = [*events, KernelEvent("triton_poi_fused_add_0", 1100, 10)]
+    bigger = build_report(more, calls=2, rounds_us=[(0.0, 1200.0), (2000.0, 3000.0)])
+    diff = bigger.minus(r, divide_by=2, unit="further frame")
+    pairs = {g.pattern: g for g in diff.gap_pairs()}
+    conv, add = classify(XMMA)[1], classify("triton_poi_fused_add_0")[1]
+    new = pairs[f"between {conv} and {add}"]
+    assert new.ms == pytest.approx(0.400 / 2 / 2) and new.launches == pytest.approx(0.25)
+    # call 1 now ends 90 us after its last kernel instead of 300: a difference can be negative
+    assert diff.lead_ms == pytest.approx(0.0)
+    assert diff.tail_ms == pytest.approx((0.090 - 0.300) / 2 / 2)
+    with pytest.raises(ValueError, match=r"rounds_us=.*one \(start_us, end_us\) range per call"):
+        build_report(events, calls=2, rounds_us=[(0.0, 1000.0)])
+    with pytest.raises(ValueError, match="end_us >= start_us"):
+        build_report(events, calls=2, rounds_us=[(0.0, 1000.0), (3000.0, 2000.0)])
+
+
 def test_to_dict_round_trips_through_json() -> None:
     r = _report(profiled_wall_ms=3.5)
     r.notes.append("a note")
