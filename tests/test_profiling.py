@@ -568,6 +568,11 @@ def test_profile_on_the_gpu_reads_inductors_bytes() -> None:
     assert row.bytes == 12 * MIB and row.bytes_source == "inductor"
     assert row.achieved is not None and row.achieved > 0 and report.flops == 0
     assert report.wall_ms >= report.busy_ms > 0 and report.profiled_wall_ms is not None
+    # the gaps located in the profiled calls: with one kernel a call, none between kernels,
+    # and before + after add up to the gaps (two calls: their median is their mean)
+    assert report.lead_ms is not None and report.lead_ms > 0 and report.between_ms == 0
+    located = report.lead_ms + report.between_ms + (report.tail_ms or 0.0)
+    assert located == pytest.approx(report.gap_ms, rel=0.02, abs=0.005), report.summary()
     torch._dynamo.reset()
     plain = torch.compile(lambda x, y: x + y)
     plain(a, b)
