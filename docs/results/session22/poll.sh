@@ -9,5 +9,5 @@ for f in *.rc; do [ -e "$f" ] && echo "rc ${f%.rc}: $(cat "$f")"; done
 [ -e ALL.done ] && echo "ALL.done"
 newest=$(ls -t ./*.log 2>/dev/null | head -1)
 [ -n "$newest" ] && { echo "== tail $newest"; tail -c 6000 "$newest"; }
-tar czf "$OUT/s22_logs.tgz" ./*.log 2>/dev/null
+tar czf "$OUT/s22_logs.tgz" ./*.log ./*.json 2>/dev/null
 true

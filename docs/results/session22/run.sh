@@ -6,7 +6,8 @@
 # each poll call right after the last returns: the machine goes back after 30 s idle.
 # Phase 1: `setup zoo_right tests state22` (session 21's product changes, first time on a GPU:
 # the dynamic-cat stand-down in place of max_tiles=1, and the config sweep's candidates): all
-# passed; T=3 magi 155.36 ms. Phase 2: `setup ab22`.
+# passed; T=3 magi 155.36 ms. Phase 2: `setup ab22` (magi-static 1.042x at T=3, 1.006x at
+# T=21; the conv2d upsamplers channels-last 1.000x). Phase 3: `setup profgpu ns`.
 set -u
 mkdir -p /tmp/s22
 rm -f /tmp/s22/ALL.done  # this invocation's end marker, not an earlier one's
@@ -76,6 +77,14 @@ for s in "$@"; do
         step ab22 env MAGI_PASSES__MEASURE_DECISIONS=0 python benchmarks/zoo.py \
             --models wan2.2-vae --frames 3 --wan-frames 3,21 --baseline magi \
             --variants magi-static,magi-cl-conv2d --rounds 3 --hbm-gbps $HBM ;;
+    profgpu)  # the profiler's GPU tests (the located launch gaps, new this session)
+        step profgpu python -m pytest -p no:cacheprovider -q -rA -m requires_cuda \
+            tests/test_profiling.py ;;
+    ns)  # never slower on the zoo's video VAEs nearest 0.98x in session 6 first (decisions on,
+        # cold decision cache), one JSON row per model as it ends
+        step ns python benchmarks/never_slower.py --keep-fx-cache --rounds 8 \
+            --models ltx-video-vae,hunyuanvideo-vae,minimax-h3-vae,mochi-vae,cosmos-vae,cogvideox-vae \
+            --json /tmp/s22/never_slower.json ;;
     zoo_right)  # magi as shipped decodes T=3 then T=5 through one copy (the path that was wrong)
         step zoo_right python -m pytest -p no:cacheprovider -q -rA --magi-perf \
             tests/test_zoo_gpu.py -k wan_decode_is_right_after_another_length ;;
