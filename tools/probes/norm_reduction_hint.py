@@ -1,0 +1,67 @@
+"""Why the Wan decode's looped RMS-norm kernel is looped (fake CUDA, no GPU; session 22).
+
+A residual block shaped like the decoder's (RMS norm over channels, SiLU, 3x3x3 conv, residual
+add, RMS norm, SiLU), bf16, compiled with the magi passes (decisions off) in fake CUDA; prints
+each reduction kernel's size hints and Inductor's reduction hint. At 512 x 4 x 136 x 240 both
+norms are `triton_red_` kernels with `ReductionHint.DEFAULT` and `r0_numel = 512`: Inductor makes
+a reduction persistent (one read of its input) only up to 64 elements unless the hint is INNER
+(1024), although channels are the contiguous dim of the channels-last input here.
+Run: `python tools/probes/norm_reduction_hint.py` (about a minute on 2 cores).
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from magi_passes import PassConfig
+from pytest_magi.codegen import inductor_codegen
+
+SHAPES = [(512, 4, 136, 240)]  # channels, frames, height, width: the decoder's 512-wide stage
+
+
+class RMSNorm(nn.Module):
+    """WanRMS_norm's computation: L2-normalise over channels, scale by sqrt(C) and a gain."""
+
+    def __init__(self, channels: int) -> None:
+        super().__init__()
+        self.gamma = nn.Parameter(torch.ones(channels, 1, 1, 1))
+        self.scale = channels**0.5
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return F.normalize(x, dim=1) * self.scale * self.gamma
+
+
+class Block(nn.Module):
+    def __init__(self, channels: int) -> None:
+        super().__init__()
+        self.norm1 = RMSNorm(channels)
+        self.conv = nn.Conv3d(channels, channels, 3, padding=1)
+        self.norm2 = RMSNorm(channels)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = self.conv(F.silu(self.norm1(x))) + x
+        return F.silu(self.norm2(h))
+
+
+def main() -> None:
+    for c, t, h, w in SHAPES:
+        block = Block(c).to(torch.bfloat16).eval()
+        x = torch.empty(1, c, t, h, w, dtype=torch.bfloat16)
+        with torch.no_grad():
+            code = inductor_codegen(block, x, config=PassConfig(measure_decisions=False))
+        print(f"{c} x {t} x {h} x {w}:")
+        for kernel in code.kernels:
+            if "reduction" not in kernel.kind:
+                continue
+            facts = [
+                line.strip()[:160]
+                for line in kernel.source.splitlines()
+                if "reduction_hint" in line or "r0_numel =" in line
+            ][:3]
+            print("   ", kernel.name, kernel.size_hints, facts)
+
+
+if __name__ == "__main__":
+    main()
