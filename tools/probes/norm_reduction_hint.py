@@ -1,12 +1,15 @@
-"""Why the Wan decode's looped RMS-norm kernel is looped (fake CUDA, no GPU; session 22).
+"""Why the Wan decode's looped RMS-norm kernels are looped (fake CUDA, no GPU; session 22).
 
 A residual block shaped like the decoder's (RMS norm over channels, SiLU, 3x3x3 conv, residual
-add, RMS norm, SiLU), bf16, compiled with the magi passes (decisions off) in fake CUDA; prints
-each reduction kernel's size hints and Inductor's reduction hint. At 512 x 4 x 136 x 240 both
-norms are `triton_red_` kernels with `ReductionHint.DEFAULT` and `r0_numel = 512`: Inductor makes
-a reduction persistent (one read of its input) only up to 64 elements unless the hint is INNER
-(1024), although channels are the contiguous dim of the channels-last input here.
-Run: `python tools/probes/norm_reduction_hint.py` (about a minute on 2 cores).
+add, RMS norm, SiLU), bf16, compiled with the magi passes (decisions off) in fake CUDA, with its
+input channels-first and then channels-last; prints each reduction kernel's size hints and
+Inductor's reduction hint. At 512 x 4 x 136 x 240:
+- input channels-first (the layout a graph hands the next one: outputs keep eager's strides):
+  both norms are `triton_red_` kernels, `ReductionHint.DEFAULT`, `r0_numel = 512`. Inductor
+  makes a reduction persistent (one read of its input) only up to 64 elements unless the hint is
+  INNER, so each reads its input twice;
+- input channels-last: both are `triton_per_` kernels with `ReductionHint.INNER`.
+Run: `python tools/probes/norm_reduction_hint.py` (about two minutes on 2 cores).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from torch import nn
 from magi_passes import PassConfig
 from pytest_magi.codegen import inductor_codegen
 
+LAYOUTS = {"channels-first": torch.contiguous_format, "channels-last": torch.channels_last_3d}
 SHAPES = [(512, 4, 136, 240)]  # channels, frames, height, width: the decoder's 512-wide stage
 
 
@@ -47,20 +51,21 @@ class Block(nn.Module):
 
 def main() -> None:
     for c, t, h, w in SHAPES:
-        block = Block(c).to(torch.bfloat16).eval()
-        x = torch.empty(1, c, t, h, w, dtype=torch.bfloat16)
-        with torch.no_grad():
-            code = inductor_codegen(block, x, config=PassConfig(measure_decisions=False))
-        print(f"{c} x {t} x {h} x {w}:")
-        for kernel in code.kernels:
-            if "reduction" not in kernel.kind:
-                continue
-            facts = [
-                line.strip()[:160]
-                for line in kernel.source.splitlines()
-                if "reduction_hint" in line or "r0_numel =" in line
-            ][:3]
-            print("   ", kernel.name, kernel.size_hints, facts)
+        for layout_name, layout in LAYOUTS.items():
+            block = Block(c).to(torch.bfloat16).eval()
+            x = torch.empty(1, c, t, h, w, dtype=torch.bfloat16).to(memory_format=layout)
+            with torch.no_grad():
+                code = inductor_codegen(block, x, config=PassConfig(measure_decisions=False))
+            print(f"{c} x {t} x {h} x {w}, input {layout_name}:")
+            for kernel in code.kernels:
+                if "reduction" not in kernel.kind:
+                    continue
+                facts = [
+                    line.strip()[:160]
+                    for line in kernel.source.splitlines()
+                    if "reduction_hint" in line or "r0_numel =" in line
+                ][:3]
+                print("   ", kernel.name, kernel.size_hints, facts)
 
 
 if __name__ == "__main__":
