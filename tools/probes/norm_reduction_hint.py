@@ -9,10 +9,14 @@ Inductor's reduction hint. At 512 x 4 x 136 x 240:
   makes a reduction persistent (one read of its input) only up to 64 elements unless the hint is
   INNER, so each reads its input twice;
 - input channels-last: both are `triton_per_` kernels with `ReductionHint.INNER`.
-Run: `python tools/probes/norm_reduction_hint.py` (about two minutes on 2 cores).
+`--decode`: the zoo's full-size Wan 2.2 decode instead (T=2, random weights, one graph on torch
+2.13), every norm reduction listed with its hint; about a minute.
+Run: `python tools/probes/norm_reduction_hint.py [--decode]` (about two minutes on 2 cores).
 """
 
 from __future__ import annotations
+
+import sys
 
 import torch
 import torch.nn.functional as F
@@ -49,7 +53,46 @@ class Block(nn.Module):
         return F.silu(self.norm2(h))
 
 
+def reduction_facts(code: object) -> list[tuple[str, object, list[str]]]:
+    """(name, size hints, hint and r0_numel lines) of each norm reduction kernel."""
+    out = []
+    for kernel in code.kernels:  # type: ignore[attr-defined]
+        if "reduction" not in kernel.kind or "norm" not in kernel.name:
+            continue
+        facts = [
+            line.strip()[:60]
+            for line in kernel.source.splitlines()
+            if "reduction_hint" in line or "r0_numel =" in line
+        ][:2]
+        out.append((kernel.name, kernel.size_hints, facts))
+    return out
+
+
+def whole_decode(frames: int) -> None:
+    """The zoo's full-size Wan 2.2 decode (random weights), frames of their own as magi_compile
+    gives them, generated for fake CUDA: every norm reduction with its hint."""
+    from magi_passes.frames import isolate_forward_code
+    from pytest_magi import zoo
+
+    model = zoo.load("wan2.2-vae", "full", dtype=torch.bfloat16, frames=frames)
+    module = model.as_module()
+    isolate_forward_code(module, per="instance")
+    with torch.no_grad():
+        code = inductor_codegen(module, *model.inputs, config=PassConfig(measure_decisions=False))
+    facts = reduction_facts(code)
+    looped = [f for f in facts if f[0].startswith("triton_red_")]
+    print(
+        f"whole decode, T={frames}: {code.kernel_count} kernels, {len(facts)} norm reductions, "
+        f"{len(looped)} looped"
+    )
+    for name, hints, lines in looped:
+        print("   ", name, hints, lines)
+
+
 def main() -> None:
+    if "--decode" in sys.argv:
+        whole_decode(frames=2)
+        return
     for c, t, h, w in SHAPES:
         for layout_name, layout in LAYOUTS.items():
             block = Block(c).to(torch.bfloat16).eval()
