@@ -11,6 +11,7 @@ from .base import MagiPass, PassResult
 from .channels_last import ConvChannelsLastPass
 from .config import PassConfig
 from .conv_input import ConvInputWindowPass
+from .causal_pad_trim import CausalPadTrimPass
 from .conv_pad_fold import ConvPadFoldPass
 from .dynamic_reshape import DynamicReshapePass
 from .group_norm import GroupNormStatsPass
@@ -23,6 +24,7 @@ from .workarounds import DynamicCatTilingWorkaround, PaddingMiscompileWorkaround
 __all__ = [
     "ConvChannelsLastPass",
     "ConvInputWindowPass",
+    "CausalPadTrimPass",
     "ConvPadFoldPass",
     "DynamicCatTilingWorkaround",
     "DynamicReshapePass",

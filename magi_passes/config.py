@@ -111,6 +111,12 @@ class PassConfig:
       1.017x at T=3, 68.9 -> 66.9 ms per further latent frame, every output 1.08-1.12e-2 from
       fp32 as without it (H100, torch 2.11, measured decisions on; docs/benchmarks.md,
       "Session 20").
+    - `enable_causal_pad_trim`: let `CausalPadTrimPass` drop the taps of a convolution that read
+      only zero padding, where a padded dim has one output position (a causal video conv on the
+      first frames of a decode: the Wan 2.2 decoder's first chunk multiplies two of its three
+      frame taps by zeros). Exact, fewer FLOPs and no padded copy; measured like the other
+      rewrites where it is on. Off by default until a GPU run has measured it
+      (docs/benchmarks.md, "Session 22").
     """
 
     enable_conv_channels_last: bool = True
@@ -130,6 +136,7 @@ class PassConfig:
     enable_conv_input_windows: bool = False
     enable_conv_pad_fold: bool = True
     channels_last_through_cat: bool = True
+    enable_causal_pad_trim: bool = False
 
     def __new__(cls, *args: Any, **kwargs: Any) -> PassConfig:
         # names are checked before the dataclass __init__ sees them, so a misspelt field gets the

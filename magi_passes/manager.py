@@ -8,7 +8,10 @@ Order, and why:
    reinterpretable views the graph will really have.
 2. `NormRsqrtPass`: turns divisions by a clamped vector norm into products with its rsqrt; it
    changes pointwise arithmetic only, never a layout or a reduction, so its place is free.
-3. `ConvPadFoldPass`: folds symmetric zero pads into the convolutions' padding before the layout
+3. `CausalPadTrimPass` (opt-in): drops a convolution's taps that read only zero padding (a causal
+   conv's first frames), taking that part of the pad off; before the fold, which then folds the
+   symmetric spatial pad that is left.
+   `ConvPadFoldPass`: folds symmetric zero pads into the convolutions' padding before the layout
    pass, so that pass hoists its clones over the pads that are left (a causal frame pad) and the
    conv input's producer writes the unpadded domain.
 4. `DynamicCatTilingWorkaround`: right before the layout pass, whose rewrite (and ND tiling's)
@@ -46,6 +49,7 @@ from torch._inductor.custom_graph_pass import CustomGraphPass
 
 from ._validate import check_bool, check_pass_config
 from .base import MagiPass, PassResult, _source_hash, get_inductor_config_value
+from .causal_pad_trim import CausalPadTrimPass
 from .channels_last import ConvChannelsLastPass
 from .config import PassConfig
 from .conv_input import ConvInputWindowPass
@@ -62,6 +66,7 @@ PASS_ORDER: tuple[type[MagiPass], ...] = (
     PaddingMiscompileWorkaround,
     DynamicReshapePass,
     NormRsqrtPass,
+    CausalPadTrimPass,
     ConvPadFoldPass,
     DynamicCatTilingWorkaround,
     ConvChannelsLastPass,

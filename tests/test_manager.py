@@ -81,6 +81,7 @@ def test_pass_order_and_results() -> None:
         "padding_miscompile_workaround",
         "dynamic_reshape",
         "norm_rsqrt",
+        "causal_pad_trim",
         "conv_pad_fold",
         "dynamic_cat_tiling_workaround",
         "conv_channels_last",
