@@ -42,6 +42,7 @@ Graphs without a padded convolution input are left alone.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import torch
@@ -107,6 +108,15 @@ def trimmable_dims(
             continue
         dims.append((dim, before, size))
     return dims, symbolic
+
+
+def _slicer(dim: int, start: int, size: int) -> Callable[[Any], Any]:
+    """`t -> t[..., start:start + size, ...]` along `dim`, as the graph's `aten.slice` node."""
+
+    def slice_(t: Any) -> Any:
+        return aten.slice.Tensor(t, dim, start, start + size)
+
+    return slice_
 
 
 class CausalPadTrimPass(MagiPass):
@@ -186,10 +196,7 @@ class CausalPadTrimPass(MagiPass):
             left[2 * i] = left[2 * i + 1] = 0
             with graph.inserting_before(conv):
                 node = graph.call_function(aten.slice.Tensor, (sliced, dim, before, before + size))
-            node.meta["val"] = run_on_fake(
-                fake_value(sliced),
-                lambda t, d=dim, b=before, n=size: aten.slice.Tensor(t, d, b, b + n),
-            )
+            node.meta["val"] = run_on_fake(fake_value(sliced), _slicer(dim, before, size))
             sliced = node
             counts["taps_dropped"] += int(w_val.shape[dim]) - size
         conv_args = list(conv.args)
