@@ -10,8 +10,9 @@ import torch
 import torch.nn.functional as F
 from graphs import compile_on_cpu, pass_result
 from torch import nn
+from torch._inductor import config as inductor_config
 
-from magi_passes import CausalPadTrimPass, PassConfig
+from magi_passes import CausalPadTrimPass, MagiBackend, PassConfig
 from magi_passes.backend import _measured_passes_cannot_fire
 from magi_passes.base import inductor_config_values
 from magi_passes.causal_pad_trim import trimmable_dims
@@ -177,6 +178,30 @@ def test_groups_strides_and_conv2d_give_eagers_values(conv, pads, shape) -> None
     assert pass_result(backend, "causal_pad_trim").counts["convolutions_trimmed"] == 1
     with torch.no_grad():
         torch.testing.assert_close(out, model(x))
+
+
+def test_training_gives_eagers_values_and_gradients() -> None:
+    """Forward and backward graphs compile apart; whatever the forward keeps for the backward
+    convolution, the gradients are eager's."""
+    torch.manual_seed(0)
+    model = CausalConv(4, 6)
+    x = torch.randn(1, 4, 1, 5, 6, requires_grad=True)
+    torch._dynamo.reset()
+    backend = MagiBackend(ON)
+    with inductor_config.patch(force_disable_caches=True):
+        out = torch.compile(model, backend=backend)(x)
+        out.square().sum().backward()
+    got = [x.grad.clone(), *(p.grad.clone() for p in model.parameters())]
+    x.grad = None
+    model.zero_grad()
+    want_out = model(x)
+    want_out.square().sum().backward()
+    want = [x.grad, *(p.grad for p in model.parameters())]
+    torch.testing.assert_close(out, want_out)
+    for g, w in zip(got, want, strict=True):
+        torch.testing.assert_close(g, w)
+    histories = [h for m in backend.managers for h in m.history]
+    assert len(histories) == 2  # the forward and the backward graph both ran the passes
 
 
 def test_a_graph_with_a_pad_is_measured_where_the_trim_is_on() -> None:
