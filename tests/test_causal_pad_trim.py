@@ -211,6 +211,31 @@ def test_a_graph_with_a_pad_is_measured_where_the_trim_is_on() -> None:
     assert _measured_passes_cannot_fire(gm, both_off.replace(enable_causal_pad_trim=True)) is None
 
 
+@pytest.mark.slow
+def test_the_wan_decodes_first_chunks_are_trimmed_with_eagers_values(config_patch) -> None:
+    """The real diffusers Wan 2.2 decode (tiny, two latent frames: the first chunk and a cached
+    one), compiled with the trim on: its first chunk's causal convs drop their zero taps, and the
+    decode is eager's to fp32 rounding."""
+    from pytest_magi import zoo
+
+    if "wan2.2-vae" not in zoo.names():
+        pytest.skip(f"wan2.2-vae unavailable: {zoo.unavailable().get('wan2.2-vae')}")
+    config_patch(fx_graph_cache=False)  # a cache hit skips the passes: no PassResult to read
+    torch._dynamo.reset()
+    model = zoo.load("wan2.2-vae")
+    backend = MagiBackend(ON)
+    pair = zoo.ZooPair(model, candidate=backend)
+    pair.assert_close(reference="eager")
+    trimmed = [
+        r.counts["convolutions_trimmed"]
+        for m in backend.managers
+        for r in m.results
+        if r.name == "causal_pad_trim"
+    ]
+    assert max(trimmed) >= 10, trimmed  # the first chunk's causal convs, each of its blocks
+    torch._dynamo.reset()
+
+
 @pytest.mark.skipif(not fake_cuda_status()[0], reason="fake CUDA codegen unavailable")
 def test_fake_cuda_the_first_chunk_writes_no_zero_frames() -> None:
     """The first chunk's producer writes its one frame, not the two zero frames in front of it:
