@@ -25,6 +25,12 @@ for `k < B` and `k >= B + X` and `x[k - B]` otherwise, so the sum is the convolu
 `w[B:B+X]`, whatever the other dims, stride, padding, dilation and groups do. Only the order of
 the floating-point additions may change, as it does between convolution algorithms.
 
+Why it is safe: the new `aten.slice` is a view of the weight (a graph input or constant) that
+nothing writes to, with a fake value computed by the same op under the graph's fake mode; the
+convolution's lowering copies it into the layout it needs (the channels-last rewrite, which runs
+later, clones it like any weight). Only static sizes and pad amounts qualify: a symbolic one is
+skipped, never forced to an int.
+
 Why: on the Wan 2.2 decode the graphs of the first two chunks run once per decode (the fixed part
 of its cost) and their producers write the zero frames too (`constant_pad_nd` kernels). Both go:
 fewer FLOPs and no padded copy. Not yet measured on a GPU, so it is off by default
@@ -83,13 +89,13 @@ def trimmable_dims(
     stride: Any,
     padding: Any,
     dilation: Any,
-) -> tuple[list[tuple[int, int, int]], bool]:
+) -> tuple[list[tuple[int, int, int, int]], bool]:
     """The spatial dims a convolution of `kernel` (its spatial sizes) over
-    `constant_pad_nd(x, pads)` can be trimmed in: `(tensor dim, before, size)` for each dim with
-    one output position whose outer taps read only the pad. Second value: whether a padded dim
-    was passed over for a symbolic size or amount."""
+    `constant_pad_nd(x, pads)` can be trimmed in: `(tensor dim, before, size, taps)` for each dim
+    with one output position whose outer taps read only the pad. Second value: whether a padded
+    dim was passed over for a symbolic size or amount."""
     ndim, spatial = len(x_shape), len(kernel)
-    dims: list[tuple[int, int, int]] = []
+    dims: list[tuple[int, int, int, int]] = []
     symbolic = False
     for i in range(len(pads) // 2):
         dim = ndim - 1 - i
@@ -97,16 +103,17 @@ def trimmable_dims(
         if s < 0:
             continue
         before, after, size = _int(pads[2 * i]), _int(pads[2 * i + 1]), _int(x_shape[dim])
-        if before is None or after is None or size is None or _int(kernel[s]) is None:
+        taps = _int(kernel[s])
+        if before is None or after is None or size is None or taps is None:
             symbolic = symbolic or not (pads[2 * i] == 0 and pads[2 * i + 1] == 0)
             continue
         if before <= 0 and after <= 0:
             continue
         if (_at(stride, s, 1), _at(padding, s, 0), _at(dilation, s, 1)) != (1, 0, 1):
             continue
-        if before < 0 or after < 0 or size < 1 or before + size + after != kernel[s]:
+        if before < 0 or after < 0 or size < 1 or before + size + after != taps:
             continue
-        dims.append((dim, before, size))
+        dims.append((dim, before, size, taps))
     return dims, symbolic
 
 
@@ -191,14 +198,14 @@ class CausalPadTrimPass(MagiPass):
             return
         left = list(pads)
         sliced = weight
-        for dim, before, size in dims:
+        for dim, before, size, taps in dims:
             i = x_val.dim() - 1 - dim
             left[2 * i] = left[2 * i + 1] = 0
             with graph.inserting_before(conv):
                 node = graph.call_function(aten.slice.Tensor, (sliced, dim, before, before + size))
             node.meta["val"] = run_on_fake(fake_value(sliced), _slicer(dim, before, size))
             sliced = node
-            counts["taps_dropped"] += int(w_val.shape[dim]) - size
+            counts["taps_dropped"] += taps - size
         conv_args = list(conv.args)
         conv_args[1] = sliced
         if all(_int(p) == 0 for p in left):

@@ -60,18 +60,18 @@ class PadAlsoReturned(Padded):
     ("pads", "x_shape", "kernel", "stride", "padding", "expected"),
     [
         # Wan's first chunk: 2 zero frames in front of 1 frame, 3 taps: keep tap 2 only
-        ((1, 1, 1, 1, 2, 0), (1, 8, 1, 6, 7), (3, 3, 3), [1, 1, 1], [0, 0, 0], [(2, 2, 1)]),
+        ((1, 1, 1, 1, 2, 0), (1, 8, 1, 6, 7), (3, 3, 3), [1, 1, 1], [0, 0, 0], [(2, 2, 1, 3)]),
         # one cached frame concatenated in front: 1 zero frame, 2 real ones: keep taps 1-2
-        ((1, 1, 1, 1, 1, 0), (1, 8, 2, 6, 7), (3, 3, 3), [1, 1, 1], [0, 0, 0], [(2, 1, 2)]),
+        ((1, 1, 1, 1, 1, 0), (1, 8, 2, 6, 7), (3, 3, 3), [1, 1, 1], [0, 0, 0], [(2, 1, 2, 3)]),
         # zeros behind too: taps 0 and 3 see zeros, 1-2 see x
-        ((0, 0, 0, 0, 1, 1), (1, 8, 2, 6, 7), (4, 3, 3), [1, 1, 1], [0, 0, 0], [(2, 1, 2)]),
+        ((0, 0, 0, 0, 1, 1), (1, 8, 2, 6, 7), (4, 3, 3), [1, 1, 1], [0, 0, 0], [(2, 1, 2, 4)]),
         # more than one output frame: nothing to trim
         ((1, 1, 1, 1, 2, 0), (1, 8, 3, 6, 7), (3, 3, 3), [1, 1, 1], [0, 0, 0], []),
         # the conv pads the frames itself, or strides them: the zeros are not all in the pad
         ((1, 1, 1, 1, 2, 0), (1, 8, 1, 6, 7), (3, 3, 3), [1, 1, 1], [1, 0, 0], []),
         ((1, 1, 1, 1, 2, 0), (1, 8, 1, 6, 7), (3, 3, 3), [2, 1, 1], [0, 0, 0], []),
         # a 2-D conv over a one-row image padded above: keep the kernel's last row
-        ((0, 0, 2, 0), (1, 3, 1, 9), (3, 3), [1, 1], [0, 0], [(2, 2, 1)]),
+        ((0, 0, 2, 0), (1, 3, 1, 9), (3, 3), [1, 1], [0, 0], [(2, 2, 1, 3)]),
         # a crop is not a pad
         ((0, 0, -1, 0), (1, 3, 4, 9), (3, 3), [1, 1], [0, 0], []),
     ],
