@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from .backend import MagiBackend, inductor_options, magi_backend, magi_compile
 from .base import MagiPass, PassResult
+from .causal_pad_trim import CausalPadTrimPass
 from .channels_last import ConvChannelsLastPass
 from .config import PassConfig
 from .conv_input import ConvInputWindowPass
-from .causal_pad_trim import CausalPadTrimPass
 from .conv_pad_fold import ConvPadFoldPass
 from .dynamic_reshape import DynamicReshapePass
 from .group_norm import GroupNormStatsPass

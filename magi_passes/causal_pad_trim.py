@@ -54,7 +54,7 @@ from typing import Any, ClassVar
 import torch
 
 from .base import MagiPass, PassResult, fake_value, is_call, run_on_fake
-from .channels_last import refresh_pad_value
+from .conv_pad_fold import padded_conv_operands, replace_conv_input, static_int
 
 aten = torch.ops.aten
 CONV = aten.convolution.default
@@ -69,10 +69,6 @@ COUNT_KEYS = (
     "skipped_symbolic",
     "skipped_more_outputs",
 )
-
-
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _at(values: Any, index: int, default: int) -> Any:
@@ -102,8 +98,12 @@ def trimmable_dims(
         s = dim - (ndim - spatial)
         if s < 0:
             continue
-        before, after, size = _int(pads[2 * i]), _int(pads[2 * i + 1]), _int(x_shape[dim])
-        taps = _int(kernel[s])
+        before, after, size = (
+            static_int(pads[2 * i]),
+            static_int(pads[2 * i + 1]),
+            static_int(x_shape[dim]),
+        )
+        taps = static_int(kernel[s])
         if before is None or after is None or size is None or taps is None:
             symbolic = symbolic or not (pads[2 * i] == 0 and pads[2 * i + 1] == 0)
             continue
@@ -161,43 +161,20 @@ class CausalPadTrimPass(MagiPass):
     def _trim(
         graph: torch.fx.Graph, conv: torch.fx.Node, pad: torch.fx.Node, counts: dict[str, int]
     ) -> None:
-        # convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
-        #             groups); constant_pad_nd(input, pad, value=0)
-        source, pads = pad.args[0], pad.args[1]
-        value = pad.args[2] if len(pad.args) > 2 else pad.kwargs.get("value", 0)
-        weight = conv.args[1]
-        x_val, w_val = fake_value(source), fake_value(weight)
-        if (
-            not isinstance(source, torch.fx.Node)
-            or not isinstance(weight, torch.fx.Node)
-            or not isinstance(x_val, torch.Tensor)
-            or not isinstance(w_val, torch.Tensor)
-            or not isinstance(pads, (list, tuple))
-            or x_val.dim() != w_val.dim()
-        ):
+        operands = padded_conv_operands(conv, pad, counts)
+        if operands is None:
             return
-        if value != 0:
-            counts["skipped_value"] += 1
-            return
-        if len(pad.users) != 1:
-            counts["skipped_other_users"] += 1
-            return
-        if conv.args[6]:
-            counts["skipped_transposed"] += 1
+        source, pads, x_val, w_val = operands
+        if x_val.dim() != w_val.dim():
             return
         dims, symbolic = trimmable_dims(
-            list(pads),
-            tuple(x_val.shape),
-            tuple(w_val.shape[2:]),
-            conv.args[3],
-            conv.args[4],
-            conv.args[5],
+            pads, tuple(x_val.shape), tuple(w_val.shape[2:]), *conv.args[3:6]
         )
         if not dims:
             counts["skipped_symbolic" if symbolic else "skipped_more_outputs"] += 1
             return
         left = list(pads)
-        sliced = weight
+        sliced = conv.args[1]
         for dim, before, size, taps in dims:
             i = x_val.dim() - 1 - dim
             left[2 * i] = left[2 * i + 1] = 0
@@ -208,13 +185,6 @@ class CausalPadTrimPass(MagiPass):
             counts["taps_dropped"] += taps - size
         conv_args = list(conv.args)
         conv_args[1] = sliced
-        if all(_int(p) == 0 for p in left):
-            conv_args[0] = source
-            conv.args = tuple(conv_args)
-            graph.erase_node(pad)
+        if replace_conv_input(graph, conv, pad, source, left, conv_args):
             counts["pads_removed"] += 1
-        else:
-            pad.args = (source, left, *pad.args[2:])
-            refresh_pad_value(pad)
-            conv.args = tuple(conv_args)
         counts["convolutions_trimmed"] += 1

@@ -70,7 +70,7 @@ COUNT_KEYS = (
 )
 
 
-def _int(value: Any) -> int | None:
+def static_int(value: Any) -> int | None:
     """`value` as a static int, or None (a symbolic amount: an FX node or a SymInt)."""
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
@@ -86,7 +86,7 @@ def split_pads(pads: list[Any], spatial: int, ndim: int) -> tuple[list[Any], lis
         spatial_index = dim - (ndim - spatial)
         if spatial_index < 0:
             continue  # a pad of the channel or batch dim is not the conv's to make
-        before, after = _int(pads[2 * i]), _int(pads[2 * i + 1])
+        before, after = static_int(pads[2 * i]), static_int(pads[2 * i + 1])
         if before is None or after is None:
             continue
         k = min(before, after)
@@ -134,29 +134,12 @@ class ConvPadFoldPass(MagiPass):
     def _fold(
         graph: torch.fx.Graph, conv: torch.fx.Node, pad: torch.fx.Node, counts: dict[str, int]
     ) -> None:
-        # convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
-        #             groups); constant_pad_nd(input, pad, value=0)
-        source, pads = pad.args[0], pad.args[1]
-        value = pad.args[2] if len(pad.args) > 2 else pad.kwargs.get("value", 0)
-        x_val, weight_val = fake_value(source), fake_value(conv.args[1])
+        operands = padded_conv_operands(conv, pad, counts)
+        if operands is None:
+            return
+        source, pads, x_val, weight_val = operands
         padding = conv.args[4]
-        if (
-            not isinstance(source, torch.fx.Node)
-            or not isinstance(x_val, torch.Tensor)
-            or not isinstance(weight_val, torch.Tensor)
-            or not isinstance(pads, (list, tuple))
-            or not isinstance(padding, (list, tuple))
-            or any(_int(p) is None for p in padding)
-        ):
-            return
-        if value != 0:
-            counts["skipped_value"] += 1
-            return
-        if len(pad.users) != 1:
-            counts["skipped_other_users"] += 1
-            return
-        if conv.args[6]:
-            counts["skipped_transposed"] += 1
+        if not isinstance(padding, (list, tuple)) or any(static_int(p) is None for p in padding):
             return
         spatial = weight_val.dim() - 2
         if len(padding) != spatial or x_val.dim() != spatial + 2:
@@ -167,13 +150,61 @@ class ConvPadFoldPass(MagiPass):
             return
         conv_args = list(conv.args)
         conv_args[4] = [int(p) + k for p, k in zip(padding, folded, strict=True)]
-        if all(_int(p) == 0 for p in left):
-            conv_args[0] = source
-            conv.args = tuple(conv_args)
-            graph.erase_node(pad)
+        if replace_conv_input(graph, conv, pad, source, left, conv_args):
             counts["pads_removed"] += 1
-        else:
-            pad.args = (source, left, *pad.args[2:])
-            refresh_pad_value(pad)
-            conv.args = tuple(conv_args)
         counts["pads_folded"] += 1
+
+
+def padded_conv_operands(
+    conv: torch.fx.Node, pad: torch.fx.Node, counts: dict[str, int]
+) -> tuple[torch.fx.Node, list[Any], torch.Tensor, torch.Tensor] | None:
+    """`(x, pads, x's fake value, the weight's)` of `convolution(constant_pad_nd(x, pads, 0), w,
+    ...)` when a pass may rewrite the pair, else None, counting why in `counts`
+    (`skipped_value`: the pad is not zero; `skipped_other_users`: the padded tensor has another
+    user; `skipped_transposed`: a transposed convolution). None without a count: operands
+    without fake values or static pad lists."""
+    # convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
+    #             groups); constant_pad_nd(input, pad, value=0)
+    source, pads = pad.args[0], pad.args[1]
+    value = pad.args[2] if len(pad.args) > 2 else pad.kwargs.get("value", 0)
+    x_val, weight_val = fake_value(source), fake_value(conv.args[1])
+    if (
+        not isinstance(source, torch.fx.Node)
+        or not isinstance(conv.args[1], torch.fx.Node)
+        or not isinstance(x_val, torch.Tensor)
+        or not isinstance(weight_val, torch.Tensor)
+        or not isinstance(pads, (list, tuple))
+    ):
+        return None
+    if value != 0:
+        counts["skipped_value"] += 1
+        return None
+    if len(pad.users) != 1:
+        counts["skipped_other_users"] += 1
+        return None
+    if conv.args[6]:
+        counts["skipped_transposed"] += 1
+        return None
+    return source, list(pads), x_val, weight_val
+
+
+def replace_conv_input(
+    graph: torch.fx.Graph,
+    conv: torch.fx.Node,
+    pad: torch.fx.Node,
+    source: torch.fx.Node,
+    left: list[Any],
+    conv_args: list[Any],
+) -> bool:
+    """Give `conv` the arguments `conv_args` and its pad the amounts `left`: a pad with nothing
+    left is erased and the convolution reads `source` itself (returns True), else the pad keeps
+    the rest, with its fake value recomputed (returns False)."""
+    if all(static_int(p) == 0 for p in left):
+        conv_args[0] = source
+        conv.args = tuple(conv_args)
+        graph.erase_node(pad)
+        return True
+    pad.args = (source, left, *pad.args[2:])
+    refresh_pad_value(pad)
+    conv.args = tuple(conv_args)
+    return False

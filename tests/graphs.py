@@ -1,11 +1,14 @@
-"""Hand-built post-grad FX graphs under FakeTensorMode, for graph-level pass tests; and one
-end-to-end CPU compile through the magi backend, for pass tests on real post-grad graphs."""
+"""Hand-built post-grad FX graphs under FakeTensorMode, for graph-level pass tests; one
+end-to-end CPU compile through the magi backend, for pass tests on real post-grad graphs; and the
+padded-convolution modules the pad passes' tests share."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import torch
+import torch.nn.functional as F
+from torch import nn
 from torch._inductor import config as inductor_config
 from torch._subclasses.fake_tensor import FakeTensorMode
 from torch.fx.experimental.symbolic_shapes import DimDynamic, ShapeEnv, StatelessSymbolicContext
@@ -121,3 +124,22 @@ def pass_result(backend: MagiBackend, name: str) -> Any:
     result = manager.result(name)
     assert result is not None, f"{name} did not run"
     return result
+
+
+class Padded(nn.Module):
+    """`conv(F.pad(relu(x), pads, value=value))` with the conv's own keyword arguments."""
+
+    def __init__(self, conv: nn.Module, pads: tuple[int, ...], value: float = 0.0) -> None:
+        super().__init__()
+        self.conv, self.pads, self.value = conv, pads, value
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.conv(F.pad(torch.relu(x), self.pads, value=self.value))
+
+
+class PadAlsoReturned(Padded):
+    """`Padded` whose padded tensor is also an output: the pad has a second user."""
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:  # type: ignore[override]
+        p = F.pad(torch.relu(x), self.pads)
+        return self.conv(p), p * 2

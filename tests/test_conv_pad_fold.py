@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import torch
 import torch.nn.functional as F
-from graphs import compile_on_cpu, pass_result
+from graphs import PadAlsoReturned, Padded, compile_on_cpu, pass_result
 from torch import nn
 from torch._inductor import config as inductor_config
 
@@ -48,23 +48,6 @@ class CausalConv(nn.Module):
             h = torch.cat([cache, h], dim=2)
             front -= cache.shape[2]
         return self.conv(F.pad(h, (1, 1, 1, 1, front, 0)))
-
-
-class Padded(nn.Module):
-    """`conv(F.pad(x, pads, value=value))` with the conv's own keyword arguments."""
-
-    def __init__(self, conv: nn.Module, pads: tuple[int, ...], value: float = 0.0) -> None:
-        super().__init__()
-        self.conv, self.pads, self.value = conv, pads, value
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.conv(F.pad(torch.relu(x), self.pads, value=self.value))
-
-
-class PadAlsoReturned(Padded):
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        p = F.pad(torch.relu(x), self.pads)
-        return self.conv(p), p * 2
 
 
 # --------------------------------------------------------------------------- the arithmetic

@@ -100,15 +100,8 @@ def main() -> None:
             with torch.no_grad():
                 code = inductor_codegen(block, x, config=PassConfig(measure_decisions=False))
             print(f"{c} x {t} x {h} x {w}, input {layout_name}:")
-            for kernel in code.kernels:
-                if "reduction" not in kernel.kind:
-                    continue
-                facts = [
-                    line.strip()[:160]
-                    for line in kernel.source.splitlines()
-                    if "reduction_hint" in line or "r0_numel =" in line
-                ][:3]
-                print("   ", kernel.name, kernel.size_hints, facts)
+            for name, hints, facts in reduction_facts(code):
+                print("   ", name, hints, facts)
 
 
 if __name__ == "__main__":
