@@ -33,8 +33,10 @@ skipped, never forced to an int.
 
 Why: on the Wan 2.2 decode the graphs of the first two chunks run once per decode (the fixed part
 of its cost) and their producers write the zero frames too (`constant_pad_nd` kernels). Both go:
-fewer FLOPs and no padded copy. Not yet measured on a GPU, so it is off by default
-(`PassConfig.enable_causal_pad_trim`) and measured like the other rewrites where it is on.
+7.35 of the decode's 88.80 TFLOP at T=3 multiply zero frames there (counted on the meta device,
+docs/benchmarks.md "Session 22"), and no padded copy is written. Not yet measured on a GPU, so it
+is off by default (`PassConfig.enable_causal_pad_trim`) and measured like the other rewrites where
+it is on.
 
 Skipped (counts in `PassResult.counts`):
 - `skipped_value`: the pad value is not zero.
