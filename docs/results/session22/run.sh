@@ -8,7 +8,9 @@
 # the dynamic-cat stand-down in place of max_tiles=1, and the config sweep's candidates): all
 # passed; T=3 magi 155.36 ms. Phase 2: `setup ab22` (magi-static 1.042x at T=3, 1.006x at
 # T=21; the conv2d upsamplers channels-last 1.000x). Phase 3: `setup profgpu ns` (2 passed;
-# six video VAEs 0.998-1.321x). Phase 4: `setup holds`.
+# six video VAEs 0.998-1.321x). Phase 4: `setup holds` (1.802x, passed).
+# Next session: `setup trim`, and if the trim wins with correct output, zoo_right and tests with
+# MAGI_PASSES__ENABLE_CAUSAL_PAD_TRIM=1 before it goes on by default.
 set -u
 mkdir -p /tmp/s22
 rm -f /tmp/s22/ALL.done  # this invocation's end marker, not an earlier one's
@@ -90,6 +92,11 @@ for s in "$@"; do
         # at T=3, magi's output right, torch.compile's miscompiled (pytorch#194281)
         step holds python -m pytest -p no:cacheprovider -q -rA --magi-perf tests/test_zoo_gpu.py \
             -k wan_decode_holds ;;
+    trim)  # next session: the opt-in CausalPadTrimPass against magi (the first chunks' zero
+        # frame taps dropped), T=3 and T=21, decisions off on both sides; then zoo_right with it
+        step trim env MAGI_PASSES__MEASURE_DECISIONS=0 python benchmarks/zoo.py \
+            --models wan2.2-vae --frames 3 --wan-frames 3,21 --baseline magi \
+            --variants magi-pad-trim,magi-static --rounds 3 --hbm-gbps $HBM ;;
     zoo_right)  # magi as shipped decodes T=3 then T=5 through one copy (the path that was wrong)
         step zoo_right python -m pytest -p no:cacheprovider -q -rA --magi-perf \
             tests/test_zoo_gpu.py -k wan_decode_is_right_after_another_length ;;
