@@ -454,8 +454,8 @@ def _measured_passes_cannot_fire(gm: torch.fx.GraphModule, config: PassConfig) -
         return "no measured pass can change this graph (no convolution, no vector norm)"
     channels_last = fires_on(config, _has_conv3d(gm))
     nd_tiling = config.enable_nd_tiling and is_dynamic(gm.graph)
-    pad_fold = (config.enable_conv_pad_fold or config.enable_causal_pad_trim) and _has_pad(gm)
-    if channels_last or nd_tiling or pad_fold:
+    pad_passes = (config.enable_conv_pad_fold or config.enable_causal_pad_trim) and _has_pad(gm)
+    if channels_last or nd_tiling or pad_passes:
         return None
     return (
         "no measured pass can change this graph (channels-last: no conv3d; ND tiling: "

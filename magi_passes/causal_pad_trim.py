@@ -55,12 +55,16 @@ from typing import Any, ClassVar
 
 import torch
 
-from .base import MagiPass, PassResult, fake_value, is_call, run_on_fake
-from .conv_pad_fold import padded_conv_operands, replace_conv_input, static_int
+from .base import MagiPass, PassResult, fake_value, run_on_fake
+from .conv_pad_fold import (
+    not_applied_reason,
+    padded_conv_operands,
+    padded_convolutions,
+    replace_conv_input,
+    static_int,
+)
 
 aten = torch.ops.aten
-CONV = aten.convolution.default
-PAD = aten.constant_pad_nd.default
 COUNT_KEYS = (
     "convolutions_trimmed",
     "taps_dropped",
@@ -140,11 +144,9 @@ class CausalPadTrimPass(MagiPass):
     def apply(self, graph: torch.fx.Graph) -> PassResult:
         counts = dict.fromkeys(COUNT_KEYS, 0)
         result = PassResult(self.name, applied=False, reason="", counts=counts)
-        candidates = 0
-        for conv in list(graph.find_nodes(op="call_function", target=CONV)):
-            if is_call(conv.args[0], PAD):
-                candidates += 1
-                self._trim(graph, conv, conv.args[0], counts)
+        candidates = padded_convolutions(graph)
+        for conv, pad in candidates:
+            self._trim(graph, conv, pad, counts)
         if counts["convolutions_trimmed"]:
             graph.lint()
             result.applied = True
@@ -153,10 +155,8 @@ class CausalPadTrimPass(MagiPass):
                 f"{counts['taps_dropped']} zero-padded tap(s) of a one-position dim "
                 f"({counts['pads_removed']} pad(s) removed whole)"
             )
-        elif candidates:
-            result.reason = "no padded conv input qualifies (see counts)"
         else:
-            result.reason = "no convolution reads a constant_pad_nd"
+            result.reason = not_applied_reason(candidates)
         return result
 
     @staticmethod

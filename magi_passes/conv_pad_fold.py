@@ -110,12 +110,8 @@ class ConvPadFoldPass(MagiPass):
     def apply(self, graph: torch.fx.Graph) -> PassResult:
         counts = dict.fromkeys(COUNT_KEYS, 0)
         result = PassResult(self.name, applied=False, reason="", counts=counts)
-        candidates = 0
-        for conv in graph.find_nodes(op="call_function", target=CONV):
-            pad = conv.args[0]
-            if not is_call(pad, PAD):
-                continue
-            candidates += 1
+        candidates = padded_convolutions(graph)
+        for conv, pad in candidates:
             self._fold(graph, conv, pad, counts)
         if counts["pads_folded"]:
             graph.lint()
@@ -124,10 +120,8 @@ class ConvPadFoldPass(MagiPass):
                 f"{counts['pads_folded']} conv input pad(s) folded into the convolution's "
                 f"padding ({counts['pads_removed']} removed whole)"
             )
-        elif candidates:
-            result.reason = "no padded conv input qualifies (see counts)"
         else:
-            result.reason = "no convolution reads a constant_pad_nd"
+            result.reason = not_applied_reason(candidates)
         return result
 
     @staticmethod
@@ -153,6 +147,23 @@ class ConvPadFoldPass(MagiPass):
         if replace_conv_input(graph, conv, pad, source, left, conv_args):
             counts["pads_removed"] += 1
         counts["pads_folded"] += 1
+
+
+def padded_convolutions(graph: torch.fx.Graph) -> list[tuple[torch.fx.Node, torch.fx.Node]]:
+    """`(convolution, constant_pad_nd)` for each convolution whose input is a pad, in graph
+    order (a list: the passes rewrite the graph while they walk it)."""
+    return [
+        (conv, conv.args[0])
+        for conv in graph.find_nodes(op="call_function", target=CONV)
+        if is_call(conv.args[0], PAD)
+    ]
+
+
+def not_applied_reason(candidates: list[Any]) -> str:
+    """A pad pass's `PassResult.reason` where it changed nothing."""
+    if candidates:
+        return "no padded conv input qualifies (see counts)"
+    return "no convolution reads a constant_pad_nd"
 
 
 def padded_conv_operands(

@@ -126,6 +126,24 @@ def pass_result(backend: MagiBackend, name: str) -> Any:
     return result
 
 
+class CausalConv(nn.Module):
+    """The Wan 2.x decoder's causal conv: norm + SiLU, the previous call's frames concatenated in
+    front (or the causal zero frames), the spatial zero pad, a 3x3x3 conv with padding=0."""
+
+    def __init__(self, channels: int, out: int | None = None) -> None:
+        super().__init__()
+        self.gamma = nn.Parameter(torch.randn(channels, 1, 1, 1))
+        self.conv = nn.Conv3d(channels, out or channels, 3)
+
+    def forward(self, x: torch.Tensor, cache: torch.Tensor | None = None) -> torch.Tensor:
+        h = F.silu(F.normalize(x, dim=1) * self.gamma)
+        front = 2
+        if cache is not None:
+            h = torch.cat([cache, h], dim=2)
+            front -= cache.shape[2]
+        return self.conv(F.pad(h, (1, 1, 1, 1, front, 0)))
+
+
 class Padded(nn.Module):
     """`conv(F.pad(relu(x), pads, value=value))` with the conv's own keyword arguments."""
 

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import pytest
 import torch
-import torch.nn.functional as F
-from graphs import PadAlsoReturned, Padded, compile_on_cpu, pass_result
+from graphs import CausalConv, PadAlsoReturned, Padded, compile_on_cpu, pass_result
 from torch import nn
 from torch._inductor import config as inductor_config
 
@@ -21,23 +20,6 @@ from pytest_magi.fake_cuda import fake_cuda_status
 
 ON = PassConfig(measure_decisions=False, enable_causal_pad_trim=True)
 OFF = PassConfig(measure_decisions=False)
-
-
-class CausalConv(nn.Module):
-    """The Wan 2.x decoder's causal conv: SiLU, the cached frames in front (or the causal zero
-    frames), the spatial zero pad, a 3x3x3 conv with padding=0."""
-
-    def __init__(self, channels: int = 8, out: int = 6) -> None:
-        super().__init__()
-        self.conv = nn.Conv3d(channels, out, 3)
-
-    def forward(self, x: torch.Tensor, cache: torch.Tensor | None = None) -> torch.Tensor:
-        h = F.silu(x)
-        front = 2
-        if cache is not None:
-            h = torch.cat([cache, h], dim=2)
-            front -= cache.shape[2]
-        return self.conv(F.pad(h, (1, 1, 1, 1, front, 0)))
 
 
 # --------------------------------------------------------------------------- the arithmetic
@@ -90,7 +72,7 @@ def test_off_by_default_measured_and_switched_on_by_config_or_env(
 @pytest.mark.parametrize("cached", [0, 1], ids=["first-chunk", "one-cached"])
 def test_the_first_chunks_drop_their_zero_taps_with_eagers_values(cached: int) -> None:
     torch.manual_seed(0)
-    model = CausalConv().eval()
+    model = CausalConv(8, 6).eval()
     x = torch.randn(1, 8, 1, 6, 7)
     args = (x, torch.randn(1, 8, cached, 6, 7)) if cached else (x,)
     config_before = inductor_config_values()
@@ -114,7 +96,7 @@ def test_the_first_chunks_drop_their_zero_taps_with_eagers_values(cached: int) -
 
 def test_steady_chunks_and_switched_off_keep_the_pad() -> None:
     torch.manual_seed(0)
-    model = CausalConv().eval()
+    model = CausalConv(8, 6).eval()
     x, cache = torch.randn(1, 8, 1, 6, 7), torch.randn(1, 8, 2, 6, 7)
     _, backend = compile_on_cpu(model, ON, x, cache)  # two cached frames: no frame pad
     result = pass_result(backend, "causal_pad_trim")

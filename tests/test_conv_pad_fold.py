@@ -11,8 +11,7 @@ from typing import Any
 
 import pytest
 import torch
-import torch.nn.functional as F
-from graphs import PadAlsoReturned, Padded, compile_on_cpu, pass_result
+from graphs import CausalConv, PadAlsoReturned, Padded, compile_on_cpu, pass_result
 from torch import nn
 from torch._inductor import config as inductor_config
 
@@ -30,24 +29,6 @@ ON = PassConfig(measure_decisions=False, channels_last_through_cat=False)
 OFF = PassConfig(
     measure_decisions=False, enable_conv_pad_fold=False, channels_last_through_cat=False
 )
-
-
-class CausalConv(nn.Module):
-    """The Wan 2.x decoder's causal conv: norm + SiLU, the previous call's frames concatenated in
-    front (or the causal zero frames), the spatial zero pad, a 3x3x3 conv with padding=0."""
-
-    def __init__(self, channels: int, out: int | None = None) -> None:
-        super().__init__()
-        self.gamma = nn.Parameter(torch.randn(channels, 1, 1, 1))
-        self.conv = nn.Conv3d(channels, out or channels, 3)
-
-    def forward(self, x: torch.Tensor, cache: torch.Tensor | None = None) -> torch.Tensor:
-        h = F.silu(F.normalize(x, dim=1) * self.gamma)
-        front = 2
-        if cache is not None:
-            h = torch.cat([cache, h], dim=2)
-            front -= cache.shape[2]
-        return self.conv(F.pad(h, (1, 1, 1, 1, front, 0)))
 
 
 # --------------------------------------------------------------------------- the arithmetic
