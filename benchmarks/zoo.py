@@ -414,7 +414,13 @@ def profile_variant(
 
 def show_profile(report: profiling.ProfileReport, args: argparse.Namespace) -> str:
     top = args.profile_top or None
-    return f"\n{report.summary()}\n\n{report.table(top=top)}\n"
+    origins = report.origin_table(top=top)
+    where = (
+        f"\nwhere the kernels outside Inductor's own work came from:\n\n{origins}\n"
+        if origins
+        else ""
+    )
+    return f"\n{report.summary()}\n\n{report.table(top=top)}\n{where}"
 
 
 def wan_frames(

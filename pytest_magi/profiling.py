@@ -31,6 +31,15 @@ under ``torch.profiler`` on a CUDA device and sorts every kernel it launched int
     of patterns (``between A and B``), so that an idle GPU inside the call is located: which
     kernel it waited after and which launch it waited for.
 
+Where each kernel was launched from (``KernelEvent.origin``): *graph* (inside a compiled graph's
+call, Inductor's ``## Call CompiledFxGraph`` range), *frame* (inside a compiled frame, dynamo's
+``Torch-Compiled Region`` range, but between its graphs: the frame's own bytecode around them)
+or *eager* (outside every compiled frame: code dynamo did not compile, a skipped frame, the
+caller's own work). ``report.origins`` lists, by origin, launching op and kernel pattern, every
+layout copy and eager ATen kernel and every kernel launched outside a graph, with the op's input
+shapes (``origin_table()``): so a per-frame ``nchwToNhwcKernel`` is traced to the op that asked
+for it (``aten::cudnn_convolution`` in a graph, say), and an eager add to the frame it ran in.
+
 Every kernel whose bytes are known gets a memory floor, bytes at ``hbm_gbps``, and its achieved
 GB/s and share of ``hbm_gbps``. Where the bytes come from (the row's ``bytes from`` column):
 
@@ -62,6 +71,7 @@ Docs: docs/benchmarks.md ("Profiling a pass").
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import dataclasses
 import functools
@@ -85,6 +95,14 @@ GAP_TAIL = "after the last kernel"
 GAP_PAIR_PREFIX = "between "
 GAP_PAIRS_SHOWN = 8  # pairs of patterns listed under the gaps when every pattern is shown
 CLASSES = (CONV, TRITON, LAYOUT, EAGER)
+# where a kernel was launched from (`KernelEvent.origin`, `ProfileReport.origins`)
+IN_GRAPH = "graph"  # inside a compiled graph's call (Inductor's `## Call CompiledFxGraph` range)
+IN_FRAME = "frame"  # inside a compiled frame (dynamo's `Torch-Compiled Region`), between graphs
+OUTSIDE = "eager"  # outside every compiled frame: code dynamo did not compile
+ORIGINS = (IN_GRAPH, IN_FRAME, OUTSIDE)
+_GRAPH_RANGE = "## Call CompiledFxGraph"
+_FRAME_RANGE = "Torch-Compiled Region"
+ORIGINS_SHOWN = 12  # origin rows listed when every pattern is shown
 
 # H200 (and H100 SXM) bf16 dense matmul, measured ~790 TFLOP/s; HBM3e 4.8 TB/s (H200 spec)
 DEFAULT_PEAK_TFLOPS = 790.0
@@ -169,7 +187,10 @@ _NOT_TENSORS = frozenset({"", "Scalar", "ScalarList", "TensorList", "GenericList
 class KernelEvent:
     """One kernel launch on the GPU: ``name``, ``start_us``/``dur_us`` on the profiler's clock,
     ``bytes`` it moved when known and where that number came from (``bytes_source``: one of
-    ``BYTES_SOURCES``), and ``op``, the CPU op that launched it (``triton_...``, ``aten::copy_``)."""
+    ``BYTES_SOURCES``), ``op``, the CPU op that launched it (``triton_...``, ``aten::copy_``),
+    ``origin``, where that op ran (one of ``ORIGINS``: in a compiled graph, in a compiled frame
+    between its graphs, or outside compiled frames; "" when unknown), and ``op_shapes``, the
+    op's input shapes as recorded (``"1x512x4x68x120, 512"``; "" when not recorded)."""
 
     name: str
     start_us: float
@@ -177,6 +198,8 @@ class KernelEvent:
     bytes: int | None = None
     bytes_source: str | None = None
     op: str = ""
+    origin: str = ""
+    op_shapes: str = ""
 
 
 def classify(name: str) -> tuple[str, str, str]:
@@ -314,12 +337,21 @@ def events_from_kineto(
     events = list(raw_events)
     ops: dict[int, Any] = {}
     rounds: list[tuple[float, float]] = []
+    graph_ranges: list[tuple[float, float]] = []
+    frame_ranges: list[tuple[float, float]] = []
     for e in events:
         if e.device_type() != DeviceType.CPU or e.linked_correlation_id() != 0:
             continue  # runtime calls (cuLaunchKernel) link to their op; ops link to nothing
         ops[e.correlation_id()] = e
-        if e.name() == ROUND_MARK:
-            rounds.append((e.start_ns() / 1e3, (e.start_ns() + e.duration_ns()) / 1e3))
+        span = (e.start_ns() / 1e3, (e.start_ns() + e.duration_ns()) / 1e3)
+        name = e.name()
+        if name == ROUND_MARK:
+            rounds.append(span)
+        elif name.startswith(_GRAPH_RANGE):
+            graph_ranges.append(span)
+        elif name.startswith(_FRAME_RANGE):
+            frame_ranges.append(span)
+    graphs, frames = _Spans(graph_ranges), _Spans(frame_ranges)
     kernels: list[KernelEvent] = []
     charged: set[int] = set()
     for e in events:
@@ -333,10 +365,21 @@ def events_from_kineto(
         op = ops.get(linked) if linked else None
         nbytes: int | None = None
         source: str | None = None
-        if op is not None and linked not in charged:
-            nbytes, source = _launch_bytes(op)
-            if nbytes is not None:
-                charged.add(linked)
+        origin = shapes = ""
+        if op is not None:
+            if linked not in charged:
+                nbytes, source = _launch_bytes(op)
+                if nbytes is not None:
+                    charged.add(linked)
+            launched = op.start_ns() / 1e3
+            origin = (
+                IN_GRAPH
+                if graphs.cover(launched)
+                else IN_FRAME
+                if frames.cover(launched)
+                else OUTSIDE
+            )
+            shapes = shapes_text(_call(op, "shapes", []) or [])
         kernels.append(
             KernelEvent(
                 name=e.name(),
@@ -345,9 +388,44 @@ def events_from_kineto(
                 bytes=nbytes,
                 bytes_source=source,
                 op=op.name() if op is not None else "",
+                origin=origin,
+                op_shapes=shapes,
             )
         )
     return kernels, sorted(rounds)
+
+
+class _Spans:
+    """The union of CPU ranges ``(start_us, end_us)``; ``cover(t)``: does one contain ``t``."""
+
+    def __init__(self, ranges: Iterable[tuple[float, float]]) -> None:
+        merged: list[list[float]] = []
+        for start, end in sorted(ranges):
+            if merged and start <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], end)
+            else:
+                merged.append([start, end])
+        self._starts = [m[0] for m in merged]
+        self._ends = [m[1] for m in merged]
+
+    def cover(self, t: float) -> bool:
+        i = bisect.bisect_right(self._starts, t) - 1
+        return i >= 0 and t <= self._ends[i]
+
+
+def shapes_text(shapes: Sequence[Any], limit: int = 3) -> str:
+    """An op's recorded input shapes, short: tensors as ``1x512x4x68x120`` (a 0-d tensor as
+    ``scalar``), the first ``limit`` of them, non-tensor arguments left out.
+    ``shapes_text([[1, 8, 2], [], [8]])`` is ``"1x8x2, scalar, 8"``."""
+    out: list[str] = []
+    for shape in shapes:
+        if not isinstance(shape, (list, tuple)) or any(
+            not isinstance(d, int) or isinstance(d, bool) for d in shape
+        ):
+            continue
+        out.append("x".join(str(d) for d in shape) if shape else "scalar")
+    more = f", +{len(out) - limit}" if len(out) > limit else ""
+    return ", ".join(out[:limit]) + more
 
 
 _KERNEL_NUM_GB_RE = re.compile(r"'kernel_num_gb':\s*([0-9.eE+-]+)")
@@ -469,6 +547,12 @@ class ProfileReport:
     # row per pair of consecutive kernel patterns between them; empty where the calls' ranges
     # were not known
     gaps: list[ProfileRow] = field(default_factory=list)
+    # where the kernels that are not Inductor's own work were launched from (`origin_rows`):
+    # one row per (origin, launching op, kernel pattern), `klass` the origin (one of ORIGINS,
+    # "unknown" without a launching op), `kind` the kernel's class, `example` the op's input
+    # shapes; every layout copy and eager ATen kernel, and any kernel launched outside a
+    # compiled graph. Empty where origins were not recorded (every origin "")
+    origins: list[ProfileRow] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     # the GPU's SM clock while the wall time was taken (`pytest_magi.clocks`; None without NVML)
     sm_clock_mhz: float | None = None
@@ -659,6 +743,39 @@ class ProfileReport:
         lines.append(line(GAP_TAIL, None, self.tail_ms or 0.0))
         return lines
 
+    def origin_table(self, top: int | None = None) -> str:
+        """Markdown table of ``origins``: where the layout copies, the eager ATen kernels and
+        every kernel launched outside a compiled graph came from (the origin, the launching
+        op and its input shapes), the longest first (``top`` rows, or ``ORIGINS_SHOWN`` when
+        None; the rest folded). "" when no origin was recorded."""
+        if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 1):
+            raise ValueError(f"top={top!r}: expected None or an int >= 1")
+        if not self.origins:
+            return ""
+        rows = sorted(self.origins, key=lambda r: (-r.ms, r.klass, r.pattern))
+        shown = rows[: top if top is not None else ORIGINS_SHOWN]
+        out = [
+            "| launched from | op > kernel pattern | class | launches | ms | % of wall | op's "
+            "input shapes |",
+            "| --- | --- | --- | ---: | ---: | ---: | --- |",
+        ]
+        for r in shown:
+            out.append(
+                f"| {r.klass} | {_cell(r.pattern)} | {r.kind} | {_num(r.launches, 1)} | "
+                f"{r.ms:.3f} | {self._share(r.ms)} | {_cell(r.example)} |"
+            )
+        rest = rows[len(shown) :]
+        if rest:
+            out.append(
+                f"| | ({len(rest)} more) | | {_num(sum(r.launches for r in rest), 1)} | "
+                f"{sum(r.ms for r in rest):.3f} | {self._share(sum(r.ms for r in rest))} | |"
+            )
+        for origin in (*ORIGINS, "unknown"):
+            ms = sum(r.ms for r in self.origins if r.klass == origin)
+            if ms:
+                out.append(f"| **{origin}** | (all) | | | **{ms:.3f}** | {self._share(ms)} | |")
+        return "\n".join(out)
+
     def _share(self, ms: float) -> str:
         return f"{ms / self.wall_ms:.1%}" if self.wall_ms > 0 else ""
 
@@ -678,7 +795,8 @@ class ProfileReport:
         )
 
     def __str__(self) -> str:
-        return f"{self.summary()}\n\n{self.table()}"
+        origins = self.origin_table()
+        return f"{self.summary()}\n\n{self.table()}" + (f"\n\n{origins}" if origins else "")
 
     # ---------------------------------------------------------------- data
     def to_dict(self) -> dict[str, Any]:
@@ -710,10 +828,11 @@ class ProfileReport:
             for r in data.get("rows", [])
         ]
         values["notes"] = list(data.get("notes", []))
-        values["gaps"] = [
-            ProfileRow(**{k: v for k, v in r.items() if k in row_names})
-            for r in data.get("gaps", [])
-        ]
+        for key in ("gaps", "origins"):
+            values[key] = [
+                ProfileRow(**{k: v for k, v in r.items() if k in row_names})
+                for r in data.get(key, [])
+            ]
         return cls(**values)
 
     # ---------------------------------------------------------------- arithmetic
@@ -742,13 +861,9 @@ class ProfileReport:
             rows.append(_row_difference(row, base, n, self.hbm_gbps))
         for base in keyed.values():
             rows.append(_row_difference(None, base, n, self.hbm_gbps))
-        gaps: list[ProfileRow] = []
-        if self.gaps and other.gaps:  # a pair absent from one side had no gap there
-            keyed_gaps = {g.pattern: g for g in other.gaps}
-            for gap in self.gaps:
-                base = keyed_gaps.pop(gap.pattern, None)
-                gaps.append(_row_difference(gap, base, n, self.hbm_gbps))
-            gaps.extend(_row_difference(None, g, n, self.hbm_gbps) for g in keyed_gaps.values())
+        # a pair (an origin row) absent from one side had no gap (no such kernel) there
+        gaps = _rows_difference(self.gaps, other.gaps, n, self.hbm_gbps)
+        origins = _rows_difference(self.origins, other.origins, n, self.hbm_gbps)
         flops = (
             (self.flops - other.flops) / n
             if self.flops is not None and other.flops is not None
@@ -775,6 +890,7 @@ class ProfileReport:
             profiled_wall_ms=prof_wall,
             notes=[f"difference of two profiles divided by {n:g}", *self.notes],
             gaps=gaps,
+            origins=origins,
         )
 
 
@@ -810,6 +926,41 @@ def _row_difference(
     if nbytes is not None:
         out.floor_ms = nbytes / (hbm_gbps * 1e9) * 1e3
     return out
+
+
+def _rows_difference(
+    rows: Sequence[ProfileRow], others: Sequence[ProfileRow], n: float, hbm_gbps: float
+) -> list[ProfileRow]:
+    """``(rows - others) / n`` matched by class and pattern; [] unless both sides have rows
+    (a report without them did not record them)."""
+    if not rows or not others:
+        return []
+    keyed = {(r.klass, r.pattern): r for r in others}
+    out = [_row_difference(r, keyed.pop((r.klass, r.pattern), None), n, hbm_gbps) for r in rows]
+    out.extend(_row_difference(None, r, n, hbm_gbps) for r in keyed.values())
+    return out
+
+
+def origin_rows(kernels: Sequence[KernelEvent], per: float) -> list[ProfileRow]:
+    """Where the kernels that are not Inductor's own work were launched from, per unit:
+    every layout copy and eager ATen kernel, and every kernel launched outside a compiled
+    graph, one row per (origin, launching op, kernel pattern); see ``ProfileReport.origins``.
+    [] when no kernel has an origin (the profile did not record the launching ops)."""
+    if not any(k.origin for k in kernels):
+        return []
+    rows: dict[tuple[str, str], ProfileRow] = {}
+    for k in kernels:
+        klass, pattern, _ = classify(k.name)
+        if klass not in (LAYOUT, EAGER) and k.origin == IN_GRAPH:
+            continue
+        origin = k.origin or "unknown"
+        key = (origin, f"{k.op or '(no op)'} > {pattern}")
+        row = rows.get(key)
+        if row is None:
+            row = rows[key] = ProfileRow(origin, key[1], klass, example=k.op_shapes)
+        row.launches += 1 / per
+        row.ms += k.dur_us / 1e3 / per
+    return sorted(rows.values(), key=lambda r: (-r.ms, r.klass, r.pattern))
 
 
 def gap_rows(
@@ -933,6 +1084,7 @@ def build_report(
         rows=sorted(rows.values(), key=lambda r: (CLASSES.index(r.klass), -r.ms, r.pattern)),
         profiled_wall_ms=None if profiled_wall_ms is None else profiled_wall_ms / divide_by,
         gaps=gap_rows(kernels, rounds_us, per) if rounds_us is not None else [],
+        origins=origin_rows(kernels, per),
     )
 
 

@@ -18,7 +18,10 @@ from pytest_magi.fake_cuda import real_cuda_available
 from pytest_magi.profiling import (
     CONV,
     EAGER,
+    IN_FRAME,
+    IN_GRAPH,
     LAYOUT,
+    OUTSIDE,
     ROUND_MARK,
     TRITON,
     KernelEvent,
@@ -28,6 +31,7 @@ from pytest_magi.profiling import (
     classify,
     events_from_kineto,
     kernel_bytes,
+    shapes_text,
     union_us,
 )
 
@@ -535,6 +539,84 @@ def test_events_from_kineto_links_kernels_to_their_launches(tmp_path: Any) -> No
     assert add.launches == 2 and add.bytes == 24 * MIB and add.bytes_source == "inductor,args"
 
 
+def _origin_trace(extra_eager: int = 1) -> list[FakeKineto]:
+    """One call: a compiled frame (dynamo's range) holding a graph (Inductor's range) that
+    launches a Triton kernel and a cuDNN transpose; between the frame's graph and its end an
+    eager add; after the frame, ``extra_eager`` eager copies (a further frame's cost)."""
+    cpu, gpu = DeviceType.CPU, DeviceType.CUDA
+    big = [[1, 512, 4, 68, 120], [1, 512, 4, 68, 120], []]
+    raw = [
+        FakeKineto(ROUND_MARK, cpu, 1, start=0, dur=900_000),
+        FakeKineto("Torch-Compiled Region: 0/1", cpu, 2, start=1_000, dur=400_000),
+        FakeKineto("## Call CompiledFxGraph fx1 ##", cpu, 3, start=2_000, dur=200_000),
+        FakeKineto("triton_poi_fused_add_0", cpu, 4, start=3_000, dur=1_000),
+        FakeKineto("triton_poi_fused_add_0", gpu, 40, linked=4, start=10_000, dur=5_000),
+        FakeKineto("aten::cudnn_convolution", cpu, 5, start=4_000, dur=1_000, _shapes=big),
+        FakeKineto(TO_NHWC, gpu, 50, linked=5, start=20_000, dur=3_000),
+        FakeKineto(XMMA, gpu, 51, linked=5, start=24_000, dur=30_000),
+        FakeKineto("aten::add", cpu, 6, start=300_000, dur=1_000, _shapes=big),
+        FakeKineto(ADD, gpu, 60, linked=6, start=310_000, dur=2_000),
+    ]
+    for i in range(extra_eager):
+        start = 500_000 + i * 10_000
+        raw += [
+            FakeKineto("aten::copy_", cpu, 70 + i, start=start, dur=1_000, _shapes=[[256], [256]]),
+            FakeKineto(DIRECT_COPY, gpu, 700 + i, linked=70 + i, start=start + 5_000, dur=1_000),
+        ]
+    return raw
+
+
+def test_kernels_are_placed_in_a_graph_a_frame_or_outside() -> None:
+    kernels, _ = events_from_kineto(_origin_trace())
+    placed = {(k.op, classify(k.name)[0]): (k.origin, k.op_shapes) for k in kernels}
+    shapes = "1x512x4x68x120, 1x512x4x68x120, scalar"
+    assert placed == {
+        ("triton_poi_fused_add_0", TRITON): (IN_GRAPH, ""),
+        ("aten::cudnn_convolution", LAYOUT): (IN_GRAPH, shapes),
+        ("aten::cudnn_convolution", CONV): (IN_GRAPH, shapes),
+        ("aten::add", EAGER): (IN_FRAME, shapes),
+        ("aten::copy_", LAYOUT): (OUTSIDE, "256, 256"),
+    }
+    report = build_report(kernels, wall_ms=1.0)
+    # Inductor's own kernels and a conv inside a graph are not listed; the rest by origin
+    assert [(r.klass, r.pattern, r.kind) for r in report.origins] == [
+        (IN_GRAPH, "aten::cudnn_convolution > nchwToNhwcKernel", LAYOUT),
+        (IN_FRAME, "aten::add > vectorized_elementwise_kernel[CUDAFunctor_add]", EAGER),
+        (OUTSIDE, "aten::copy_ > elementwise_kernel[direct_copy_kernel_cuda]", LAYOUT),
+    ]
+    assert report.origins[1].example == shapes and report.origins[1].ms == pytest.approx(0.002)
+    table = report.origin_table()
+    assert (
+        "| frame | aten::add > vectorized_elementwise_kernel[CUDAFunctor_add] | eager aten |"
+        in (table)
+    )
+    assert "| **eager** | (all) | | | **0.001** |" in table
+    assert len(report.origin_table(top=1).splitlines()) == 2 + 1 + 1 + 3  # head, row, rest, totals
+    assert table in str(report)
+    with pytest.raises(ValueError, match=r"top=0: expected None or an int >= 1"):
+        report.origin_table(top=0)
+
+
+def test_origins_subtract_per_unit_and_survive_json() -> None:
+    short = build_report(events_from_kineto(_origin_trace(1))[0], wall_ms=1.0)
+    long = build_report(events_from_kineto(_origin_trace(5))[0], wall_ms=2.0)
+    per = long.minus(short, divide_by=2, unit="further frame")
+    by_origin = {r.klass: r for r in per.origins if r.ms}
+    assert list(by_origin) == [OUTSIDE]  # only the copies grow with the length
+    assert by_origin[OUTSIDE].launches == 2 and by_origin[OUTSIDE].ms == pytest.approx(0.002)
+    again = ProfileReport.from_dict(json.loads(per.to_json()))
+    assert again.origins == per.origins and again.origin_table() == per.origin_table()
+    # a report without origins (an older JSON, a hand-built event list) shows none
+    bare = build_report([KernelEvent(ADD, 0, 10)], wall_ms=1.0)
+    assert bare.origins == [] and bare.origin_table() == "" and long.minus(bare).origins == []
+
+
+def test_shapes_text_keeps_tensors_only() -> None:
+    assert shapes_text([[1, 8, 2], [], [8]]) == "1x8x2, scalar, 8"
+    assert shapes_text([[1], [2], [3], [4], [5]]) == "1, 2, 3, +2"
+    assert shapes_text([[[1, 2], [3]], "x", [True]]) == ""
+
+
 # --------------------------------------------------------------------------- pairs
 @pytest.mark.skipif(torch.cuda.is_available(), reason="the error is for machines without a GPU")
 def test_pair_profile_on_cpu_says_what_to_do() -> None:
@@ -580,6 +662,26 @@ def test_profile_on_the_gpu_reads_inductors_bytes() -> None:
         r for r in profiling.profile(lambda: plain(a, b), rounds=2).rows if r.klass == TRITON
     )
     assert row.bytes == 12 * MIB and row.bytes_source == "args"
+    torch._dynamo.reset()
+
+
+@pytest.mark.requires_cuda
+def test_profile_on_the_gpu_says_where_kernels_were_launched() -> None:
+    """A compiled graph's Triton kernel is placed in the graph (Inductor's range), an eager
+    add after the compiled call outside every compiled frame (dynamo's range): the range
+    names the real torch records."""
+    x = torch.randn(1024, 1024, device="cuda")
+    torch._dynamo.reset()
+    compiled = torch.compile(lambda t: t.sin() * 2)
+    compiled(x)
+    kernels, _ = profiling._profiled(lambda: compiled(x).add_(1), 2)
+    origins = {(classify(k.name)[0], k.op, k.origin) for k in kernels}
+    assert {o for c, _, o in origins if c == TRITON} == {IN_GRAPH}, origins
+    assert (EAGER, "aten::add_", OUTSIDE) in origins, origins
+    report = build_report(kernels, calls=2)
+    assert [r.klass for r in report.origins] == [OUTSIDE], report.origin_table()
+    assert report.origins[0].pattern.startswith("aten::add_ > ")
+    assert report.origins[0].launches == 1 and report.origins[0].example.startswith("1024x1024")
     torch._dynamo.reset()
 
 

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Session 23's GPU steps, run in the background on the device machine (setsid) so that they can
+# outlast one 10-minute call: `bash docs/results/session23/run.sh STEP...`, each step's log in
+# /tmp/s23/<step>.log, and /tmp/s23/<step>.rc when it ends; `bash poll.sh SECONDS` (beside this
+# file) waits for ALL.done or SECONDS, prints the ended steps and tars the logs into $OUT. Issue
+# each poll call right after the last returns: the machine goes back after 30 s idle.
+set -u
+mkdir -p /tmp/s23
+rm -f /tmp/s23/ALL.done  # this invocation's end marker, not an earlier one's
+export PYTHONUNBUFFERED=1
+case "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" in
+*H100*) HBM=3350 ;;  # H100 SXM HBM3
+*) HBM=4800 ;;       # H200 HBM3e
+esac
+step() {
+    local name=$1
+    shift
+    echo "== $(date -u +%T) $name: $*" >"/tmp/s23/$name.log"
+    ("$@") >>"/tmp/s23/$name.log" 2>&1
+    echo $? >"/tmp/s23/$name.rc"
+}
+# one variant of the Wan decode (T=3) compiled in a process of its own with empty Inductor,
+# Triton and decision caches: a cold compile, as a user's first run pays it
+cold() {
+    local v=$1 dir=/tmp/s23/cache_$2
+    shift 2
+    rm -rf "$dir" && mkdir -p "$dir"
+    env TORCHINDUCTOR_CACHE_DIR=$dir TRITON_CACHE_DIR=$dir/triton "$@" python benchmarks/zoo.py \
+        --models wan2.2-vae --frames 3 --baseline "$v" --variants "$v" --rounds 1 --hbm-gbps $HBM
+}
+for s in "$@"; do
+    case $s in
+    setup)
+        step setup bash -c 'bash tools/gpu_setup.sh && nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv' ;;
+    tests)  # the GPU tests of the passes, of the downstream example and of the config sweep
+        step tests python -m pytest -p no:cacheprovider -q -rA -m requires_cuda --magi-perf \
+            tests/test_perf_gpu.py examples/vae tests/test_config_sweep.py \
+            tests/test_workarounds.py tests/test_channels_last.py ;;
+    trim)  # the opt-in CausalPadTrimPass against magi (the first chunks' zero frame taps
+        # dropped), T=3 and T=21, decisions off on both sides, each output against fp32
+        step trim env MAGI_PASSES__MEASURE_DECISIONS=0 python benchmarks/zoo.py \
+            --models wan2.2-vae --frames 3 --wan-frames 3,21 --baseline magi \
+            --variants magi-pad-trim --rounds 3 --hbm-gbps $HBM ;;
+    cold)  # cold compile time of the Wan decode: torch.compile, magi as shipped, magi static
+        step cold_tc cold torch.compile tc
+        step cold_magi cold magi magi
+        step cold_static cold magi-static static ;;
+    profgpu)  # the profiler's GPU tests (the kernels' origins, new this session)
+        step profgpu python -m pytest -p no:cacheprovider -q -rA -m requires_cuda \
+            tests/test_profiling.py ;;
+    where)  # magi (decisions off), T=3 and T=21, profiled per further frame with the kernels'
+        # origins: which op in which graph (or outside graphs) launches the per-frame layout
+        # copies and eager kernels
+        step where env MAGI_PASSES__MEASURE_DECISIONS=0 python benchmarks/zoo.py \
+            --models wan2.2-vae --frames 3 --wan-frames 3,21 --baseline magi --variants magi \
+            --rounds 1 --profile --profile-rounds 1 --profile-top 25 --hbm-gbps $HBM ;;
+    holds)  # the Wan decode's zoo test as shipped (decisions on): magi >= 1.5x over torch.compile
+        step holds python -m pytest -p no:cacheprovider -q -rA --magi-perf tests/test_zoo_gpu.py \
+            -k wan_decode_holds ;;
+    zoo_right)  # magi as shipped decodes T=3 then T=5 through one copy (the path that was wrong)
+        step zoo_right python -m pytest -p no:cacheprovider -q -rA --magi-perf \
+            tests/test_zoo_gpu.py -k wan_decode_is_right_after_another_length ;;
+    esac
+done
+echo done >/tmp/s23/ALL.done
