@@ -43,7 +43,8 @@ conv input instead of transposed),
 `magi-conv-input` (the opt-in `ConvInputWindowPass` on: a causal conv's cache read from its input),
 `magi-no-pad-fold` (a conv input's zero pad left in the graph: `ConvPadFoldPass` off),
 `magi-no-cl-cat` (a conv input's concatenation converted as a whole, not through its inputs:
-`channels_last_through_cat` off), `magi-pad-trim` (the opt-in `CausalPadTrimPass` on: the taps
+`channels_last_through_cat` off), `magi-no-pad-trim` (`CausalPadTrimPass` off; `magi-pad-trim`,
+from when it was opt-in, switches it on: the taps
 of a causal conv's first frames that read only its zero frames dropped from the weight),
 and `magi-static` / `torch.compile+frames+static` (`magi` / `torch.compile+frames` compiled with
 `dynamic=False`: no automatic dynamic shapes, so every chunk shape of a video decode gets a static
@@ -123,6 +124,7 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-no-cl-cat": ({"channels_last_through_cat": False}, "instance"),
     "magi-static": ({}, "instance"),
     "magi-pad-trim": ({"enable_causal_pad_trim": True}, "instance"),
+    "magi-no-pad-trim": ({"enable_causal_pad_trim": False}, "instance"),
     "torch.compile+frames+static": (None, "instance"),
 }
 # variants compiled with `dynamic=False`: every shape dynamo sees gets a static graph of its own

@@ -19,7 +19,7 @@ from pytest_magi.codegen import inductor_codegen
 from pytest_magi.fake_cuda import fake_cuda_status
 
 ON = PassConfig(measure_decisions=False, enable_causal_pad_trim=True)
-OFF = PassConfig(measure_decisions=False)
+OFF = PassConfig(measure_decisions=False, enable_causal_pad_trim=False)
 
 
 # --------------------------------------------------------------------------- the arithmetic
@@ -56,13 +56,13 @@ def test_a_symbolic_size_or_amount_is_passed_over_and_said() -> None:
     assert dims == [] and symbolic
 
 
-def test_off_by_default_measured_and_switched_on_by_config_or_env(
+def test_on_by_default_measured_and_switched_off_by_config_or_env(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    assert not CausalPadTrimPass(PassConfig()).enabled()
-    assert CausalPadTrimPass(PassConfig(enable_causal_pad_trim=True)).enabled()
-    monkeypatch.setenv("MAGI_PASSES__ENABLE_CAUSAL_PAD_TRIM", "1")
-    assert PassConfig.from_env().enable_causal_pad_trim is True
+    assert CausalPadTrimPass(PassConfig()).enabled()
+    assert not CausalPadTrimPass(PassConfig(enable_causal_pad_trim=False)).enabled()
+    monkeypatch.setenv("MAGI_PASSES__ENABLE_CAUSAL_PAD_TRIM", "0")
+    assert PassConfig.from_env().enable_causal_pad_trim is False
     assert CausalPadTrimPass.measured_by == "enable_causal_pad_trim"
     assert CausalPadTrimPass.mutates_inductor_config == ()
     assert CausalPadTrimPass(ON).uuid() != CausalPadTrimPass(OFF).uuid()
@@ -173,7 +173,9 @@ def test_training_gives_eagers_values_and_gradients() -> None:
 
 def test_a_graph_with_a_pad_is_measured_where_the_trim_is_on() -> None:
     gm = torch.fx.symbolic_trace(Padded(nn.Conv2d(3, 5, 3), (0, 0, 2, 0)))
-    both_off = PassConfig(enable_conv_pad_fold=False, enable_conv_channels_last=False)
+    both_off = PassConfig(
+        enable_conv_pad_fold=False, enable_conv_channels_last=False, enable_causal_pad_trim=False
+    )
     assert _measured_passes_cannot_fire(gm, both_off) is not None
     assert _measured_passes_cannot_fire(gm, both_off.replace(enable_causal_pad_trim=True)) is None
 

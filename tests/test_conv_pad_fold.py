@@ -231,7 +231,8 @@ def test_a_conv2d_graph_with_a_pad_is_measured_where_the_fold_is_on() -> None:
     convolution can still be folded: the decision must time such a graph, not assume it."""
     gm = _traced(Padded(nn.Conv2d(4, 4, 3), (1, 1, 1, 1)).eval(), torch.randn(1, 4, 6, 6))
     assert _measured_passes_cannot_fire(gm, PassConfig()) is None
-    why = _measured_passes_cannot_fire(gm, PassConfig(enable_conv_pad_fold=False))
+    pads_off = PassConfig(enable_conv_pad_fold=False, enable_causal_pad_trim=False)
+    why = _measured_passes_cannot_fire(gm, pads_off)
     assert why is not None and "no pad to fold" in why
     plain = _traced(nn.Conv2d(4, 4, 3, padding=1).eval(), torch.randn(1, 4, 6, 6))
     assert _measured_passes_cannot_fire(plain, PassConfig()) is not None

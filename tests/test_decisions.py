@@ -447,6 +447,7 @@ def test_an_fx_cache_hit_on_a_graph_no_pass_can_change_is_not_compiled_twice(tmp
                 enable_norm_rsqrt=False,
                 enable_group_norm_stats=False,
                 enable_conv_pad_fold=False,
+                enable_causal_pad_trim=False,
             ),
             False,
             "no measured pass is on",
