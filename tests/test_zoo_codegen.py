@@ -108,9 +108,16 @@ def test_wan_vae_channels_last_fires_within_the_measured_kernel_bound() -> None:
     assert convs > 0 and rewrite.counts.get("skipped_conv2d_graph", 0) == 0, str(rewrite)
     assert "channels_last_3d" in magi.graphs[0] and "channels_last_3d" not in inductor.graphs[0]
     assert magi.signature() != inductor.signature()
-    # measured 39 -> 49 on torch 2.13 (43 with the opt-in channels_last_weights_once): the
-    # rewrite's copies (graph input, weights cloned in the graph) cost kernels at this size
-    assert inductor.kernel_count <= magi.kernel_count <= inductor.kernel_count * 1.3, (
-        inductor.kernel_count,
-        magi.kernel_count,
+    # the rewrite's copies (graph input, weights cloned in the graph) cost kernels at this size:
+    # measured 39 -> 44 on torch 2.13 with the trim off
+    model = gen["model"]
+    untrimmed = inductor_codegen(
+        model.as_module(), *model.inputs, config=PassConfig(enable_causal_pad_trim=False)
     )
+    counts = (inductor.kernel_count, untrimmed.kernel_count, magi.kernel_count)
+    assert inductor.kernel_count <= untrimmed.kernel_count <= inductor.kernel_count * 1.3, counts
+    # one latent frame is the first chunk: the trim (on by default) drops every causal conv's
+    # zero-frame taps, and their pads' producer kernels go with them (39 / 44 -> 34)
+    trim = _result(magi, "causal_pad_trim")
+    assert trim.applied and trim.counts["convolutions_trimmed"] > 0, str(trim)
+    assert magi.kernel_count < untrimmed.kernel_count, counts

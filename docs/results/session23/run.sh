@@ -26,7 +26,7 @@ cold() {
     shift 2
     rm -rf "$dir" && mkdir -p "$dir"
     env TORCHINDUCTOR_CACHE_DIR=$dir TRITON_CACHE_DIR=$dir/triton "$@" python benchmarks/zoo.py \
-        --models wan2.2-vae --frames 3 --baseline "$v" --variants "$v" --rounds 1 --hbm-gbps $HBM
+        --models wan2.2-vae --frames 3 --baseline "$v" --variants "$v" --rounds 3 --hbm-gbps $HBM
 }
 for s in "$@"; do
     case $s in
@@ -53,7 +53,17 @@ for s in "$@"; do
         # copies and eager kernels
         step where env MAGI_PASSES__MEASURE_DECISIONS=0 python benchmarks/zoo.py \
             --models wan2.2-vae --frames 3 --wan-frames 3,21 --baseline magi --variants magi \
-            --rounds 1 --profile --profile-rounds 1 --profile-top 25 --hbm-gbps $HBM ;;
+            --rounds 3 --profile --profile-rounds 1 --profile-top 25 --hbm-gbps $HBM ;;
+    t21)  # issue 18's T=21 target: magi as shipped (decisions on, the trim on) against
+        # torch.compile+frames, T=3 and T=21, each output against fp32
+        step t21 python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
+            --baseline torch.compile+frames --variants magi --rounds 3 --hbm-gbps $HBM ;;
+    targets)  # issue 18's targets with magi as shipped (decisions on, the trim on): torch.compile
+        # (baseline), torch.compile+frames and magi, T=3 and T=21, each output against fp32,
+        # each variant profiled per further frame with its kernels' origins
+        step targets python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
+            --variants torch.compile+frames,magi --rounds 3 --profile --profile-rounds 1 \
+            --profile-top 20 --hbm-gbps $HBM ;;
     holds)  # the Wan decode's zoo test as shipped (decisions on): magi >= 1.5x over torch.compile
         step holds python -m pytest -p no:cacheprovider -q -rA --magi-perf tests/test_zoo_gpu.py \
             -k wan_decode_holds ;;
