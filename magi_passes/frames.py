@@ -30,6 +30,8 @@ libraries) are left alone. Measured effect: docs/benchmarks.md (the zoo's Wan 2.
 from __future__ import annotations
 
 import itertools
+import linecache
+import os
 import types
 from typing import Any
 
@@ -38,7 +40,28 @@ import torch
 ISOLATION_LEVELS = ("instance", "class")
 _MARK = "__magi_fresh_forward__"
 _NAME_MARK = "__magi_"
+FRAME_FILE_PREFIX = "<magi frame> "
 _copies = itertools.count(1)
+
+
+def _torch_dir() -> str:
+    return os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
+
+
+def frame_filename(filename: str) -> str:
+    """The file name a copied ``forward`` carries: its own, unless the code is torch's own
+    (``torch/nn/modules/conv.py``), which dynamo compiles only when traced into from compiled
+    code, never as a frame of its own; the copy then names ``<magi frame> <its file>``, a file
+    no skip rule matches, with the source lines registered in `linecache` under that name so
+    tracebacks still show them."""
+    if not os.path.abspath(filename).startswith(_torch_dir()):
+        return filename
+    renamed = f"{FRAME_FILE_PREFIX}{filename}"
+    if renamed not in linecache.cache:
+        lines = linecache.getlines(filename)
+        if lines:
+            linecache.cache[renamed] = (sum(map(len, lines)), None, lines, renamed)
+    return renamed
 
 
 def _fresh_function(function: Any) -> types.FunctionType:
@@ -47,7 +70,10 @@ def _fresh_function(function: Any) -> types.FunctionType:
     # automatic-dynamic sizes are kept per (file, first line, name) (`torch._dynamo.pgo.CodeId`).
     code = function.__code__
     fresh = types.FunctionType(
-        code.replace(co_name=f"{code.co_name}{_NAME_MARK}{next(_copies)}"),
+        code.replace(
+            co_name=f"{code.co_name}{_NAME_MARK}{next(_copies)}",
+            co_filename=frame_filename(code.co_filename),
+        ),
         function.__globals__,
         function.__name__,
         function.__defaults__,

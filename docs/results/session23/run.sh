@@ -64,6 +64,12 @@ for s in "$@"; do
         step targets python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
             --variants torch.compile+frames,magi --rounds 3 --profile --profile-rounds 1 \
             --profile-top 20 --hbm-gbps $HBM ;;
+    nnframes)  # torch.nn modules reached from code dynamo runs eagerly get frames of their own
+        # (the upsamplers' per-frame conv2d was eager, 5.2 ms a further frame in `targets`): magi
+        # against torch.compile+frames (both isolated the new way), T=3 and T=21, decisions off
+        step nnframes env MAGI_PASSES__MEASURE_DECISIONS=0 python benchmarks/zoo.py \
+            --models wan2.2-vae --frames 3 --wan-frames 3,21 --baseline torch.compile+frames \
+            --variants magi --rounds 3 --hbm-gbps $HBM ;;
     holds)  # the Wan decode's zoo test as shipped (decisions on): magi >= 1.5x over torch.compile
         step holds python -m pytest -p no:cacheprovider -q -rA --magi-perf tests/test_zoo_gpu.py \
             -k wan_decode_holds ;;
