@@ -21,6 +21,20 @@ made correct; 1.63x with it correct, docs/benchmarks.md).
 ``per="class"`` gives one new code object per class (instances of a class still share it), which
 makes a second compiled copy of a model behave as if it were alone in the process.
 
+torch's own modules (`torch.nn.Conv2d`, `nn.Sequential`, `nn.SiLU`...) get one more change:
+dynamo compiles a frame of torch's own code only when it traces into it from compiled code,
+never as a frame of its own (its skip rules match the file). When dynamo runs user code eagerly,
+as it runs the rest of a function after a graph break it cannot resume from ("skipping the rest
+of the function"), the torch.nn modules that code calls then run eagerly, each convolution with
+its bias added by a second kernel and, for a channels-first input, cuDNN's layout transposes
+around it. On the Wan 2.2 decode on torch 2.11 the upsamplers' `feat_cache[idx] == "Rep"` is
+such a break: their per-frame `Conv2d` (2 x 1024 x 68 x 120) ran eagerly, 5.2 ms of every
+further latent frame (H100, docs/benchmarks.md "Session 23"). So the copy of a torch-owned
+`forward` names the file `<magi frame> <torch's file>` (`frame_filename`), which no skip rule
+matches: reached eagerly, the module is a frame dynamo compiles like any other, and traced into
+from compiled code it is inlined as before. The source lines are registered under that name in
+`linecache`, so tracebacks still show them.
+
 It changes no computation: the module computes exactly what it did (eager, or compiled). It is
 visible as an instance attribute ``forward`` on each submodule; `restore_forward_code` removes
 them. Modules whose instance already has its own ``forward`` (hooks installed by other
