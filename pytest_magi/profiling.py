@@ -102,6 +102,11 @@ OUTSIDE = "eager"  # outside every compiled frame: code dynamo did not compile
 ORIGINS = (IN_GRAPH, IN_FRAME, OUTSIDE)
 _GRAPH_RANGE = "## Call CompiledFxGraph"
 _FRAME_RANGE = "Torch-Compiled Region"
+# CUDA runtime activities that CUPTI reports as CPU events and may link a kernel to in place of
+# the op that launched it (the launch loaded the kernel's module, or waited for the queue)
+RUNTIME_ACTIVITIES = frozenset(
+    {"Lazy Function Loading", "Command Buffer Full", "Activity Buffer Request"}
+)
 ORIGINS_SHOWN = 12  # origin rows listed when every pattern is shown
 
 # H200 (and H100 SXM) bf16 dense matmul, measured ~790 TFLOP/s; HBM3e 4.8 TB/s (H200 spec)
@@ -330,7 +335,10 @@ def events_from_kineto(
     and name of a CPU range. A kernel's launching op is the CPU op its
     ``linked_correlation_id`` names (the innermost range open at the launch: the Triton
     kernel's own ``record_function``, or ``aten::copy_``...); bytes come from it
-    (:func:`_launch_bytes`), given to the op's first kernel only.
+    (:func:`_launch_bytes`), given to the op's first kernel only. Where that id names a CUDA
+    runtime activity instead (``RUNTIME_ACTIVITIES``: the launch loaded the kernel's module, or
+    waited for a full queue), the launching op is the innermost CPU op running at that moment.
+    Each kernel is placed by its op's start (``origin``, module docstring).
     """
     from torch.autograd import DeviceType
 
@@ -352,6 +360,7 @@ def events_from_kineto(
         elif name.startswith(_FRAME_RANGE):
             frame_ranges.append(span)
     graphs, frames = _Spans(graph_ranges), _Spans(frame_ranges)
+    launchers = _Launchers(ops.values())
     kernels: list[KernelEvent] = []
     charged: set[int] = set()
     for e in events:
@@ -363,14 +372,16 @@ def events_from_kineto(
             if mirror is not None and mirror.name() == e.name():
                 continue
         op = ops.get(linked) if linked else None
+        if op is not None and op.name() in RUNTIME_ACTIVITIES:
+            op = launchers.around(op.start_ns()) or op
         nbytes: int | None = None
         source: str | None = None
         origin = shapes = ""
         if op is not None:
-            if linked not in charged:
+            if op.correlation_id() not in charged:
                 nbytes, source = _launch_bytes(op)
                 if nbytes is not None:
-                    charged.add(linked)
+                    charged.add(op.correlation_id())
             launched = op.start_ns() / 1e3
             origin = (
                 IN_GRAPH
@@ -393,6 +404,32 @@ def events_from_kineto(
             )
         )
     return kernels, sorted(rounds)
+
+
+class _Launchers:
+    """The CPU ops that can launch a kernel (not a runtime activity, not a range torch or
+    `profile()` marks), to find the op a runtime activity happened inside: ``around(t_ns)`` is
+    the innermost one running at ``t_ns`` (the latest to start among those not yet ended)."""
+
+    def __init__(self, ops: Iterable[Any]) -> None:
+        spans = sorted(
+            (op.start_ns(), op.start_ns() + op.duration_ns(), i, op)
+            for i, op in enumerate(ops)
+            if op.name() not in RUNTIME_ACTIVITIES
+            and op.name() != ROUND_MARK
+            and not op.name().startswith((_GRAPH_RANGE, _FRAME_RANGE))
+        )
+        self._starts = [s[0] for s in spans]
+        self._spans = spans
+
+    def around(self, t_ns: int) -> Any | None:
+        i = bisect.bisect_right(self._starts, t_ns) - 1
+        # ops nest, so the innermost running op is among the latest to start; a few steps back
+        # cover ops that ended just before t (an op and its nested calls)
+        for start, end, _, op in reversed(self._spans[max(0, i - 64) : i + 1]):
+            if start <= t_ns <= end:
+                return op
+        return None
 
 
 class _Spans:

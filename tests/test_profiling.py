@@ -597,6 +597,27 @@ def test_kernels_are_placed_in_a_graph_a_frame_or_outside() -> None:
         report.origin_table(top=0)
 
 
+def test_a_kernel_linked_to_a_runtime_activity_gets_the_op_around_it() -> None:
+    """CUPTI links a launch that loaded its module ("Lazy Function Loading") or waited for the
+    queue ("Command Buffer Full") to that activity: the op running then launched it."""
+    cpu, gpu = DeviceType.CPU, DeviceType.CUDA
+    raw = [
+        FakeKineto("Torch-Compiled Region: 0/0", cpu, 1, start=0, dur=100_000),
+        FakeKineto("aten::silu", cpu, 2, start=1_000, dur=50_000, _shapes=[[1, 256, 4]]),
+        FakeKineto("aten::empty", cpu, 3, start=2_000, dur=1_000),  # ended before the launch
+        FakeKineto("Command Buffer Full", cpu, 4, start=20_000, dur=5_000),
+        FakeKineto(ADD, gpu, 40, linked=4, start=60_000, dur=1_000),
+        # outside every op: the activity stays the launching op
+        FakeKineto("Lazy Function Loading", cpu, 5, start=200_000, dur=1_000),
+        FakeKineto(ADD, gpu, 50, linked=5, start=210_000, dur=1_000),
+    ]
+    kernels, _ = events_from_kineto(raw)
+    assert [(k.op, k.origin, k.op_shapes) for k in kernels] == [
+        ("aten::silu", IN_FRAME, "1x256x4"),
+        ("Lazy Function Loading", OUTSIDE, ""),
+    ]
+
+
 def test_origins_subtract_per_unit_and_survive_json() -> None:
     short = build_report(events_from_kineto(_origin_trace(1))[0], wall_ms=1.0)
     long = build_report(events_from_kineto(_origin_trace(5))[0], wall_ms=2.0)
