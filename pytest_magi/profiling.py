@@ -33,8 +33,9 @@ under ``torch.profiler`` on a CUDA device and sorts every kernel it launched int
 
 Where each kernel was launched from (``KernelEvent.origin``): *graph* (inside a compiled graph's
 call, Inductor's ``## Call CompiledFxGraph`` range), *frame* (inside a compiled frame, dynamo's
-``Torch-Compiled Region`` range, but between its graphs: the frame's own bytecode around them)
-or *eager* (outside every compiled frame: code dynamo did not compile, a skipped frame, the
+``Torch-Compiled Region`` range, but between its graphs: the frame's own bytecode around them,
+and the code it runs without compiling, such as the rest of a function after a graph break
+dynamo cannot resume from) or *eager* (outside every compiled frame: code dynamo did not compile, a skipped frame, the
 caller's own work). ``report.origins`` lists, by origin, launching op and kernel pattern, every
 layout copy and eager ATen kernel and every kernel launched outside a graph, with the op's input
 shapes (``origin_table()``): so a per-frame ``nchwToNhwcKernel`` is traced to the op that asked
@@ -97,7 +98,7 @@ GAP_PAIRS_SHOWN = 8  # pairs of patterns listed under the gaps when every patter
 CLASSES = (CONV, TRITON, LAYOUT, EAGER)
 # where a kernel was launched from (`KernelEvent.origin`, `ProfileReport.origins`)
 IN_GRAPH = "graph"  # inside a compiled graph's call (Inductor's `## Call CompiledFxGraph` range)
-IN_FRAME = "frame"  # inside a compiled frame (dynamo's `Torch-Compiled Region`), between graphs
+IN_FRAME = "frame"  # in a compiled frame (dynamo's `Torch-Compiled Region`), outside its graphs
 OUTSIDE = "eager"  # outside every compiled frame: code dynamo did not compile
 ORIGINS = (IN_GRAPH, IN_FRAME, OUTSIDE)
 _GRAPH_RANGE = "## Call CompiledFxGraph"
