@@ -4,6 +4,11 @@
 # /tmp/s23/<step>.log, and /tmp/s23/<step>.rc when it ends; `bash poll.sh SECONDS` (beside this
 # file) waits for ALL.done or SECONDS, prints the ended steps and tars the logs into $OUT. Issue
 # each poll call right after the last returns: the machine goes back after 30 s idle.
+# Calls: 1 `setup tests trim cold` (10 passed; the trim 1.073x at T=3; cold compile lines, then
+# an error from --rounds 1), 2 `setup profgpu where zoo_right` (zoo_right passed; profgpu's new
+# test failed on a lazily loaded kernel, fixed; where ended on --rounds 1), 3 `setup profgpu
+# targets` (all passed: issue 18's numbers and the origins), 4 `setup nnframes` (the torch.nn
+# frames fix: no change in time). Next session: `setup nnprof clconv2d`, then `tests holds`.
 set -u
 mkdir -p /tmp/s23
 rm -f /tmp/s23/ALL.done  # this invocation's end marker, not an earlier one's
@@ -70,6 +75,17 @@ for s in "$@"; do
         step nnframes env MAGI_PASSES__MEASURE_DECISIONS=0 python benchmarks/zoo.py \
             --models wan2.2-vae --frames 3 --wan-frames 3,21 --baseline torch.compile+frames \
             --variants magi --rounds 3 --hbm-gbps $HBM ;;
+    nnprof)  # next session: magi (decisions off) profiled per further frame after the torch.nn
+        # frames fix: do the upsamplers' two conv2d launches a frame now run in a graph, and at
+        # what rate (they ran eagerly at ~164 TFLOP/s, 3.76 ms a frame, in `targets`)
+        step nnprof env MAGI_PASSES__MEASURE_DECISIONS=0 python benchmarks/zoo.py \
+            --models wan2.2-vae --frames 3 --wan-frames 3,21 --baseline magi --variants magi \
+            --rounds 3 --profile --profile-rounds 1 --profile-top 20 --hbm-gbps $HBM ;;
+    clconv2d)  # next session: those conv2d graphs channels-last (channels_last_conv2d_graphs)
+        # against magi, T=3 and T=21, decisions off; session 22's 1.000x predates their graphs
+        step clconv2d env MAGI_PASSES__MEASURE_DECISIONS=0 python benchmarks/zoo.py \
+            --models wan2.2-vae --frames 3 --wan-frames 3,21 --baseline magi \
+            --variants magi-cl-conv2d --rounds 3 --hbm-gbps $HBM ;;
     holds)  # the Wan decode's zoo test as shipped (decisions on): magi >= 1.5x over torch.compile
         step holds python -m pytest -p no:cacheprovider -q -rA --magi-perf tests/test_zoo_gpu.py \
             -k wan_decode_holds ;;
