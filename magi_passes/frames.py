@@ -28,8 +28,9 @@ as it runs the rest of a function after a graph break it cannot resume from ("sk
 of the function"), the torch.nn modules that code calls then run eagerly, each convolution with
 its bias added by a second kernel and, for a channels-first input, cuDNN's layout transposes
 around it. On the Wan 2.2 decode on torch 2.11 the upsamplers' `feat_cache[idx] == "Rep"` is
-such a break: their per-frame `Conv2d` (2 x 1024 x 68 x 120) ran eagerly, 5.2 ms of every
-further latent frame (H100, docs/benchmarks.md "Session 23"). So the copy of a torch-owned
+such a break: their per-frame `Conv2d`s ran eagerly, 5.2 ms of every further latent frame, of
+which 1.3 ms were the separate bias kernel and the layout transposes (H100, docs/benchmarks.md
+"Session 23"; `tools/probes/eager_rest_frames.py` shows it on a CPU). So the copy of a torch-owned
 `forward` names the file `<magi frame> <torch's file>` (`frame_filename`), which no skip rule
 matches: reached eagerly, the module is a frame dynamo compiles like any other, and traced into
 from compiled code it is inlined as before. The source lines are registered under that name in

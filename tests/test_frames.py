@@ -206,8 +206,9 @@ def _graph_ops(isolate: bool) -> tuple[list[list[str]], torch.Tensor, torch.Tens
 
 def test_torch_nn_modules_reached_eagerly_get_frames_dynamo_compiles() -> None:
     """Dynamo compiles a frame of torch's own code only when traced into from compiled code:
-    reached from eagerly run code, an nn.Conv2d ran eagerly (5.2 ms of every further frame of
-    the Wan 2.2 decode on torch 2.11). With frames of their own, the Sequential compiles."""
+    reached from eagerly run code, an nn.Conv2d ran eagerly (the Wan 2.2 decode's upsamplers
+    on torch 2.11, with their bias and layout transposes as kernels of their own). With frames
+    of their own, the Sequential compiles."""
     plain, got_plain, expected = _graph_ops(isolate=False)
     assert plain == [["mul"]]  # the upsample and the convolution ran eagerly
     isolated, got, _ = _graph_ops(isolate=True)
