@@ -97,7 +97,7 @@ from pytest_magi.numerics import (  # noqa: E402
     bound_for,
     reference_outputs,
 )
-from pytest_magi.timing import device_name, measure_pair  # noqa: E402
+from pytest_magi.timing import MIN_ROUNDS, device_name, measure_pair  # noqa: E402
 
 # name -> (PassConfig overrides, or None for plain Inductor; frame isolation of the copy)
 VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
@@ -648,6 +648,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(
             f"--recompile-limit {args.recompile_limit} and --profile-rounds "
             f"{args.profile_rounds} must be >= 1, --profile-top {args.profile_top} >= 0"
+        )
+    if args.rounds < MIN_ROUNDS:
+        # checked before anything compiles: the timing refuses it only after every variant
+        # has compiled (session 23 lost two GPU runs of a cold compile to `--rounds 1`)
+        parser.error(
+            f"--rounds {args.rounds}: the timing needs at least {MIN_ROUNDS} interleaved rounds "
+            f"(one round is never a verdict); pass --rounds {MIN_ROUNDS} or more"
         )
     bad = [v for v in [*args.variants, args.baseline] if v not in VARIANTS]
     if bad:

@@ -266,3 +266,23 @@ def test_zoo_pair_locates_a_wrong_baseline_from_its_failure() -> None:
     assert found.first_bad.module  # a module path inside the decoder
     assert found.clears == []
     assert pair.locate("candidate", settings=[]).ok
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--rounds", "1"], "--rounds 1: the timing needs at least 3 interleaved rounds"),
+        (["--variants", "magi,magi-typo"], "unknown variant(s) ['magi-typo']"),
+    ],
+)
+def test_the_zoo_benchmark_refuses_bad_arguments_before_compiling(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Checked at parse time, on any machine: a run that would fail only after compiling every
+    variant (minutes on a GPU) fails at once instead."""
+    from scripts import load_benchmark
+
+    with pytest.raises(SystemExit) as exited:
+        load_benchmark("zoo").main(argv)
+    assert exited.value.code == 2
+    assert message in capsys.readouterr().err
