@@ -10,20 +10,9 @@
 # targets` (all passed: issue 18's numbers and the origins), 4 `setup nnframes` (the torch.nn
 # frames fix: no change in time). Next session: `setup nnprof clconv2d`, then `tests holds`.
 set -u
-mkdir -p /tmp/s23
-rm -f /tmp/s23/ALL.done  # this invocation's end marker, not an earlier one's
-export PYTHONUNBUFFERED=1
-case "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" in
-*H100*) HBM=3350 ;;  # H100 SXM HBM3
-*) HBM=4800 ;;       # H200 HBM3e
-esac
-step() {
-    local name=$1
-    shift
-    echo "== $(date -u +%T) $name: $*" >"/tmp/s23/$name.log"
-    ("$@") >>"/tmp/s23/$name.log" 2>&1
-    echo $? >"/tmp/s23/$name.rc"
-}
+LOGS=/tmp/s23
+# shellcheck source=../../../tools/gpu_steps.sh
+source tools/gpu_steps.sh  # step NAME CMD..., HBM
 # one variant of the Wan decode (T=3) compiled in a process of its own with empty Inductor,
 # Triton and decision caches: a cold compile, as a user's first run pays it
 cold() {
@@ -94,4 +83,4 @@ for s in "$@"; do
             tests/test_zoo_gpu.py -k wan_decode_is_right_after_another_length ;;
     esac
 done
-echo done >/tmp/s23/ALL.done
+echo done >"$LOGS/ALL.done"
