@@ -8,7 +8,7 @@
 # an error from --rounds 1), 2 `setup profgpu where zoo_right` (zoo_right passed; profgpu's new
 # test failed on a lazily loaded kernel, fixed; where ended on --rounds 1), 3 `setup profgpu
 # targets` (all passed: issue 18's numbers and the origins), 4 `setup nnframes` (the torch.nn
-# frames fix: no change in time). Next session: `setup nnprof clconv2d`, then `tests holds`.
+# frames fix: no change in time). Next session: `setup nnprof`, then `tests holds`.
 set -u
 LOGS=/tmp/s23
 # shellcheck source=../../../tools/gpu_steps.sh
@@ -70,8 +70,10 @@ for s in "$@"; do
         step nnprof env MAGI_PASSES__MEASURE_DECISIONS=0 python benchmarks/zoo.py \
             --models wan2.2-vae --frames 3 --wan-frames 3,21 --baseline magi --variants magi \
             --rounds 3 --profile --profile-rounds 1 --profile-top 20 --hbm-gbps $HBM ;;
-    clconv2d)  # next session: those conv2d graphs channels-last (channels_last_conv2d_graphs)
-        # against magi, T=3 and T=21, decisions off; session 22's 1.000x predates their graphs
+    clconv2d)  # those conv2d graphs channels-last (channels_last_conv2d_graphs) against magi,
+        # T=3 and T=21, decisions off; session 22's 1.000x predates their graphs, but in fake
+        # CUDA Inductor's own layout optimisation already makes them channels-last
+        # (tools/probes/upsampler_conv_layout.py): expect ~1.00x, run only if nnprof says so
         step clconv2d env MAGI_PASSES__MEASURE_DECISIONS=0 python benchmarks/zoo.py \
             --models wan2.2-vae --frames 3 --wan-frames 3,21 --baseline magi \
             --variants magi-cl-conv2d --rounds 3 --hbm-gbps $HBM ;;
