@@ -57,14 +57,8 @@ from typing import Any, ClassVar
 
 import torch
 
-from .base import MagiPass, PassResult, fake_value, run_on_fake
-from .conv_pad_fold import (
-    not_applied_reason,
-    padded_conv_operands,
-    padded_convolutions,
-    replace_conv_input,
-    static_int,
-)
+from .base import fake_value, run_on_fake
+from .conv_pad_fold import PaddedConvPass, padded_conv_operands, replace_conv_input, static_int
 
 aten = torch.ops.aten
 COUNT_KEYS = (
@@ -134,36 +128,30 @@ def _slicer(dim: int, start: int, size: int) -> Callable[[Any], Any]:
     return slice_
 
 
-class CausalPadTrimPass(MagiPass):
+class CausalPadTrimPass(PaddedConvPass):
     """Zero-padded taps of a one-position conv dim dropped from the weight (module docstring)."""
 
     name: ClassVar[str] = "causal_pad_trim"
     measured_by: ClassVar[str | None] = "enable_causal_pad_trim"
+    count_keys: ClassVar[tuple[str, ...]] = COUNT_KEYS
+    done_key: ClassVar[str] = "convolutions_trimmed"
 
     def enabled(self) -> bool:
         return self.config.enable_causal_pad_trim
 
-    def apply(self, graph: torch.fx.Graph) -> PassResult:
-        counts = dict.fromkeys(COUNT_KEYS, 0)
-        result = PassResult(self.name, applied=False, reason="", counts=counts)
-        candidates = padded_convolutions(graph)
-        for conv, pad in candidates:
-            self._trim(graph, conv, pad, counts)
-        if counts["convolutions_trimmed"]:
-            graph.lint()
-            result.applied = True
-            result.reason = (
-                f"{counts['convolutions_trimmed']} convolution(s) dropped "
-                f"{counts['taps_dropped']} zero-padded tap(s) of a one-position dim "
-                f"({counts['pads_removed']} pad(s) removed whole)"
-            )
-        else:
-            result.reason = not_applied_reason(candidates)
-        return result
+    def describe(self, counts: dict[str, int]) -> str:
+        return (
+            f"{counts['convolutions_trimmed']} convolution(s) dropped "
+            f"{counts['taps_dropped']} zero-padded tap(s) of a one-position dim "
+            f"({counts['pads_removed']} pad(s) removed whole)"
+        )
 
-    @staticmethod
-    def _trim(
-        graph: torch.fx.Graph, conv: torch.fx.Node, pad: torch.fx.Node, counts: dict[str, int]
+    def rewrite(
+        self,
+        graph: torch.fx.Graph,
+        conv: torch.fx.Node,
+        pad: torch.fx.Node,
+        counts: dict[str, int],
     ) -> None:
         operands = padded_conv_operands(conv, pad, counts)
         if operands is None:

@@ -97,36 +97,66 @@ def split_pads(pads: list[Any], spatial: int, ndim: int) -> tuple[list[Any], lis
     return left, folded
 
 
-class ConvPadFoldPass(MagiPass):
+class PaddedConvPass(MagiPass):
+    """A pass that rewrites each `convolution(constant_pad_nd(x, pads, 0), w, ...)` pair on its
+    own (`ConvPadFoldPass`, `CausalPadTrimPass`): `apply` walks `padded_convolutions`, hands
+    each pair to `rewrite`, which counts into `counts` (keys `count_keys`), and the pass applied
+    where `counts[done_key]` is not 0 (`describe(counts)` says what it did)."""
+
+    count_keys: ClassVar[tuple[str, ...]]
+    done_key: ClassVar[str]
+
+    def apply(self, graph: torch.fx.Graph) -> PassResult:
+        counts = dict.fromkeys(self.count_keys, 0)
+        result = PassResult(self.name, applied=False, reason="", counts=counts)
+        candidates = padded_convolutions(graph)
+        for conv, pad in candidates:
+            self.rewrite(graph, conv, pad, counts)
+        if counts[self.done_key]:
+            graph.lint()
+            result.applied = True
+            result.reason = self.describe(counts)
+        else:
+            result.reason = not_applied_reason(candidates)
+        return result
+
+    def rewrite(
+        self,
+        graph: torch.fx.Graph,
+        conv: torch.fx.Node,
+        pad: torch.fx.Node,
+        counts: dict[str, int],
+    ) -> None:
+        raise NotImplementedError
+
+    def describe(self, counts: dict[str, int]) -> str:
+        raise NotImplementedError
+
+
+class ConvPadFoldPass(PaddedConvPass):
     """Symmetric zero pads of a conv input folded into the convolution's padding (module
     docstring)."""
 
     name: ClassVar[str] = "conv_pad_fold"
     measured_by: ClassVar[str | None] = "enable_conv_pad_fold"
+    count_keys: ClassVar[tuple[str, ...]] = COUNT_KEYS
+    done_key: ClassVar[str] = "pads_folded"
 
     def enabled(self) -> bool:
         return self.config.enable_conv_pad_fold
 
-    def apply(self, graph: torch.fx.Graph) -> PassResult:
-        counts = dict.fromkeys(COUNT_KEYS, 0)
-        result = PassResult(self.name, applied=False, reason="", counts=counts)
-        candidates = padded_convolutions(graph)
-        for conv, pad in candidates:
-            self._fold(graph, conv, pad, counts)
-        if counts["pads_folded"]:
-            graph.lint()
-            result.applied = True
-            result.reason = (
-                f"{counts['pads_folded']} conv input pad(s) folded into the convolution's "
-                f"padding ({counts['pads_removed']} removed whole)"
-            )
-        else:
-            result.reason = not_applied_reason(candidates)
-        return result
+    def describe(self, counts: dict[str, int]) -> str:
+        return (
+            f"{counts['pads_folded']} conv input pad(s) folded into the convolution's "
+            f"padding ({counts['pads_removed']} removed whole)"
+        )
 
-    @staticmethod
-    def _fold(
-        graph: torch.fx.Graph, conv: torch.fx.Node, pad: torch.fx.Node, counts: dict[str, int]
+    def rewrite(
+        self,
+        graph: torch.fx.Graph,
+        conv: torch.fx.Node,
+        pad: torch.fx.Node,
+        counts: dict[str, int],
     ) -> None:
         operands = padded_conv_operands(conv, pad, counts)
         if operands is None:
