@@ -437,14 +437,9 @@ class _Spans:
     """The union of CPU ranges ``(start_us, end_us)``; ``cover(t)``: does one contain ``t``."""
 
     def __init__(self, ranges: Iterable[tuple[float, float]]) -> None:
-        merged: list[list[float]] = []
-        for start, end in sorted(ranges):
-            if merged and start <= merged[-1][1]:
-                merged[-1][1] = max(merged[-1][1], end)
-            else:
-                merged.append([start, end])
-        self._starts = [m[0] for m in merged]
-        self._ends = [m[1] for m in merged]
+        merged = merged_intervals(ranges)
+        self._starts = [start for start, _ in merged]
+        self._ends = [end for _, end in merged]
 
     def cover(self, t: float) -> bool:
         i = bisect.bisect_right(self._starts, t) - 1
@@ -498,21 +493,21 @@ def kernel_bytes(code: str | Iterable[Any]) -> dict[str, int]:
     return out
 
 
+def merged_intervals(intervals: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The union of ``(start, end)`` intervals as disjoint intervals, in order (intervals that
+    overlap or touch become one)."""
+    merged: list[list[float]] = []
+    for start, end in sorted(intervals):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    return [(start, end) for start, end in merged]
+
+
 def union_us(intervals: Iterable[tuple[float, float]]) -> float:
     """Total length of the union of ``(start, end)`` intervals (overlaps counted once)."""
-    total = 0.0
-    end = -math.inf
-    start = -math.inf
-    for s, e in sorted(intervals):
-        if s > end:
-            if end > start:
-                total += end - start
-            start, end = s, e
-        else:
-            end = max(end, e)
-    if end > start:
-        total += end - start
-    return total
+    return sum(end - start for start, end in merged_intervals(intervals) if end > start)
 
 
 # --------------------------------------------------------------------------- report
