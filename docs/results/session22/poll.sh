@@ -1,13 +1,3 @@
 #!/usr/bin/env bash
-# Poll the background run.sh: wait until /tmp/s22/ALL.done or $1 seconds, then print each ended
-# step's rc and the tail of the newest log, and tar every log into $OUT/s22_logs.tgz.
-set -u
-end=$((SECONDS + ${1:-570}))
-while [ ! -e /tmp/s22/ALL.done ] && [ $SECONDS -lt $end ]; do sleep 5; done
-cd /tmp/s22 || exit 1
-for f in *.rc; do [ -e "$f" ] && echo "rc ${f%.rc}: $(cat "$f")"; done
-[ -e ALL.done ] && echo "ALL.done"
-newest=$(ls -t ./*.log 2>/dev/null | head -1)
-[ -n "$newest" ] && { echo "== tail $newest"; tail -c 6000 "$newest"; }
-tar czf "$OUT/s22_logs.tgz" ./*.log ./*.json 2>/dev/null
-true
+# Poll session 22's background run.sh (tools/gpu_poll.sh): `bash poll.sh SECONDS`.
+exec bash tools/gpu_poll.sh /tmp/s22 "${1:-570}" s22_logs.tgz

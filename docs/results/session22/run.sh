@@ -12,20 +12,9 @@
 # Next session: `setup trim`, and if the trim wins with correct output, zoo_right and tests with
 # MAGI_PASSES__ENABLE_CAUSAL_PAD_TRIM=1 before it goes on by default.
 set -u
-mkdir -p /tmp/s22
-rm -f /tmp/s22/ALL.done  # this invocation's end marker, not an earlier one's
-export PYTHONUNBUFFERED=1
-case "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" in
-*H100*) HBM=3350 ;;  # H100 SXM HBM3
-*) HBM=4800 ;;       # H200 HBM3e
-esac
-step() {
-    local name=$1
-    shift
-    echo "== $(date -u +%T) $name: $*" >"/tmp/s22/$name.log"
-    ("$@") >>"/tmp/s22/$name.log" 2>&1
-    echo $? >"/tmp/s22/$name.rc"
-}
+LOGS=/tmp/s22
+# shellcheck source=../../../tools/gpu_steps.sh
+source tools/gpu_steps.sh  # step NAME CMD..., HBM (the harness this script first held)
 for s in "$@"; do
     case $s in
     setup)
@@ -105,4 +94,4 @@ for s in "$@"; do
             -k "video_vae or wan_decode_holds" ;;
     esac
 done
-echo done >/tmp/s22/ALL.done
+echo done >"$LOGS/ALL.done"

@@ -16,7 +16,7 @@ source tools/gpu_steps.sh  # step NAME CMD..., HBM
 # one variant of the Wan decode (T=3) compiled in a process of its own with empty Inductor,
 # Triton and decision caches: a cold compile, as a user's first run pays it
 cold() {
-    local v=$1 dir=/tmp/s23/cache_$2
+    local v=$1 dir=$LOGS/cache_$2
     shift 2
     rm -rf "$dir" && mkdir -p "$dir"
     env TORCHINDUCTOR_CACHE_DIR=$dir TRITON_CACHE_DIR=$dir/triton "$@" python benchmarks/zoo.py \
