@@ -44,6 +44,7 @@ libraries) are left alone. Measured effect: docs/benchmarks.md (the zoo's Wan 2.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import linecache
 import os
@@ -59,6 +60,7 @@ FRAME_FILE_PREFIX = "<magi frame> "
 _copies = itertools.count(1)
 
 
+@functools.cache
 def _torch_dir() -> str:
     return os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
 

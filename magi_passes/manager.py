@@ -8,7 +8,7 @@ Order, and why:
    reinterpretable views the graph will really have.
 2. `NormRsqrtPass`: turns divisions by a clamped vector norm into products with its rsqrt; it
    changes pointwise arithmetic only, never a layout or a reduction, so its place is free.
-3. `CausalPadTrimPass` (opt-in): drops a convolution's taps that read only zero padding (a causal
+3. `CausalPadTrimPass`: drops a convolution's taps that read only zero padding (a causal
    conv's first frames), taking that part of the pad off; before the fold, which then folds the
    symmetric spatial pad that is left.
    `ConvPadFoldPass`: folds symmetric zero pads into the convolutions' padding before the layout
