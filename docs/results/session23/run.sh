@@ -8,7 +8,8 @@
 # an error from --rounds 1), 2 `setup profgpu where zoo_right` (zoo_right passed; profgpu's new
 # test failed on a lazily loaded kernel, fixed; where ended on --rounds 1), 3 `setup profgpu
 # targets` (all passed: issue 18's numbers and the origins), 4 `setup nnframes` (the torch.nn
-# frames fix: no change in time). Next session: `setup nnprof`, then `tests holds`.
+# frames fix: no change in time). Next session: `setup tests zoo_tests profgpu` (the GPU suites
+# after this session's last changes), then `nnprof`.
 set -u
 LOGS=/tmp/s23
 # shellcheck source=../../../tools/gpu_steps.sh
@@ -77,6 +78,9 @@ for s in "$@"; do
         step clconv2d env MAGI_PASSES__MEASURE_DECISIONS=0 python benchmarks/zoo.py \
             --models wan2.2-vae --frames 3 --wan-frames 3,21 --baseline magi \
             --variants magi-cl-conv2d --rounds 3 --hbm-gbps $HBM ;;
+    zoo_tests)  # the zoo's never-slower tests of the video VAEs and the Wan decode's gain
+        step zoo_tests python -m pytest -p no:cacheprovider -q -rA --magi-perf \
+            tests/test_zoo_gpu.py -k "video_vae or wan_decode_holds" ;;
     holds)  # the Wan decode's zoo test as shipped (decisions on): magi >= 1.5x over torch.compile
         step holds python -m pytest -p no:cacheprovider -q -rA --magi-perf tests/test_zoo_gpu.py \
             -k wan_decode_holds ;;
