@@ -203,7 +203,12 @@ def bench(name: str, args: argparse.Namespace, log: Callable[[str], None]) -> Ro
                 log(report.table(top=args.profile_top))
 
         warm_backend = MagiBackend(decider=Decider(cache=DecisionCache(folder)))
-        warm = model.compile(backend=warm_backend, isolate="instance", **pair.compile_kwargs)
+        warm = model.compile(
+            backend=warm_backend,
+            isolate="instance",
+            dynamo_fixes=pair.side_fixes["candidate"],
+            **pair.compile_kwargs,
+        )
         row.compile_magi_warm_s, _ = _timed_first_call(warm.run, args.compile_limit)
         cached = sum(d.source == "cached" for d in warm_backend.decisions)
         log(

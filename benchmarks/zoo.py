@@ -48,17 +48,19 @@ from when it was opt-in, switches it on: the taps
 of a causal conv's first frames that read only its zero frames dropped from the weight),
 and `magi-static` / `torch.compile+frames+static` (`magi` / `torch.compile+frames` compiled with
 `dynamic=False`: no automatic dynamic shapes, so every chunk shape of a video decode gets a static
-graph of its own).
+graph of its own), `magi-no-dynamo-fix` (`magi` without `magi_compile`'s dynamo fixes:
+a tensor compared with a string breaks the graph on torch 2.11, `magi_passes.dynamo_fixes`) and the
+fair baseline `torch.compile+fix` (`torch.compile(module)` with those fixes, no passes).
 Each magi variant's line also says where its compile time went (`MagiBackend.seconds_text`:
 the variants that run, the variants compiled only to be timed, and the timing).
 `--baseline V` times every variant against V instead of torch.compile (`--baseline
 magi-no-state --variants magi`: what that one option buys).
 Every compiled copy has code objects of its own, so variants never share dynamo's frames.
 
-The passes' own share: when `torch.compile+frames` or `torch.compile+limit` ran, each magi
-variant is also timed against the faster of the two (`measure_pair`, interleaved) and the ratio
-printed ("passes' own share"): what the passes buy beyond what frames of their own or a higher
-recompile limit give plain torch.compile. With `--wan-frames` the same is printed per further
+The passes' own share: when `torch.compile+frames`, `torch.compile+limit` or `torch.compile+fix`
+ran, each magi variant is also timed against the fastest of them (`measure_pair`, interleaved)
+and the ratio printed ("passes' own share"): what the passes buy beyond what frames of their own,
+a higher recompile limit or magi_compile's dynamo fixes give plain torch.compile. With `--wan-frames` the same is printed per further
 latent frame. Without those variants the benchmark says how to get the number.
 
 `--profile`: every variant (eager too) is profiled with `pytest_magi.profiling.profile` and its
@@ -126,6 +128,8 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-pad-trim": ({"enable_causal_pad_trim": True}, "instance"),
     "magi-no-pad-trim": ({"enable_causal_pad_trim": False}, "instance"),
     "torch.compile+frames+static": (None, "instance"),
+    "magi-no-dynamo-fix": ({}, "instance"),
+    "torch.compile+fix": (None, "class"),
 }
 # variants compiled with `dynamic=False`: every shape dynamo sees gets a static graph of its own
 # (automatic dynamic shapes off), so the Wan decode's steady chunk is static in its cache frames
@@ -134,7 +138,11 @@ STATIC_VARIANTS = ("magi-static", "torch.compile+frames+static")
 LIMIT_VARIANTS = ("torch.compile+limit",)
 # the baselines that give plain torch.compile what magi_compile's frames give it: the passes'
 # own share is magi against the faster of these
-FAIR_BASELINES = ("torch.compile+frames", "torch.compile+limit")
+FAIR_BASELINES = ("torch.compile+frames", "torch.compile+limit", "torch.compile+fix")
+# the plain torch.compile variant given magi_compile's dynamo fixes (magi_passes.dynamo_fixes)
+FIX_BASELINES = ("torch.compile+fix",)
+# magi variants compiled without them (every other magi variant of per-instance frames gets them)
+NO_FIX_VARIANTS = ("magi-no-dynamo-fix",)
 ACCUMULATED_LIMIT_FACTOR = 16
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 
@@ -215,11 +223,21 @@ class ScopedModel:
 Runnable = zoo.ZooModel | ScopedModel
 
 
+def uses_dynamo_fixes(variant: str) -> bool:
+    """Whether ``variant`` is compiled with magi_compile's dynamo fixes: the magi variants with
+    frames per instance (as magi_compile compiles) but `NO_FIX_VARIANTS`, and `FIX_BASELINES`."""
+    overrides, isolate = VARIANTS[variant]
+    if overrides is None:
+        return variant in FIX_BASELINES
+    return isolate == "instance" and variant not in NO_FIX_VARIANTS
+
+
 def _build_variant(
     model: zoo.ZooModel, variant: str, recompile_limit: int
 ) -> tuple[Runnable, MagiBackend | None]:
     overrides, isolate = VARIANTS[variant]
     kwargs: dict[str, Any] = {"dynamic": False} if variant in STATIC_VARIANTS else {}
+    kwargs["dynamo_fixes"] = uses_dynamo_fixes(variant)
     if overrides is None:
         compiled = model.compile(backend="inductor", isolate=isolate, **kwargs)
         if variant in LIMIT_VARIANTS:

@@ -321,6 +321,7 @@ def magi_compile(
     config: PassConfig | None = None,
     dynamic: bool | None = None,
     isolate_frames: bool = True,
+    dynamo_fixes: bool = True,
     **torch_compile_kwargs: Any,
 ) -> Any:
     """`torch.compile(model, backend=MagiBackend(config), dynamic=dynamic, **kwargs)`.
@@ -330,6 +331,11 @@ def magi_compile(
     so graph breaks inside repeated blocks never make instances share dynamo's frames, exhaust
     its recompile limit and fall back to eager (measured on the Wan 2.2 VAE decode:
     docs/benchmarks.md). The module computes the same; `restore_forward_code` undoes it.
+
+    ``dynamo_fixes`` (default on): every call of the compiled model runs inside
+    `magi_passes.dynamo_fixes.tensor_constant_compare`, so dynamo traces a tensor compared with
+    a string as Python evaluates it instead of breaking the graph (torch 2.11 breaks there, and
+    the Wan 2.2 decoder splits into dozens of graphs with eager code between them).
     The returned object carries the backend as `.magi_backend` (its managers, results).
     """
     _validate.check_compile_target("magi_compile", model)
@@ -341,6 +347,7 @@ def magi_compile(
             "directly to use another one"
         )
     _validate.check_optional_bool("magi_compile", "isolate_frames", isolate_frames)
+    _validate.check_bool("magi_compile", "dynamo_fixes", dynamo_fixes)
     options = torch_compile_kwargs.pop("options", None)
     backend = MagiBackend(config, options)
     if isolate_frames and isinstance(model, torch.nn.Module):
@@ -348,6 +355,13 @@ def magi_compile(
 
         isolate_forward_code(model, "instance")
     compiled: Any = torch.compile(model, backend=backend, dynamic=dynamic, **torch_compile_kwargs)
+    if dynamo_fixes:
+        from .dynamo_fixes import attach_dynamo_fixes, with_dynamo_fixes
+
+        if isinstance(compiled, torch.nn.Module):
+            attach_dynamo_fixes(compiled)
+        else:
+            compiled = with_dynamo_fixes(compiled)
     try:
         compiled.magi_backend = backend
     except AttributeError:  # pragma: no cover - objects that refuse attributes

@@ -56,6 +56,7 @@ from typing import Any
 import torch
 from torch import nn
 
+from magi_passes.dynamo_fixes import attach_dynamo_fixes
 from magi_passes.frames import isolate_forward_code
 
 SIZES = ("tiny", "full")
@@ -802,7 +803,12 @@ class ZooModel:
     __call__ = run
 
     def compile(
-        self, backend: Any = "inductor", *, isolate: str = "class", **torch_compile_kwargs: Any
+        self,
+        backend: Any = "inductor",
+        *,
+        isolate: str = "class",
+        dynamo_fixes: bool = False,
+        **torch_compile_kwargs: Any,
     ) -> ZooModel:
         """A new `ZooModel`: a deep copy whose ``.module`` is ``torch.compile(module, ...)``.
 
@@ -812,8 +818,13 @@ class ZooModel:
         in the process — two copies sharing the classes' code share dynamo's frames and recompile
         limits (measured on the Wan 2.2 decode on the GPU: the second copy ran its up blocks
         eagerly); ``isolate="instance"`` gives every module instance its own frames, as
-        `magi_compile` does.
+        `magi_compile` does. ``dynamo_fixes=True`` runs every call of the compiled module
+        inside `magi_passes.dynamo_fixes.tensor_constant_compare`, as `magi_compile` does.
         """
+        if not isinstance(dynamo_fixes, bool):
+            raise TypeError(
+                f"ZooModel.compile(dynamo_fixes={dynamo_fixes!r}): expected True or False"
+            )
         if self.compiled:
             raise ValueError(
                 f"zoo model {self.name!r} is already compiled (backend={self.backend!r}); "
@@ -822,17 +833,22 @@ class ZooModel:
         owner: Any = copy.deepcopy(self.owner)
         isolate_forward_code(owner if self.attr is None else getattr(owner, self.attr), isolate)
         if self.attr is None:
-            owner = torch.compile(owner, backend=backend, **torch_compile_kwargs)
+            owner = compiled = torch.compile(owner, backend=backend, **torch_compile_kwargs)
         else:
             module = getattr(owner, self.attr)
-            setattr(
-                owner, self.attr, torch.compile(module, backend=backend, **torch_compile_kwargs)
-            )
+            compiled = torch.compile(module, backend=backend, **torch_compile_kwargs)
+            setattr(owner, self.attr, compiled)
+        if dynamo_fixes:
+            attach_dynamo_fixes(compiled)
         return dataclasses.replace(
             self,
             owner=owner,
             backend=backend,
-            compile_kwargs={"isolate": isolate, **torch_compile_kwargs},
+            compile_kwargs={
+                "isolate": isolate,
+                "dynamo_fixes": dynamo_fixes,
+                **torch_compile_kwargs,
+            },
         )
 
     def as_module(self) -> nn.Module:
@@ -977,7 +993,9 @@ class ZooPair:
     ``torch.compile``) and ``candidate`` (``backend="magi"`` by default).
 
     The candidate's modules get frames of their own per instance (``candidate_isolate``), as
-    `magi_compile` gives them; the baseline is compiled as users compile it. Timed by
+    `magi_compile` gives them, and a magi candidate's calls run with `magi_compile`'s dynamo
+    fixes (``candidate_dynamo_fixes``; None: on for a ``MagiBackend`` candidate,
+    `magi_passes.dynamo_fixes`); the baseline is compiled as users compile it. Timed by
     ``@pytest.mark.min_speedup`` like a ``CompiledPair`` (the ``zoo_pair`` fixture
     registers it), or directly with ``pytest_magi.timing.measure_pair(pair)``.
     ``candidate_backend`` is the ``MagiBackend`` when the candidate is magi: its managers say
@@ -1001,6 +1019,7 @@ class ZooPair:
         candidate: Any = "magi",
         label: str | None = None,
         candidate_isolate: str = "instance",
+        candidate_dynamo_fixes: bool | None = None,
         **torch_compile_kwargs: Any,
     ) -> None:
         if not isinstance(model, ZooModel):
@@ -1019,6 +1038,9 @@ class ZooPair:
         # what each side compiles with, as given (``locate`` compiles a side again from it)
         self.side_backends = {"baseline": baseline, "candidate": candidate}
         self.side_isolation = {"baseline": "class", "candidate": candidate_isolate}
+        if candidate_dynamo_fixes is None:  # as magi_compile: on for a magi candidate
+            candidate_dynamo_fixes = hasattr(candidate, "managers")
+        self.side_fixes = {"baseline": False, "candidate": candidate_dynamo_fixes}
         self.compile_kwargs = dict(torch_compile_kwargs)
         self.candidate_backend = candidate if hasattr(candidate, "managers") else None
         self._stats = {"baseline": CompileStatsCollector(), "candidate": CompileStatsCollector()}
@@ -1030,6 +1052,7 @@ class ZooPair:
         self.candidate = model.compile(
             backend=_counted(candidate, self._stats["candidate"], torch_compile_kwargs),
             isolate=candidate_isolate,
+            dynamo_fixes=candidate_dynamo_fixes,
             **torch_compile_kwargs,
         )
         self.label = label or f"{model.name}-{model.size}"
@@ -1172,7 +1195,11 @@ class ZooPair:
         if isinstance(backend, str) and patches:
             options.setdefault("inductor_config", patches)
         locating = LocatingBackend(backend, label=f"{self.label} {side}", **options)
-        compiled = self.model.compile(backend=locating, isolate=self.side_isolation[side])
+        compiled = self.model.compile(
+            backend=locating,
+            isolate=self.side_isolation[side],
+            dynamo_fixes=self.side_fixes[side],
+        )
         out = compiled.run()
         del compiled
         report = locating.report()

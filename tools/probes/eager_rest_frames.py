@@ -14,14 +14,17 @@ eagerly, and its `nn.Sequential`/`nn.Conv2d`, whose frames dynamo skips by file,
 too: on an H100, 5.2 ms of every further latent frame, 1.3 ms of it the separate bias kernel
 and cuDNN's layout transposes (docs/benchmarks.md, "Session 23").
 Torch 2.13 traces the comparison without a break: there every op is in a graph either way.
-Run: `python tools/probes/eager_rest_frames.py [--frames 4] [--before]`; with torch 2.11
-installed beside the project (e.g. a venv), `TORCH_LOGS=graph_breaks` shows the break.
+`--dynamo-fix` runs the decode inside `magi_passes.dynamo_fixes.tensor_constant_compare` (what
+`magi_compile` does since session 24): on torch 2.11, 3 graphs for T=4 instead of 35.
+Run: `python tools/probes/eager_rest_frames.py [--frames 4] [--before] [--dynamo-fix]`; with
+torch 2.11 installed beside the project (e.g. a venv), `TORCH_LOGS=graph_breaks` shows the break.
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import sys
 from pathlib import Path
 from typing import Any
@@ -31,13 +34,15 @@ from torch.profiler import ProfilerActivity, profile, record_function
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from magi_passes import frames  # noqa: E402
+from magi_passes import dynamo_fixes, frames  # noqa: E402
 from pytest_magi import zoo  # noqa: E402
 
 OPS = ("aten::conv2d", "aten::conv3d", "aten::silu", "aten::add", "aten::add_", "aten::cat")
 
 
-def count_ops(frames_count: int) -> tuple[collections.Counter[tuple[str, str, str]], int]:
+def count_ops(
+    frames_count: int, dynamo_fix: bool = False
+) -> tuple[collections.Counter[tuple[str, str, str]], int]:
     """{(where, op, first input shape): calls} over one decode, and the graphs compiled."""
     model = zoo.load("wan2.2-vae", "tiny", frames=frames_count)
     frames.isolate_forward_code(model.module, per="instance")
@@ -55,7 +60,8 @@ def count_ops(frames_count: int) -> tuple[collections.Counter[tuple[str, str, st
 
     model.module.forward = torch.compile(model.module.forward, backend=backend)
     torch._dynamo.reset()
-    with torch.no_grad():
+    fix = dynamo_fixes.tensor_constant_compare() if dynamo_fix else contextlib.nullcontext()
+    with torch.no_grad(), fix:
         model.run()
         model.run()  # the second call compiles the paths the first chunk did not take
         with profile(activities=[ProfilerActivity.CPU], record_shapes=True) as prof:
@@ -98,6 +104,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--before", action="store_true", help="also run with torch's files kept (the old frames)"
     )
+    parser.add_argument(
+        "--dynamo-fix",
+        action="store_true",
+        help="trace inside magi_passes.dynamo_fixes.tensor_constant_compare (as magi_compile)",
+    )
     args = parser.parse_args(argv)
     print(f"torch {torch.__version__}; tiny Wan 2.2 decode, T={args.frames}")
     runs = [("frames for torch.nn modules (today)", None)]
@@ -108,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         if replacement is not None:
             frames.frame_filename = replacement  # type: ignore[assignment]
         try:
-            counts, graphs = count_ops(args.frames)
+            counts, graphs = count_ops(args.frames, args.dynamo_fix)
         finally:
             frames.frame_filename = original  # type: ignore[assignment]
         print(f"\n{label}: {graphs} graphs compiled")

@@ -1,0 +1,154 @@
+"""Dynamo fixes `magi_compile` applies while dynamo traces a compiled model's calls.
+
+A graph break is a correctness-neutral, speed-costly event; one that dynamo cannot resume from
+makes it run the rest of the function eagerly. On torch 2.11 comparing a tensor with a string
+(``feat_cache[idx] == "Rep"``, which the Wan 2.2 VAE's temporal upsamplers do on every chunk
+after the second) is such a break: dynamo traces ``Tensor.__eq__("Rep")`` as a graph op, its
+fake value is ``NotImplemented`` ("torch.* op returned non-Tensor"), and the decoder splits into
+dozens of graphs with eager code between them (35 graphs for a four-frame decode of the tiny
+zoo model on a CPU; 3 with this fix, as torch 2.13 traces it unpatched:
+`tools/probes/eager_rest_frames.py --dynamo-fix`).
+
+Python answers that comparison without the tensor: ``Tensor.__eq__`` returns ``NotImplemented``
+for a ``str``, ``bytes`` or ``None`` operand, the operand's reflected method does too, and
+``==`` falls back to identity (``False``; ``!=`` gives ``True``). `tensor_constant_compare`
+teaches dynamo exactly that: within the block, `TensorVariable.call_method` answers
+``__eq__``/``__ne__`` of a plain tensor (``torch.Tensor`` or ``nn.Parameter``, not a subclass
+with comparisons of its own) against such a constant with that constant result, and defers to
+dynamo for everything else. It patches only a torch whose dynamo lacks its own handling (no
+``TensorVariable.richcompare_impl``, which torch 2.13 added); elsewhere the block changes
+nothing. The patch is reference counted and restored when the outermost block ends, so state
+never leaks out of a call (tests/test_dynamo_fixes.py).
+
+`attach_dynamo_fixes(module)` makes every call of a compiled module (``torch.compile``'s
+``OptimizedModule``) run inside the block, with a forward pre-hook and an always-called forward
+hook; `magi_compile` does it unless ``dynamo_fixes=False``. ``torch.compile(model,
+backend="magi")`` does not get it: the backend is called after dynamo has traced.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import torch
+
+# operand types whose comparison with a tensor Python settles by identity
+_IDENTITY_COMPARED = (str, bytes, type(None))
+_PLAIN_TENSORS = (torch.Tensor, torch.nn.Parameter)
+_lock = threading.Lock()
+_depth = 0
+_original: Any = None
+
+
+@functools.cache
+def needs_tensor_constant_compare() -> bool:
+    """Whether this torch's dynamo breaks the graph on ``tensor == "a string"`` (torch 2.11;
+    torch 2.13's `TensorVariable.richcompare_impl` answers it itself)."""
+    try:
+        from torch._dynamo.variables.tensor import TensorVariable
+    except ImportError:  # pragma: no cover - a torch without dynamo's variables
+        return False
+    return not hasattr(TensorVariable, "richcompare_impl") and callable(
+        getattr(TensorVariable, "call_method", None)
+    )
+
+
+def _constant_compare(original: Callable[..., Any]) -> Callable[..., Any]:
+    from torch._dynamo.variables.constant import ConstantVariable
+
+    @functools.wraps(original)
+    def call_method(self: Any, tx: Any, name: str, args: Any, kwargs: Any) -> Any:
+        if name in ("__eq__", "__ne__") and len(args) == 1 and not kwargs:
+            other = args[0]
+            if (
+                isinstance(other, ConstantVariable)
+                and isinstance(other.value, _IDENTITY_COMPARED)
+                and self.python_type() in _PLAIN_TENSORS
+            ):
+                return ConstantVariable.create(name == "__ne__")
+        return original(self, tx, name, args, kwargs)
+
+    call_method.__magi_dynamo_fix__ = True  # type: ignore[attr-defined]
+    return call_method
+
+
+def _enter() -> None:
+    global _depth, _original
+    with _lock:
+        _depth += 1
+        if _depth == 1 and needs_tensor_constant_compare():
+            from torch._dynamo.variables.tensor import TensorVariable
+
+            _original = TensorVariable.__dict__["call_method"]
+            TensorVariable.call_method = _constant_compare(_original)  # type: ignore[method-assign]
+
+
+def _exit() -> None:
+    global _depth, _original
+    with _lock:
+        if _depth == 0:
+            return  # an exit without its enter (a hook pair broken by another library)
+        _depth -= 1
+        if _depth == 0 and _original is not None:
+            from torch._dynamo.variables.tensor import TensorVariable
+
+            TensorVariable.call_method = _original  # type: ignore[method-assign]
+            _original = None
+
+
+@contextlib.contextmanager
+def tensor_constant_compare() -> Iterator[None]:
+    """Within the block, dynamo traces ``tensor == "str"`` (and ``!=``, ``bytes``, ``None``) as
+    Python evaluates it, a constant, instead of breaking the graph (module docstring)."""
+    _enter()
+    try:
+        yield
+    finally:
+        _exit()
+
+
+def active() -> bool:
+    """Whether dynamo's tensor comparison is patched now (inside a block, on a torch that
+    needs it)."""
+    from torch._dynamo.variables.tensor import TensorVariable
+
+    return bool(getattr(TensorVariable.__dict__.get("call_method"), "__magi_dynamo_fix__", False))
+
+
+def attach_dynamo_fixes(module: torch.nn.Module) -> tuple[Any, Any]:
+    """Run every call of ``module`` (a compiled module) inside `tensor_constant_compare`.
+
+    Returns the two hook handles; ``handle.remove()`` on both detaches the fixes. The forward
+    hook is always called, an exception in the call included, so the patch never outlives it.
+    """
+    if not isinstance(module, torch.nn.Module):
+        raise TypeError(
+            f"attach_dynamo_fixes(module={module!r}): expected a torch.nn.Module (the result of "
+            f"torch.compile(model) for an nn.Module); fix: wrap a compiled function's calls in "
+            f"`with tensor_constant_compare():`"
+        )
+
+    def enter(_module: Any, _args: Any) -> None:
+        _enter()
+
+    def leave(_module: Any, _args: Any, _output: Any) -> None:
+        _exit()
+
+    before = module.register_forward_pre_hook(enter)
+    after = module.register_forward_hook(leave, always_call=True)
+    return before, after
+
+
+def with_dynamo_fixes(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function`` (a compiled function) with every call inside `tensor_constant_compare`."""
+
+    @functools.wraps(function)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        with tensor_constant_compare():
+            return function(*args, **kwargs)
+
+    return call
