@@ -27,6 +27,26 @@ for s in "$@"; do
         step nnprof env MAGI_PASSES__MEASURE_DECISIONS=0 python benchmarks/zoo.py \
             --models wan2.2-vae --frames 3 --wan-frames 3,21 --baseline magi --variants magi \
             --rounds 3 --profile --profile-rounds 1 --profile-top 20 --hbm-gbps $HBM ;;
+    fix)  # magi_compile's dynamo fix (magi_passes.dynamo_fixes: the upsamplers' tensor == "Rep"
+        # no longer breaks the graph on torch 2.11) as shipped (decisions on): magi, magi without
+        # the fix and torch.compile with it, against torch.compile+frames, T=3 and T=21, each
+        # output against fp32
+        step fix python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
+            --baseline torch.compile+frames --variants magi,magi-no-dynamo-fix,torch.compile+fix \
+            --rounds 3 --hbm-gbps $HBM ;;
+    holds)  # the Wan decode's zoo test as shipped: magi >= 1.5x over torch.compile
+        step holds python -m pytest -p no:cacheprovider -q -rA --magi-perf tests/test_zoo_gpu.py \
+            -k wan_decode_holds ;;
+    zoo_right)  # magi as shipped decodes T=3 then T=5 through one copy (the path once wrong)
+        step zoo_right python -m pytest -p no:cacheprovider -q -rA --magi-perf \
+            tests/test_zoo_gpu.py -k wan_decode_is_right_after_another_length ;;
+    fixtests)  # the dynamo fix's tests on torch 2.11 (the torch that needs it)
+        step fixtests python -m pytest -p no:cacheprovider -q -rA tests/test_dynamo_fixes.py ;;
+    fixprof)  # magi as shipped, profiled per further frame (decisions off: the profile only)
+        step fixprof env MAGI_PASSES__MEASURE_DECISIONS=0 python benchmarks/zoo.py \
+            --models wan2.2-vae --frames 3 --wan-frames 3,21 --baseline torch.compile+fix \
+            --variants magi --rounds 3 --profile --profile-rounds 1 --profile-top 20 \
+            --hbm-gbps $HBM ;;
     esac
 done
 echo done >"$LOGS/ALL.done"
