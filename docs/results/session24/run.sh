@@ -4,6 +4,8 @@
 # /tmp/s24/<step>.log, and /tmp/s24/<step>.rc when it ends; `bash poll.sh SECONDS` (beside this
 # file) waits for ALL.done or SECONDS, prints the ended steps and tars the logs into $OUT. Issue
 # each poll call right after the last returns: the machine goes back after 30 s idle.
+# Calls: 1 `setup tests zoo_tests profgpu nnprof` (tests: 10 passed; zoo_tests ran 13 tests
+# without a failure and was cut at the machine's 30-minute hold), 2 `setup fixtests fix`.
 set -u
 LOGS=/tmp/s24
 # shellcheck source=../../../tools/gpu_steps.sh
@@ -28,11 +30,11 @@ for s in "$@"; do
             --models wan2.2-vae --frames 3 --wan-frames 3,21 --baseline magi --variants magi \
             --rounds 3 --profile --profile-rounds 1 --profile-top 20 --hbm-gbps $HBM ;;
     fix)  # magi_compile's dynamo fix (magi_passes.dynamo_fixes: the upsamplers' tensor == "Rep"
-        # no longer breaks the graph on torch 2.11) as shipped (decisions on): magi, magi without
-        # the fix and torch.compile with it, against torch.compile+frames, T=3 and T=21, each
-        # output against fp32
+        # no longer breaks the graph on torch 2.11) as shipped (decisions on): magi and
+        # torch.compile with the fix, against torch.compile+frames, T=3 and T=21, each output
+        # against fp32 (magi without the fix: session 23's targets, 1330.54 ms at T=21)
         step fix python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
-            --baseline torch.compile+frames --variants magi,magi-no-dynamo-fix,torch.compile+fix \
+            --baseline torch.compile+frames --variants magi,torch.compile+fix \
             --rounds 3 --hbm-gbps $HBM ;;
     holds)  # the Wan decode's zoo test as shipped: magi >= 1.5x over torch.compile
         step holds python -m pytest -p no:cacheprovider -q -rA --magi-perf tests/test_zoo_gpu.py \
