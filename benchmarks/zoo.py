@@ -48,9 +48,10 @@ from when it was opt-in, switches it on: the taps
 of a causal conv's first frames that read only its zero frames dropped from the weight),
 and `magi-static` / `torch.compile+frames+static` (`magi` / `torch.compile+frames` compiled with
 `dynamic=False`: no automatic dynamic shapes, so every chunk shape of a video decode gets a static
-graph of its own), `magi-no-dynamo-fix` (`magi` without `magi_compile`'s dynamo fixes:
-a tensor compared with a string breaks the graph on torch 2.11, `magi_passes.dynamo_fixes`) and the
-fair baseline `torch.compile+fix` (`torch.compile(module)` with those fixes, no passes).
+graph of its own), `magi-dynamo-fix` (`magi_compile(module, dynamo_fixes=True)`: a tensor
+compared with a string no longer breaks the graph on torch 2.11, `magi_passes.dynamo_fixes`, so
+the Wan decoder is one graph a chunk), `magi-dynamo-fix-static` (the same with `dynamic=False`)
+and the fair baseline `torch.compile+fix` (`torch.compile(module)` with those fixes, no passes).
 Each magi variant's line also says where its compile time went (`MagiBackend.seconds_text`:
 the variants that run, the variants compiled only to be timed, and the timing).
 `--baseline V` times every variant against V instead of torch.compile (`--baseline
@@ -58,7 +59,8 @@ magi-no-state --variants magi`: what that one option buys).
 Every compiled copy has code objects of its own, so variants never share dynamo's frames.
 
 The passes' own share: when `torch.compile+frames`, `torch.compile+limit` or `torch.compile+fix`
-ran, each magi variant is also timed against the fastest of them (`measure_pair`, interleaved)
+ran, each magi variant is also timed against the fastest of them whose output is right (a
+baseline the numerics check calls WRONG is no baseline; `measure_pair`, interleaved)
 and the ratio printed ("passes' own share"): what the passes buy beyond what frames of their own,
 a higher recompile limit or magi_compile's dynamo fixes give plain torch.compile. With `--wan-frames` the same is printed per further
 latent frame. Without those variants the benchmark says how to get the number.
@@ -128,21 +130,20 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-pad-trim": ({"enable_causal_pad_trim": True}, "instance"),
     "magi-no-pad-trim": ({"enable_causal_pad_trim": False}, "instance"),
     "torch.compile+frames+static": (None, "instance"),
-    "magi-no-dynamo-fix": ({}, "instance"),
+    "magi-dynamo-fix": ({}, "instance"),
+    "magi-dynamo-fix-static": ({}, "instance"),
     "torch.compile+fix": (None, "class"),
 }
 # variants compiled with `dynamic=False`: every shape dynamo sees gets a static graph of its own
 # (automatic dynamic shapes off), so the Wan decode's steady chunk is static in its cache frames
-STATIC_VARIANTS = ("magi-static", "torch.compile+frames+static")
+STATIC_VARIANTS = ("magi-static", "torch.compile+frames+static", "magi-dynamo-fix-static")
 # variants compiled and called with dynamo's recompile limit raised (`--recompile-limit`)
 LIMIT_VARIANTS = ("torch.compile+limit",)
 # the baselines that give plain torch.compile what magi_compile's frames give it: the passes'
 # own share is magi against the faster of these
 FAIR_BASELINES = ("torch.compile+frames", "torch.compile+limit", "torch.compile+fix")
-# the plain torch.compile variant given magi_compile's dynamo fixes (magi_passes.dynamo_fixes)
-FIX_BASELINES = ("torch.compile+fix",)
-# magi variants compiled without them (every other magi variant of per-instance frames gets them)
-NO_FIX_VARIANTS = ("magi-no-dynamo-fix",)
+# the variants compiled with magi_compile's opt-in dynamo fixes (magi_passes.dynamo_fixes)
+FIX_VARIANTS = ("magi-dynamo-fix", "magi-dynamo-fix-static", "torch.compile+fix")
 ACCUMULATED_LIMIT_FACTOR = 16
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 
@@ -223,21 +224,12 @@ class ScopedModel:
 Runnable = zoo.ZooModel | ScopedModel
 
 
-def uses_dynamo_fixes(variant: str) -> bool:
-    """Whether ``variant`` is compiled with magi_compile's dynamo fixes: the magi variants with
-    frames per instance (as magi_compile compiles) but `NO_FIX_VARIANTS`, and `FIX_BASELINES`."""
-    overrides, isolate = VARIANTS[variant]
-    if overrides is None:
-        return variant in FIX_BASELINES
-    return isolate == "instance" and variant not in NO_FIX_VARIANTS
-
-
 def _build_variant(
     model: zoo.ZooModel, variant: str, recompile_limit: int
 ) -> tuple[Runnable, MagiBackend | None]:
     overrides, isolate = VARIANTS[variant]
     kwargs: dict[str, Any] = {"dynamic": False} if variant in STATIC_VARIANTS else {}
-    kwargs["dynamo_fixes"] = uses_dynamo_fixes(variant)
+    kwargs["dynamo_fixes"] = variant in FIX_VARIANTS
     if overrides is None:
         compiled = model.compile(backend="inductor", isolate=isolate, **kwargs)
         if variant in LIMIT_VARIANTS:
@@ -400,6 +392,11 @@ def passes_share(
             "--variants (magi is then timed against the faster of the two)"
         )
         return
+    wrong = [r.variant for r in fair if r.extra.get("numerics") == "WRONG"]
+    fair = [r for r in fair if r.variant not in wrong]
+    if not fair:
+        log(f"  passes' own share: not measured; every fair baseline's output is wrong ({wrong})")
+        return
     best = min(fair, key=lambda r: r.ms)
     for row in magi:
         sp = measure_pair(
@@ -459,13 +456,16 @@ def wan_frames(
     profiled = (min(frames), max(frames)) if args.profile and len(set(frames)) >= 2 else ()
     reports: dict[str, dict[int, profiling.ProfileReport]] = {v: {} for v in times}
     rows: list[Row] = []
+    wrong: set[str] = set()  # variants wrong at some count: no fair baseline
     for t in frames:
         (zt,) = model.with_frames(t).inputs
         runs: dict[str, Runnable] = {
             "eager": model.with_inputs(zt),
             **{v: m.with_inputs(zt) for v, m in compiled.items()},
         }
-        log(f"  T={t:>2} numerics: {frames_numerics(runs, zt)}")
+        numerics, wrong_at_t = frames_numerics(runs, zt)
+        wrong |= wrong_at_t
+        log(f"  T={t:>2} numerics: {numerics}")
         base = runs[baseline]
         for variant, m in runs.items():
             if variant == baseline:
@@ -523,7 +523,7 @@ def wan_frames(
                 row.extra["profile"] = diff.to_dict()
             row.extra["fixed_ms"] = fixed[variant]
             rows.append(row)
-    fair = {v: slopes[v] for v in FAIR_BASELINES if v in slopes}
+    fair = {v: slopes[v] for v in FAIR_BASELINES if v in slopes and v not in wrong}
     if fair:
         best = min(fair, key=lambda v: fair[v])
         for variant in (v for v in slopes if v.startswith("magi")):
@@ -537,9 +537,9 @@ def wan_frames(
     return rows
 
 
-def frames_numerics(runs: dict[str, Runnable], z: torch.Tensor) -> str:
+def frames_numerics(runs: dict[str, Runnable], z: torch.Tensor) -> tuple[str, set[str]]:
     """Each run's rel-L2 from a higher-precision decode of ``z``, with eager's bound: the
-    numerics every per-frame time stands beside."""
+    numerics every per-frame time stands beside; and the runs beyond the bound."""
     high = torch.float64 if z.dtype == torch.float32 else torch.float32
     eager = runs["eager"]
     assert isinstance(eager, zoo.ZooModel)
@@ -549,7 +549,8 @@ def frames_numerics(runs: dict[str, Runnable], z: torch.Tensor) -> str:
     parts = [f"eager {errors.pop('eager'):.2e} (bound {bound:.2e})"]
     parts += [f"{v} {e:.2e} ({'ok' if e <= bound else 'WRONG'})" for v, e in errors.items()]
     del reference
-    return "rel-L2 vs " + str(high).replace("torch.", "") + ": " + ", ".join(parts)
+    wrong = {v for v, e in errors.items() if e > bound}
+    return "rel-L2 vs " + str(high).replace("torch.", "") + ": " + ", ".join(parts), wrong
 
 
 def _slope(xs: list[int], ys: list[float]) -> float:

@@ -321,7 +321,7 @@ def magi_compile(
     config: PassConfig | None = None,
     dynamic: bool | None = None,
     isolate_frames: bool = True,
-    dynamo_fixes: bool = True,
+    dynamo_fixes: bool = False,
     **torch_compile_kwargs: Any,
 ) -> Any:
     """`torch.compile(model, backend=MagiBackend(config), dynamic=dynamic, **kwargs)`.
@@ -332,10 +332,14 @@ def magi_compile(
     its recompile limit and fall back to eager (measured on the Wan 2.2 VAE decode:
     docs/benchmarks.md). The module computes the same; `restore_forward_code` undoes it.
 
-    ``dynamo_fixes`` (default on): every call of the compiled model runs inside
+    ``dynamo_fixes`` (opt-in): every call of the compiled model runs inside
     `magi_passes.dynamo_fixes.tensor_constant_compare`, so dynamo traces a tensor compared with
-    a string as Python evaluates it instead of breaking the graph (torch 2.11 breaks there, and
-    the Wan 2.2 decoder splits into dozens of graphs with eager code between them).
+    a string as Python evaluates it instead of breaking the graph (torch 2.11 breaks there). On
+    the Wan 2.2 decode that makes each chunk's decoder one graph, compiled in 82.7 s (torch.compile
+    with frames isolated: 104.0 s in the same run), but its steady chunk is then a dynamic graph
+    and a further latent frame took 81.1 ms (65.9 without the fix; H100, docs/benchmarks.md
+    "Session 24"), so it stays off until a measured form wins.
+
     The returned object carries the backend as `.magi_backend` (its managers, results).
     """
     _validate.check_compile_target("magi_compile", model)

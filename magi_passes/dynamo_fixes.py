@@ -22,8 +22,17 @@ never leaks out of a call (tests/test_dynamo_fixes.py).
 
 `attach_dynamo_fixes(module)` makes every call of a compiled module (``torch.compile``'s
 ``OptimizedModule``) run inside the block, with a forward pre-hook and an always-called forward
-hook; `magi_compile` does it unless ``dynamo_fixes=False``. ``torch.compile(model,
-backend="magi")`` does not get it: the backend is called after dynamo has traced.
+hook; `magi_compile(..., dynamo_fixes=True)` does it. ``torch.compile(model, backend="magi")``
+cannot: the backend is called after dynamo has traced.
+
+Opt-in, by measurement (H100, torch 2.11, docs/benchmarks.md "Session 24"): on the Wan 2.2
+decode the fix makes each chunk's decoder one graph (3 graphs for T=3 instead of 35), which
+compiles in 82.7 s against 104.0 for torch.compile with frames isolated, and its output is right
+under magi (9.6e-3 from fp32; plain torch.compile with the fix miscompiles that one graph:
+1.02). But the steady chunk's graph comes out dynamic (dynamo's automatic dynamic sizes, from the
+caches' lengths changing between the second and third chunk), the measured decisions do not
+time dynamic graphs, and a further latent frame took 81.1 ms against 65.9 ms with the fix off.
+The next measurement is the fix with ``dynamic=False`` (zoo variant `magi-dynamo-fix-static`).
 """
 
 from __future__ import annotations

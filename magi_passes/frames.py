@@ -34,9 +34,9 @@ which 1.3 ms were the separate bias kernel and the layout transposes (H100, docs
 `forward` names the file `<magi frame> <torch's file>` (`frame_filename`), which no skip rule
 matches: reached eagerly, the module is a frame dynamo compiles like any other, and traced into
 from compiled code it is inlined as before. The source lines are registered under that name in
-`linecache`, so tracebacks still show them. (`magi_compile` now also removes that break:
-`magi_passes.dynamo_fixes` traces the comparison as Python evaluates it, and the decoder of each
-chunk is then one graph; the frames still serve models whose breaks are real.)
+`linecache`, so tracebacks still show them. (`magi_compile(..., dynamo_fixes=True)` removes that
+break instead: `magi_passes.dynamo_fixes` traces the comparison as Python evaluates it, and each
+chunk's decoder is then one graph; opt-in, as measured in docs/benchmarks.md "Session 24".)
 
 It changes no computation: the module computes exactly what it did (eager, or compiled). It is
 visible as an instance attribute ``forward`` on each submodule; `restore_forward_code` removes

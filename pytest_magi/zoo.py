@@ -993,9 +993,9 @@ class ZooPair:
     ``torch.compile``) and ``candidate`` (``backend="magi"`` by default).
 
     The candidate's modules get frames of their own per instance (``candidate_isolate``), as
-    `magi_compile` gives them, and a magi candidate's calls run with `magi_compile`'s dynamo
-    fixes (``candidate_dynamo_fixes``; None: on for a ``MagiBackend`` candidate,
-    `magi_passes.dynamo_fixes`); the baseline is compiled as users compile it. Timed by
+    `magi_compile` gives them; ``candidate_dynamo_fixes=True`` runs the candidate's calls with
+    `magi_compile`'s opt-in dynamo fixes (`magi_passes.dynamo_fixes`; None or False: off, as
+    `magi_compile`'s default); the baseline is compiled as users compile it. Timed by
     ``@pytest.mark.min_speedup`` like a ``CompiledPair`` (the ``zoo_pair`` fixture
     registers it), or directly with ``pytest_magi.timing.measure_pair(pair)``.
     ``candidate_backend`` is the ``MagiBackend`` when the candidate is magi: its managers say
@@ -1038,8 +1038,8 @@ class ZooPair:
         # what each side compiles with, as given (``locate`` compiles a side again from it)
         self.side_backends = {"baseline": baseline, "candidate": candidate}
         self.side_isolation = {"baseline": "class", "candidate": candidate_isolate}
-        if candidate_dynamo_fixes is None:  # as magi_compile: on for a magi candidate
-            candidate_dynamo_fixes = hasattr(candidate, "managers")
+        if candidate_dynamo_fixes is None:  # as magi_compile: opt-in
+            candidate_dynamo_fixes = False
         self.side_fixes = {"baseline": False, "candidate": candidate_dynamo_fixes}
         self.compile_kwargs = dict(torch_compile_kwargs)
         self.candidate_backend = candidate if hasattr(candidate, "managers") else None

@@ -182,23 +182,26 @@ def seen(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     return calls
 
 
-def test_magi_compile_traces_a_module_inside_the_fixes(forced: None, seen: list[bool]) -> None:
+def test_magi_compile_traces_a_module_inside_the_fixes_when_asked(
+    forced: None, seen: list[bool]
+) -> None:
     torch._dynamo.reset()
-    model = magi_compile(torch.nn.Linear(2, 2))
-    model(torch.ones(2))
+    magi_compile(torch.nn.Linear(2, 2))(torch.ones(2))  # opt-in: off by default
     torch._dynamo.reset()
-    assert seen == [True]
+    magi_compile(torch.nn.Linear(2, 2), dynamo_fixes=True)(torch.ones(2))
+    torch._dynamo.reset()
+    assert seen == [False, True]
     assert not active() and dynamo_fixes._depth == 0
 
 
-def test_magi_compile_leaves_them_off_when_asked(forced: None, seen: list[bool]) -> None:
+def test_magi_compile_wraps_a_function_when_asked(forced: None, seen: list[bool]) -> None:
     def probe(x: torch.Tensor) -> torch.Tensor:
         return x + 1
 
     torch._dynamo.reset()
     magi_compile(probe, dynamo_fixes=False)(torch.ones(2))
     torch._dynamo.reset()
-    magi_compile(probe)(torch.ones(2))  # a function: wrapped, not hooked
+    magi_compile(probe, dynamo_fixes=True)(torch.ones(2))  # a function: wrapped, not hooked
     torch._dynamo.reset()
     assert seen == [False, True]
     assert dynamo_fixes._depth == 0
@@ -235,7 +238,7 @@ def test_bad_input_names_the_value_and_the_fix() -> None:
 def test_a_magi_compiled_upsampler_computes_eagers_numbers() -> None:
     torch._dynamo.reset()
     model = Upsampler()
-    compiled = magi_compile(copy.deepcopy(model))
+    compiled = magi_compile(copy.deepcopy(model), dynamo_fixes=True)
     x = torch.randn(2, 3, 5)
     for cache in (None, "Rep", torch.randn(2, 3, 5)):
         torch.testing.assert_close(compiled(x, cache), model(x, cache))

@@ -286,3 +286,43 @@ def test_the_zoo_benchmark_refuses_bad_arguments_before_compiling(
         load_benchmark("zoo").main(argv)
     assert exited.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_the_passes_share_is_never_taken_against_a_wrong_baseline() -> None:
+    """A fair baseline whose output the numerics check calls WRONG (torch.compile with the
+    dynamo fix miscompiles the Wan decode on torch 2.11) is no baseline: magi is timed against
+    the fastest right one, and with none right the benchmark says so."""
+    import argparse
+
+    from scripts import load_benchmark
+
+    bench = load_benchmark("zoo")
+
+    def row(variant: str, ms: float, numerics: str) -> object:
+        return bench.Row(
+            "m", variant, "x", ms, None, None, None, None, None, None, 0, 0.0,
+            extra={"numerics": numerics},
+        )  # fmt: skip
+
+    class Run:
+        def run(self) -> torch.Tensor:
+            return torch.ones(256).sum()
+
+    rows = [
+        row("torch.compile+frames", 2.0, "ok"),
+        row("torch.compile+fix", 1.0, "WRONG"),
+        row("magi", 1.5, "ok"),
+    ]
+    lines: list[str] = []
+    args = argparse.Namespace(rounds=3)
+    bench.passes_share(rows, {r.variant: Run() for r in rows}, args, lines.append)
+    assert rows[2].extra["passes_share"]["baseline"] == "torch.compile+frames"
+    rows[0].extra["numerics"] = "WRONG"
+    del rows[2].extra["passes_share"]
+    lines.clear()
+    bench.passes_share(rows, {r.variant: Run() for r in rows}, args, lines.append)
+    assert "passes_share" not in rows[2].extra
+    assert lines == [
+        "  passes' own share: not measured; every fair baseline's output is wrong "
+        "(['torch.compile+frames', 'torch.compile+fix'])"
+    ]
