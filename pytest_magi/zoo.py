@@ -1000,6 +1000,9 @@ class ZooPair:
     registers it), or directly with ``pytest_magi.timing.measure_pair(pair)``.
     ``candidate_backend`` is the ``MagiBackend`` when the candidate is magi: its managers say
     what each pass did to each graph (``pair.fired("conv_channels_last")``).
+    A magi candidate compiles with Inductor's FX graph and AOTAutograd caches off (scoped to its
+    compiles, as a ``CompiledPair``'s sides compile), so its passes run on every graph and
+    ``fired``/``results`` see them whatever an earlier process left in the cache folder.
 
     Compile health per side, as for a ``CompiledPair``: ``pair.compile_stats[side]`` (graphs,
     frames, graph breaks, recompiles, frames that hit the recompile limit and ran eagerly, dims
@@ -1050,7 +1053,12 @@ class ZooPair:
             **torch_compile_kwargs,
         )
         self.candidate = model.compile(
-            backend=_counted(candidate, self._stats["candidate"], torch_compile_kwargs),
+            backend=_counted(
+                candidate,
+                self._stats["candidate"],
+                torch_compile_kwargs,
+                caches_off=self.candidate_backend is not None,
+            ),
             isolate=candidate_isolate,
             dynamo_fixes=candidate_dynamo_fixes,
             **torch_compile_kwargs,
@@ -1234,22 +1242,43 @@ class ZooPair:
 
 
 class _CountedBackend:
-    """A side's dynamo backend that reports each graph it compiles to the side's collector."""
+    """A side's dynamo backend that reports each graph it compiles to the side's collector.
 
-    def __init__(self, backend: Callable[..., Any], collector: Any, name: str) -> None:
+    ``caches_off``: each compile runs with Inductor's FX graph cache and the AOTAutograd cache
+    off (scoped to the call), as a ``CompiledPair``'s sides compile, so a magi candidate's passes
+    really run: a graph served from those caches runs no pass, and ``pair.fired(name)`` and
+    ``pair.results()`` would not see what the passes did to it (session 24's GPU run: a Wan
+    decode compiled by an earlier process in the same cache folder read as "conv_channels_last
+    never fired")."""
+
+    def __init__(
+        self, backend: Callable[..., Any], collector: Any, name: str, caches_off: bool = False
+    ) -> None:
         self.backend = backend
         self.collector = collector
         self.name = name
+        self.caches_off = caches_off
 
     def __call__(self, gm: torch.fx.GraphModule, example_inputs: Any, **kwargs: Any) -> Any:
         self.collector.on_compile()
-        return self.backend(gm, example_inputs, **kwargs)
+        if not self.caches_off:
+            return self.backend(gm, example_inputs, **kwargs)
+        from .capture import AUTOGRAD_CACHES_OFF, GRAPH_CACHES_OFF, existing
+
+        inductor, functorch = torch._inductor.config, torch._functorch.config
+        with (
+            inductor.patch(existing(inductor, GRAPH_CACHES_OFF)),
+            functorch.patch(existing(functorch, AUTOGRAD_CACHES_OFF)),
+        ):
+            return self.backend(gm, example_inputs, **kwargs)
 
     def __repr__(self) -> str:
         return self.name
 
 
-def _counted(backend: Any, collector: Any, compile_kwargs: Mapping[str, Any]) -> Any:
+def _counted(
+    backend: Any, collector: Any, compile_kwargs: Mapping[str, Any], caches_off: bool = False
+) -> Any:
     if isinstance(backend, str):
         if "mode" in compile_kwargs or "options" in compile_kwargs:
             # torch.compile applies mode/options itself only for a backend given by name
@@ -1257,5 +1286,5 @@ def _counted(backend: Any, collector: Any, compile_kwargs: Mapping[str, Any]) ->
             return backend
         from torch._dynamo import lookup_backend
 
-        return _CountedBackend(lookup_backend(backend), collector, repr(backend))
-    return _CountedBackend(backend, collector, repr(backend))
+        return _CountedBackend(lookup_backend(backend), collector, repr(backend), caches_off)
+    return _CountedBackend(backend, collector, repr(backend), caches_off)

@@ -326,3 +326,19 @@ def test_the_passes_share_is_never_taken_against_a_wrong_baseline() -> None:
         "  passes' own share: not measured; every fair baseline's output is wrong "
         "(['torch.compile+frames', 'torch.compile+fix'])"
     ]
+
+
+@DIFFUSERS
+def test_a_magi_candidate_runs_its_passes_whatever_the_graph_cache_holds() -> None:
+    """Inductor's FX graph cache serves a graph compiled before without running the post-grad
+    passes; a ZooPair's magi candidate compiles with it off, so a second pair over the same
+    model (same graphs, same cache folder, the cache on) still sees its passes' results."""
+    assert torch._inductor.config.fx_graph_cache  # on, as users run
+    for _ in range(2):
+        torch._dynamo.reset()
+        pair = zoo.ZooPair(zoo.load("sd-vae"))
+        pair.candidate.run()
+        assert pair.results(), "the magi passes never ran: the graph came from the cache"
+        assert any(r.name == "conv_channels_last" for r in pair.results())
+    assert torch._inductor.config.fx_graph_cache  # and restored
+    torch._dynamo.reset()
