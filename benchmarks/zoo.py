@@ -60,10 +60,11 @@ Every compiled copy has code objects of its own, so variants never share dynamo'
 
 The passes' own share: when `torch.compile+frames`, `torch.compile+limit` or `torch.compile+fix`
 ran, each magi variant is also timed against the fastest of them whose output is right (a
-baseline the numerics check calls WRONG is no baseline; `measure_pair`, interleaved)
-and the ratio printed ("passes' own share"): what the passes buy beyond what frames of their own,
-a higher recompile limit or magi_compile's dynamo fixes give plain torch.compile. With `--wan-frames` the same is printed per further
-latent frame. Without those variants the benchmark says how to get the number.
+baseline the numerics check calls WRONG is no baseline; `measure_pair`, interleaved) and the
+ratio printed ("passes' own share"): what the passes buy beyond what frames of their own, a
+higher recompile limit or magi_compile's dynamo fixes give plain torch.compile. With
+`--wan-frames` the same is printed per further latent frame. Without those variants the
+benchmark says how to get the number.
 
 `--profile`: every variant (eager too) is profiled with `pytest_magi.profiling.profile` and its
 table printed: time per kernel class (conv/matmul, each Triton kernel pattern, layout copies,

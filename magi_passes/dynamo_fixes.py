@@ -1,4 +1,4 @@
-"""Dynamo fixes `magi_compile` applies while dynamo traces a compiled model's calls.
+"""Dynamo fixes `magi_compile(..., dynamo_fixes=True)` applies while dynamo traces a model's calls.
 
 A graph break is a correctness-neutral, speed-costly event; one that dynamo cannot resume from
 makes it run the rest of the function eagerly. On torch 2.11 comparing a tensor with a string

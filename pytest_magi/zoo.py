@@ -839,6 +839,7 @@ class ZooModel:
             compiled = torch.compile(module, backend=backend, **torch_compile_kwargs)
             setattr(owner, self.attr, compiled)
         if dynamo_fixes:
+            assert isinstance(compiled, nn.Module)  # torch.compile of a module is a module
             attach_dynamo_fixes(compiled)
         return dataclasses.replace(
             self,
@@ -1041,6 +1042,11 @@ class ZooPair:
         # what each side compiles with, as given (``locate`` compiles a side again from it)
         self.side_backends = {"baseline": baseline, "candidate": candidate}
         self.side_isolation = {"baseline": "class", "candidate": candidate_isolate}
+        if candidate_dynamo_fixes is not None and not isinstance(candidate_dynamo_fixes, bool):
+            raise TypeError(
+                f"ZooPair(candidate_dynamo_fixes={candidate_dynamo_fixes!r}): expected True, "
+                f"False or None (None: off, as magi_compile's default)"
+            )
         if candidate_dynamo_fixes is None:  # as magi_compile: opt-in
             candidate_dynamo_fixes = False
         self.side_fixes = {"baseline": False, "candidate": candidate_dynamo_fixes}

@@ -186,6 +186,14 @@ def test_wan_decode_numerics_and_passes(config_patch) -> None:
     assert not model.compiled and model.module is model.owner.decoder
 
 
+@DIFFUSERS
+def test_the_dynamo_fixes_switch_is_checked() -> None:
+    with pytest.raises(TypeError, match=r"candidate_dynamo_fixes='yes'\): expected True, False"):
+        zoo.ZooPair(zoo.load("sd-vae"), candidate_dynamo_fixes="yes")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"ZooModel.compile\(dynamo_fixes=1\): expected True"):
+        zoo.load("sd-vae").compile(dynamo_fixes=1)  # type: ignore[arg-type]
+
+
 def test_zoo_pair_checks_its_arguments() -> None:
     with pytest.raises(TypeError, match="expected a ZooModel"):
         zoo.ZooPair("sd-vae")  # type: ignore[arg-type]
@@ -342,3 +350,25 @@ def test_a_magi_candidate_runs_its_passes_whatever_the_graph_cache_holds() -> No
         assert any(r.name == "conv_channels_last" for r in pair.results())
     assert torch._inductor.config.fx_graph_cache  # and restored
     torch._dynamo.reset()
+
+
+@DIFFUSERS
+def test_the_zoo_benchmark_gives_the_dynamo_fixes_to_exactly_its_fix_variants() -> None:
+    """`magi-dynamo-fix*` and `torch.compile+fix` run every call inside the fixes' scope (hooks
+    on the compiled module), `magi-dynamo-fix-static` with static shapes; `magi` and every other
+    variant as magi_compile's default: no fixes. Nothing is compiled (torch.compile is lazy)."""
+    from scripts import load_benchmark
+
+    bench = load_benchmark("zoo")
+    model = zoo.load("sd-vae")
+    assert set(bench.FIX_VARIANTS) == {
+        "magi-dynamo-fix",
+        "magi-dynamo-fix-static",
+        "torch.compile+fix",
+    }
+    for variant in ("magi", "torch.compile+frames", *bench.FIX_VARIANTS):
+        compiled, _ = bench._build_variant(model, variant, 64)
+        hooked = bool(compiled.module._forward_pre_hooks) and bool(compiled.module._forward_hooks)
+        assert hooked is (variant in bench.FIX_VARIANTS), variant
+        assert compiled.compile_kwargs["dynamo_fixes"] is hooked
+        assert ("dynamic" in compiled.compile_kwargs) is variant.endswith("-static"), variant

@@ -8,12 +8,22 @@
 # without a failure and was cut at the machine's 30-minute hold), 2 `setup fixtests fix holds`
 # (fixtests 20 passed; fix: the dynamo fix on by default made the steady chunk one dynamic graph,
 # 81.1 ms a further frame; holds failed at `pair.fired`, its graphs served by the FX graph cache
-# the fix step had filled). Next session: `setup fixstatic`, then `zoo_a` and `zoo_b` (the
-# video VAEs' never-slower tests do not fit one 30-minute machine).
+# the fix step had filled). Next session: `setup fixstatic coldfix` (if the static form wins:
+# `fixprof`), then `zoo_a` and `zoo_b` (the video VAEs' never-slower tests do not fit one
+# 30-minute machine).
 set -u
 LOGS=/tmp/s24
 # shellcheck source=../../../tools/gpu_steps.sh
 source tools/gpu_steps.sh  # step NAME CMD..., HBM
+# one variant of the Wan decode (T=3) compiled in a process of its own with empty Inductor,
+# Triton and decision caches: a cold compile, as a user's first run pays it
+cold() {
+    local v=$1 dir=$LOGS/cache_$2
+    shift 2
+    rm -rf "$dir" && mkdir -p "$dir"
+    env TORCHINDUCTOR_CACHE_DIR=$dir TRITON_CACHE_DIR=$dir/triton "$@" python benchmarks/zoo.py \
+        --models wan2.2-vae --frames 3 --baseline "$v" --variants "$v" --rounds 3 --hbm-gbps $HBM
+}
 for s in "$@"; do
     case $s in
     setup)
@@ -48,11 +58,15 @@ for s in "$@"; do
             tests/test_zoo_gpu.py -k wan_decode_is_right_after_another_length ;;
     fixtests)  # the dynamo fix's tests on torch 2.11 (the torch that needs it)
         step fixtests python -m pytest -p no:cacheprovider -q -rA tests/test_dynamo_fixes.py ;;
-    fixprof)  # magi as shipped, profiled per further frame (decisions off: the profile only)
-        step fixprof env MAGI_PASSES__MEASURE_DECISIONS=0 python benchmarks/zoo.py \
-            --models wan2.2-vae --frames 3 --wan-frames 3,21 --baseline torch.compile+fix \
-            --variants magi --rounds 3 --profile --profile-rounds 1 --profile-top 20 \
-            --hbm-gbps $HBM ;;
+    fixprof)  # the fix with static shapes, profiled per further frame with the kernels' origins
+        # (decisions on, as it would ship): where its further frame's time goes
+        step fixprof python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
+            --baseline torch.compile+frames --variants magi-dynamo-fix-static --rounds 3 \
+            --profile --profile-rounds 1 --profile-top 20 --hbm-gbps $HBM ;;
+    coldfix)  # cold compile (fresh Inductor, Triton and decision caches, a process each):
+        # torch.compile as users write it against the fix with static shapes
+        step cold_tc cold torch.compile tc
+        step cold_fixstatic cold magi-dynamo-fix-static fixstatic ;;
     fixstatic)  # the opt-in dynamo fix with static shapes (the steady chunk a static graph,
         # measured by the decisions) against magi as shipped and the fix alone, T=3 and T=21
         step fixstatic python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
