@@ -322,6 +322,7 @@ def magi_compile(
     dynamic: bool | None = None,
     isolate_frames: bool = True,
     dynamo_fixes: bool = False,
+    contiguous_inputs: bool = False,
     **torch_compile_kwargs: Any,
 ) -> Any:
     """`torch.compile(model, backend=MagiBackend(config), dynamic=dynamic, **kwargs)`.
@@ -340,6 +341,11 @@ def magi_compile(
     and a further latent frame took 81.1 ms (65.9 without the fix; H100, docs/benchmarks.md
     "Session 24"), so it stays off until a measured form wins.
 
+    ``contiguous_inputs`` (opt-in, an ``nn.Module`` only): each call's positional tensor
+    arguments are made contiguous before dynamo sees them
+    (`magi_passes.dynamo_fixes.attach_contiguous_inputs`), so a decoder fed slices of a longer
+    latent reuses its static graphs at every length instead of compiling them again.
+
     The returned object carries the backend as `.magi_backend` (its managers, results).
     """
     _validate.check_compile_target("magi_compile", model)
@@ -352,6 +358,12 @@ def magi_compile(
         )
     _validate.check_optional_bool("magi_compile", "isolate_frames", isolate_frames)
     _validate.check_bool("magi_compile", "dynamo_fixes", dynamo_fixes)
+    _validate.check_bool("magi_compile", "contiguous_inputs", contiguous_inputs)
+    if contiguous_inputs and not isinstance(model, torch.nn.Module):
+        raise TypeError(
+            f"magi_compile(contiguous_inputs=True) needs an nn.Module, got {model!r}; fix: call "
+            f".contiguous() on a function's inputs yourself"
+        )
     options = torch_compile_kwargs.pop("options", None)
     backend = MagiBackend(config, options)
     if isolate_frames and isinstance(model, torch.nn.Module):
@@ -366,6 +378,10 @@ def magi_compile(
             attach_dynamo_fixes(compiled)
         else:
             compiled = with_dynamo_fixes(compiled)
+    if contiguous_inputs:
+        from .dynamo_fixes import attach_contiguous_inputs
+
+        attach_contiguous_inputs(compiled)
     try:
         compiled.magi_backend = backend
     except AttributeError:  # pragma: no cover - objects that refuse attributes

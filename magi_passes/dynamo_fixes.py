@@ -152,6 +152,31 @@ def attach_dynamo_fixes(module: torch.nn.Module) -> tuple[Any, Any]:
     return before, after
 
 
+def attach_contiguous_inputs(module: torch.nn.Module) -> Any:
+    """Make every positional tensor argument of ``module``'s calls contiguous before dynamo sees
+    it (a forward pre-hook, run before any other; returns its handle).
+
+    Dynamo guards a static graph on its inputs' strides. A video decoder fed one slice of the
+    latent at a time (``x[:, :, i:i + 1]``) gets strides that depend on the latent's length, so
+    with static shapes every new length compiles every chunk graph again (on the tiny Wan 2.2
+    decode, 3 more graphs per length, CPU) until the recompile limit sends the decoder back to
+    eager; made contiguous, one latent frame has the same strides at any length and the graphs
+    are reused (3 graphs for T=3, 6, 2 and 9). The copy is of the inputs that are not contiguous
+    already (one latent frame there: 48 x 34 x 60 at 540p); a channels-last input is converted
+    to the contiguous format, so leave this off for models fed channels-last tensors.
+    """
+    if not isinstance(module, torch.nn.Module):
+        raise TypeError(
+            f"attach_contiguous_inputs(module={module!r}): expected a torch.nn.Module; fix: pass "
+            f"the compiled module, or call .contiguous() on a function's inputs yourself"
+        )
+
+    def contiguous(_module: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        return tuple(a.contiguous() if isinstance(a, torch.Tensor) else a for a in args)
+
+    return module.register_forward_pre_hook(contiguous, prepend=True)
+
+
 def with_dynamo_fixes(function: Callable[..., Any]) -> Callable[..., Any]:
     """``function`` (a compiled function) with every call inside `tensor_constant_compare`."""
 

@@ -56,7 +56,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from magi_passes.dynamo_fixes import attach_dynamo_fixes
+from magi_passes.dynamo_fixes import attach_contiguous_inputs, attach_dynamo_fixes
 from magi_passes.frames import isolate_forward_code
 
 SIZES = ("tiny", "full")
@@ -808,6 +808,7 @@ class ZooModel:
         *,
         isolate: str = "class",
         dynamo_fixes: bool = False,
+        contiguous_inputs: bool = False,
         **torch_compile_kwargs: Any,
     ) -> ZooModel:
         """A new `ZooModel`: a deep copy whose ``.module`` is ``torch.compile(module, ...)``.
@@ -819,12 +820,16 @@ class ZooModel:
         limits (measured on the Wan 2.2 decode on the GPU: the second copy ran its up blocks
         eagerly); ``isolate="instance"`` gives every module instance its own frames, as
         `magi_compile` does. ``dynamo_fixes=True`` runs every call of the compiled module
-        inside `magi_passes.dynamo_fixes.tensor_constant_compare`, as `magi_compile` does.
+        inside `magi_passes.dynamo_fixes.tensor_constant_compare`, and ``contiguous_inputs=True``
+        makes its positional tensor arguments contiguous first
+        (`magi_passes.dynamo_fixes.attach_contiguous_inputs`), as `magi_compile` does with them.
         """
-        if not isinstance(dynamo_fixes, bool):
-            raise TypeError(
-                f"ZooModel.compile(dynamo_fixes={dynamo_fixes!r}): expected True or False"
-            )
+        for name, value in (
+            ("dynamo_fixes", dynamo_fixes),
+            ("contiguous_inputs", contiguous_inputs),
+        ):
+            if not isinstance(value, bool):
+                raise TypeError(f"ZooModel.compile({name}={value!r}): expected True or False")
         if self.compiled:
             raise ValueError(
                 f"zoo model {self.name!r} is already compiled (backend={self.backend!r}); "
@@ -838,9 +843,11 @@ class ZooModel:
             module = getattr(owner, self.attr)
             compiled = torch.compile(module, backend=backend, **torch_compile_kwargs)
             setattr(owner, self.attr, compiled)
+        assert isinstance(compiled, nn.Module)  # torch.compile of a module is a module
         if dynamo_fixes:
-            assert isinstance(compiled, nn.Module)  # torch.compile of a module is a module
             attach_dynamo_fixes(compiled)
+        if contiguous_inputs:
+            attach_contiguous_inputs(compiled)
         return dataclasses.replace(
             self,
             owner=owner,
@@ -848,6 +855,7 @@ class ZooModel:
             compile_kwargs={
                 "isolate": isolate,
                 "dynamo_fixes": dynamo_fixes,
+                "contiguous_inputs": contiguous_inputs,
                 **torch_compile_kwargs,
             },
         )

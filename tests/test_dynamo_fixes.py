@@ -19,6 +19,7 @@ from torch._dynamo.variables.tensor import TensorVariable
 from magi_passes import dynamo_fixes, magi_compile
 from magi_passes.dynamo_fixes import (
     active,
+    attach_contiguous_inputs,
     attach_dynamo_fixes,
     needs_tensor_constant_compare,
     tensor_constant_compare,
@@ -243,3 +244,36 @@ def test_a_magi_compiled_upsampler_computes_eagers_numbers() -> None:
     for cache in (None, "Rep", torch.randn(2, 3, 5)):
         torch.testing.assert_close(compiled(x, cache), model(x, cache))
     torch._dynamo.reset()
+
+
+class Head(torch.nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x * 2 + 1
+
+
+@pytest.mark.parametrize(("attach", "graphs"), [(False, 3), (True, 1)])
+def test_contiguous_inputs_reuse_static_graphs_at_every_length(attach: bool, graphs: int) -> None:
+    """A decoder fed one frame of latents of three lengths: the slices' strides differ, so with
+    static shapes dynamo compiles one graph per length, unless the inputs are made contiguous."""
+    counter = CompileCounter()
+    torch._dynamo.reset()
+    compiled = torch.compile(Head(), backend=counter, dynamic=False)
+    if attach:
+        attach_contiguous_inputs(compiled)
+    for length in (3, 6, 9):
+        z = torch.randn(1, 4, length, 5)
+        frame = z[:, :, 0:1]
+        assert not frame.is_contiguous()
+        assert torch.equal(compiled(frame), frame * 2 + 1)
+    torch._dynamo.reset()
+    assert counter.frame_count == graphs
+
+
+def test_magi_compile_makes_inputs_contiguous_only_when_asked() -> None:
+    plain = magi_compile(Head())
+    asked = magi_compile(Head(), contiguous_inputs=True, dynamic=False)
+    assert not plain._forward_pre_hooks and len(asked._forward_pre_hooks) == 1
+    with pytest.raises(TypeError, match=r"contiguous_inputs=True\) needs an nn.Module"):
+        magi_compile(cached_step, contiguous_inputs=True)
+    with pytest.raises(TypeError, match=r"attach_contiguous_inputs\(module=.*fix: pass"):
+        attach_contiguous_inputs(cached_step)  # type: ignore[arg-type]

@@ -355,8 +355,9 @@ def test_a_magi_candidate_runs_its_passes_whatever_the_graph_cache_holds() -> No
 @DIFFUSERS
 def test_the_zoo_benchmark_gives_the_dynamo_fixes_to_exactly_its_fix_variants() -> None:
     """`magi-dynamo-fix*` and `torch.compile+fix` run every call inside the fixes' scope (hooks
-    on the compiled module), `magi-dynamo-fix-static` with static shapes; `magi` and every other
-    variant as magi_compile's default: no fixes. Nothing is compiled (torch.compile is lazy)."""
+    on the compiled module), `magi-dynamo-fix-static` with static shapes and contiguous inputs;
+    `magi` and every other variant as magi_compile's default: neither. Nothing is compiled
+    (torch.compile is lazy)."""
     from scripts import load_benchmark
 
     bench = load_benchmark("zoo")
@@ -368,7 +369,10 @@ def test_the_zoo_benchmark_gives_the_dynamo_fixes_to_exactly_its_fix_variants() 
     }
     for variant in ("magi", "torch.compile+frames", *bench.FIX_VARIANTS):
         compiled, _ = bench._build_variant(model, variant, 64)
-        hooked = bool(compiled.module._forward_pre_hooks) and bool(compiled.module._forward_hooks)
-        assert hooked is (variant in bench.FIX_VARIANTS), variant
-        assert compiled.compile_kwargs["dynamo_fixes"] is hooked
+        fixed = bool(compiled.module._forward_hooks)  # the fixes' always-called exit hook
+        assert fixed is (variant in bench.FIX_VARIANTS), variant
+        assert compiled.compile_kwargs["dynamo_fixes"] is fixed
+        contiguous = variant in bench.CONTIGUOUS_VARIANTS
+        assert compiled.compile_kwargs["contiguous_inputs"] is contiguous
+        assert len(compiled.module._forward_pre_hooks) == fixed + contiguous, variant
         assert ("dynamic" in compiled.compile_kwargs) is variant.endswith("-static"), variant
