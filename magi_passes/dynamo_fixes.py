@@ -32,7 +32,9 @@ under magi (9.6e-3 from fp32; plain torch.compile with the fix miscompiles that 
 1.02). But the steady chunk's graph comes out dynamic (dynamo's automatic dynamic sizes, from the
 caches' lengths changing between the second and third chunk), the measured decisions do not
 time dynamic graphs, and a further latent frame took 81.1 ms against 65.9 ms with the fix off.
-The next measurement is the fix with ``dynamic=False`` (zoo variant `magi-dynamo-fix-static`).
+The next measurement is the fix with ``dynamic=False`` and `attach_contiguous_inputs` (zoo
+variant `magi-dynamo-fix-static`), which keeps every chunk graph static and reuses it at every
+decode length.
 """
 
 from __future__ import annotations

@@ -67,8 +67,9 @@ for s in "$@"; do
         # torch.compile as users write it against the fix with static shapes
         step cold_tc cold torch.compile tc
         step cold_fixstatic cold magi-dynamo-fix-static fixstatic ;;
-    fixstatic)  # the opt-in dynamo fix with static shapes (the steady chunk a static graph,
-        # measured by the decisions) against magi as shipped and the fix alone, T=3 and T=21
+    fixstatic)  # the opt-in dynamo fix with static shapes and contiguous inputs (the steady
+        # chunk a static graph, measured by the decisions, reused at T=21) against magi as
+        # shipped and the fix alone, T=3 and T=21
         step fixstatic python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
             --baseline torch.compile+frames \
             --variants magi,magi-dynamo-fix,magi-dynamo-fix-static --rounds 3 --hbm-gbps $HBM ;;
