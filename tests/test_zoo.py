@@ -376,3 +376,27 @@ def test_the_zoo_benchmark_gives_the_dynamo_fixes_to_exactly_its_fix_variants() 
         assert compiled.compile_kwargs["contiguous_inputs"] is contiguous
         assert len(compiled.module._forward_pre_hooks) == fixed + contiguous, variant
         assert ("dynamic" in compiled.compile_kwargs) is variant.endswith("-static"), variant
+
+
+@DIFFUSERS
+@pytest.mark.slow
+def test_the_static_wan_form_reuses_its_chunk_graphs_at_every_length() -> None:
+    """The tiny Wan decode with the dynamo fix (needed on torch 2.11; torch 2.13 traces the
+    upsamplers' comparison itself), static shapes and contiguous inputs: one graph a chunk kind
+    (first, second, steady), reused at every later length, each decode eager's to fp32 rounding
+    (without contiguous inputs each new length compiles its chunk graphs again: the synthetic
+    case is tests/test_dynamo_fixes.py)."""
+    model = zoo.load("wan2.2-vae", frames=3)
+    torch._dynamo.reset()
+    backend = MagiBackend()
+    compiled = model.compile(
+        backend, isolate="instance", dynamo_fixes=True, contiguous_inputs=True, dynamic=False
+    )
+    seen = []
+    for frames in (3, 5, 2):
+        eager = model.with_frames(frames)
+        out = compiled.with_inputs(*eager.inputs).run()
+        torch.testing.assert_close(out, eager.run(), rtol=1e-4, atol=1e-4)
+        seen.append(len(backend.managers))
+    torch._dynamo.reset()
+    assert seen == [3, 3, 3]

@@ -115,3 +115,33 @@ def test_wan_decode_is_right_after_another_length() -> None:
             f"T={frames}: the compiled decode is {check.compiled:.3g} from fp32, eager "
             f"{check.eager:.3g}, bound {check.bound:.3g}"
         )
+
+
+def test_wan_decode_static_form_is_right_and_reuses_its_graphs_at_every_length() -> None:
+    """The form `magi-dynamo-fix-static` measures (docs/benchmarks.md, "Session 24"): the dynamo
+    fix (one graph a chunk on torch 2.11), static shapes and contiguous inputs, as shipped
+    otherwise (decisions on). One copy decodes T=3 then T=5: each decode within 2 x eager's
+    distance from fp32 (plain torch.compile with the fix miscompiled that one graph, 1.02), and
+    the second length compiles nothing (its chunks reuse the first length's static graphs)."""
+    model = zoo.load("wan2.2-vae", "full", device="cuda", dtype=torch.bfloat16, frames=3)
+    backend = MagiBackend()
+    compiled = model.compile(
+        backend, isolate="instance", dynamo_fixes=True, contiguous_inputs=True, dynamic=False
+    )
+    graphs = []
+    for frames in (3, 5):
+        eager = model.with_frames(frames)
+        out = compiled.with_inputs(*eager.inputs).run()
+        graphs.append(len(backend.managers))
+        check = check_reference(
+            eager.as_module(), eager.inputs, out, "fp32", eager_output=eager.run()
+        )
+        assert check is not None
+        assert check.compiled <= check.bound, (
+            f"T={frames}: the compiled decode is {check.compiled:.3g} from fp32, eager "
+            f"{check.eager:.3g}, bound {check.bound:.3g}"
+        )
+    assert graphs[0] == graphs[1] == 3, graphs  # first, second and steady chunk; reused at T=5
+    assert all(d.source != "static" or d.passes == () for d in backend.decisions), [
+        d.describe() for d in backend.decisions
+    ]  # every graph a measured pass changed was measured: none is dynamic

@@ -8,7 +8,7 @@
 # without a failure and was cut at the machine's 30-minute hold), 2 `setup fixtests fix holds`
 # (fixtests 20 passed; fix: the dynamo fix on by default made the steady chunk one dynamic graph,
 # 81.1 ms a further frame; holds failed at `pair.fired`, its graphs served by the FX graph cache
-# the fix step had filled). Next session: `setup fixstatic coldfix` (if the static form wins:
+# the fix step had filled). Next session: `setup fixright fixstatic coldfix` (if the static form wins:
 # `fixprof`), then `zoo_a` and `zoo_b` (the video VAEs' never-slower tests do not fit one
 # 30-minute machine).
 set -u
@@ -63,6 +63,9 @@ for s in "$@"; do
         step fixprof python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
             --baseline torch.compile+frames --variants magi-dynamo-fix-static --rounds 3 \
             --profile --profile-rounds 1 --profile-top 20 --hbm-gbps $HBM ;;
+    fixright)  # the static form decodes T=3 then T=5 right, reusing its 3 chunk graphs
+        step fixright python -m pytest -p no:cacheprovider -q -rA tests/test_zoo_gpu.py \
+            -k static_form_is_right ;;
     coldfix)  # cold compile (fresh Inductor, Triton and decision caches, a process each):
         # torch.compile as users write it against the fix with static shapes
         step cold_tc cold torch.compile tc
