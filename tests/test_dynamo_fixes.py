@@ -3,8 +3,8 @@
 On torch 2.11 dynamo breaks the graph on ``tensor == "Rep"`` (the Wan 2.2 VAE's temporal
 upsamplers) and cannot resume; torch 2.13 traces it. CI runs torch 2.13, where the patch is not
 needed, so the patch's own logic is exercised here with it forced on (`forced`), and the torch
-2.11 behaviour is checked where that torch runs (the GPU machine, or a torch 2.11 venv:
-``/tmp/v211/bin/python -m pytest tests/test_dynamo_fixes.py``).
+2.11 behaviour is checked where that torch runs (the GPU machine, or a venv with torch 2.11:
+``<venv>/bin/python -m pytest tests/test_dynamo_fixes.py``).
 """
 
 from __future__ import annotations
