@@ -274,7 +274,13 @@ def _passes_summary(backend: MagiBackend | None) -> str:
             if result.applied:
                 fired[result.name] = fired.get(result.name, 0) + 1
     graphs = len(backend.managers)
-    return ", ".join(f"{k} {v}/{graphs}" for k, v in fired.items()) or f"none fired ({graphs})"
+    text = ", ".join(f"{k} {v}/{graphs}" for k, v in fired.items()) or f"none fired ({graphs})"
+    if backend.unseen:
+        text += (
+            f"; {backend.unseen} of the {graphs} graphs were served by Inductor's FX graph cache "
+            f"and ran no pass here (the counts leave them out)"
+        )
+    return text
 
 
 def bench_model(name: str, args: argparse.Namespace, log: Callable[[str], None]) -> list[Row]:

@@ -160,7 +160,17 @@ class MagiBackend:
         return self.managers[-1].results if self.managers else []
 
     def fired(self, name: str) -> bool:
+        """Whether the pass `name` applied to any graph that runs. A graph Inductor's FX graph
+        cache served ran no pass, so it counts as not fired: see `unseen`."""
         return any(m.fired(name) for m in self.managers)
+
+    @property
+    def unseen(self) -> int:
+        """How many of the graphs that run no pass saw: Inductor's FX graph cache served them
+        (compiled by an earlier process with the same passes), so what the passes did to them is
+        not known here. ``torch._inductor.config.fx_graph_cache = False`` (scoped) makes every
+        pass run; a ``ZooPair``'s magi candidate and a ``CompiledPair`` compile that way."""
+        return sum(1 for m in self.managers if not m.history)
 
     def seconds_text(self) -> str:
         """Where the compile time went, e.g. "compile 61.2 s (40 graphs), decisions 48.0 s:

@@ -249,3 +249,21 @@ def test_default_weights_stay_in_graph_and_follow_every_update() -> None:
         torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
     result = backend.managers[-1].result("conv_channels_last")
     assert result.applied and result.counts["clones_inserted"] >= 2  # the weights' clones
+
+
+def test_a_graph_the_fx_graph_cache_serves_is_counted_as_unseen(tmp_path, monkeypatch) -> None:
+    """The same graph compiled twice with the same passes: the second time Inductor's FX graph
+    cache serves it and no pass runs, so `fired` cannot see the rewrite there; `unseen` says
+    so (and the zoo benchmark's pass counts print it)."""
+    monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", str(tmp_path))  # an empty cache folder
+    model = TinyConv().eval()
+    x = torch.randn(1, 3, 2, 8, 8)
+    seen = []
+    with torch.no_grad(), inductor_config.patch(fx_graph_cache=True):
+        for _ in range(2):
+            torch._dynamo.reset()
+            backend = MagiBackend()
+            torch.compile(model, backend=backend)(x)
+            seen.append((backend.unseen, backend.fired("conv_channels_last")))
+    torch._dynamo.reset()
+    assert seen == [(0, True), (1, False)]
