@@ -8,9 +8,9 @@
 # without a failure and was cut at the machine's 30-minute hold), 2 `setup fixtests fix holds`
 # (fixtests 20 passed; fix: the dynamo fix on by default made the steady chunk one dynamic graph,
 # 81.1 ms a further frame; holds failed at `pair.fired`, its graphs served by the FX graph cache
-# the fix step had filled). Next session: `setup fixright fixstatic coldfix` (if the static form wins:
-# `fixprof`), then `zoo_a` and `zoo_b` (the video VAEs' never-slower tests do not fit one
-# 30-minute machine).
+# the fix step had filled). Next session: `setup fixright fixstatic coldfix` (~28 minutes; if
+# the static form wins, `fixprof` next), then `setup profgpu zoo_a` and `zoo_b` (the video VAEs'
+# never-slower tests do not fit one 30-minute machine; profgpu did not run this session).
 set -u
 LOGS=/tmp/s24
 # shellcheck source=../../../tools/gpu_steps.sh
