@@ -9,8 +9,8 @@
 # (fixtests 20 passed; fix: the dynamo fix on by default made the steady chunk one dynamic graph,
 # 81.1 ms a further frame; holds failed at `pair.fired`, its graphs served by the FX graph cache
 # the fix step had filled). Next session: `setup fixright fixstatic coldfix` (~28 minutes; if
-# the static form wins, `fixprof` next), then `setup profgpu zoo_a` and `zoo_b` (the video VAEs'
-# never-slower tests do not fit one 30-minute machine; profgpu did not run this session).
+# the static form wins, `fixprof` next), then `setup profgpu contig zoo_a` and `zoo_b` (the video
+# VAEs' never-slower tests do not fit one 30-minute machine; profgpu did not run this session).
 set -u
 LOGS=/tmp/s24
 # shellcheck source=../../../tools/gpu_steps.sh
@@ -63,6 +63,10 @@ for s in "$@"; do
         step fixprof python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
             --baseline torch.compile+frames --variants magi-dynamo-fix-static --rounds 3 \
             --profile --profile-rounds 1 --profile-top 20 --hbm-gbps $HBM ;;
+    contig)  # magi with contiguous inputs alone (no fix): a new length's latent slices keep
+        # their strides, so fewer graphs recompile dynamic at T=21 (tiny, CPU: 9 of 41, not 12)
+        step contig python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
+            --baseline magi --variants magi-contiguous --rounds 3 --hbm-gbps $HBM ;;
     fixright)  # the static form decodes T=3 then T=5 right, reusing its 3 chunk graphs
         step fixright python -m pytest -p no:cacheprovider -q -rA tests/test_zoo_gpu.py \
             -k static_form_is_right ;;
