@@ -94,6 +94,16 @@ def test_wan_decode_holds_its_gain(zoo_pair) -> None:
     assert pair.fired("padding_miscompile_workaround") is has_padding_miscompile()
 
 
+def _assert_right(eager: zoo.ZooModel, out: torch.Tensor, frames: int) -> None:
+    """``out``, a compiled decode of ``eager``'s latent, within 2 x eager's distance from fp32."""
+    check = check_reference(eager.as_module(), eager.inputs, out, "fp32", eager_output=eager.run())
+    assert check is not None
+    assert check.compiled <= check.bound, (
+        f"T={frames}: the compiled decode is {check.compiled:.3g} from fp32, eager "
+        f"{check.eager:.3g}, bound {check.bound:.3g}"
+    )
+
+
 def test_wan_decode_is_right_after_another_length() -> None:
     """One compiled copy decoding two lengths, T=3 then T=5, as magi compiles by default (the
     conv pad fold on; decisions off, so that the code, not a decision, is what is checked). The
@@ -107,14 +117,7 @@ def test_wan_decode_is_right_after_another_length() -> None:
     for frames in (3, 5):
         eager = model.with_frames(frames)
         out = compiled.with_inputs(*eager.inputs).run()
-        check = check_reference(
-            eager.as_module(), eager.inputs, out, "fp32", eager_output=eager.run()
-        )
-        assert check is not None
-        assert check.compiled <= check.bound, (
-            f"T={frames}: the compiled decode is {check.compiled:.3g} from fp32, eager "
-            f"{check.eager:.3g}, bound {check.bound:.3g}"
-        )
+        _assert_right(eager, out, frames)
 
 
 def test_wan_decode_static_form_is_right_and_reuses_its_graphs_at_every_length() -> None:
@@ -133,14 +136,7 @@ def test_wan_decode_static_form_is_right_and_reuses_its_graphs_at_every_length()
         eager = model.with_frames(frames)
         out = compiled.with_inputs(*eager.inputs).run()
         graphs.append(len(backend.managers))
-        check = check_reference(
-            eager.as_module(), eager.inputs, out, "fp32", eager_output=eager.run()
-        )
-        assert check is not None
-        assert check.compiled <= check.bound, (
-            f"T={frames}: the compiled decode is {check.compiled:.3g} from fp32, eager "
-            f"{check.eager:.3g}, bound {check.bound:.3g}"
-        )
+        _assert_right(eager, out, frames)
     assert graphs[0] == graphs[1] == 3, graphs  # first, second and steady chunk; reused at T=5
     assert all(d.source != "static" or d.passes == () for d in backend.decisions), [
         d.describe() for d in backend.decisions
