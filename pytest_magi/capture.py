@@ -55,6 +55,19 @@ def existing(module: Any, patches: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in patches.items() if k in keys}
 
 
+@contextlib.contextmanager
+def graph_caches_off() -> Iterator[None]:
+    """Within the block, Inductor's FX graph cache and the AOTAutograd cache are off (their
+    remote twins too, where this torch has them): a graph compiled there is compiled, and its
+    post-grad passes run, instead of being served from a cache."""
+    inductor, functorch = torch._inductor.config, torch._functorch.config
+    with (
+        inductor.patch(existing(inductor, GRAPH_CACHES_OFF)),
+        functorch.patch(existing(functorch, AUTOGRAD_CACHES_OFF)),
+    ):
+        yield
+
+
 def marked_copies(inputs: Sequence[Any], dims: Mapping[int, tuple[int, ...]]) -> list[Any]:
     """Copies of the dynamic inputs with ``mark_dynamic`` applied (the user's tensors stay unmarked)."""
     out: list[Any] = []

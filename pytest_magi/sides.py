@@ -22,7 +22,6 @@ import torch
 from magi_passes import MagiBackend, PassConfig, PassResult
 
 from .capture import (
-    AUTOGRAD_CACHES_OFF,
     GRAPH_CACHES_OFF,
     GraphLog,
     PassChain,
@@ -31,6 +30,7 @@ from .capture import (
     copy_graph,
     declared_config,
     existing,
+    graph_caches_off,
     inductor_config_restored,
     pass_name,
     validate_inductor_config,
@@ -162,15 +162,9 @@ def compile_scope(sink: Callable[[str], None]) -> Iterator[None]:
     functorch = torch._functorch.config
     with contextlib.ExitStack() as stack:
         stack.enter_context(capture_output_code(sink))
+        stack.enter_context(graph_caches_off())
         stack.enter_context(
-            torch._inductor.config.patch(existing(torch._inductor.config, GRAPH_CACHES_OFF))
-        )
-        stack.enter_context(
-            functorch.patch(
-                existing(
-                    functorch, {**AUTOGRAD_CACHES_OFF, "force_non_lazy_backward_lowering": True}
-                )
-            )
+            functorch.patch(existing(functorch, {"force_non_lazy_backward_lowering": True}))
         )
         yield
 

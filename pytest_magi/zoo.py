@@ -1003,8 +1003,8 @@ class ZooPair:
 
     The candidate's modules get frames of their own per instance (``candidate_isolate``), as
     `magi_compile` gives them; ``candidate_dynamo_fixes=True`` runs the candidate's calls with
-    `magi_compile`'s opt-in dynamo fixes (`magi_passes.dynamo_fixes`; None or False: off, as
-    `magi_compile`'s default); the baseline is compiled as users compile it. Timed by
+    `magi_compile`'s opt-in dynamo fixes (`magi_passes.dynamo_fixes`; off by default, as in
+    `magi_compile`); the baseline is compiled as users compile it. Timed by
     ``@pytest.mark.min_speedup`` like a ``CompiledPair`` (the ``zoo_pair`` fixture
     registers it), or directly with ``pytest_magi.timing.measure_pair(pair)``.
     ``candidate_backend`` is the ``MagiBackend`` when the candidate is magi: its managers say
@@ -1031,7 +1031,7 @@ class ZooPair:
         candidate: Any = "magi",
         label: str | None = None,
         candidate_isolate: str = "instance",
-        candidate_dynamo_fixes: bool | None = None,
+        candidate_dynamo_fixes: bool = False,
         **torch_compile_kwargs: Any,
     ) -> None:
         if not isinstance(model, ZooModel):
@@ -1050,13 +1050,11 @@ class ZooPair:
         # what each side compiles with, as given (``locate`` compiles a side again from it)
         self.side_backends = {"baseline": baseline, "candidate": candidate}
         self.side_isolation = {"baseline": "class", "candidate": candidate_isolate}
-        if candidate_dynamo_fixes is not None and not isinstance(candidate_dynamo_fixes, bool):
+        if not isinstance(candidate_dynamo_fixes, bool):
             raise TypeError(
                 f"ZooPair(candidate_dynamo_fixes={candidate_dynamo_fixes!r}): expected True, "
-                f"False or None (None: off, as magi_compile's default)"
+                f"False; False (the default) leaves them off, as magi_compile does"
             )
-        if candidate_dynamo_fixes is None:  # as magi_compile: opt-in
-            candidate_dynamo_fixes = False
         self.side_fixes = {"baseline": False, "candidate": candidate_dynamo_fixes}
         self.compile_kwargs = dict(torch_compile_kwargs)
         self.candidate_backend = candidate if hasattr(candidate, "managers") else None
@@ -1277,13 +1275,9 @@ class _CountedBackend:
         self.collector.on_compile()
         if not self.caches_off:
             return self.backend(gm, example_inputs, **kwargs)
-        from .capture import AUTOGRAD_CACHES_OFF, GRAPH_CACHES_OFF, existing
+        from .capture import graph_caches_off
 
-        inductor, functorch = torch._inductor.config, torch._functorch.config
-        with (
-            inductor.patch(existing(inductor, GRAPH_CACHES_OFF)),
-            functorch.patch(existing(functorch, AUTOGRAD_CACHES_OFF)),
-        ):
+        with graph_caches_off():
             return self.backend(gm, example_inputs, **kwargs)
 
     def __repr__(self) -> str:
