@@ -2,7 +2,10 @@
 # Sourced by a session's GPU script (docs/results/session*/run.sh), with LOGS set to its log
 # folder on the device machine: makes the folder, clears the end marker of an earlier run, sets
 # HBM (the GPU's HBM bandwidth in GB/s, for --hbm-gbps) and defines
-#   step NAME CMD...   run CMD, its output in $LOGS/NAME.log and its exit status in $LOGS/NAME.rc.
+#   step NAME CMD...   run CMD, its output in $LOGS/NAME.log and its exit status in $LOGS/NAME.rc;
+#   setup_step         the `setup` step: tools/gpu_setup.sh, then the GPU's name, clock and power cap;
+#   cold VARIANT TAG [ENV=VALUE...]   the Wan decode (T=3) compiled as VARIANT in a process of its
+#                      own with empty Inductor, Triton and decision caches ($LOGS/cache_TAG).
 # The script ends with `echo done >"$LOGS/ALL.done"`; tools/gpu_poll.sh waits for that marker.
 : "${LOGS:?set LOGS to the log folder before sourcing tools/gpu_steps.sh}"
 mkdir -p "$LOGS"
@@ -18,4 +21,18 @@ step() {
     echo "== $(date -u +%T) $name: $*" >"$LOGS/$name.log"
     ("$@") >>"$LOGS/$name.log" 2>&1
     echo $? >"$LOGS/$name.rc"
+}
+
+setup_step() {
+    step setup bash -c 'bash tools/gpu_setup.sh && nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv'
+}
+
+# one variant of the Wan decode (T=3) compiled in a process of its own with empty Inductor,
+# Triton and decision caches: a cold compile, as a user's first run pays it
+cold() {
+    local v=$1 dir=$LOGS/cache_$2
+    shift 2
+    rm -rf "$dir" && mkdir -p "$dir"
+    env TORCHINDUCTOR_CACHE_DIR=$dir TRITON_CACHE_DIR=$dir/triton "$@" python benchmarks/zoo.py \
+        --models wan2.2-vae --frames 3 --baseline "$v" --variants "$v" --rounds 3 --hbm-gbps $HBM
 }

@@ -14,11 +14,11 @@
 set -u
 LOGS=/tmp/s22
 # shellcheck source=../../../tools/gpu_steps.sh
-source tools/gpu_steps.sh  # step NAME CMD..., HBM (the harness this script first held)
+source tools/gpu_steps.sh  # step NAME CMD..., setup_step, cold VARIANT TAG, HBM (the harness this script first held)
 for s in "$@"; do
     case $s in
     setup)
-        step setup bash -c 'bash tools/gpu_setup.sh && nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv' ;;
+        setup_step ;;
     probe)  # the weight conversion forms, side by side, on the decoder's real weight shapes
         step probe python tools/probes/weight_batch_ab.py --rounds 15 ;;
     g35)  # graph 35's three kernels, each with every config, on the decode's inputs (~1 min)

@@ -13,20 +13,11 @@
 set -u
 LOGS=/tmp/s23
 # shellcheck source=../../../tools/gpu_steps.sh
-source tools/gpu_steps.sh  # step NAME CMD..., HBM
-# one variant of the Wan decode (T=3) compiled in a process of its own with empty Inductor,
-# Triton and decision caches: a cold compile, as a user's first run pays it
-cold() {
-    local v=$1 dir=$LOGS/cache_$2
-    shift 2
-    rm -rf "$dir" && mkdir -p "$dir"
-    env TORCHINDUCTOR_CACHE_DIR=$dir TRITON_CACHE_DIR=$dir/triton "$@" python benchmarks/zoo.py \
-        --models wan2.2-vae --frames 3 --baseline "$v" --variants "$v" --rounds 3 --hbm-gbps $HBM
-}
+source tools/gpu_steps.sh  # step NAME CMD..., setup_step, cold VARIANT TAG, HBM
 for s in "$@"; do
     case $s in
     setup)
-        step setup bash -c 'bash tools/gpu_setup.sh && nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv' ;;
+        setup_step ;;
     tests)  # the GPU tests of the passes, of the downstream example and of the config sweep
         step tests python -m pytest -p no:cacheprovider -q -rA -m requires_cuda --magi-perf \
             tests/test_perf_gpu.py examples/vae tests/test_config_sweep.py \
