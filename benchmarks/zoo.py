@@ -54,7 +54,9 @@ the Wan decoder is one graph a chunk), `magi-dynamo-fix-static` (the same with `
 and `contiguous_inputs=True`, so the chunk graphs are reused at every decode length),
 `magi-contiguous` (`magi` with `contiguous_inputs=True` alone: at a new decode length fewer
 graphs recompile with symbolic sizes; tiny decode, torch 2.11 CPU, T=3 then T=5: 9 dynamic
-graphs of 41 instead of 12 of 42)
+graphs of 41 instead of 12 of 42), `magi-cl-norm` and `magi-dynamo-fix-static-cl-norm` (`magi`
+and `magi-dynamo-fix-static` with the opt-in `channels_last_norm_inputs`: an RMS norm's input
+pinned channels-last in static graphs)
 and the fair baseline `torch.compile+fix` (`torch.compile(module)` with those fixes, no passes).
 Each magi variant's line also says where its compile time went (`MagiBackend.seconds_text`:
 the variants that run, the variants compiled only to be timed, and the timing).
@@ -138,21 +140,37 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-dynamo-fix": ({}, "instance"),
     "magi-dynamo-fix-static": ({}, "instance"),
     "magi-contiguous": ({}, "instance"),
+    "magi-cl-norm": ({"channels_last_norm_inputs": True}, "instance"),
+    "magi-dynamo-fix-static-cl-norm": ({"channels_last_norm_inputs": True}, "instance"),
     "torch.compile+fix": (None, "class"),
 }
 # variants compiled with `dynamic=False`: every shape dynamo sees gets a static graph of its own
 # (automatic dynamic shapes off), so the Wan decode's steady chunk is static in its cache frames
-STATIC_VARIANTS = ("magi-static", "torch.compile+frames+static", "magi-dynamo-fix-static")
+STATIC_VARIANTS = (
+    "magi-static",
+    "torch.compile+frames+static",
+    "magi-dynamo-fix-static",
+    "magi-dynamo-fix-static-cl-norm",
+)
 # variants compiled and called with dynamo's recompile limit raised (`--recompile-limit`)
 LIMIT_VARIANTS = ("torch.compile+limit",)
 # the baselines that give plain torch.compile what magi_compile's frames give it: the passes'
 # own share is magi against the faster of these
 FAIR_BASELINES = ("torch.compile+frames", "torch.compile+limit", "torch.compile+fix")
 # the variants compiled with magi_compile's opt-in dynamo fixes (magi_passes.dynamo_fixes)
-FIX_VARIANTS = ("magi-dynamo-fix", "magi-dynamo-fix-static", "torch.compile+fix")
+FIX_VARIANTS = (
+    "magi-dynamo-fix",
+    "magi-dynamo-fix-static",
+    "magi-dynamo-fix-static-cl-norm",
+    "torch.compile+fix",
+)
 # the variants whose calls make their tensor arguments contiguous first (magi_compile's opt-in
 # contiguous_inputs): with static shapes, a chunk graph is then reused at every decode length
-CONTIGUOUS_VARIANTS = ("magi-dynamo-fix-static", "magi-contiguous")
+CONTIGUOUS_VARIANTS = (
+    "magi-dynamo-fix-static",
+    "magi-dynamo-fix-static-cl-norm",
+    "magi-contiguous",
+)
 ACCUMULATED_LIMIT_FACTOR = 16
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 

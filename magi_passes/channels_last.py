@@ -59,6 +59,18 @@ kernel is tiled 2-D (fake CUDA, a norm + cat + pad + conv3d block, torch 2.13).
   eager's; its values do not. Measured on the Wan 2.2 decode (H200, T=3): 1.004x against the
   option off, within the 1.0% spread, so it stays opt-in (docs/benchmarks.md).
 
+- Channel-reduction inputs (`PassConfig.channels_last_norm_inputs`, opt-in, static graphs): a
+  computed activation whose square is summed over its channels (the statistics of an RMS norm,
+  `F.normalize`) is pinned channels-last (`prims.inductor_force_stride_order`, which Inductor
+  lowers by realising its producer in that order; `convert_norm_inputs`). Its fake value is
+  channels-first, so without the pin Inductor realises it channels-first: where a residual sum
+  of channels-last convolution outputs feeds the norm, the fused reduction then loads along the
+  channels and stores across them. Located on the Wan 2.2 decode compiled as one graph a chunk
+  (torch 2.11 with `magi_compile(..., dynamo_fixes=True)`, torch 2.13 as it traces): the last
+  up block's residual sum and norm, one looped reduction at 10% of HBM bandwidth, 9.03 of a
+  further frame's 70.21 ms (H100, docs/benchmarks.md "Session 25"). Values are unchanged (the
+  pin is a copy at most); graph outputs keep eager's strides.
+
 Why it is safe: `clone` is a value-preserving copy, so numerics are unchanged; the clone is a
 fresh tensor (no new aliasing) and its fake value is exactly what eager `clone(memory_format=...)`
 returns (`meta["val"]` stays true). Convolution outputs keep their recorded fake values: Inductor
@@ -213,6 +225,10 @@ class ConvChannelsLastPass(MagiPass):
             return result
         if self.config.channels_last_conv_state:
             counts["state_outputs_channels_last"] = convert_state_outputs(graph, sources)
+        if self.config.channels_last_norm_inputs:
+            counts["norm_inputs_channels_last"] = (
+                0 if is_dynamic(graph) else convert_norm_inputs(graph)
+            )
         counts["weight_clones_batched"] = (
             0 if is_dynamic(graph) else batch_weight_clones(graph, clones.values())
         )
@@ -537,6 +553,63 @@ def _clone_before(
     """A ``clone(part, memory_format=fmt)`` node in front of ``user``."""
     with graph.inserting_before(user):
         return clone_node(graph, part, fmt)
+
+
+def force_stride_order_op() -> Any:
+    """Inductor's `prims.inductor_force_stride_order` (registered when its module is imported)."""
+    import torch._inductor.inductor_prims  # noqa: F401  (registers the prim)
+
+    return torch.ops.prims.inductor_force_stride_order.default
+
+
+def _squared_source(node: torch.fx.Node) -> torch.fx.Node:
+    """What ``node`` squares: through dtype conversions, ``mul(a, a)`` and ``pow(a, 2)``."""
+    while True:
+        if is_call(node, torch.ops.prims.convert_element_type.default, aten._to_copy.default):
+            nxt = node.args[0]
+        elif is_call(node, aten.mul.Tensor) and node.args[0] is node.args[1]:
+            nxt = node.args[0]
+        elif is_call(node, aten.pow.Tensor_Scalar) and node.args[1] == 2:
+            nxt = node.args[0]
+        else:
+            return node
+        if not isinstance(nxt, torch.fx.Node):
+            return node
+        node = nxt
+
+
+def convert_norm_inputs(graph: torch.fx.Graph) -> int:
+    """Pin channels-last every computed activation whose square is summed over its channels
+    (`PassConfig.channels_last_norm_inputs`, module docstring). Every user but the graph's
+    output reads the pinned tensor. Returns how many were pinned."""
+    force = force_stride_order_op()
+    pinned = 0
+    for total in list(graph.find_nodes(op="call_function", target=aten.sum.dim_IntList)):
+        squared = total.args[0]
+        dims = total.args[1]
+        if not isinstance(squared, torch.fx.Node) or not isinstance(dims, (list, tuple)):
+            continue
+        value = squared.meta.get("val")
+        if not isinstance(value, torch.Tensor) or value.dim() not in (4, 5):
+            continue
+        if [d % value.dim() for d in dims] != [1]:
+            continue
+        source = _squared_source(squared)
+        if source is squared or source.op != "call_function" or source.target is force:
+            continue  # not a square, a graph input (a copy of its own), or pinned already
+        source_value = source.meta.get("val")
+        fmt = channels_last_format(source_value.dim()) if source_value is not None else None
+        if fmt is None or suggest_memory_format(source_value) == fmt:
+            continue
+        pinned_value = run_on_fake(source_value, lambda t: t.contiguous(memory_format=fmt))
+        with graph.inserting_after(source):
+            pin = graph.call_function(force, (source, list(pinned_value.stride())))
+        pin.meta["val"] = pinned_value
+        source.replace_all_uses_with(
+            pin, delete_user_cb=lambda user: user is not pin and user.op != "output"
+        )
+        pinned += 1
+    return pinned
 
 
 def convert_state_outputs(

@@ -119,6 +119,13 @@ class PassConfig:
       146.12 ms, 7.35 of 88.80 TFLOP removed) and 1.007x at T=21 (1340.39 -> 1330.45 ms: the
       first chunks run once a decode), every output as close to fp32 as without it (H100,
       torch 2.11, decisions off; docs/benchmarks.md, "Session 23").
+    - `channels_last_norm_inputs` (opt-in): where the channels-last rewrite fires on a static
+      graph, an activation whose square is summed over its channels (an RMS norm's statistics)
+      is pinned channels-last, so Inductor never realises it channels-first inside the fused
+      reduction (`ConvChannelsLastPass`, `convert_norm_inputs`). Located on the Wan 2.2 decode
+      compiled one graph a chunk: one such reduction took 9.03 of a further frame's 70.21 ms at
+      10% of HBM (H100, torch 2.11, docs/benchmarks.md "Session 25"). Off until measured on the
+      GPU.
     """
 
     enable_conv_channels_last: bool = True
@@ -139,6 +146,7 @@ class PassConfig:
     enable_conv_pad_fold: bool = True
     channels_last_through_cat: bool = True
     enable_causal_pad_trim: bool = True
+    channels_last_norm_inputs: bool = False
 
     def __new__(cls, *args: Any, **kwargs: Any) -> PassConfig:
         # names are checked before the dataclass __init__ sees them, so a misspelt field gets the

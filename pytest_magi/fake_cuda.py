@@ -40,6 +40,9 @@ What is patched (the recipe measured in DESIGN.md, "Facts the design rests on"):
   (``x[:, :, i:i + 1]`` fails while dynamo traces diffusers' Wan VAE); inside the block the
   same aten decomposition (select / slice / unsqueeze / alias / index) is done in Python
   (:func:`pytest_magi._fake_cuda_ops.getitem`, checked op for op against the binding).
+* ``prims.inductor_force_stride_order``'s fake value (its meta function copies with
+  ``Tensor.copy_``, whose binding opens a CUDA device guard): the same strided empty tensor,
+  without the copy (``ConvChannelsLastPass``'s channels-last norm inputs emit it).
 * Inductor's joint-graph ``constant_fold_uniform_value`` (``UniformValueConstantFolder``)
   learns a uniform constant's value by running ``full([1], v, device=cuda)`` and pointwise ops
   on real tensors; inside the block those run on cpu. Only the value is used (the replacement
@@ -475,6 +478,21 @@ def _patch_environment(stack: contextlib.ExitStack, props: FakeDeviceProperties)
         return _fake_cuda_ops.getitem(self, index)
 
     patch(mock.patch.object(torch.Tensor, "__getitem__", getitem))
+
+    # Inductor's `prims.inductor_force_stride_order` (a layout pin; magi's channels-last norm
+    # inputs emit it) computes its fake value with `clone().as_strided(...).copy_(...)`, and
+    # `copy_`'s binding opens a CUDA device guard: the same value without one.
+    importlib.import_module("torch._inductor.inductor_prims")  # registers the prim
+    force = torch.ops.prims.inductor_force_stride_order.default
+
+    def force_stride_meta(tensor: torch.Tensor, stride: Any) -> torch.Tensor:
+        if tuple(tensor.stride()) == tuple(stride):
+            return tensor
+        return torch.empty_strided(
+            tensor.shape, stride, dtype=tensor.dtype, device=tensor.device
+        )
+
+    patch(mock.patch.object(force, "prim_meta_impl", force_stride_meta))
 
     # Joint-graph constant folding computes the value of uniform constants with real
     # one-element tensors on the node's device: compute them on cpu (only the value is used).

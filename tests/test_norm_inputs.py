@@ -1,0 +1,179 @@
+"""An RMS norm's input pinned channels-last (`PassConfig.channels_last_norm_inputs`).
+
+Where `ConvChannelsLastPass` converts a static graph, a computed activation whose square is summed
+over its channels gets `prims.inductor_force_stride_order` with channels-last strides, and every
+user but the graph's output reads the pinned value (`convert_norm_inputs`). Tested on hand-built
+post-grad graphs (what is pinned and what is not), end to end on CPU (values and output strides
+as eager's), and in fake-CUDA codegen (the norm's kernels store channels-last, fewer kernels).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import torch
+import torch.nn.functional as F
+from graphs import GraphBuilder, compile_on_cpu, pass_result
+from torch import nn
+from torch._inductor import config as inductor_config
+from torch._prims_common import make_channels_last_strides_for
+
+from magi_passes import ConvChannelsLastPass, PassConfig
+from magi_passes.channels_last import force_stride_order_op
+
+aten = torch.ops.aten
+prims = torch.ops.prims
+SHAPE = (1, 8, 2, 5, 6)  # N, C, T, H, W
+ON = PassConfig(channels_last_norm_inputs=True)
+
+
+def run_pass(graph: torch.fx.Graph, config: PassConfig = ON):
+    p = ConvChannelsLastPass(config)
+    with inductor_config.patch(layout_optimization=True):
+        p(graph)
+    assert p.last_result is not None
+    return p.last_result
+
+
+def pins(graph: torch.fx.Graph) -> list[torch.fx.Node]:
+    return list(graph.find_nodes(op="call_function", target=force_stride_order_op()))
+
+
+def residual_norm(
+    *, square: str = "mul", dims: tuple[int, ...] = (1,), source: str = "sum", dynamic: bool = False
+):
+    """h = conv(x) + x; the norm's statistic sum(h.float() ** 2, dims); h also a graph output."""
+    b = GraphBuilder(dynamic=dynamic)
+    x = b.input(SHAPE, dynamic_dims=(3,) if dynamic else ())
+    w = b.input((8, 8, 3, 3, 3))
+    y = b.conv(x, w, padding=1)
+    h = b.call(aten.add.Tensor, y, x) if source == "sum" else x
+    wide = b.call(prims.convert_element_type.default, h, torch.float32)
+    if square == "mul":
+        sq = b.call(aten.mul.Tensor, wide, wide)
+    elif square == "pow":
+        sq = b.call(aten.pow.Tensor_Scalar, wide, 2)
+    else:  # not a square: a product of two different tensors
+        sq = b.call(aten.mul.Tensor, wide, b.call(aten.neg.default, wide))
+    total = b.call(aten.sum.dim_IntList, sq, list(dims), True)
+    scaled = b.call(aten.mul.Tensor, h, 2.0)
+    graph = b.output(total, scaled, h)
+    return graph, h
+
+
+@pytest.mark.parametrize("square", ["mul", "pow"])
+def test_the_squared_activation_is_pinned_channels_last_and_its_users_read_the_pin(
+    square: str,
+) -> None:
+    graph, h = residual_norm(square=square)
+    result = run_pass(graph)
+    assert result.applied and result.counts["norm_inputs_channels_last"] == 1
+    (pin,) = pins(graph)
+    assert pin.args[0] is h
+    assert tuple(pin.args[1]) == tuple(make_channels_last_strides_for(SHAPE))
+    assert pin.meta["val"].stride() == tuple(make_channels_last_strides_for(SHAPE))
+    assert pin.meta["val"].shape == h.meta["val"].shape
+    # every user but the pin itself and the graph output reads the pinned tensor
+    assert set(h.users) == {pin, graph.find_nodes(op="output")[0]}
+    assert {u.target for u in pin.users} == {prims.convert_element_type.default, aten.mul.Tensor}
+    output = graph.find_nodes(op="output")[0]
+    assert output.args[0][2] is h  # the graph output keeps eager's strides
+    graph.lint()
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["option-off", "graph-input", "spatial-sum", "not-a-square", "dynamic-graph"],
+)
+def test_nothing_is_pinned_outside_the_rule(case: str) -> None:
+    graph, _ = residual_norm(
+        dims=(2,) if case == "spatial-sum" else (1,),
+        source="input" if case == "graph-input" else "sum",
+        square="other" if case == "not-a-square" else "mul",
+        dynamic=case == "dynamic-graph",
+    )
+    config = PassConfig() if case == "option-off" else ON
+    result = run_pass(graph, config)
+    assert result.applied  # the convolution is converted in every case
+    assert pins(graph) == []
+    expected = None if case == "option-off" else 0
+    assert result.counts.get("norm_inputs_channels_last") == expected
+
+
+def test_an_already_channels_last_activation_is_left_alone() -> None:
+    b = GraphBuilder()
+    x = b.input(SHAPE, memory_format=torch.channels_last_3d)
+    w = b.input((8, 8, 3, 3, 3))
+    y = b.conv(x, w, padding=1)
+    h = b.call(aten.mul.Tensor, x, 2.0)  # keeps its channels-last input's layout
+    assert h.meta["val"].is_contiguous(memory_format=torch.channels_last_3d)
+    sq = b.call(aten.mul.Tensor, h, h)
+    graph = b.output(y, b.call(aten.sum.dim_IntList, sq, [1], True))
+    result = run_pass(graph)
+    assert result.counts["norm_inputs_channels_last"] == 0 and pins(graph) == []
+
+
+class ResidualNormBlock(nn.Module):
+    """An up block's tail as the Wan 2.2 decoder has it: a residual sum of a convolution and its
+    input, an RMS norm of that (F.normalize over channels), SiLU and the next convolution."""
+
+    def __init__(self, channels: int) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv3d(channels, channels, 3, padding=1)
+        self.conv2 = nn.Conv3d(channels, channels, 3, padding=1)
+        self.gamma = nn.Parameter(torch.rand(channels, 1, 1, 1) + 0.5)
+        self.scale = channels**0.5
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = self.conv1(x) + x
+        y = F.silu(F.normalize(h, dim=1) * self.scale * self.gamma)
+        return self.conv2(y) + h
+
+
+def test_end_to_end_on_cpu_the_values_and_output_strides_are_eager_ones() -> None:
+    torch.manual_seed(0)
+    block = ResidualNormBlock(8).eval()
+    x = torch.randn(SHAPE)
+    with torch.no_grad():
+        expected = block(x)
+    out, backend = compile_on_cpu(block, ON, x)
+    result = pass_result(backend, "conv_channels_last")
+    assert result.counts["norm_inputs_channels_last"] == 1
+    torch.testing.assert_close(out, expected, rtol=1e-5, atol=1e-5)
+    assert out.stride() == expected.stride()
+
+
+def _reduction_stores(code) -> list[str]:
+    """The store indices of every reduction kernel in ``code``."""
+    stores = []
+    for kernel in code.kernels:
+        if "reduction" in kernel.kind:
+            stores += re.findall(r"tl\.store\(\w+ \+ \(([^)]*)\)", kernel.source)
+    return stores
+
+
+@pytest.mark.parametrize("pinned", [True, False], ids=["pinned", "eager-layout"])
+def test_fake_cuda_the_norm_reads_and_writes_channels_last(pinned: bool) -> None:
+    from pytest_magi.codegen import inductor_codegen
+    from pytest_magi.fake_cuda import fake_cuda_status
+
+    ok, why = fake_cuda_status()
+    if not ok:
+        pytest.skip(why)
+    channels = 512  # over the 64 channels up to which a channels-first norm is persistent
+    block = ResidualNormBlock(channels).to(torch.bfloat16).eval()
+    x = torch.empty(1, channels, 2, 16, 24, dtype=torch.bfloat16)
+    config = PassConfig(measure_decisions=False, channels_last_norm_inputs=pinned)
+    with torch.no_grad():
+        code = inductor_codegen(block, x, config=config)
+    stores = _reduction_stores(code)
+    assert stores, code.kernels
+    # channels-last: a position's channels are adjacent, the reduction index runs along them
+    along_channels = [s for s in stores if re.search(rf"r0_\d+ \+ {channels}\*x", s)]
+    if pinned:
+        # one looped norm (statistics and apply) writes the residual sum and the conv input
+        assert along_channels == stores and code.kernel_count == 4, (stores, code.kernel_names)
+    else:
+        # Inductor's own layout: the norm splits its reduction over the channels-first sum
+        assert along_channels == [] and code.kernel_count == 6, (stores, code.kernel_names)
