@@ -349,7 +349,9 @@ def magi_compile(
     the Wan 2.2 decode that makes each chunk's decoder one graph, compiled in 82.7 s (torch.compile
     with frames isolated: 104.0 s in the same run), but its steady chunk is then a dynamic graph
     and a further latent frame took 81.1 ms (65.9 without the fix; H100, docs/benchmarks.md
-    "Session 24"), so it stays off until a measured form wins.
+    "Session 24"). With ``dynamic=False, contiguous_inputs=True`` and
+    ``PassConfig(channels_last_norm_inputs=True)`` a further frame took 63.5 ms ("Session 25"),
+    not yet timed beside torch.compile in one run, so it stays off until then.
 
     ``contiguous_inputs`` (opt-in, an ``nn.Module`` only): each call's positional tensor
     arguments are made contiguous before dynamo sees them

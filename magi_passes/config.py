@@ -124,8 +124,9 @@ class PassConfig:
       is pinned channels-last, so Inductor never realises it channels-first inside the fused
       reduction (`ConvChannelsLastPass`, `convert_norm_inputs`). Located on the Wan 2.2 decode
       compiled one graph a chunk: one such reduction took 9.03 of a further frame's 70.21 ms at
-      10% of HBM (H100, torch 2.11, docs/benchmarks.md "Session 25"). Off until measured on the
-      GPU.
+      10% of HBM; with the option that form decoded 81 frames 1.101x faster (1278 ms, 63.5 ms a
+      further frame, output right; H100, torch 2.11, decisions off, docs/benchmarks.md "Session
+      25"). Off until it is timed beside torch.compile with the decisions on and on the zoo.
     """
 
     enable_conv_channels_last: bool = True

@@ -32,9 +32,13 @@ under magi (9.6e-3 from fp32; plain torch.compile with the fix miscompiles that 
 1.02). But the steady chunk's graph comes out dynamic (dynamo's automatic dynamic sizes, from the
 caches' lengths changing between the second and third chunk), the measured decisions do not
 time dynamic graphs, and a further latent frame took 81.1 ms against 65.9 ms with the fix off.
-The next measurement is the fix with ``dynamic=False`` and `attach_contiguous_inputs` (zoo
-variant `magi-dynamo-fix-static`), which keeps every chunk graph static and reuses it at every
-decode length.
+With ``dynamic=False`` and `attach_contiguous_inputs` (zoo variant `magi-dynamo-fix-static`)
+every chunk graph is static and reused at every decode length ("Session 25"): right, compiled
+cold in 142.5 s against torch.compile's 171.2 s, 71.1 ms a further frame; the 4.8 ms it loses
+to the split decoder is one norm whose input Inductor realises channels-first, and with
+`PassConfig(channels_last_norm_inputs=True)` a further frame takes 63.5 ms (1.101x at T=21 over
+the same form without it). That form is not yet timed beside torch.compile in one run, so the
+fix stays opt-in.
 """
 
 from __future__ import annotations

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 import pytest
@@ -167,6 +168,9 @@ def _snapshot() -> dict[str, object]:
     snap["pad_mm"] = pad_mm._should_pad
     snap["Tensor.contiguous"] = torch.Tensor.contiguous
     snap["Tensor.contiguous patched"] = ("contiguous" in torch.Tensor.__dict__,)
+    importlib.import_module("torch._inductor.inductor_prims")  # registers the prim
+    force = torch.ops.prims.inductor_force_stride_order.default
+    snap["force_stride_order meta"] = force.prim_meta_impl
     snap["inductor config"] = torch._inductor.config.get_config_copy()
     snap["portable config"] = torch._inductor.config.save_config_portable()
     return snap
@@ -254,6 +258,20 @@ def test_contiguous_works_on_fake_cuda_tensors() -> None:
     assert cl.stride() == (60, 1, 15, 3)
     cpu = torch.randn(3, 2).t()
     assert cpu.contiguous().is_contiguous()
+
+
+@needs_cpu_only
+def test_force_stride_order_works_on_fake_cuda_tensors() -> None:
+    """Inductor's layout pin computes its fake value with Tensor.copy_, whose CPU-build binding
+    opens a CUDA device guard; inside fake_cuda it gets the same strided value without one."""
+    importlib.import_module("torch._inductor.inductor_prims")  # registers the prim
+    force = torch.ops.prims.inductor_force_stride_order.default
+    with fake_cuda() as env, env.fake_mode:
+        x = torch.empty(2, 3, 4, 5, device="cuda")
+        pinned = force(x, [60, 1, 15, 3])
+        same = force(x, list(x.stride()))
+    assert pinned.stride() == (60, 1, 15, 3) and pinned.device.type == "cuda"
+    assert same is x
 
 
 @needs_cpu_only

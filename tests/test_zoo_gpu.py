@@ -120,14 +120,19 @@ def test_wan_decode_is_right_after_another_length() -> None:
         _assert_right(eager, out, frames)
 
 
-def test_wan_decode_static_form_is_right_and_reuses_its_graphs_at_every_length() -> None:
+@pytest.mark.parametrize("pinned", [False, True], ids=["as-shipped", "norm-inputs-pinned"])
+def test_wan_decode_static_form_is_right_and_reuses_its_graphs_at_every_length(
+    pinned: bool,
+) -> None:
     """The form `magi-dynamo-fix-static` measures (docs/benchmarks.md, "Session 24"): the dynamo
     fix (one graph a chunk on torch 2.11), static shapes and contiguous inputs, as shipped
-    otherwise (decisions on). One copy decodes T=3 then T=5: each decode within 2 x eager's
-    distance from fp32 (plain torch.compile with the fix miscompiled that one graph, 1.02), and
-    the second length compiles nothing (its chunks reuse the first length's static graphs)."""
+    otherwise (decisions on), and the same with the norm inputs pinned channels-last
+    (`magi-dynamo-fix-static-cl-norm`, "Session 25"). One copy decodes T=3 then T=5: each decode
+    within 2 x eager's distance from fp32 (plain torch.compile with the fix miscompiled that one
+    graph, 1.02), and the second length compiles nothing (its chunks reuse the first length's
+    static graphs)."""
     model = zoo.load("wan2.2-vae", "full", device="cuda", dtype=torch.bfloat16, frames=3)
-    backend = MagiBackend()
+    backend = MagiBackend(PassConfig(channels_last_norm_inputs=pinned))
     compiled = model.compile(
         backend, isolate="instance", dynamo_fixes=True, contiguous_inputs=True, dynamic=False
     )
@@ -141,3 +146,11 @@ def test_wan_decode_static_form_is_right_and_reuses_its_graphs_at_every_length()
     assert all(d.source != "static" or d.passes == () for d in backend.decisions), [
         d.describe() for d in backend.decisions
     ]  # every graph a measured pass changed was measured: none is dynamic
+    if pinned:  # the decisions kept the magi variant, pin included, in at least one graph
+        pins = [
+            (r.counts or {}).get("norm_inputs_channels_last", 0)
+            for manager in backend.managers
+            for r in manager.results
+            if r.name == "conv_channels_last"
+        ]
+        assert sum(pins) > 0, pins

@@ -4,13 +4,14 @@
 # /tmp/s25/<step>.log, and /tmp/s25/<step>.rc when it ends; `bash poll.sh SECONDS` (beside this
 # file) waits for ALL.done or SECONDS, prints the ended steps and tars the logs into $OUT. Issue
 # each poll call right after the last returns: the machine goes back after 30 s idle.
-# Calls: 1 `setup tests zoo_tests profgpu nnprof` (tests: 10 passed; zoo_tests ran 13 tests
-# without a failure and was cut at the machine's 30-minute hold), 2 `setup fixtests fix holds`
-# (fixtests 20 passed; fix: the dynamo fix on by default made the steady chunk one dynamic graph,
-# 81.1 ms a further frame; holds failed at `pair.fired`, its graphs served by the FX graph cache
-# the fix step had filled). Next session: `setup fixright fixstatic coldfix` (~28 minutes; if
-# the static form wins, `fixprof` next), then `setup profgpu contig zoo_a` and `zoo_b` (the video
-# VAEs' never-slower tests do not fit one 30-minute machine; profgpu did not run this session).
+# Calls: 1 `setup fixright fixstatic coldfix` (fixright passed; the static form 1.334x at T=3 and
+# 1.200x at T=21 over torch.compile+frames, 71.14 ms a further frame against magi's 66.38; cold
+# compile 142.5 s against torch.compile's 171.2 s), 2 `setup cmp` (decisions off, profiled: the
+# static form's loss is one looped norm kernel, 9.03 ms a frame at 10% of HBM; contiguous inputs
+# alone 1.001x), 3 `setup clnorm` (the norm inputs pinned channels-last: 1.101x at T=21, 63.47 ms
+# a further frame, output right). Next session: `setup fixright targets26 coldcl` (the pinned
+# static form beside torch.compile and torch.compile+frames with decisions on; its cold compile;
+# fixright now also runs it), then `setup clsplit clprof zoo_a` and `zoo_b`.
 set -u
 LOGS=/tmp/s25
 # shellcheck source=../../../tools/gpu_steps.sh
@@ -84,6 +85,20 @@ for s in "$@"; do
         step clnorm env MAGI_PASSES__MEASURE_DECISIONS=0 python benchmarks/zoo.py \
             --models wan2.2-vae --frames 3 --wan-frames 3,21 --baseline magi-dynamo-fix-static \
             --variants magi-dynamo-fix-static-cl-norm --rounds 3 --hbm-gbps $HBM ;;
+    targets26)  # issue 18's targets for the pinned static form, decisions on, in one run
+        step targets26 python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
+            --variants torch.compile+frames,magi,magi-dynamo-fix-static-cl-norm --rounds 3 \
+            --hbm-gbps $HBM ;;
+    coldcl)  # the pinned static form's cold compile, beside torch.compile's (cold_tc above)
+        step cold_cl cold magi-dynamo-fix-static-cl-norm cl ;;
+    clsplit)  # the pin on magi as shipped (one frame per module instance), decisions off
+        step clsplit env MAGI_PASSES__MEASURE_DECISIONS=0 python benchmarks/zoo.py \
+            --models wan2.2-vae --frames 3 --wan-frames 3,21 --baseline magi \
+            --variants magi-cl-norm --rounds 3 --hbm-gbps $HBM ;;
+    clprof)  # the pinned static form profiled per further frame (decisions on)
+        step clprof python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
+            --baseline magi-dynamo-fix-static-cl-norm --variants magi-dynamo-fix-static-cl-norm \
+            --rounds 3 --profile --profile-rounds 1 --profile-top 20 --hbm-gbps $HBM ;;
     zoo_a)  # the first seven video VAEs' never-slower tests (a fresh Inductor cache: no graph
         # served without its passes running, which `pair.fired` cannot see through)
         step zoo_a env TORCHINDUCTOR_CACHE_DIR=$LOGS/cache_zoo_a python -m pytest \
