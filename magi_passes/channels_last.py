@@ -601,15 +601,23 @@ def convert_norm_inputs(graph: torch.fx.Graph) -> int:
         fmt = channels_last_format(source_value.dim()) if source_value is not None else None
         if fmt is None or suggest_memory_format(source_value) == fmt:
             continue
-        pinned_value = run_on_fake(source_value, lambda t: t.contiguous(memory_format=fmt))
-        with graph.inserting_after(source):
-            pin = graph.call_function(force, (source, list(pinned_value.stride())))
-        pin.meta["val"] = pinned_value
-        source.replace_all_uses_with(
-            pin, delete_user_cb=lambda user: user is not pin and user.op != "output"
-        )
+        _pin(graph, source, fmt, force)
         pinned += 1
     return pinned
+
+
+def _pin(
+    graph: torch.fx.Graph, source: torch.fx.Node, fmt: torch.memory_format, force: Any
+) -> None:
+    """Insert ``force(source, strides of fmt)`` after ``source``; every user of ``source`` but
+    the pin and the graph's output reads the pin."""
+    value = run_on_fake(source.meta["val"], lambda t: t.contiguous(memory_format=fmt))
+    with graph.inserting_after(source):
+        pin = graph.call_function(force, (source, list(value.stride())))
+    pin.meta["val"] = value
+    source.replace_all_uses_with(
+        pin, delete_user_cb=lambda user: user is not pin and user.op != "output"
+    )
 
 
 def convert_state_outputs(

@@ -488,9 +488,7 @@ def _patch_environment(stack: contextlib.ExitStack, props: FakeDeviceProperties)
     def force_stride_meta(tensor: torch.Tensor, stride: Any) -> torch.Tensor:
         if tuple(tensor.stride()) == tuple(stride):
             return tensor
-        return torch.empty_strided(
-            tensor.shape, stride, dtype=tensor.dtype, device=tensor.device
-        )
+        return torch.empty_strided(tensor.shape, stride, dtype=tensor.dtype, device=tensor.device)
 
     patch(mock.patch.object(force, "prim_meta_impl", force_stride_meta))
 

@@ -24,41 +24,9 @@ for s in "$@"; do
         step tests python -m pytest -p no:cacheprovider -q -rA -m requires_cuda --magi-perf \
             tests/test_perf_gpu.py examples/vae tests/test_config_sweep.py \
             tests/test_workarounds.py tests/test_channels_last.py ;;
-    zoo_tests)  # the zoo's never-slower tests of the video VAEs and the Wan decode's gain
-        step zoo_tests python -m pytest -p no:cacheprovider -q -rA --magi-perf \
-            tests/test_zoo_gpu.py -k "video_vae or wan_decode_holds" ;;
     profgpu)  # the profiler's GPU tests (the kernels' origins, the runtime-activity fallback)
         step profgpu python -m pytest -p no:cacheprovider -q -rA -m requires_cuda \
             tests/test_profiling.py ;;
-    nnprof)  # magi (decisions off) profiled per further frame after session 23's torch.nn
-        # frames fix: where the upsamplers' per-frame conv2d (5.2 ms a frame eager before) goes
-        step nnprof env MAGI_PASSES__MEASURE_DECISIONS=0 python benchmarks/zoo.py \
-            --models wan2.2-vae --frames 3 --wan-frames 3,21 --baseline magi --variants magi \
-            --rounds 3 --profile --profile-rounds 1 --profile-top 20 --hbm-gbps $HBM ;;
-    fix)  # magi_compile's dynamo fix (magi_passes.dynamo_fixes: the upsamplers' tensor == "Rep"
-        # no longer breaks the graph on torch 2.11) as shipped (decisions on): magi and
-        # torch.compile with the fix, against torch.compile+frames, T=3 and T=21, each output
-        # against fp32 (magi without the fix: session 23's targets, 1330.54 ms at T=21)
-        step fix python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
-            --baseline torch.compile+frames --variants magi,torch.compile+fix \
-            --rounds 3 --hbm-gbps $HBM ;;
-    holds)  # the Wan decode's zoo test as shipped: magi >= 1.5x over torch.compile
-        step holds python -m pytest -p no:cacheprovider -q -rA --magi-perf tests/test_zoo_gpu.py \
-            -k wan_decode_holds ;;
-    zoo_right)  # magi as shipped decodes T=3 then T=5 through one copy (the path once wrong)
-        step zoo_right python -m pytest -p no:cacheprovider -q -rA --magi-perf \
-            tests/test_zoo_gpu.py -k wan_decode_is_right_after_another_length ;;
-    fixtests)  # the dynamo fix's tests on torch 2.11 (the torch that needs it)
-        step fixtests python -m pytest -p no:cacheprovider -q -rA tests/test_dynamo_fixes.py ;;
-    fixprof)  # the fix with static shapes, profiled per further frame with the kernels' origins
-        # (decisions on, as it would ship): where its further frame's time goes
-        step fixprof python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
-            --baseline torch.compile+frames --variants magi-dynamo-fix-static --rounds 3 \
-            --profile --profile-rounds 1 --profile-top 20 --hbm-gbps $HBM ;;
-    contig)  # magi with contiguous inputs alone (no fix): a new length's latent slices keep
-        # their strides, so fewer graphs recompile dynamic at T=21 (tiny, CPU: 9 of 41, not 12)
-        step contig python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
-            --baseline magi --variants magi-contiguous --rounds 3 --hbm-gbps $HBM ;;
     fixright)  # the static form decodes T=3 then T=5 right, reusing its 3 chunk graphs
         step fixright python -m pytest -p no:cacheprovider -q -rA tests/test_zoo_gpu.py \
             -k static_form_is_right ;;
