@@ -355,9 +355,9 @@ def test_a_magi_candidate_runs_its_passes_whatever_the_graph_cache_holds() -> No
 @DIFFUSERS
 def test_the_zoo_benchmark_gives_the_dynamo_fixes_to_exactly_its_fix_variants() -> None:
     """`magi-dynamo-fix*` and `torch.compile+fix` run every call inside the fixes' scope (hooks
-    on the compiled module), `magi-dynamo-fix-static` with static shapes and contiguous inputs;
-    `magi` and every other variant as magi_compile's default: neither. Nothing is compiled
-    (torch.compile is lazy)."""
+    on the compiled module), `magi-dynamo-fix-static` and `magi-dynamo-fix-static-cl-norm` with
+    static shapes and contiguous inputs; `magi` and every other variant as magi_compile's
+    default: neither. Nothing is compiled (torch.compile is lazy)."""
     from scripts import load_benchmark
 
     bench = load_benchmark("zoo")
@@ -365,6 +365,7 @@ def test_the_zoo_benchmark_gives_the_dynamo_fixes_to_exactly_its_fix_variants() 
     assert set(bench.FIX_VARIANTS) == {
         "magi-dynamo-fix",
         "magi-dynamo-fix-static",
+        "magi-dynamo-fix-static-cl-norm",
         "torch.compile+fix",
     }
     for variant in ("magi", "torch.compile+frames", *bench.FIX_VARIANTS):
@@ -375,7 +376,31 @@ def test_the_zoo_benchmark_gives_the_dynamo_fixes_to_exactly_its_fix_variants() 
         contiguous = variant in bench.CONTIGUOUS_VARIANTS
         assert compiled.compile_kwargs["contiguous_inputs"] is contiguous
         assert len(compiled.module._forward_pre_hooks) == fixed + contiguous, variant
-        assert ("dynamic" in compiled.compile_kwargs) is variant.endswith("-static"), variant
+        static = "-static" in variant
+        assert static is (variant in bench.STATIC_VARIANTS), variant
+        assert ("dynamic" in compiled.compile_kwargs) is static, variant
+
+
+def test_the_zoo_benchmark_pins_norm_inputs_in_exactly_its_cl_norm_variants() -> None:
+    """`magi-cl-norm` and `magi-dynamo-fix-static-cl-norm` compile with
+    `PassConfig(channels_last_norm_inputs=True)`, the second also as `magi-dynamo-fix-static`
+    (static shapes, the fixes, contiguous inputs); the other magi variants leave it off."""
+    from scripts import load_benchmark
+
+    bench = load_benchmark("zoo")
+    model = zoo.load("sd-vae")
+    for variant in (
+        "magi",
+        "magi-dynamo-fix-static",
+        "magi-cl-norm",
+        "magi-dynamo-fix-static-cl-norm",
+    ):
+        compiled, backend = bench._build_variant(model, variant, 64)
+        assert backend is not None
+        assert backend.config.channels_last_norm_inputs is variant.endswith("-cl-norm"), variant
+    pinned, _ = bench._build_variant(model, "magi-dynamo-fix-static-cl-norm", 64)
+    plain, _ = bench._build_variant(model, "magi-dynamo-fix-static", 64)
+    assert pinned.compile_kwargs == plain.compile_kwargs
 
 
 @DIFFUSERS
