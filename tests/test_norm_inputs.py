@@ -19,7 +19,7 @@ from torch import nn
 from torch._inductor import config as inductor_config
 from torch._prims_common import make_channels_last_strides_for
 
-from magi_passes import ConvChannelsLastPass, PassConfig
+from magi_passes import ConvChannelsLastPass, MagiBackend, PassConfig
 from magi_passes.channels_last import force_stride_order_op
 
 aten = torch.ops.aten
@@ -177,3 +177,32 @@ def test_fake_cuda_the_norm_reads_and_writes_channels_last(pinned: bool) -> None
     else:
         # Inductor's own layout: the norm splits its reduction over the channels-first sum
         assert along_channels == [] and code.kernel_count == 6, (stores, code.kernel_names)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["wan2.2-vae", "kandinsky6-sr-vae"])
+def test_real_rms_norm_decoders_are_pinned_and_decode_as_eager(name: str) -> None:
+    """The tiny zoo decoders whose norms are RMS norms (diffusers' Wan 2.2 and Kandinsky 6 SR
+    VAEs), compiled static with the option: the pin fires, and the decode is eager's to fp32
+    rounding. (The GroupNorm decoders of the zoo have no channel sum of squares: nothing fires.)"""
+    from pytest_magi import zoo
+
+    if name not in zoo.names():
+        pytest.skip(zoo.unavailable().get(name, name))
+    torch.manual_seed(0)
+    model = zoo.load(name, "tiny", dtype=torch.float32)
+    with torch.no_grad():
+        expected = model.run()
+    torch._dynamo.reset()
+    backend = MagiBackend(ON)
+    compiled = model.compile(backend, isolate="instance", dynamic=False)
+    with torch.no_grad(), inductor_config.patch(force_disable_caches=True):
+        out = compiled.run()
+    pinned = sum(
+        (r.counts or {}).get("norm_inputs_channels_last", 0)
+        for manager in backend.managers
+        for r in manager.results
+        if r.name == "conv_channels_last"
+    )
+    assert pinned > 0
+    torch.testing.assert_close(out, expected, rtol=1e-4, atol=1e-5)
