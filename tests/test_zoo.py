@@ -381,6 +381,7 @@ def test_the_zoo_benchmark_gives_the_dynamo_fixes_to_exactly_its_fix_variants() 
         assert ("dynamic" in compiled.compile_kwargs) is static, variant
 
 
+@DIFFUSERS
 def test_the_zoo_benchmark_pins_norm_inputs_in_exactly_its_cl_norm_variants() -> None:
     """`magi-cl-norm` and `magi-dynamo-fix-static-cl-norm` compile with
     `PassConfig(channels_last_norm_inputs=True)`, the second also as `magi-dynamo-fix-static`
@@ -395,7 +396,7 @@ def test_the_zoo_benchmark_pins_norm_inputs_in_exactly_its_cl_norm_variants() ->
         "magi-cl-norm",
         "magi-dynamo-fix-static-cl-norm",
     ):
-        compiled, backend = bench._build_variant(model, variant, 64)
+        _, backend = bench._build_variant(model, variant, 64)
         assert backend is not None
         assert backend.config.channels_last_norm_inputs is variant.endswith("-cl-norm"), variant
     pinned, _ = bench._build_variant(model, "magi-dynamo-fix-static-cl-norm", 64)

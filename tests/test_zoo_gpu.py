@@ -132,7 +132,7 @@ def test_wan_decode_static_form_is_right_and_reuses_its_graphs_at_every_length(
     graph, 1.02), and the second length compiles nothing (its chunks reuse the first length's
     static graphs)."""
     model = zoo.load("wan2.2-vae", "full", device="cuda", dtype=torch.bfloat16, frames=3)
-    backend = MagiBackend(PassConfig(channels_last_norm_inputs=pinned))
+    backend = MagiBackend(PassConfig.from_env().replace(channels_last_norm_inputs=pinned))
     compiled = model.compile(
         backend, isolate="instance", dynamo_fixes=True, contiguous_inputs=True, dynamic=False
     )
