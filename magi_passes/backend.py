@@ -383,17 +383,12 @@ def magi_compile(
 
         isolate_forward_code(model, "instance")
     compiled: Any = torch.compile(model, backend=backend, dynamic=dynamic, **torch_compile_kwargs)
-    if dynamo_fixes:
-        from .dynamo_fixes import attach_dynamo_fixes, with_dynamo_fixes
+    if dynamo_fixes or contiguous_inputs:
+        from .dynamo_fixes import attach_call_options
 
-        if isinstance(compiled, torch.nn.Module):
-            attach_dynamo_fixes(compiled)
-        else:
-            compiled = with_dynamo_fixes(compiled)
-    if contiguous_inputs:
-        from .dynamo_fixes import attach_contiguous_inputs
-
-        attach_contiguous_inputs(compiled)
+        compiled = attach_call_options(
+            compiled, dynamo_fixes=dynamo_fixes, contiguous_inputs=contiguous_inputs
+        )
     try:
         compiled.magi_backend = backend
     except AttributeError:  # pragma: no cover - objects that refuse attributes

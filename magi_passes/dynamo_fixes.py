@@ -192,3 +192,19 @@ def with_dynamo_fixes(function: Callable[..., Any]) -> Callable[..., Any]:
             return function(*args, **kwargs)
 
     return call
+
+
+def attach_call_options(compiled: Any, *, dynamo_fixes: bool, contiguous_inputs: bool) -> Any:
+    """``compiled`` (``torch.compile``'s result) with `magi_compile`'s opt-in call options:
+    ``dynamo_fixes`` runs every call inside `tensor_constant_compare` (hooks on a module, a
+    wrapper around a function), ``contiguous_inputs`` makes a module's positional tensor
+    arguments contiguous first (`attach_contiguous_inputs`). Returns what to call: the module
+    itself, or the wrapped function."""
+    if dynamo_fixes:
+        if isinstance(compiled, torch.nn.Module):
+            attach_dynamo_fixes(compiled)
+        else:
+            compiled = with_dynamo_fixes(compiled)
+    if contiguous_inputs:
+        attach_contiguous_inputs(compiled)
+    return compiled

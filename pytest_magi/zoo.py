@@ -56,7 +56,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from magi_passes.dynamo_fixes import attach_contiguous_inputs, attach_dynamo_fixes
+from magi_passes.dynamo_fixes import attach_call_options
 from magi_passes.frames import isolate_forward_code
 
 SIZES = ("tiny", "full")
@@ -844,10 +844,9 @@ class ZooModel:
             compiled = torch.compile(module, backend=backend, **torch_compile_kwargs)
             setattr(owner, self.attr, compiled)
         assert isinstance(compiled, nn.Module)  # torch.compile of a module is a module
-        if dynamo_fixes:
-            attach_dynamo_fixes(compiled)
-        if contiguous_inputs:
-            attach_contiguous_inputs(compiled)
+        attach_call_options(
+            compiled, dynamo_fixes=dynamo_fixes, contiguous_inputs=contiguous_inputs
+        )
         return dataclasses.replace(
             self,
             owner=owner,
