@@ -6,8 +6,8 @@
 Per model, in one process (`pytest_magi.zoo`, random weights, full size, bf16):
 
 1. A `ZooPair`: torch.compile as users write it (baseline) and magi (`MagiBackend`, a dynamo
-   frame per module instance, as `magi_compile`) with measured decisions on and an empty
-   decision cache. Each side's compile time is its first call, synchronised ("cold": magi
+   frame per module instance and the model's measured form, as `magi_compile`:
+   `magi_passes.forms`) with measured decisions on and an empty decision cache. Each side's compile time is its first call, synchronised ("cold": magi
    compiles each graph a measured pass changes twice and times both variants).
 2. Numerics: both sides and eager against an fp32 run of the same model
    (`pytest_magi.numerics.judge_against_reference`, the rule of docs/testing-a-pass.md).
@@ -45,7 +45,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from magi_passes import MagiBackend  # noqa: E402
+from magi_passes import MagiBackend, forms  # noqa: E402
 from magi_passes.decisions import Decider, DecisionCache  # noqa: E402
 from pytest_magi import zoo  # noqa: E402
 from pytest_magi.numerics import (  # noqa: E402
@@ -143,8 +143,12 @@ def bench(name: str, args: argparse.Namespace, log: Callable[[str], None]) -> Ro
     folder = Path(tempfile.mkdtemp(prefix=f"magi-decisions-{name}-"))
     torch._dynamo.reset()
 
+    # the candidate as magi_compile compiles it: the model's measured form, if it has one
+    form = forms.form_for(model.module)
+    config = form.config() if form is not None else None
+
     def measured_pair(**compile_kwargs: Any) -> tuple[MagiBackend, zoo.ZooPair]:
-        backend = MagiBackend(decider=Decider(cache=DecisionCache(folder)))
+        backend = MagiBackend(config, decider=Decider(cache=DecisionCache(folder)))
         return backend, zoo.ZooPair(model, candidate=backend, **compile_kwargs)
 
     def first_call(side: str) -> tuple[float, Any]:
@@ -202,13 +206,9 @@ def bench(name: str, args: argparse.Namespace, log: Callable[[str], None]) -> Ro
                 report = pair.profile(side, label=f"{name} {side}")
                 log(report.table(top=args.profile_top))
 
-        warm_backend = MagiBackend(decider=Decider(cache=DecisionCache(folder)))
-        warm = model.compile(
-            backend=warm_backend,
-            isolate="instance",
-            dynamo_fixes=pair.side_fixes["candidate"],
-            **pair.compile_kwargs,
-        )
+        # the candidate again, its config and form, with the decisions the first compile stored
+        warm_backend = MagiBackend(config, decider=Decider(cache=DecisionCache(folder)))
+        warm = model.compile(backend=warm_backend, **pair.side_options["candidate"])
         row.compile_magi_warm_s, _ = _timed_first_call(warm.run, args.compile_limit)
         cached = sum(d.source == "cached" for d in warm_backend.decisions)
         log(

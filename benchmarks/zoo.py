@@ -22,7 +22,10 @@ timed against `--baseline` and every run checked against a higher-precision deco
 
 Variants: `torch.compile` (the baseline: `torch.compile(module)` as users write it), `magi`
 (`magi_compile(module)`: the passes plus a dynamo frame of its own for every module instance,
-`magi_passes.frames`), `magi-backend` (`torch.compile(module, backend="magi")`: the passes
+`magi_passes.frames`, in the model's measured form where it has one, `magi_passes.forms`: the
+Wan decoder one static graph a chunk), `magi-split` (`magi_compile(module, form=None)`: the
+generic form, which splits the Wan decoder where torch 2.11 breaks its graph; the diagnostic
+`magi-*` variants below are of the generic form), `magi-backend` (`torch.compile(module, backend="magi")`: the passes
 alone), the fair baselines `torch.compile+frames` (frames of their own, no passes: what the
 isolation alone buys) and `torch.compile+limit` (`torch.compile(module)` with dynamo's recompile
 limit raised to `--recompile-limit`, 64 by default, and the accumulated limit to 16 times that,
@@ -100,7 +103,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from magi_passes import MagiBackend, PassConfig  # noqa: E402
+from magi_passes import MagiBackend, PassConfig, forms  # noqa: E402
 from pytest_magi import profiling, zoo  # noqa: E402
 from pytest_magi.compile_stats import _LIMIT_MARK, LIMIT_LOGGER, _captured  # noqa: E402
 from pytest_magi.numerics import (  # noqa: E402
@@ -116,6 +119,7 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "torch.compile+frames": (None, "instance"),
     "torch.compile+limit": (None, "class"),
     "magi": ({}, "instance"),
+    "magi-split": ({}, "instance"),
     "magi-backend": ({}, "class"),
     "magi-no-cl": ({"enable_conv_channels_last": False}, "instance"),
     "magi-cl-always": ({"channels_last_conv2d_graphs": True}, "class"),
@@ -144,6 +148,9 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-dynamo-fix-static-cl-norm": ({"channels_last_norm_inputs": True}, "instance"),
     "torch.compile+fix": (None, "class"),
 }
+# the variants compiled in the model's measured form where it has one (`magi_passes.forms`), as
+# magi_compile compiles it; `magi-split` is `magi` in the generic form
+FORM_VARIANTS = ("magi",)
 # variants compiled with `dynamic=False`: every shape dynamo sees gets a static graph of its own
 # (automatic dynamic shapes off), so the Wan decode's steady chunk is static in its cache frames
 STATIC_VARIANTS = (
@@ -251,10 +258,21 @@ class ScopedModel:
 Runnable = zoo.ZooModel | ScopedModel
 
 
+def variant_form(model: zoo.ZooModel, variant: str) -> forms.CompileForm | None:
+    """The measured form `variant` compiles ``model`` in (`magi_passes.forms`): ``magi``'s is
+    the model's own, as `magi_compile` picks it; every other variant's is the generic form."""
+    return forms.form_for(model.module) if variant in FORM_VARIANTS else None
+
+
 def _build_variant(
     model: zoo.ZooModel, variant: str, recompile_limit: int
 ) -> tuple[Runnable, MagiBackend | None]:
     overrides, isolate = VARIANTS[variant]
+    form = variant_form(model, variant)
+    if form is not None:
+        settings = forms.options(form)
+        backend = MagiBackend(form.config())
+        return model.compile(backend=backend, isolate=isolate, **settings), backend
     kwargs: dict[str, Any] = {"dynamic": False} if variant in STATIC_VARIANTS else {}
     kwargs["dynamo_fixes"] = variant in FIX_VARIANTS
     if variant in CONTIGUOUS_VARIANTS:
@@ -349,6 +367,9 @@ def bench_model(name: str, args: argparse.Namespace, log: Callable[[str], None])
         )
         if backend is not None:
             log(f"  {'':<22} {backend.seconds_text()}")
+        form = variant_form(model, variant)
+        if form is not None:
+            log(f"  {'':<22} form {form.describe()}")
         rows.append(
             Row(
                 name,

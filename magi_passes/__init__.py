@@ -14,6 +14,7 @@ from .config import PassConfig
 from .conv_input import ConvInputWindowPass
 from .conv_pad_fold import ConvPadFoldPass
 from .dynamic_reshape import DynamicReshapePass
+from .forms import CompileForm, form_for
 from .group_norm import GroupNormStatsPass
 from .manager import PassManager
 from .nd_tiling import NdTilingPass
@@ -25,6 +26,7 @@ __all__ = [
     "ConvChannelsLastPass",
     "ConvInputWindowPass",
     "CausalPadTrimPass",
+    "CompileForm",
     "ConvPadFoldPass",
     "DynamicCatTilingWorkaround",
     "DynamicReshapePass",
@@ -37,6 +39,7 @@ __all__ = [
     "PassManager",
     "PaddingMiscompileWorkaround",
     "PassResult",
+    "form_for",
     "inductor_options",
     "is_conv_heavy",
     "is_dynamic",

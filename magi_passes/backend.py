@@ -331,11 +331,22 @@ def magi_compile(
     config: PassConfig | None = None,
     dynamic: bool | None = None,
     isolate_frames: bool = True,
-    dynamo_fixes: bool = False,
-    contiguous_inputs: bool = False,
+    dynamo_fixes: bool | None = None,
+    contiguous_inputs: bool | None = None,
+    form: Any = "auto",
     **torch_compile_kwargs: Any,
 ) -> Any:
     """`torch.compile(model, backend=MagiBackend(config), dynamic=dynamic, **kwargs)`.
+
+    ``form`` (default ``"auto"``): a model whose best way to compile was measured has a
+    `magi_passes.forms.CompileForm`, which sets ``dynamic``, ``dynamo_fixes`` and
+    ``contiguous_inputs`` where they are left at None, and `PassConfig` fields where ``config``
+    is left at None (a ``MAGI_PASSES__<FIELD>`` variable still wins). The Wan VAE's decoder
+    (diffusers ``WanDecoder3d``) is compiled so: each chunk one static graph, reused at every
+    length, its RMS norms' inputs channels-last (T=21 1.318x over torch.compile with frames
+    isolated, right output, compiled cold faster than torch.compile: docs/benchmarks.md
+    "Session 26"). ``form=None``: the generic form for any model; `magi_passes.forms.form_for`
+    says which form ``"auto"`` picks. The form used is ``compiled.magi_form`` (None: generic).
 
     ``isolate_frames`` (default on; an ``nn.Module`` only): every submodule instance gets a
     ``forward`` on a code object of its own first (`magi_passes.frames.isolate_forward_code`),
@@ -343,23 +354,22 @@ def magi_compile(
     its recompile limit and fall back to eager (measured on the Wan 2.2 VAE decode:
     docs/benchmarks.md). The module computes the same; `restore_forward_code` undoes it.
 
-    ``dynamo_fixes`` (opt-in): every call of the compiled model runs inside
+    ``dynamo_fixes`` (off in the generic form): every call of the compiled model runs inside
     `magi_passes.dynamo_fixes.tensor_constant_compare`, so dynamo traces a tensor compared with
     a string as Python evaluates it instead of breaking the graph (torch 2.11 breaks there). On
-    the Wan 2.2 decode that makes each chunk's decoder one graph, compiled in 82.7 s (torch.compile
-    with frames isolated: 104.0 s in the same run), but its steady chunk is then a dynamic graph
-    and a further latent frame took 81.1 ms (65.9 without the fix; H100, docs/benchmarks.md
-    "Session 24"). With ``dynamic=False, contiguous_inputs=True`` and
-    ``PassConfig(channels_last_norm_inputs=True)`` a further frame took 63.5 ms ("Session 25"),
-    not yet timed beside torch.compile in one run, so it stays off until then.
+    its own, with dynamic shapes, it made the Wan 2.2 decode's steady chunk one dynamic graph, a
+    further latent frame 81.1 ms against 65.9 without it (H100, docs/benchmarks.md "Session
+    24"); the Wan form uses it with static shapes and contiguous inputs.
 
-    ``contiguous_inputs`` (opt-in, an ``nn.Module`` only): each call's positional tensor
-    arguments are made contiguous before dynamo sees them
+    ``contiguous_inputs`` (off in the generic form; an ``nn.Module`` only): each call's
+    positional tensor arguments are made contiguous before dynamo sees them
     (`magi_passes.dynamo_fixes.attach_contiguous_inputs`), so a decoder fed slices of a longer
     latent reuses its static graphs at every length instead of compiling them again.
 
     The returned object carries the backend as `.magi_backend` (its managers, results).
     """
+    from . import forms
+
     _validate.check_compile_target("magi_compile", model)
     config = _validate.check_pass_config("magi_compile", config)
     _validate.check_optional_bool("magi_compile", "dynamic", dynamic)
@@ -369,9 +379,15 @@ def magi_compile(
             "directly to use another one"
         )
     _validate.check_optional_bool("magi_compile", "isolate_frames", isolate_frames)
-    _validate.check_bool("magi_compile", "dynamo_fixes", dynamo_fixes)
-    _validate.check_bool("magi_compile", "contiguous_inputs", contiguous_inputs)
-    if contiguous_inputs and not isinstance(model, torch.nn.Module):
+    _validate.check_optional_bool("magi_compile", "dynamo_fixes", dynamo_fixes)
+    _validate.check_optional_bool("magi_compile", "contiguous_inputs", contiguous_inputs)
+    chosen = forms.resolve("magi_compile", form, model)
+    settings = forms.options(
+        chosen, dynamic=dynamic, dynamo_fixes=dynamo_fixes, contiguous_inputs=contiguous_inputs
+    )
+    if config is None and chosen is not None:
+        config = chosen.config()
+    if settings["contiguous_inputs"] and not isinstance(model, torch.nn.Module):
         raise TypeError(
             f"magi_compile(contiguous_inputs=True) needs an nn.Module, got {model!r}; fix: call "
             f".contiguous() on a function's inputs yourself"
@@ -382,17 +398,22 @@ def magi_compile(
         from .frames import isolate_forward_code
 
         isolate_forward_code(model, "instance")
-    compiled: Any = torch.compile(model, backend=backend, dynamic=dynamic, **torch_compile_kwargs)
-    if dynamo_fixes or contiguous_inputs:
+    compiled: Any = torch.compile(
+        model, backend=backend, dynamic=settings["dynamic"], **torch_compile_kwargs
+    )
+    if settings["dynamo_fixes"] or settings["contiguous_inputs"]:
         from .dynamo_fixes import attach_call_options
 
         compiled = attach_call_options(
-            compiled, dynamo_fixes=dynamo_fixes, contiguous_inputs=contiguous_inputs
+            compiled,
+            dynamo_fixes=settings["dynamo_fixes"],
+            contiguous_inputs=settings["contiguous_inputs"],
         )
-    try:
-        compiled.magi_backend = backend
-    except AttributeError:  # pragma: no cover - objects that refuse attributes
-        pass
+    for name, value in (("magi_backend", backend), ("magi_form", chosen)):
+        try:
+            setattr(compiled, name, value)
+        except AttributeError:  # pragma: no cover - objects that refuse attributes
+            pass
     return compiled
 
 

@@ -1001,9 +1001,13 @@ class ZooPair:
     ``torch.compile``) and ``candidate`` (``backend="magi"`` by default).
 
     The candidate's modules get frames of their own per instance (``candidate_isolate``), as
-    `magi_compile` gives them; ``candidate_dynamo_fixes=True`` runs the candidate's calls with
-    `magi_compile`'s opt-in dynamo fixes (`magi_passes.dynamo_fixes`; off by default, as in
-    `magi_compile`); the baseline is compiled as users compile it. Timed by
+    `magi_compile` gives them, and a magi candidate is compiled in the model's measured form as
+    `magi_compile` compiles it (``candidate_form="auto"``, `magi_passes.forms`: the Wan decoder
+    one static graph a chunk with contiguous inputs and its dynamo fix, and, where the pair
+    builds the ``MagiBackend`` itself (``candidate="magi"``), the form's `PassConfig` fields);
+    ``candidate_form=None`` compiles the generic form. ``candidate_dynamo_fixes`` (None: as the
+    form says, else off) runs the candidate's calls with `magi_compile`'s dynamo fixes
+    (`magi_passes.dynamo_fixes`). The baseline is compiled as users compile it. Timed by
     ``@pytest.mark.min_speedup`` like a ``CompiledPair`` (the ``zoo_pair`` fixture
     registers it), or directly with ``pytest_magi.timing.measure_pair(pair)``.
     ``candidate_backend`` is the ``MagiBackend`` when the candidate is magi: its managers say
@@ -1030,7 +1034,8 @@ class ZooPair:
         candidate: Any = "magi",
         label: str | None = None,
         candidate_isolate: str = "instance",
-        candidate_dynamo_fixes: bool = False,
+        candidate_dynamo_fixes: bool | None = None,
+        candidate_form: Any = "auto",
         **torch_compile_kwargs: Any,
     ) -> None:
         if not isinstance(model, ZooModel):
@@ -1039,22 +1044,43 @@ class ZooPair:
             )
         if label is not None and not isinstance(label, str):
             raise TypeError(f"ZooPair(label={label!r}): expected a str or None")
-        if candidate == "magi":
-            from magi_passes import MagiBackend
+        if candidate_dynamo_fixes is not None and not isinstance(candidate_dynamo_fixes, bool):
+            raise TypeError(
+                f"ZooPair(candidate_dynamo_fixes={candidate_dynamo_fixes!r}): expected True, "
+                f"False or None; None (the default) does as the candidate's form says"
+            )
+        from magi_passes import MagiBackend, forms
 
-            candidate = MagiBackend()
+        is_magi = candidate == "magi" or isinstance(candidate, MagiBackend)
+        # the model's measured form, as magi_compile picks it (a magi candidate only)
+        form = forms.resolve("ZooPair(candidate_form=...)", candidate_form, model.module)
+        form = form if is_magi else None
+        if candidate == "magi":
+            candidate = MagiBackend(form.config() if form is not None else None)
         from .compile_stats import CompileStatsCollector
 
         self.model = model
+        self.form = form
         # what each side compiles with, as given (``locate`` compiles a side again from it)
         self.side_backends = {"baseline": baseline, "candidate": candidate}
-        self.side_isolation = {"baseline": "class", "candidate": candidate_isolate}
-        if not isinstance(candidate_dynamo_fixes, bool):
-            raise TypeError(
-                f"ZooPair(candidate_dynamo_fixes={candidate_dynamo_fixes!r}): expected True, "
-                f"False; False (the default) leaves them off, as magi_compile does"
-            )
-        self.side_fixes = {"baseline": False, "candidate": candidate_dynamo_fixes}
+        settings = forms.options(
+            form,
+            dynamic=torch_compile_kwargs.get("dynamic"),
+            dynamo_fixes=candidate_dynamo_fixes,
+            contiguous_inputs=None,
+        )
+        candidate_kwargs = dict(torch_compile_kwargs)
+        if settings["dynamic"] is not None:
+            candidate_kwargs["dynamic"] = settings["dynamic"]
+        self.side_options: dict[str, dict[str, Any]] = {
+            "baseline": {"isolate": "class", **torch_compile_kwargs},
+            "candidate": {
+                "isolate": candidate_isolate,
+                "dynamo_fixes": settings["dynamo_fixes"],
+                "contiguous_inputs": settings["contiguous_inputs"],
+                **candidate_kwargs,
+            },
+        }
         self.compile_kwargs = dict(torch_compile_kwargs)
         self.candidate_backend = candidate if hasattr(candidate, "managers") else None
         self._stats = {"baseline": CompileStatsCollector(), "candidate": CompileStatsCollector()}
@@ -1070,9 +1096,7 @@ class ZooPair:
                 torch_compile_kwargs,
                 caches_off=self.candidate_backend is not None,
             ),
-            isolate=candidate_isolate,
-            dynamo_fixes=candidate_dynamo_fixes,
-            **torch_compile_kwargs,
+            **self.side_options["candidate"],
         )
         self.label = label or f"{model.name}-{model.size}"
         self.device = str(model.device)
@@ -1214,11 +1238,10 @@ class ZooPair:
         if isinstance(backend, str) and patches:
             options.setdefault("inductor_config", patches)
         locating = LocatingBackend(backend, label=f"{self.label} {side}", **options)
-        compiled = self.model.compile(
-            backend=locating,
-            isolate=self.side_isolation[side],
-            dynamo_fixes=self.side_fixes[side],
-        )
+        # the side's own call options and static/dynamic choice; mode/options are the
+        # locating backend's to apply
+        again = {k: v for k, v in self.side_options[side].items() if k not in ("mode", "options")}
+        compiled = self.model.compile(backend=locating, **again)
         out = compiled.run()
         del compiled
         report = locating.report()

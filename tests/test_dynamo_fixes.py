@@ -232,7 +232,7 @@ def test_a_wrapped_function_keeps_its_name_and_restores() -> None:
 def test_bad_input_names_the_value_and_the_fix() -> None:
     with pytest.raises(TypeError, match=r"attach_dynamo_fixes\(module=.*tensor_constant_compare"):
         attach_dynamo_fixes(cached_step)  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match=r"dynamo_fixes must be True or False, got 1"):
+    with pytest.raises(TypeError, match=r"dynamo_fixes must be True, False or None, got 1"):
         magi_compile(Upsampler(), dynamo_fixes=1)  # type: ignore[arg-type]
 
 

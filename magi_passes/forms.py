@@ -1,0 +1,173 @@
+"""Compile forms: how `magi_compile` compiles a model whose best way to compile was measured.
+
+Most of what makes a compiled model fast is decided per graph, by the passes and their measured
+decisions (`magi_passes.decisions`). Some of it cannot be: whether dynamo traces a model as one
+graph or many, whether its graphs are static or dynamic, and how its inputs are laid out are
+settled before the backend sees a graph. For a model whose best settings of those were measured
+on real decodes, a `CompileForm` records them with the measurement, and ``magi_compile(model)``
+(``form="auto"``, the default) uses them for every option the caller leaves unset; any model
+without one is compiled as before (the generic form). The rule is measured per model family,
+never guessed: a form is listed only beside a side-by-side run on the GPU in which it is right
+(each output within 2x eager's distance from an fp32 decode) and at least as fast as the
+generic form and torch.compile at every length measured.
+
+A form applies to a module by its class (module and qualified name, so that its library need not
+be imported here): the module passed to `magi_compile` (``vae.decoder``), not a module holding it.
+What it sets:
+- ``dynamic``, ``dynamo_fixes``, ``contiguous_inputs``: `magi_compile`'s arguments of those names,
+  where the caller passes ``None`` (their default);
+- ``pass_config``: `PassConfig` fields set on top of `PassConfig.from_env()`, where the caller
+  passes no ``config``; a field set by its ``MAGI_PASSES__<FIELD>`` variable keeps the
+  environment's value.
+``magi_compile(model, form=None)`` compiles any model in the generic form; ``form=<CompileForm>``
+applies a form of one's own. `form_for(model)` says which form ``"auto"`` picks.
+
+The forms:
+- ``wan-decoder`` (diffusers ``WanDecoder3d``, the decoder of ``AutoencoderKLWan``): each chunk
+  of the causal decode one graph (`magi_passes.dynamo_fixes`: torch 2.11 breaks the graph where
+  the upsamplers compare a cache with a string; torch 2.13 traces it whole unpatched), every
+  chunk graph static and reused at every decode length (``dynamic=False``, contiguous inputs),
+  and the RMS norms' inputs pinned channels-last (`PassConfig.channels_last_norm_inputs`).
+  Measured on the Wan 2.2 TI2V-5B decode at 540p, bf16, decisions on, in one run (H100, torch
+  2.11, docs/benchmarks.md "Session 26"): T=21 1304.3 ms against 1342.6 ms in the generic form
+  and 1718.8 ms for torch.compile with frames isolated (1.318x); T=3 138.6 against 146.1 and
+  194.4 ms; 64.7 ms a further latent frame against 66.5; output 1.13e-2 from fp32 at both
+  lengths (eager 1.40e-2 and 1.43e-2); compiled cold in 101.3 s against 183.4 s for the generic
+  form and 113.2 s for torch.compile in that run. On torch 2.13 the generic form would leave the
+  steady chunk one dynamic graph (81.1 ms a further frame on torch 2.11 with the fix and dynamic
+  shapes, "Session 24"); the form keeps it static there too. The Wan 2.1 configuration of the same
+  class was not measured on a GPU.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import _validate
+from .config import ENV_PREFIX, PassConfig
+
+AUTO = "auto"
+
+
+@dataclass(frozen=True)
+class CompileForm:
+    """How to compile a model family: `magi_compile`'s options and `PassConfig` fields (module
+    docstring). ``classes``: the ``"module.QualifiedName"`` of the modules it applies to;
+    ``evidence``: where the measurement that chose it is written down."""
+
+    name: str
+    classes: tuple[str, ...] = ()
+    dynamic: bool | None = None
+    dynamo_fixes: bool = False
+    contiguous_inputs: bool = False
+    pass_config: Mapping[str, Any] = field(default_factory=dict)
+    evidence: str = ""
+
+    def __post_init__(self) -> None:
+        where = "CompileForm"
+        if not isinstance(self.name, str) or not self.name:
+            _validate.fail(TypeError, where, "name", self.name, "a non-empty str", "'my-decoder'")
+        if isinstance(self.classes, str) or not all(isinstance(c, str) for c in self.classes):
+            _validate.fail(
+                TypeError, where, "classes", self.classes,
+                "a tuple of 'module.QualifiedName' strings", "classes=('mylib.models.Decoder',)",
+            )  # fmt: skip
+        _validate.check_optional_bool(where, "dynamic", self.dynamic)
+        _validate.check_bool(where, "dynamo_fixes", self.dynamo_fixes)
+        _validate.check_bool(where, "contiguous_inputs", self.contiguous_inputs)
+        if not isinstance(self.pass_config, Mapping):
+            _validate.fail(
+                TypeError, where, "pass_config", self.pass_config,
+                "a mapping of PassConfig fields to values", "{'channels_last_norm_inputs': True}",
+            )  # fmt: skip
+        PassConfig().replace(**self.pass_config)  # an unknown field or a bad value fails here
+        object.__setattr__(self, "classes", tuple(self.classes))
+        object.__setattr__(self, "pass_config", dict(self.pass_config))
+
+    def applies_to(self, model: object) -> bool:
+        return class_name(model) in self.classes
+
+    def config(self, environ: Mapping[str, str] | None = None) -> PassConfig:
+        """`PassConfig.from_env(environ)` with this form's fields set, except those the
+        environment sets itself."""
+        env = os.environ if environ is None else environ
+        from_env = {var[len(ENV_PREFIX) :].lower() for var in env if var.startswith(ENV_PREFIX)}
+        overrides = {k: v for k, v in self.pass_config.items() if k not in from_env}
+        return PassConfig.from_env(environ).replace(**overrides)
+
+    def describe(self) -> str:
+        parts = [f"dynamic={self.dynamic}"]
+        parts += [f"{f}=True" for f in ("dynamo_fixes", "contiguous_inputs") if getattr(self, f)]
+        parts += [f"{k}={v!r}" for k, v in self.pass_config.items()]
+        return f"{self.name} ({', '.join(parts)})"
+
+
+def class_name(model: object) -> str:
+    cls = type(model)
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+WAN_DECODER = CompileForm(
+    name="wan-decoder",
+    classes=("diffusers.models.autoencoders.autoencoder_kl_wan.WanDecoder3d",),
+    dynamic=False,
+    dynamo_fixes=True,
+    contiguous_inputs=True,
+    pass_config={"channels_last_norm_inputs": True},
+    evidence='docs/benchmarks.md "Session 26"',
+)
+
+#: every measured form, in the order `form_for` tries them
+KNOWN_FORMS: tuple[CompileForm, ...] = (WAN_DECODER,)
+
+# the options a form sets, with the value each has without one
+FORM_OPTIONS = {"dynamic": None, "dynamo_fixes": False, "contiguous_inputs": False}
+
+
+def form_for(model: object) -> CompileForm | None:
+    """The known form ``magi_compile(model)`` uses for ``model``, or None (the generic form)."""
+    return next((f for f in KNOWN_FORMS if f.applies_to(model)), None)
+
+
+def resolve(where: str, form: object, model: object) -> CompileForm | None:
+    """``form`` as given to ``where``: ``"auto"`` (the model's known form, if any), None (the
+    generic form), a known form's name, or a `CompileForm`."""
+    if form is None or isinstance(form, CompileForm):
+        return form
+    if form == AUTO:
+        return form_for(model)
+    by_name = {f.name: f for f in KNOWN_FORMS}
+    if isinstance(form, str) and form in by_name:
+        return by_name[form]
+    _validate.fail(
+        ValueError if isinstance(form, str) else TypeError, where, "form", form,
+        f"'auto', None, a CompileForm or a known form's name ({', '.join(sorted(by_name))})",
+        f"{where}(model, form=None) for the generic form",
+    )  # fmt: skip
+
+
+def options(form: CompileForm | None, **given: Any) -> dict[str, Any]:
+    """`FORM_OPTIONS` as the caller gave them (None: unset), unset ones from ``form``."""
+    unknown = set(given) - set(FORM_OPTIONS)
+    assert not unknown, unknown
+    out = {}
+    for name, default in FORM_OPTIONS.items():
+        value = given.get(name)
+        if value is None:
+            value = getattr(form, name) if form is not None else default
+        out[name] = value
+    return out
+
+
+__all__ = [
+    "AUTO",
+    "KNOWN_FORMS",
+    "WAN_DECODER",
+    "CompileForm",
+    "class_name",
+    "form_for",
+    "resolve",
+]

@@ -1,0 +1,192 @@
+"""Compile forms (`magi_passes.forms`): a model whose best way to compile was measured.
+
+`magi_compile(model)` looks the module's class up (``form="auto"``) and uses the form's options
+where the caller left them unset and its `PassConfig` fields where no config was given (an
+environment variable still wins); ``form=None`` compiles any model in the generic form. The zoo's
+pair and benchmark compile their magi candidate the same way. Checked without compiling where
+torch.compile is lazy, and end to end on the tiny Wan 2.2 decoder on CPU.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+import torch
+from torch import nn
+
+from magi_passes import CompileForm, MagiBackend, PassConfig, form_for, forms, magi_compile
+from pytest_magi import zoo
+from pytest_magi.models import VAEDecoderLike
+
+WAN = "wan2.2-vae"
+
+
+def _decoder(name: str = WAN) -> nn.Module:
+    if name not in zoo.names():
+        pytest.skip(zoo.unavailable().get(name, name))
+    return zoo.load(name, "tiny", dtype=torch.float32).module
+
+
+def test_the_wan_decoder_has_its_measured_form_and_other_models_none() -> None:
+    assert form_for(_decoder()) is forms.WAN_DECODER
+    assert forms.class_name(_decoder()) in forms.WAN_DECODER.classes
+    for other in (_decoder("sd-vae"), VAEDecoderLike(), nn.Linear(2, 2), lambda x: x):
+        assert form_for(other) is None
+    # every known form says where its measurement is written down
+    assert all(f.evidence.startswith("docs/") for f in forms.KNOWN_FORMS)
+
+
+def test_a_form_sets_only_the_options_the_caller_left_unset() -> None:
+    wan = forms.WAN_DECODER
+    assert forms.options(wan) == {"dynamic": False, "dynamo_fixes": True, "contiguous_inputs": True}
+    assert forms.options(wan, dynamic=True, dynamo_fixes=False) == {
+        "dynamic": True,
+        "dynamo_fixes": False,
+        "contiguous_inputs": True,
+    }
+    assert forms.options(None) == {"dynamic": None, "dynamo_fixes": False, "contiguous_inputs": False}
+
+
+def test_the_environment_wins_over_a_forms_config() -> None:
+    wan = forms.WAN_DECODER
+    assert wan.config({}) == PassConfig(channels_last_norm_inputs=True)
+    assert wan.config({"MAGI_PASSES__CHANNELS_LAST_NORM_INPUTS": "0"}) == PassConfig()
+    both = wan.config({"MAGI_PASSES__ENABLE_ND_TILING": "off"})
+    assert both == PassConfig(enable_nd_tiling=False, channels_last_norm_inputs=True)
+
+
+@pytest.fixture
+def compile_calls(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
+    """The keyword arguments of every torch.compile call (still compiled, lazily)."""
+    calls: list[dict[str, object]] = []
+    real = torch.compile
+
+    def spy(model: object, **kwargs: object) -> object:
+        calls.append(kwargs)
+        return real(model, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(torch, "compile", spy)
+    return calls
+
+
+def _hooks(compiled: nn.Module) -> tuple[int, int]:
+    return len(compiled._forward_pre_hooks), len(compiled._forward_hooks)
+
+
+def test_magi_compile_compiles_a_known_model_in_its_form(compile_calls) -> None:
+    compiled = magi_compile(_decoder())
+    assert compiled.magi_form is forms.WAN_DECODER
+    assert compiled.magi_backend.config.channels_last_norm_inputs is True
+    assert compile_calls[-1]["dynamic"] is False
+    # the dynamo fixes (a pre-hook and an always-called exit hook) and contiguous inputs
+    assert _hooks(compiled) == (2, 1)
+
+
+def test_what_the_caller_sets_wins_over_the_form(compile_calls) -> None:
+    generic = magi_compile(_decoder(), form=None)
+    assert generic.magi_form is None and _hooks(generic) == (0, 0)
+    assert compile_calls[-1]["dynamic"] is None
+    assert generic.magi_backend.config is None  # PassConfig.from_env() when it compiles
+
+    mine = magi_compile(_decoder(), config=PassConfig(), dynamo_fixes=False, dynamic=True)
+    assert mine.magi_form is forms.WAN_DECODER
+    assert mine.magi_backend.config == PassConfig()
+    assert compile_calls[-1]["dynamic"] is True
+    assert _hooks(mine) == (1, 0)  # contiguous inputs, from the form; no fixes
+
+    own = CompileForm("my-decoder", dynamic=False, pass_config={"enable_nd_tiling": False})
+    compiled = magi_compile(VAEDecoderLike(), form=own)
+    assert compiled.magi_form is own and compile_calls[-1]["dynamic"] is False
+    assert compiled.magi_backend.config.enable_nd_tiling is False
+    assert magi_compile(_decoder(), form="wan-decoder").magi_form is forms.WAN_DECODER
+
+
+def test_bad_forms_name_the_value_and_the_fix() -> None:
+    with pytest.raises(ValueError, match=r"form must be 'auto', None, .*\(wan-decoder\), got 'wan'"):
+        magi_compile(VAEDecoderLike(), form="wan")
+    with pytest.raises(TypeError, match=r"got 3 \(int\); fix: magi_compile\(model, form=None\)"):
+        magi_compile(VAEDecoderLike(), form=3)
+    with pytest.raises(TypeError, match=r"CompileForm: classes must be a tuple of"):
+        CompileForm("x", classes="mylib.Decoder")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"CompileForm: dynamo_fixes must be True or False"):
+        CompileForm("x", dynamo_fixes=1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"unknown PassConfig field\(s\) \['nd_tiling'\]"):
+        CompileForm("x", pass_config={"nd_tiling": False})
+    with pytest.raises(TypeError, match=r"CompileForm: name must be a non-empty str"):
+        CompileForm("")
+    with pytest.raises(TypeError, match=r"contiguous_inputs must be True, False or None"):
+        magi_compile(VAEDecoderLike(), contiguous_inputs="yes")
+
+
+def test_the_zoo_pair_compiles_its_magi_candidate_in_the_form() -> None:
+    model = zoo.load(WAN, "tiny", dtype=torch.float32) if WAN in zoo.names() else None
+    if model is None:
+        pytest.skip(zoo.unavailable().get(WAN, WAN))
+    pair = zoo.ZooPair(model)
+    assert pair.form is forms.WAN_DECODER
+    assert pair.candidate_backend.config.channels_last_norm_inputs is True
+    options = pair.side_options["candidate"]
+    assert options == {
+        "isolate": "instance",
+        "dynamo_fixes": True,
+        "contiguous_inputs": True,
+        "dynamic": False,
+    }
+    assert pair.side_options["baseline"] == {"isolate": "class"}
+    assert pair.candidate.compile_kwargs["contiguous_inputs"] is True
+
+    generic = zoo.ZooPair(model, candidate_form=None)
+    assert generic.form is None and generic.side_options["candidate"]["dynamo_fixes"] is False
+    # a candidate that is not magi has no form; a MagiBackend given keeps its own config
+    assert zoo.ZooPair(model, candidate="inductor").form is None
+    mine = zoo.ZooPair(model, candidate=MagiBackend(PassConfig()))
+    assert mine.form is forms.WAN_DECODER and mine.candidate_backend.config == PassConfig()
+    assert zoo.ZooPair(zoo.load("sd-vae")).form is None
+
+
+def test_the_zoo_benchmarks_magi_is_the_form_and_magi_split_the_generic_one() -> None:
+    from scripts import load_benchmark
+
+    bench = load_benchmark("zoo")
+    if WAN not in zoo.names():
+        pytest.skip(zoo.unavailable().get(WAN, WAN))
+    model = zoo.load(WAN, "tiny", dtype=torch.float32)
+    magi, backend = bench._build_variant(model, "magi", 64)
+    assert backend is not None and backend.config.channels_last_norm_inputs is True
+    assert magi.compile_kwargs["dynamo_fixes"] is True and magi.compile_kwargs["dynamic"] is False
+    split, backend = bench._build_variant(model, "magi-split", 64)
+    assert backend is not None and backend.config == PassConfig.from_env()
+    assert split.compile_kwargs["dynamo_fixes"] is False and "dynamic" not in split.compile_kwargs
+    assert bench.variant_form(zoo.load("sd-vae"), "magi") is None
+
+
+@pytest.mark.slow
+def test_the_wan_decoder_in_its_form_decodes_as_eager_and_reuses_its_graphs() -> None:
+    """`magi_compile(vae.decoder)` as users call it, on the tiny Wan 2.2 VAE (CPU, fp32): the
+    decode is eager's to fp32 rounding at T=3 and then T=5, the second length compiles nothing
+    (each chunk graph static and reused), and the RMS norms' inputs are pinned."""
+    torch.manual_seed(0)
+    torch._dynamo.reset()
+    model = zoo.load(WAN, "tiny", dtype=torch.float32, frames=3) if WAN in zoo.names() else None
+    if model is None:
+        pytest.skip(zoo.unavailable().get(WAN, WAN))
+    owner = copy.deepcopy(model.owner)
+    owner.decoder = compiled = magi_compile(owner.decoder)
+    graphs = []
+    for frames in (3, 5):
+        eager = model.with_frames(frames)
+        with torch.no_grad(), torch._inductor.config.patch(force_disable_caches=True):
+            expected = eager.run()
+            out = eager.spec.run(owner, eager.inputs)
+        torch.testing.assert_close(out, expected, rtol=1e-4, atol=1e-5)
+        graphs.append(len(compiled.magi_backend.managers))
+    assert graphs[0] > 0 and graphs[1] == graphs[0], graphs
+    pinned = sum(
+        (r.counts or {}).get("norm_inputs_channels_last", 0)
+        for manager in compiled.magi_backend.managers
+        for r in manager.results
+        if r.name == "conv_channels_last"
+    )
+    assert pinned > 0
+    torch._dynamo.reset()
