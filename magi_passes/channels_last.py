@@ -59,7 +59,8 @@ kernel is tiled 2-D (fake CUDA, a norm + cat + pad + conv3d block, torch 2.13).
   eager's; its values do not. Measured on the Wan 2.2 decode (H200, T=3): 1.004x against the
   option off, within the 1.0% spread, so it stays opt-in (docs/benchmarks.md).
 
-- Channel-reduction inputs (`PassConfig.channels_last_norm_inputs`, opt-in, static graphs): a
+- Channel-reduction inputs (`PassConfig.channels_last_norm_inputs`, static graphs; off, on in
+  the Wan decoder's compile form, `magi_passes.forms`): a
   computed activation whose square is summed over its channels (the statistics of an RMS norm,
   `F.normalize`) is pinned channels-last (`prims.inductor_force_stride_order`, which Inductor
   lowers by realising its producer in that order; `convert_norm_inputs`). Its fake value is

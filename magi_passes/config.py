@@ -119,14 +119,18 @@ class PassConfig:
       146.12 ms, 7.35 of 88.80 TFLOP removed) and 1.007x at T=21 (1340.39 -> 1330.45 ms: the
       first chunks run once a decode), every output as close to fp32 as without it (H100,
       torch 2.11, decisions off; docs/benchmarks.md, "Session 23").
-    - `channels_last_norm_inputs` (opt-in): where the channels-last rewrite fires on a static
+    - `channels_last_norm_inputs` (off; on in the Wan decoder's form, `magi_passes.forms`):
+      where the channels-last rewrite fires on a static
       graph, an activation whose square is summed over its channels (an RMS norm's statistics)
       is pinned channels-last, so Inductor never realises it channels-first inside the fused
       reduction (`ConvChannelsLastPass`, `convert_norm_inputs`). Located on the Wan 2.2 decode
       compiled one graph a chunk: one such reduction took 9.03 of a further frame's 70.21 ms at
       10% of HBM; with the option that form decoded 81 frames 1.101x faster (1278 ms, 63.5 ms a
       further frame, output right; H100, torch 2.11, decisions off, docs/benchmarks.md "Session
-      25"). Off until it is timed beside torch.compile with the decisions on and on the zoo.
+      25"). In that form, decisions on, beside torch.compile in one run: 81 frames 1.318x over
+      torch.compile with frames isolated ("Session 26"), so the form sets it. Off elsewhere:
+      in the zoo it fires on two more decoders (HunyuanVideo 1.5, Kandinsky 6 SR), not yet
+      timed with it on a GPU.
     """
 
     enable_conv_channels_last: bool = True

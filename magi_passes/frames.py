@@ -36,7 +36,7 @@ matches: reached eagerly, the module is a frame dynamo compiles like any other, 
 from compiled code it is inlined as before. The source lines are registered under that name in
 `linecache`, so tracebacks still show them. (`magi_compile(..., dynamo_fixes=True)` removes that
 break instead: `magi_passes.dynamo_fixes` traces the comparison as Python evaluates it, and each
-chunk's decoder is then one graph; opt-in, as measured in docs/benchmarks.md "Session 24".)
+chunk's decoder is then one graph; the Wan decoder's compile form uses it, `magi_passes.forms`.)
 
 It changes no computation: the module computes exactly what it did (eager, or compiled). It is
 visible as an instance attribute ``forward`` on each submodule; `restore_forward_code` removes

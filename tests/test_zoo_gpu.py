@@ -80,7 +80,10 @@ def test_a_zoo_pair_of_one_backend_times_even(zoo_pair, request) -> None:
 
 @pytest.mark.min_speedup(WAN_MIN_SPEEDUP)
 def test_wan_decode_holds_its_gain(zoo_pair) -> None:
-    """The candidate's output is correct (held to eager's distance); on a torch with
+    """The decode as `magi_compile(vae.decoder)` compiles it, in the Wan decoder's form
+    (`magi_passes.forms`: one static graph a chunk, T=3 2.018x over torch.compile in
+    docs/benchmarks.md "Session 26"). The candidate's output is correct (held to eager's
+    distance); on a torch with
     pytorch#194281 the baseline's is not, and that finding is expected, strictly: once torch is
     fixed the baseline decodes right, this raises nothing, and the test fails until the gate
     (magi_passes.workarounds.FIXED_IN) is moved."""
@@ -105,8 +108,9 @@ def _assert_right(eager: zoo.ZooModel, out: torch.Tensor, frames: int) -> None:
 
 
 def test_wan_decode_is_right_after_another_length() -> None:
-    """One compiled copy decoding two lengths, T=3 then T=5, as magi compiles by default (the
-    conv pad fold on; decisions off, so that the code, not a decision, is what is checked). The
+    """One compiled copy decoding two lengths, T=3 then T=5, in the generic form (split where
+    torch 2.11 breaks the graph; the conv pad fold on; decisions off, so that the code, not a
+    decision, is what is checked). The
     second length's latent slices have other strides, so the decoder's conv_in recompiles with
     them symbolic: the graph of session 19's wrong T=21 decode, which was wrong there with the
     fold off (docs/benchmarks.md, "Session 19"). Each decode within 2 x eager's distance from an
