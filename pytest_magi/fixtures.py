@@ -160,10 +160,11 @@ def kernel_counts(request: pytest.FixtureRequest) -> Callable[..., KernelCounts]
 @pytest.fixture
 def zoo_pair(request: pytest.FixtureRequest) -> Iterator[Callable[..., Any]]:
     """Factory: `zoo_pair(name, size="tiny", *, device="cpu", dtype=torch.float32,
-    baseline="inductor", candidate="magi", label=None, **load_options) -> pytest_magi.zoo.ZooPair`:
-    a real zoo model (`pytest_magi.zoo.load`) compiled both ways, as users compile it; timed by
-    `min_speedup` like a `compiled_pair`. A model whose library is not importable here skips
-    the test with the reason."""
+    baseline="inductor", candidate="magi", label=None, candidate_form="auto", **load_options)
+    -> pytest_magi.zoo.ZooPair`: a real zoo model (`pytest_magi.zoo.load`) compiled both ways, as
+    users compile it (a magi candidate in the model's compile form, `magi_passes.forms`, unless
+    ``candidate_form=None``); timed by `min_speedup` like a `compiled_pair`. A model whose
+    library is not importable here skips the test with the reason."""
     pairs: list[Any] = request.node.stash.setdefault(PAIRS_KEY, [])
 
     def build(
@@ -173,6 +174,7 @@ def zoo_pair(request: pytest.FixtureRequest) -> Iterator[Callable[..., Any]]:
         baseline: Any = "inductor",
         candidate: Any = "magi",
         label: str | None = None,
+        candidate_form: Any = "auto",
         **load_kwargs: Any,
     ) -> Any:
         from . import zoo
@@ -181,7 +183,13 @@ def zoo_pair(request: pytest.FixtureRequest) -> Iterator[Callable[..., Any]]:
         if name in missing:
             pytest.skip(f"zoo model {name!r}: {missing[name]}")
         model = zoo.load(name, size, **load_kwargs)
-        pair = zoo.ZooPair(model, baseline=baseline, candidate=candidate, label=label)
+        pair = zoo.ZooPair(
+            model,
+            baseline=baseline,
+            candidate=candidate,
+            label=label,
+            candidate_form=candidate_form,
+        )
         pairs.append(pair)
         return pair
 

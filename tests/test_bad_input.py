@@ -406,6 +406,13 @@ CALL_SITE_CASES: list[tuple[str, Any, type[Exception], str]] = [
         "magi_compile(dynamic=True)",
     ),
     (
+        "magi-compile-form-unknown",
+        lambda: magi_compile(nn.ReLU(), form="wan"),
+        ValueError,
+        "magi_compile: form must be 'auto', None, a CompileForm or a known form's name "
+        "(wan-decoder), got 'wan' (str); fix: magi_compile(model, form=None) for the generic form",
+    ),
+    (
         "magi-backend-called-with-a-module",
         lambda: magi_backend(nn.ReLU(), [torch.randn(2)]),
         TypeError,

@@ -45,7 +45,11 @@ def test_a_form_sets_only_the_options_the_caller_left_unset() -> None:
         "dynamo_fixes": False,
         "contiguous_inputs": True,
     }
-    assert forms.options(None) == {"dynamic": None, "dynamo_fixes": False, "contiguous_inputs": False}
+    assert forms.options(None) == {
+        "dynamic": None,
+        "dynamo_fixes": False,
+        "contiguous_inputs": False,
+    }
 
 
 def test_the_environment_wins_over_a_forms_config() -> None:
@@ -103,7 +107,9 @@ def test_what_the_caller_sets_wins_over_the_form(compile_calls) -> None:
 
 
 def test_bad_forms_name_the_value_and_the_fix() -> None:
-    with pytest.raises(ValueError, match=r"form must be 'auto', None, .*\(wan-decoder\), got 'wan'"):
+    with pytest.raises(
+        ValueError, match=r"form must be 'auto', None, .*\(wan-decoder\), got 'wan'"
+    ):
         magi_compile(VAEDecoderLike(), form="wan")
     with pytest.raises(TypeError, match=r"got 3 \(int\); fix: magi_compile\(model, form=None\)"):
         magi_compile(VAEDecoderLike(), form=3)

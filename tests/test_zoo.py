@@ -188,7 +188,9 @@ def test_wan_decode_numerics_and_passes(config_patch) -> None:
 
 @DIFFUSERS
 def test_the_dynamo_fixes_switch_is_checked() -> None:
-    with pytest.raises(TypeError, match=r"candidate_dynamo_fixes='yes'\): expected True, False or None"):
+    with pytest.raises(
+        TypeError, match=r"candidate_dynamo_fixes='yes'\): expected True, False or None"
+    ):
         zoo.ZooPair(zoo.load("sd-vae"), candidate_dynamo_fixes="yes")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"ZooModel.compile\(dynamo_fixes=1\): expected True"):
         zoo.load("sd-vae").compile(dynamo_fixes=1)  # type: ignore[arg-type]
