@@ -25,7 +25,10 @@ Variants: `torch.compile` (the baseline: `torch.compile(module)` as users write 
 `magi_passes.frames`, in the model's measured form where it has one, `magi_passes.forms`: the
 Wan decoder one static graph a chunk), `magi-split` (`magi_compile(module, form=None)`: the
 generic form, which splits the Wan decoder where torch 2.11 breaks its graph; the diagnostic
-`magi-*` variants below are of the generic form), `magi-backend` (`torch.compile(module, backend="magi")`: the passes
+`magi-*` variants below are of the generic form), `magi-form-cl-state` and
+`magi-form-weights-once` (`magi` with the causal conv state handed over channels-last, or the
+weights converted once outside the graph: the levers a fake-CUDA census of the Wan form's steady
+chunk found, its cache transposes and per-call weight conversions), `magi-backend` (`torch.compile(module, backend="magi")`: the passes
 alone), the fair baselines `torch.compile+frames` (frames of their own, no passes: what the
 isolation alone buys) and `torch.compile+limit` (`torch.compile(module)` with dynamo's recompile
 limit raised to `--recompile-limit`, 64 by default, and the accumulated limit to 16 times that,
@@ -120,6 +123,8 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "torch.compile+limit": (None, "class"),
     "magi": ({}, "instance"),
     "magi-split": ({}, "instance"),
+    "magi-form-cl-state": ({"channels_last_conv_state": True}, "instance"),
+    "magi-form-weights-once": ({"channels_last_weights_once": True}, "instance"),
     "magi-backend": ({}, "class"),
     "magi-no-cl": ({"enable_conv_channels_last": False}, "instance"),
     "magi-cl-always": ({"channels_last_conv2d_graphs": True}, "class"),
@@ -150,7 +155,7 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
 }
 # the variants compiled in the model's measured form where it has one (`magi_passes.forms`), as
 # magi_compile compiles it; `magi-split` is `magi` in the generic form
-FORM_VARIANTS = ("magi",)
+FORM_VARIANTS = ("magi", "magi-form-cl-state", "magi-form-weights-once")
 # variants compiled with `dynamic=False`: every shape dynamo sees gets a static graph of its own
 # (automatic dynamic shapes off), so the Wan decode's steady chunk is static in its cache frames
 STATIC_VARIANTS = (
@@ -259,8 +264,9 @@ Runnable = zoo.ZooModel | ScopedModel
 
 
 def variant_form(model: zoo.ZooModel, variant: str) -> forms.CompileForm | None:
-    """The measured form `variant` compiles ``model`` in (`magi_passes.forms`): ``magi``'s is
-    the model's own, as `magi_compile` picks it; every other variant's is the generic form."""
+    """The measured form `variant` compiles ``model`` in (`magi_passes.forms`): ``magi``'s (and
+    the `magi-form-*` variants') is the model's own, as `magi_compile` picks it; every other
+    variant's is the generic form."""
     return forms.form_for(model.module) if variant in FORM_VARIANTS else None
 
 
@@ -271,7 +277,8 @@ def _build_variant(
     form = variant_form(model, variant)
     if form is not None:
         settings = forms.options(form)
-        backend = MagiBackend(form.config())
+        # a `magi-form-*` variant's overrides go on top of the form's own fields
+        backend = MagiBackend(form.config().replace(**overrides))
         return model.compile(backend=backend, isolate=isolate, **settings), backend
     kwargs: dict[str, Any] = {"dynamic": False} if variant in STATIC_VARIANTS else {}
     kwargs["dynamo_fixes"] = variant in FIX_VARIANTS

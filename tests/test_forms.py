@@ -164,6 +164,9 @@ def test_the_zoo_benchmarks_magi_is_the_form_and_magi_split_the_generic_one() ->
     split, backend = bench._build_variant(model, "magi-split", 64)
     assert backend is not None and backend.config == PassConfig.from_env()
     assert split.compile_kwargs["dynamo_fixes"] is False and "dynamic" not in split.compile_kwargs
+    levers, backend = bench._build_variant(model, "magi-form-cl-state", 64)
+    assert backend is not None and levers.compile_kwargs == magi.compile_kwargs
+    assert backend.config == forms.WAN_DECODER.config().replace(channels_last_conv_state=True)
     assert bench.variant_form(zoo.load("sd-vae"), "magi") is None
 
 

@@ -7,7 +7,10 @@
 # Calls: 1 `setup fixright targets26 coldcl` (fixright: 2 passed, the pinned static form right
 # at T=3 and T=5 with no new graph; targets26: the pinned static form 1.318x over
 # torch.compile+frames at T=21, magi as shipped 1.280x, both right; coldcl: 101.3 s cold), which
-# made it the Wan decoder's form (magi_passes.forms); 2 `setup tests` (the GPU time left).
+# made it the Wan decoder's form (magi_passes.forms); 2 `setup tests` (the GPU time left: 10
+# passed). Next session: `setup wanholds formlevers formprof` (the form through ZooPair as the
+# zoo test compiles it; the census's levers against the form; the form profiled per further
+# frame), then `setup clsplit zoo_pin zoo_a`.
 set -u
 LOGS=/tmp/s26
 # shellcheck source=../../../tools/gpu_steps.sh
@@ -64,6 +67,18 @@ for s in "$@"; do
         step clprof python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
             --baseline magi-dynamo-fix-static-cl-norm --variants magi-dynamo-fix-static-cl-norm \
             --rounds 3 --profile --profile-rounds 1 --profile-top 20 --hbm-gbps $HBM ;;
+    wanholds)  # the Wan decode's zoo test, its candidate now compiled in the Wan decoder's form
+        step wanholds python -m pytest -p no:cacheprovider -q -rA --magi-perf \
+            tests/test_zoo_gpu.py -k wan_decode_holds ;;
+    formlevers)  # the fake-CUDA census's levers on the form's steady chunk (cache transposes,
+        # per-call weight conversions), each against the form itself, decisions on
+        step formlevers python benchmarks/zoo.py --models wan2.2-vae --frames 3 \
+            --wan-frames 3,21 --baseline magi \
+            --variants magi-form-cl-state,magi-form-weights-once --rounds 3 --hbm-gbps $HBM ;;
+    formprof)  # the form (magi_compile's Wan default) profiled per further frame
+        step formprof python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
+            --baseline magi --variants magi --rounds 3 --profile --profile-rounds 1 \
+            --profile-top 20 --hbm-gbps $HBM ;;
     zoo_pin)  # the never-slower tests of the zoo models the pin fires on (hunyuanvideo1.5,
         # kandinsky6-sr; wan2.2's gain) with the pin on, as a default would have it
         step zoo_pin env MAGI_PASSES__CHANNELS_LAST_NORM_INPUTS=1 \
