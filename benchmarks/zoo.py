@@ -28,7 +28,8 @@ generic form, which splits the Wan decoder where torch 2.11 breaks its graph; th
 `magi-*` variants below are of the generic form), `magi-form-cl-state` and
 `magi-form-weights-once` (`magi` with the causal conv state handed over channels-last, or the
 weights converted once outside the graph: the levers a fake-CUDA census of the Wan form's steady
-chunk found, its cache transposes and per-call weight conversions), `magi-backend` (`torch.compile(module, backend="magi")`: the passes
+chunk found, its cache transposes and per-call weight conversions), `magi-form-pad-cat` (`magi`
+with `channels_last_pad_through_cat`: the second chunk's pad copies), `magi-backend` (`torch.compile(module, backend="magi")`: the passes
 alone), the fair baselines `torch.compile+frames` (frames of their own, no passes: what the
 isolation alone buys) and `torch.compile+limit` (`torch.compile(module)` with dynamo's recompile
 limit raised to `--recompile-limit`, 64 by default, and the accumulated limit to 16 times that,
@@ -125,6 +126,7 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-split": ({}, "instance"),
     "magi-form-cl-state": ({"channels_last_conv_state": True}, "instance"),
     "magi-form-weights-once": ({"channels_last_weights_once": True}, "instance"),
+    "magi-form-pad-cat": ({"channels_last_pad_through_cat": True}, "instance"),
     "magi-backend": ({}, "class"),
     "magi-no-cl": ({"enable_conv_channels_last": False}, "instance"),
     "magi-cl-always": ({"channels_last_conv2d_graphs": True}, "class"),
@@ -155,7 +157,7 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
 }
 # the variants compiled in the model's measured form where it has one (`magi_passes.forms`), as
 # magi_compile compiles it; `magi-split` is `magi` in the generic form
-FORM_VARIANTS = ("magi", "magi-form-cl-state", "magi-form-weights-once")
+FORM_VARIANTS = ("magi", "magi-form-cl-state", "magi-form-weights-once", "magi-form-pad-cat")
 # variants compiled with `dynamic=False`: every shape dynamo sees gets a static graph of its own
 # (automatic dynamic shapes off), so the Wan decode's steady chunk is static in its cache frames
 STATIC_VARIANTS = (

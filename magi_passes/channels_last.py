@@ -47,6 +47,17 @@ kernel is tiled 2-D (fake CUDA, a norm + cat + pad + conv3d block, torch 2.13).
   computation of the new frame for the next cache become one cache transpose and one producer
   with two stores (docs/benchmarks.md, "Session 19"). On the Wan 2.2 decode 1.029x at T=21
   (H100, torch 2.11, docs/benchmarks.md "Session 20"); on by default.
+- Pads through a concatenation (`PassConfig.channels_last_pad_through_cat`, opt-in, static
+  graphs, with `channels_last_through_cat`): where the conv input is a zero-pad chain over such
+  a concatenation and the pads pad only its dim, the padding moves onto its first and last
+  inputs (`distribute_pads_into_cat`) and the conv reads the concatenation. A causal conv whose
+  cache is shorter than its kernel (the Wan 2.2 decoder's second chunk: one cached frame, one
+  zero frame in front) otherwise has its concatenation, whose producer is a long fused norm +
+  SiLU, realised channels-first by Inductor (more than `realize_opcount_threshold` ops) and
+  then copied into the channels-last conv input by the pad: 19 such copies of about 9 GB a
+  T=3 decode (fake CUDA, torch 2.13). With the option the new frames' producer writes its slice
+  of the conv input and the next cache in one kernel (a 256-channel block: 7 kernels become 6).
+  Not yet timed on a GPU.
 - Causal conv state (`PassConfig.channels_last_conv_state`, opt-in): a graph output that is
   a window (slice or select of a frame or spatial dim) of what a converted convolution reads,
   built by data movement alone and used by nothing else in the graph, is laid out channels-last
@@ -281,6 +292,19 @@ class ConvChannelsLastPass(MagiPass):
         ):
             pads.append(source)
             source = source.args[0]
+        distribute = (
+            pads
+            and self.config.channels_last_pad_through_cat
+            and self._converts_through_cat(graph, source, fmt)
+        )
+        if distribute:
+            cat = distribute_pads_into_cat(graph, pads, source)
+            if cat is not None:
+                conv.replace_input_with(pads[0], cat)
+                for pad in pads:  # outermost first: each then has no user left
+                    graph.erase_node(pad)
+                counts["pads_into_cat"] = counts.get("pads_into_cat", 0) + len(pads)
+                pads, source = [], cat
         if pads and suggest_memory_format(source.meta["val"]) == fmt:
             pads_only = True  # the pad input is already channels-last: only refresh the pads
         else:
@@ -366,6 +390,68 @@ def _shared_clone(
     else:
         counts["clones_shared"] += 1
     return clone
+
+
+def distribute_pads_into_cat(
+    graph: torch.fx.Graph, pads: list[torch.fx.Node], cat: torch.fx.Node
+) -> torch.fx.Node | None:
+    """``pads`` (a single-user ``constant_pad_nd`` chain, outermost first) over ``cat``: when
+    every pad pads only ``cat``'s dim, by non-negative amounts of one value, move the padding
+    onto ``cat``'s first input (front) and last input (back) and return ``cat``, now of the
+    padded shape (`PassConfig.channels_last_pad_through_cat`); the caller points the pads' user
+    at it and erases them. None (nothing changed) otherwise. ``pad(cat([a, b], d))`` and
+    ``cat([pad(a, front), pad(b, back)], d)`` are the same tensor."""
+    if cat.target is not aten.cat.default or len(cat.users) != 1:
+        return None
+    inputs = cat.args[0]
+    rank = cat.meta["val"].dim()
+    dim = cat.args[1] if len(cat.args) > 1 else cat.kwargs.get("dim", 0)
+    if not isinstance(inputs, (list, tuple)) or not inputs or not isinstance(dim, int):
+        return None
+    dim %= rank
+    front = back = 0
+    values = set()
+    for pad in pads:
+        amounts = pad.args[1]
+        value = pad.args[2] if len(pad.args) > 2 else pad.kwargs.get("value", 0.0)
+        if not isinstance(amounts, (list, tuple)) or not all(type(a) is int for a in amounts):
+            return None  # symbolic amounts: a dynamic graph (the through-cat path is static)
+        for i in range(0, len(amounts), 2):
+            d = rank - 1 - i // 2
+            low, high = amounts[i], amounts[i + 1]
+            if d != dim and (low or high):
+                return None
+            if d == dim:
+                if low < 0 or high < 0:
+                    return None  # a crop, not a pad
+                front, back = front + low, back + high
+        values.add(float(value))
+    if len(values) != 1 or not (front or back):
+        return None
+    (value,) = values
+    ends = {0: (front, 0)}
+    last = len(inputs) - 1
+    ends[last] = (ends.get(last, (0, 0))[0], back)
+    new_inputs = list(inputs)
+    for index, (low, high) in ends.items():
+        if not (low or high):
+            continue
+        source = new_inputs[index]
+        assert isinstance(source, torch.fx.Node)
+        amounts = [0, 0] * (rank - 1 - dim) + [low, high]
+        with graph.inserting_before(cat):
+            padded = graph.call_function(aten.constant_pad_nd.default, (source, amounts, value))
+        padded.meta.update({k: v for k, v in cat.meta.items() if k != "val"})
+        refresh_pad_value(padded)
+        new_inputs[index] = padded
+    cat.args = (new_inputs, *cat.args[1:])
+    values_in = [t.meta["val"] for t in new_inputs]  # type: ignore[union-attr]
+    rest = cat.args[1:]
+    cat.meta["val"] = run_on_fake(
+        values_in[0],
+        lambda _: aten.cat.default(values_in, *rest),  # type: ignore[misc]
+    )
+    return cat
 
 
 def refresh_pad_value(pad: torch.fx.Node) -> None:

@@ -131,6 +131,15 @@ class PassConfig:
       torch.compile with frames isolated ("Session 26"), so the form sets it. Off elsewhere:
       in the zoo it fires on two more decoders (HunyuanVideo 1.5, Kandinsky 6 SR), not yet
       timed with it on a GPU.
+    - `channels_last_pad_through_cat` (opt-in, static graphs, with `channels_last_through_cat`):
+      a zero pad along a concatenation's dim between the concatenation and a converted
+      convolution goes onto the concatenation's first or last input instead
+      (`distribute_pads_into_cat`), so the convolution reads the concatenation, whose inputs
+      Inductor writes into their slices of its channels-last input. Otherwise Inductor realises
+      a concatenation with a long fused producer (more than `realize_opcount_threshold` ops)
+      channels-first and the pad copies it into channels-last again: the Wan 2.2 decode's
+      second chunk, whose one-frame caches are padded by a zero frame (19 such copies a decode,
+      about 9 GB; fake CUDA, torch 2.13). Values are unchanged. Off until timed on a GPU.
     """
 
     enable_conv_channels_last: bool = True
@@ -152,6 +161,7 @@ class PassConfig:
     channels_last_through_cat: bool = True
     enable_causal_pad_trim: bool = True
     channels_last_norm_inputs: bool = False
+    channels_last_pad_through_cat: bool = False
 
     def __new__(cls, *args: Any, **kwargs: Any) -> PassConfig:
         # names are checked before the dataclass __init__ sees them, so a misspelt field gets the
