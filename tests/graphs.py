@@ -118,6 +118,29 @@ def compile_on_cpu(
     return out, backend
 
 
+def run_channels_last(graph: torch.fx.Graph, config: PassConfig) -> Any:
+    """`ConvChannelsLastPass(config)` on ``graph`` as Inductor runs it (its layout optimisation
+    on beforehand); returns the pass's `PassResult`."""
+    from magi_passes import ConvChannelsLastPass
+
+    p = ConvChannelsLastPass(config)
+    with inductor_config.patch(layout_optimization=True):
+        p(graph)
+    assert p.last_result is not None
+    return p.last_result
+
+
+def compile_dynamic_on_cpu(
+    model: torch.nn.Module, config: PassConfig, *args: torch.Tensor, dims: tuple[int, ...] = (3, 4)
+) -> tuple[Any, Any]:
+    """`compile_on_cpu` with ``dims`` of every input marked dynamic; returns the output and
+    the `conv_channels_last` result of that one compilation."""
+    for t in args:
+        torch._dynamo.mark_dynamic(t, list(dims))
+    out, backend = compile_on_cpu(model, config, *args)
+    return out, pass_result(backend, "conv_channels_last")
+
+
 def pass_result(backend: MagiBackend, name: str) -> Any:
     """The `PassResult` of the pass called ``name`` in ``backend``'s one compilation."""
     (manager,) = backend.managers

@@ -394,7 +394,7 @@ class CachedConvBlock(torch.nn.Module):
 
 
 def test_a_cat_converted_through_on_the_cpu_end_to_end() -> None:
-    from graphs import compile_on_cpu, pass_result
+    from graphs import compile_dynamic_on_cpu, compile_on_cpu, pass_result
 
     model = CachedConvBlock(8).eval()
     x, cache = torch.randn(1, 8, 1, 6, 6), torch.randn(1, 8, 2, 6, 6)
@@ -405,11 +405,8 @@ def test_a_cat_converted_through_on_the_cpu_end_to_end() -> None:
     torch.testing.assert_close(next_cache, want_cache)
     assert pass_result(backend, "conv_channels_last").counts["cats_converted_through"] == 1
     # a dynamic graph keeps the clone of the whole (the option is for static graphs only)
-    for t in (x, cache):
-        torch._dynamo.mark_dynamic(t, [3, 4])
-    (out, _), backend = compile_on_cpu(model, config, x, cache)
+    (out, _), result = compile_dynamic_on_cpu(model, config, x, cache)
     torch.testing.assert_close(out, want, rtol=1e-4, atol=1e-4)
-    result = pass_result(backend, "conv_channels_last")
     assert result.applied and "cats_converted_through" not in result.counts
 
 

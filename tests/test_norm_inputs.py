@@ -14,12 +14,12 @@ import re
 import pytest
 import torch
 import torch.nn.functional as F
-from graphs import GraphBuilder, compile_on_cpu, pass_result
+from graphs import GraphBuilder, compile_on_cpu, pass_result, run_channels_last
 from torch import nn
 from torch._inductor import config as inductor_config
 from torch._prims_common import make_channels_last_strides_for
 
-from magi_passes import ConvChannelsLastPass, MagiBackend, PassConfig
+from magi_passes import MagiBackend, PassConfig
 from magi_passes.channels_last import force_stride_order_op
 
 aten = torch.ops.aten
@@ -29,11 +29,7 @@ ON = PassConfig(channels_last_norm_inputs=True)
 
 
 def run_pass(graph: torch.fx.Graph, config: PassConfig = ON):
-    p = ConvChannelsLastPass(config)
-    with inductor_config.patch(layout_optimization=True):
-        p(graph)
-    assert p.last_result is not None
-    return p.last_result
+    return run_channels_last(graph, config)
 
 
 def pins(graph: torch.fx.Graph) -> list[torch.fx.Node]:

@@ -14,22 +14,24 @@ from __future__ import annotations
 import pytest
 import torch
 import torch.nn.functional as F
-from graphs import GraphBuilder, compile_on_cpu, pass_result
+from graphs import (
+    GraphBuilder,
+    compile_dynamic_on_cpu,
+    compile_on_cpu,
+    pass_result,
+    run_channels_last,
+)
 from torch._inductor import config as inductor_config
 from torch._prims_common import suggest_memory_format
 
-from magi_passes import ConvChannelsLastPass, MagiBackend, PassConfig
+from magi_passes import MagiBackend, PassConfig
 
 aten = torch.ops.aten
 ON = PassConfig(channels_last_pad_through_cat=True)
 
 
 def run_pass(graph: torch.fx.Graph, config: PassConfig = ON):
-    p = ConvChannelsLastPass(config)
-    with inductor_config.patch(layout_optimization=True):
-        p(graph)
-    assert p.last_result is not None
-    return p.last_result
+    return run_channels_last(graph, config)
 
 
 def padded_cat_graph(
@@ -154,11 +156,8 @@ def test_a_short_cache_block_on_the_cpu_end_to_end() -> None:
     assert result.counts["pads_into_cat"] == 1
     assert pass_result(backend, "conv_pad_fold").applied
     # a dynamic graph keeps its pad (the concatenation is converted through in static ones only)
-    for t in (x, cache):
-        torch._dynamo.mark_dynamic(t, [3, 4])
-    (out, _), backend = compile_on_cpu(model, config, x, cache)
+    (out, _), result = compile_dynamic_on_cpu(model, config, x, cache)
     torch.testing.assert_close(out, want, rtol=1e-4, atol=1e-4)
-    result = pass_result(backend, "conv_channels_last")
     assert result.applied and "pads_into_cat" not in result.counts
 
 

@@ -1,0 +1,96 @@
+"""The Wan decoder's form, chunk by chunk, in fake CUDA: launches and bytes for each lever (session 26).
+
+`magi_compile(vae.decoder)` compiles the Wan 2.2 decoder in its form (`magi_passes.forms`): one
+static graph per chunk call. This generates the zoo's full-size T=3 decode (bf16, random weights)
+that way for fake CUDA, no GPU, once per variant of the form (its `PassConfig` with the decisions
+off, plus the variant's fields), and prints, for each chunk graph, the Triton launches and an
+upper bound of their bytes (every load and store statement counted at the kernel's full numel, 2
+bytes an element), the pad copies (a kernel named after a pad that loads one buffer and stores
+one), and the strided stores (a store whose index has a reduction index times a constant over
+1000, i.e. a store across the channels). The third chunk is the steady one, the cost of every
+further latent frame.
+
+Each chunk is its own graph as under `magi_compile`: a `torch._dynamo.graph_break()` in front of
+the decoder's call, since compiling the whole `vae.decode` would inline the three chunks into one
+graph on torch 2.13. Variants: `form`, `pad-cat` (`channels_last_pad_through_cat`), `cl-state`
+(`channels_last_conv_state`), `weights-once` (`channels_last_weights_once`).
+
+Run: `python tools/probes/wan_form_census.py [--variants form,pad-cat]` (a few minutes a variant
+on 2 cores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+
+import torch
+
+from magi_passes import dynamo_fixes, forms
+from magi_passes.frames import isolate_forward_code
+from pytest_magi import zoo
+from pytest_magi.codegen import inductor_codegen
+
+VARIANTS = {
+    "form": {},
+    "pad-cat": {"channels_last_pad_through_cat": True},
+    "cl-state": {"channels_last_conv_state": True},
+    "weights-once": {"channels_last_weights_once": True},
+}
+_NUMEL = re.compile(r"\b(\w*numel) = (\d+)")
+_STORE = re.compile(r"tl\.store\(\w+ \+ \(([^)]*)\)")
+_ACROSS = re.compile(r"(\d+)\*r0_\w+")
+
+
+def chunk_graphs(overrides: dict[str, bool]) -> list:
+    model = zoo.load("wan2.2-vae", "full", dtype=torch.bfloat16, frames=3)
+    module = model.as_module()
+    isolate_forward_code(module, per="instance")
+    (decoder,) = [m for m in module.modules() if forms.form_for(m) is forms.WAN_DECODER]
+    inner = decoder.forward
+
+    def one_graph_a_call(x, *args, **kwargs):
+        x = x.contiguous()  # the form's contiguous inputs
+        torch._dynamo.graph_break()  # each decoder call a graph of its own, as magi_compile has it
+        return inner(x, *args, **kwargs)
+
+    decoder.forward = one_graph_a_call
+    config = forms.WAN_DECODER.config({}).replace(measure_decisions=False, **overrides)
+    with torch.no_grad(), dynamo_fixes.tensor_constant_compare():
+        code = inductor_codegen(module, *model.inputs, config=config)
+    # the decoder's chunk graphs: those with convolutions (the rest is vae.decode's own code)
+    return [g for g in code.captured if len(g.extern_calls) > 20]
+
+
+def row(graph) -> tuple[int, float, int, int]:
+    """Triton launches, their bytes (upper bound), pad copies and strided stores, per call."""
+    kernels = {k.name: k for k in graph.kernels}
+    launches = [kernels[c] for c in graph.calls if c in kernels]
+    total = 0.0
+    pads = strided = 0
+    for kernel in launches:
+        numel = math.prod(int(n) for _, n in _NUMEL.findall(kernel.source))
+        total += 2.0 * numel * (kernel.num_loads + kernel.num_stores)
+        if "constant_pad_nd" in kernel.name and kernel.num_loads == 1 and kernel.num_stores == 1:
+            pads += 1
+        stores = _STORE.findall(kernel.source)
+        strided += sum(any(int(c) > 1000 for c in _ACROSS.findall(s)) for s in stores)
+    return len(launches), total / 1e9, pads, strided
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variants", default=",".join(VARIANTS))
+    names = parser.parse_args().variants.split(",")
+    print(f"torch {torch.__version__}; fake CUDA; wan2.2-vae full, T=3, bf16, its form, decisions off")
+    print("| variant | chunk | launches | GB (upper bound) | pad copies | strided stores |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for name in names:
+        for i, graph in enumerate(chunk_graphs(VARIANTS[name])):
+            launches, gb, pads, strided = row(graph)
+            print(f"| {name} | {i} | {launches} | {gb:.2f} | {pads} | {strided} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
