@@ -6,8 +6,9 @@ that way for fake CUDA, no GPU, once per variant of the form (its `PassConfig` w
 off, plus the variant's fields), and prints, for each chunk graph, the Triton launches and an
 upper bound of their bytes (every load and store statement counted at the kernel's full numel, 2
 bytes an element), the pad copies (a kernel named after a pad that loads one buffer and stores
-one), and the strided stores (a store whose index has a reduction index times a constant over
-1000, i.e. a store across the channels). The third chunk is the steady one, the cost of every
+one; its name comes from the fusion around it, so weight conversions named after a pad count
+too), and the strided stores (a reduction kernel's store whose index has a reduction index times
+a constant over 1000: a norm storing across the channels; a pointwise transpose is not counted). The third chunk is the steady one, the cost of every
 further latent frame.
 
 Each chunk is its own graph as under `magi_compile`: a `torch._dynamo.graph_break()` in front of
