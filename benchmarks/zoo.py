@@ -29,7 +29,10 @@ generic form, which splits the Wan decoder where torch 2.11 breaks its graph; th
 `magi-form-weights-once` (`magi` with the causal conv state handed over channels-last, or the
 weights converted once outside the graph: the levers a fake-CUDA census of the Wan form's steady
 chunk found, its cache transposes and per-call weight conversions), `magi-form-pad-cat` (`magi`
-with `channels_last_pad_through_cat`: the second chunk's pad copies), `magi-backend` (`torch.compile(module, backend="magi")`: the passes
+with `channels_last_pad_through_cat`: the second chunk's pad copies), `magi-form-cl-params`
+(`magi` on a copy whose conv weights are channels-last in place,
+`magi_passes.channels_last.convert_conv_parameters`: no weight re-laid out per call, and the
+activations channels-last as eager computes them), `magi-backend` (`torch.compile(module, backend="magi")`: the passes
 alone), the fair baselines `torch.compile+frames` (frames of their own, no passes: what the
 isolation alone buys) and `torch.compile+limit` (`torch.compile(module)` with dynamo's recompile
 limit raised to `--recompile-limit`, 64 by default, and the accumulated limit to 16 times that,
@@ -108,6 +111,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from magi_passes import MagiBackend, PassConfig, forms  # noqa: E402
+from magi_passes.channels_last import convert_conv_parameters  # noqa: E402
 from pytest_magi import profiling, zoo  # noqa: E402
 from pytest_magi.compile_stats import _LIMIT_MARK, LIMIT_LOGGER, _captured  # noqa: E402
 from pytest_magi.numerics import (  # noqa: E402
@@ -127,6 +131,7 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-form-cl-state": ({"channels_last_conv_state": True}, "instance"),
     "magi-form-weights-once": ({"channels_last_weights_once": True}, "instance"),
     "magi-form-pad-cat": ({"channels_last_pad_through_cat": True}, "instance"),
+    "magi-form-cl-params": ({}, "instance"),
     "magi-backend": ({}, "class"),
     "magi-no-cl": ({"enable_conv_channels_last": False}, "instance"),
     "magi-cl-always": ({"channels_last_conv2d_graphs": True}, "class"),
@@ -157,7 +162,16 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
 }
 # the variants compiled in the model's measured form where it has one (`magi_passes.forms`), as
 # magi_compile compiles it; `magi-split` is `magi` in the generic form
-FORM_VARIANTS = ("magi", "magi-form-cl-state", "magi-form-weights-once", "magi-form-pad-cat")
+FORM_VARIANTS = (
+    "magi",
+    "magi-form-cl-state",
+    "magi-form-weights-once",
+    "magi-form-pad-cat",
+    "magi-form-cl-params",
+)
+# the variants whose compiled copy has its conv weights laid out channels-last in place first
+# (`magi_passes.channels_last.convert_conv_parameters`)
+PARAM_VARIANTS = ("magi-form-cl-params",)
 # variants compiled with `dynamic=False`: every shape dynamo sees gets a static graph of its own
 # (automatic dynamic shapes off), so the Wan decode's steady chunk is static in its cache frames
 STATIC_VARIANTS = (
@@ -281,7 +295,10 @@ def _build_variant(
         settings = forms.options(form)
         # a `magi-form-*` variant's overrides go on top of the form's own fields
         backend = MagiBackend(form.config().replace(**overrides))
-        return model.compile(backend=backend, isolate=isolate, **settings), backend
+        compiled = model.compile(backend=backend, isolate=isolate, **settings)
+        if variant in PARAM_VARIANTS:  # the copy's weights; compiling waits for the first call
+            convert_conv_parameters(compiled.module)
+        return compiled, backend
     kwargs: dict[str, Any] = {"dynamic": False} if variant in STATIC_VARIANTS else {}
     kwargs["dynamo_fixes"] = variant in FIX_VARIANTS
     if variant in CONTIGUOUS_VARIANTS:

@@ -769,3 +769,30 @@ def set_output_strides(output: torch.fx.Node, node: torch.fx.Node) -> None:
     for i, arg in enumerate(args):
         if arg is node and i < len(recorded):
             recorded[i] = node.meta["val"].stride()
+
+
+def convert_conv_parameters(module: torch.nn.Module) -> int:
+    """Lay every conv2d/conv3d weight of ``module`` out channels-last, in place; returns how many
+    changed (weights already channels-last, transposed convolutions and 1-D ones are left).
+
+    The parameters stay the same objects (``weight.data`` is replaced, as ``module.to`` does),
+    so optimisers and hooks that hold them keep working, and their values are unchanged. Eager
+    convolutions then produce channels-last outputs too (PyTorch follows the weight's format),
+    so a graph traced from the module records channels-last activations: no weight is
+    re-laid out per call, and a causal VAE's caches leave and enter each call channels-last.
+    In fake-CUDA codegen of the Wan 2.2 form's steady chunk this took 136 launches to 89
+    (`tools/probes/wan_form_census.py`, "cl-params"); not yet timed on a GPU. What changes for
+    the user: the module's weights and its outputs have channels-last strides, and a library that
+    saves only contiguous tensors (safetensors) needs ``.contiguous()`` on them first."""
+    changed = 0
+    for m in module.modules():
+        if not isinstance(m, torch.nn.modules.conv._ConvNd) or m.transposed:
+            continue
+        weight = m.weight
+        fmt = channels_last_format(weight.dim()) if isinstance(weight, torch.Tensor) else None
+        if fmt is None or suggest_memory_format(weight) == fmt:
+            continue
+        with torch.no_grad():
+            weight.data = weight.data.contiguous(memory_format=fmt)
+        changed += 1
+    return changed

@@ -618,3 +618,64 @@ def test_fake_cuda_batched_weights_are_a_tiled_transpose() -> None:
     # and x is which differs between torch versions)
     stored = re.fullmatch(r"([xy])\d+ \+ 32\*([xy])\d+", store)
     assert stored and stored[1] != stored[2], store
+
+
+# --------------------------------------------------------------------------- weights in place
+def test_conv_parameters_are_made_channels_last_in_place() -> None:
+    """`convert_conv_parameters`: conv2d/conv3d weights channels-last, the same Parameter
+    objects with the same values; transposed and 1-D convolutions and other layers left."""
+    from magi_passes.channels_last import convert_conv_parameters
+
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(
+        torch.nn.Conv3d(4, 8, 3),
+        torch.nn.Conv2d(4, 8, 3),
+        torch.nn.ConvTranspose2d(4, 4, 2),
+        torch.nn.Conv1d(2, 2, 3),
+        torch.nn.Linear(3, 3),
+    )
+    before = {name: (p, p.detach().clone(), p.stride()) for name, p in model.named_parameters()}
+    assert convert_conv_parameters(model) == 2
+    assert convert_conv_parameters(model) == 0  # already channels-last
+    for name, p in model.named_parameters():
+        param, values, strides = before[name]
+        assert p is param and torch.equal(p, values)
+        changed = name in ("0.weight", "1.weight")
+        assert (p.stride() != strides) is changed, name
+    assert model[0].weight.is_contiguous(memory_format=torch.channels_last_3d)
+    assert model[1].weight.is_contiguous(memory_format=torch.channels_last)
+
+
+class NormConvBlock(torch.nn.Module):
+    """SiLU then two conv3d layers (`nn.Conv3d`, whose weights `convert_conv_parameters` sees)."""
+
+    def __init__(self, channels: int = 8) -> None:
+        super().__init__()
+        self.first = torch.nn.Conv3d(channels, channels, 3, padding=1)
+        self.second = torch.nn.Conv3d(channels, channels, 3, padding=1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.second(F.silu(self.first(F.silu(x))))
+
+
+def test_a_block_with_channels_last_weights_compiles_to_eagers_numbers_without_weight_clones() -> (
+    None
+):
+    """Weights channels-last in place: eager's numbers, and the pass finds them channels-last
+    already (no clone of a weight in the graph)."""
+    from graphs import compile_on_cpu, pass_result
+
+    from magi_passes.channels_last import convert_conv_parameters
+
+    torch.manual_seed(0)
+    model = NormConvBlock(8).eval()
+    x = torch.randn(1, 8, 3, 6, 6)
+    with torch.no_grad():
+        want = model(x)
+    assert convert_conv_parameters(model) == 2
+    out, backend = compile_on_cpu(model, PassConfig(measure_decisions=False), x)
+    torch.testing.assert_close(out, want, rtol=1e-4, atol=1e-4)
+    result = pass_result(backend, "conv_channels_last")
+    # the two weights found channels-last; the only clones are of the two SiLU outputs
+    assert result.applied and result.counts["already_channels_last"] == 2
+    assert result.counts["clones_inserted"] == 2

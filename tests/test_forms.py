@@ -167,6 +167,16 @@ def test_the_zoo_benchmarks_magi_is_the_form_and_magi_split_the_generic_one() ->
     levers, backend = bench._build_variant(model, "magi-form-cl-state", 64)
     assert backend is not None and levers.compile_kwargs == magi.compile_kwargs
     assert backend.config == forms.WAN_DECODER.config().replace(channels_last_conv_state=True)
+    params, _ = bench._build_variant(model, "magi-form-cl-params", 64)
+    convs = [m for m in params.module.modules() if isinstance(m, nn.Conv3d)]
+    assert convs and all(
+        m.weight.is_contiguous(memory_format=torch.channels_last_3d) for m in convs
+    )
+    assert not any(  # the copy's weights, not the model's
+        m.weight.is_contiguous(memory_format=torch.channels_last_3d)
+        for m in model.module.modules()
+        if isinstance(m, nn.Conv3d) and m.weight.shape[2:].numel() > 1
+    )
     assert bench.variant_form(zoo.load("sd-vae"), "magi") is None
 
 

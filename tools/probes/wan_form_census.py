@@ -14,7 +14,11 @@ further latent frame.
 Each chunk is its own graph as under `magi_compile`: a `torch._dynamo.graph_break()` in front of
 the decoder's call, since compiling the whole `vae.decode` would inline the three chunks into one
 graph on torch 2.13. Variants: `form`, `pad-cat` (`channels_last_pad_through_cat`), `cl-state`
-(`channels_last_conv_state`), `weights-once` (`channels_last_weights_once`).
+(`channels_last_conv_state`), `weights-once` (`channels_last_weights_once`: fake-CUDA codegen
+emulates it by handing the graph channels-last weights before dynamo traces, so eager's
+activations come out channels-last too, which the GPU backend's weights-once does not do: its
+graph is traced with the weights as they are), `cl-params` (the decoder's conv weights made
+channels-last in place before compiling, `convert_conv_parameters`: what that emulation is).
 
 Run: `python tools/probes/wan_form_census.py [--variants form,pad-cat]` (a few minutes a variant
 on 2 cores).
@@ -29,6 +33,7 @@ import re
 import torch
 
 from magi_passes import dynamo_fixes, forms
+from magi_passes.channels_last import convert_conv_parameters
 from magi_passes.frames import isolate_forward_code
 from pytest_magi import zoo
 from pytest_magi.codegen import inductor_codegen
@@ -38,13 +43,15 @@ VARIANTS = {
     "pad-cat": {"channels_last_pad_through_cat": True},
     "cl-state": {"channels_last_conv_state": True},
     "weights-once": {"channels_last_weights_once": True},
+    "cl-params": {},  # the decoder's conv weights channels-last in place (convert_conv_parameters)
 }
 _NUMEL = re.compile(r"\b(\w*numel) = (\d+)")
 _STORE = re.compile(r"tl\.store\(\w+ \+ \(([^)]*)\)")
 _ACROSS = re.compile(r"(\d+)\*r0_\w+")
 
 
-def chunk_graphs(overrides: dict[str, bool]) -> list:
+def chunk_graphs(name: str) -> list:
+    overrides = VARIANTS[name]
     model = zoo.load("wan2.2-vae", "full", dtype=torch.bfloat16, frames=3)
     module = model.as_module()
     isolate_forward_code(module, per="instance")
@@ -57,6 +64,8 @@ def chunk_graphs(overrides: dict[str, bool]) -> list:
         return inner(x, *args, **kwargs)
 
     decoder.forward = one_graph_a_call
+    if name == "cl-params":
+        convert_conv_parameters(decoder)
     config = forms.WAN_DECODER.config({}).replace(measure_decisions=False, **overrides)
     with torch.no_grad(), dynamo_fixes.tensor_constant_compare():
         code = inductor_codegen(module, *model.inputs, config=config)
@@ -84,11 +93,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variants", default=",".join(VARIANTS))
     names = parser.parse_args().variants.split(",")
-    print(f"torch {torch.__version__}; fake CUDA; wan2.2-vae full, T=3, bf16, its form, decisions off")
+    print(
+        f"torch {torch.__version__}; fake CUDA; wan2.2-vae full, T=3, bf16, its form, decisions off"
+    )
     print("| variant | chunk | launches | GB (upper bound) | pad copies | strided stores |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     for name in names:
-        for i, graph in enumerate(chunk_graphs(VARIANTS[name])):
+        for i, graph in enumerate(chunk_graphs(name)):
             launches, gb, pads, strided = row(graph)
             print(f"| {name} | {i} | {launches} | {gb:.2f} | {pads} | {strided} |", flush=True)
 
