@@ -111,7 +111,6 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from magi_passes import MagiBackend, PassConfig, forms  # noqa: E402
-from magi_passes.channels_last import convert_conv_parameters  # noqa: E402
 from pytest_magi import profiling, zoo  # noqa: E402
 from pytest_magi.compile_stats import _LIMIT_MARK, LIMIT_LOGGER, _captured  # noqa: E402
 from pytest_magi.numerics import (  # noqa: E402
@@ -169,9 +168,10 @@ FORM_VARIANTS = (
     "magi-form-pad-cat",
     "magi-form-cl-params",
 )
-# the variants whose compiled copy has its conv weights laid out channels-last in place first
-# (`magi_passes.channels_last.convert_conv_parameters`)
-PARAM_VARIANTS = ("magi-form-cl-params",)
+# the `magi-form-*` variants that change one of the form's own options (`magi_passes.forms`)
+FORM_OPTION_OVERRIDES: dict[str, dict[str, Any]] = {
+    "magi-form-cl-params": {"channels_last_parameters": True},
+}
 # variants compiled with `dynamic=False`: every shape dynamo sees gets a static graph of its own
 # (automatic dynamic shapes off), so the Wan decode's steady chunk is static in its cache frames
 STATIC_VARIANTS = (
@@ -292,13 +292,10 @@ def _build_variant(
     overrides, isolate = VARIANTS[variant]
     form = variant_form(model, variant)
     if form is not None:
-        settings = forms.options(form)
+        settings = forms.options(form, **FORM_OPTION_OVERRIDES.get(variant, {}))
         # a `magi-form-*` variant's overrides go on top of the form's own fields
         backend = MagiBackend(form.config().replace(**overrides))
-        compiled = model.compile(backend=backend, isolate=isolate, **settings)
-        if variant in PARAM_VARIANTS:  # the copy's weights; compiling waits for the first call
-            convert_conv_parameters(compiled.module)
-        return compiled, backend
+        return model.compile(backend=backend, isolate=isolate, **settings), backend
     kwargs: dict[str, Any] = {"dynamic": False} if variant in STATIC_VARIANTS else {}
     kwargs["dynamo_fixes"] = variant in FIX_VARIANTS
     if variant in CONTIGUOUS_VARIANTS:

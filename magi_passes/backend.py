@@ -333,14 +333,15 @@ def magi_compile(
     isolate_frames: bool = True,
     dynamo_fixes: bool | None = None,
     contiguous_inputs: bool | None = None,
+    channels_last_parameters: bool | None = None,
     form: Any = "auto",
     **torch_compile_kwargs: Any,
 ) -> Any:
     """`torch.compile(model, backend=MagiBackend(config), dynamic=dynamic, **kwargs)`.
 
     ``form`` (default ``"auto"``): a model whose best way to compile was measured has a
-    `magi_passes.forms.CompileForm`, which sets ``dynamic``, ``dynamo_fixes`` and
-    ``contiguous_inputs`` where they are left at None, and `PassConfig` fields where ``config``
+    `magi_passes.forms.CompileForm`, which sets ``dynamic``, ``dynamo_fixes``,
+    ``contiguous_inputs`` and ``channels_last_parameters`` where they are left at None, and `PassConfig` fields where ``config``
     is left at None (a ``MAGI_PASSES__<FIELD>`` variable still wins). The Wan VAE's decoder
     (diffusers ``WanDecoder3d``) is compiled so: each chunk one static graph, reused at every
     length, its RMS norms' inputs channels-last (T=21 1.318x over torch.compile with frames
@@ -366,6 +367,14 @@ def magi_compile(
     (`magi_passes.dynamo_fixes.attach_contiguous_inputs`), so a decoder fed slices of a longer
     latent reuses its static graphs at every length instead of compiling them again.
 
+    ``channels_last_parameters`` (off in every form so far; an ``nn.Module`` only): the model's
+    conv weights are laid out channels-last in place before compiling
+    (`magi_passes.channels_last.convert_conv_parameters`): no weight is re-laid out per call and
+    eager's activations come out channels-last. Values are unchanged; the module's weights keep
+    their new strides (save them with ``.contiguous()`` where a format needs it). Not yet timed on
+    a GPU (docs/benchmarks.md "Session 26": fake CUDA, the Wan form's steady chunk 136 -> 89
+    launches).
+
     The returned object carries the backend as `.magi_backend` (its managers, results).
     """
     from . import forms
@@ -381,9 +390,16 @@ def magi_compile(
     _validate.check_optional_bool("magi_compile", "isolate_frames", isolate_frames)
     _validate.check_optional_bool("magi_compile", "dynamo_fixes", dynamo_fixes)
     _validate.check_optional_bool("magi_compile", "contiguous_inputs", contiguous_inputs)
+    _validate.check_optional_bool(
+        "magi_compile", "channels_last_parameters", channels_last_parameters
+    )
     chosen = forms.resolve("magi_compile", form, model)
     settings = forms.options(
-        chosen, dynamic=dynamic, dynamo_fixes=dynamo_fixes, contiguous_inputs=contiguous_inputs
+        chosen,
+        dynamic=dynamic,
+        dynamo_fixes=dynamo_fixes,
+        contiguous_inputs=contiguous_inputs,
+        channels_last_parameters=channels_last_parameters,
     )
     if config is None and chosen is not None:
         config = chosen.config()
@@ -392,6 +408,16 @@ def magi_compile(
             f"magi_compile(contiguous_inputs=True) needs an nn.Module, got {model!r}; fix: call "
             f".contiguous() on a function's inputs yourself"
         )
+    if settings["channels_last_parameters"]:
+        if not isinstance(model, torch.nn.Module):
+            raise TypeError(
+                f"magi_compile(channels_last_parameters=True) needs an nn.Module, got {model!r}; "
+                f"fix: call magi_passes.channels_last.convert_conv_parameters on the module "
+                f"that owns the weights"
+            )
+        from .channels_last import convert_conv_parameters
+
+        convert_conv_parameters(model)
     options = torch_compile_kwargs.pop("options", None)
     backend = MagiBackend(config, options)
     if isolate_frames and isinstance(model, torch.nn.Module):

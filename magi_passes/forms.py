@@ -14,8 +14,8 @@ generic form and torch.compile at every length measured.
 A form applies to a module by its class (module and qualified name, so that its library need not
 be imported here): the module passed to `magi_compile` (``vae.decoder``), not a module holding it.
 What it sets:
-- ``dynamic``, ``dynamo_fixes``, ``contiguous_inputs``: `magi_compile`'s arguments of those names,
-  where the caller passes ``None`` (their default);
+- ``dynamic``, ``dynamo_fixes``, ``contiguous_inputs``, ``channels_last_parameters``:
+  `magi_compile`'s arguments of those names, where the caller passes ``None`` (their default);
 - ``pass_config``: `PassConfig` fields set on top of `PassConfig.from_env()`, where the caller
   passes no ``config``; a field set by its ``MAGI_PASSES__<FIELD>`` variable keeps the
   environment's value.
@@ -63,6 +63,7 @@ class CompileForm:
     dynamic: bool | None = None
     dynamo_fixes: bool = False
     contiguous_inputs: bool = False
+    channels_last_parameters: bool = False
     pass_config: Mapping[str, Any] = field(default_factory=dict)
     evidence: str = ""
 
@@ -78,6 +79,7 @@ class CompileForm:
         _validate.check_optional_bool(where, "dynamic", self.dynamic)
         _validate.check_bool(where, "dynamo_fixes", self.dynamo_fixes)
         _validate.check_bool(where, "contiguous_inputs", self.contiguous_inputs)
+        _validate.check_bool(where, "channels_last_parameters", self.channels_last_parameters)
         if not isinstance(self.pass_config, Mapping):
             _validate.fail(
                 TypeError, where, "pass_config", self.pass_config,
@@ -100,7 +102,11 @@ class CompileForm:
 
     def describe(self) -> str:
         parts = [f"dynamic={self.dynamic}"]
-        parts += [f"{f}=True" for f in ("dynamo_fixes", "contiguous_inputs") if getattr(self, f)]
+        parts += [
+            f"{f}=True"
+            for f in ("dynamo_fixes", "contiguous_inputs", "channels_last_parameters")
+            if getattr(self, f)
+        ]
         parts += [f"{k}={v!r}" for k, v in self.pass_config.items()]
         return f"{self.name} ({', '.join(parts)})"
 
@@ -124,7 +130,12 @@ WAN_DECODER = CompileForm(
 KNOWN_FORMS: tuple[CompileForm, ...] = (WAN_DECODER,)
 
 # the options a form sets, with the value each has without one
-FORM_OPTIONS = {"dynamic": None, "dynamo_fixes": False, "contiguous_inputs": False}
+FORM_OPTIONS = {
+    "dynamic": None,
+    "dynamo_fixes": False,
+    "contiguous_inputs": False,
+    "channels_last_parameters": False,
+}
 
 
 def form_for(model: object) -> CompileForm | None:

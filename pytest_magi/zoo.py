@@ -56,6 +56,7 @@ from typing import Any
 import torch
 from torch import nn
 
+from magi_passes.channels_last import convert_conv_parameters
 from magi_passes.dynamo_fixes import attach_call_options
 from magi_passes.frames import isolate_forward_code
 
@@ -809,6 +810,7 @@ class ZooModel:
         isolate: str = "class",
         dynamo_fixes: bool = False,
         contiguous_inputs: bool = False,
+        channels_last_parameters: bool = False,
         **torch_compile_kwargs: Any,
     ) -> ZooModel:
         """A new `ZooModel`: a deep copy whose ``.module`` is ``torch.compile(module, ...)``.
@@ -822,11 +824,14 @@ class ZooModel:
         `magi_compile` does. ``dynamo_fixes=True`` runs every call of the compiled module
         inside `magi_passes.dynamo_fixes.tensor_constant_compare`, and ``contiguous_inputs=True``
         makes its positional tensor arguments contiguous first
-        (`magi_passes.dynamo_fixes.attach_contiguous_inputs`), as `magi_compile` does with them.
+        (`magi_passes.dynamo_fixes.attach_contiguous_inputs`), as `magi_compile` does with them;
+        ``channels_last_parameters=True`` lays the copy's conv weights out channels-last first
+        (`magi_passes.channels_last.convert_conv_parameters`; the eager model is not touched).
         """
         for name, value in (
             ("dynamo_fixes", dynamo_fixes),
             ("contiguous_inputs", contiguous_inputs),
+            ("channels_last_parameters", channels_last_parameters),
         ):
             if not isinstance(value, bool):
                 raise TypeError(f"ZooModel.compile({name}={value!r}): expected True or False")
@@ -836,7 +841,10 @@ class ZooModel:
                 f"call .compile() on the eager model returned by zoo.load()"
             )
         owner: Any = copy.deepcopy(self.owner)
-        isolate_forward_code(owner if self.attr is None else getattr(owner, self.attr), isolate)
+        target = owner if self.attr is None else getattr(owner, self.attr)
+        if channels_last_parameters:
+            convert_conv_parameters(target)
+        isolate_forward_code(target, isolate)
         if self.attr is None:
             owner = compiled = torch.compile(owner, backend=backend, **torch_compile_kwargs)
         else:
@@ -855,6 +863,7 @@ class ZooModel:
                 "isolate": isolate,
                 "dynamo_fixes": dynamo_fixes,
                 "contiguous_inputs": contiguous_inputs,
+                "channels_last_parameters": channels_last_parameters,
                 **torch_compile_kwargs,
             },
         )
@@ -1068,6 +1077,7 @@ class ZooPair:
             dynamic=torch_compile_kwargs.get("dynamic"),
             dynamo_fixes=candidate_dynamo_fixes,
             contiguous_inputs=None,
+            channels_last_parameters=None,
         )
         candidate_kwargs = dict(torch_compile_kwargs)
         if settings["dynamic"] is not None:
@@ -1078,6 +1088,7 @@ class ZooPair:
                 "isolate": candidate_isolate,
                 "dynamo_fixes": settings["dynamo_fixes"],
                 "contiguous_inputs": settings["contiguous_inputs"],
+                "channels_last_parameters": settings["channels_last_parameters"],
                 **candidate_kwargs,
             },
         }

@@ -39,16 +39,24 @@ def test_the_wan_decoder_has_its_measured_form_and_other_models_none() -> None:
 
 def test_a_form_sets_only_the_options_the_caller_left_unset() -> None:
     wan = forms.WAN_DECODER
-    assert forms.options(wan) == {"dynamic": False, "dynamo_fixes": True, "contiguous_inputs": True}
+    off = {"channels_last_parameters": False}
+    assert forms.options(wan) == {
+        "dynamic": False,
+        "dynamo_fixes": True,
+        "contiguous_inputs": True,
+        **off,
+    }
     assert forms.options(wan, dynamic=True, dynamo_fixes=False) == {
         "dynamic": True,
         "dynamo_fixes": False,
         "contiguous_inputs": True,
+        **off,
     }
     assert forms.options(None) == {
         "dynamic": None,
         "dynamo_fixes": False,
         "contiguous_inputs": False,
+        **off,
     }
 
 
@@ -106,6 +114,26 @@ def test_what_the_caller_sets_wins_over_the_form(compile_calls) -> None:
     assert magi_compile(_decoder(), form="wan-decoder").magi_form is forms.WAN_DECODER
 
 
+def test_channels_last_parameters_converts_the_models_conv_weights_first() -> None:
+    """Off in every form so far; asked for (or set by a form of one's own), the model's conv
+    weights are channels-last in place before it compiles, the same Parameters."""
+    model = VAEDecoderLike()
+    convs = [m for m in model.modules() if isinstance(m, nn.Conv3d)]
+    weights = [m.weight for m in convs]
+    magi_compile(model)
+    assert not any(w.is_contiguous(memory_format=torch.channels_last_3d) for w in weights)
+    magi_compile(model, channels_last_parameters=True)
+    assert all(m.weight is w for m, w in zip(convs, weights, strict=True))
+    assert all(w.is_contiguous(memory_format=torch.channels_last_3d) for w in weights)
+    own = CompileForm("mine", channels_last_parameters=True)
+    other = VAEDecoderLike()
+    magi_compile(other, form=own)
+    conv = next(m for m in other.modules() if isinstance(m, nn.Conv3d))
+    assert conv.weight.is_contiguous(memory_format=torch.channels_last_3d)
+    with pytest.raises(TypeError, match=r"channels_last_parameters=True\) needs an nn.Module"):
+        magi_compile(lambda x: x, channels_last_parameters=True)
+
+
 def test_bad_forms_name_the_value_and_the_fix() -> None:
     with pytest.raises(
         ValueError, match=r"form must be 'auto', None, .*\(wan-decoder\), got 'wan'"
@@ -137,6 +165,7 @@ def test_the_zoo_pair_compiles_its_magi_candidate_in_the_form() -> None:
         "isolate": "instance",
         "dynamo_fixes": True,
         "contiguous_inputs": True,
+        "channels_last_parameters": False,
         "dynamic": False,
     }
     assert pair.side_options["baseline"] == {"isolate": "class"}
