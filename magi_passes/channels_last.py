@@ -278,33 +278,13 @@ class ConvChannelsLastPass(MagiPass):
             counts["already_channels_last"] += 1  # an earlier conv's clone, or our own
             source = arg.args[0]
             return source if isinstance(source, torch.fx.Node) else arg
+        if self.config.channels_last_pad_through_cat:
+            arg = self._pads_into_cat(graph, conv, arg, fmt, counts)
         if suggest_memory_format(arg.meta["val"]) == fmt:
             counts["already_channels_last"] += 1
             return arg
         # walk up single-user constant_pad_nd chains: the clone goes in front of the first pad
-        pads: list[torch.fx.Node] = []
-        source = arg
-        while (
-            source.target is aten.constant_pad_nd.default
-            and len(source.users) == 1
-            and isinstance(source.args[0], torch.fx.Node)
-            and source.args[0].meta["val"].dim() == source.meta["val"].dim()
-        ):
-            pads.append(source)
-            source = source.args[0]
-        distribute = (
-            pads
-            and self.config.channels_last_pad_through_cat
-            and self._converts_through_cat(graph, source, fmt)
-        )
-        if distribute:
-            cat = distribute_pads_into_cat(graph, pads, source)
-            if cat is not None:
-                conv.replace_input_with(pads[0], cat)
-                for pad in pads:  # outermost first: each then has no user left
-                    graph.erase_node(pad)
-                counts["pads_into_cat"] = counts.get("pads_into_cat", 0) + len(pads)
-                pads, source = [], cat
+        pads, source = _pad_chain(arg)
         if pads and suggest_memory_format(source.meta["val"]) == fmt:
             pads_only = True  # the pad input is already channels-last: only refresh the pads
         else:
@@ -320,6 +300,30 @@ class ConvChannelsLastPass(MagiPass):
             refresh_pad_value(pad)
             counts["pads_hoisted"] += 1
         return source
+
+    def _pads_into_cat(
+        self,
+        graph: torch.fx.Graph,
+        conv: torch.fx.Node,
+        arg: torch.fx.Node,
+        fmt: torch.memory_format,
+        counts: dict[str, int],
+    ) -> torch.fx.Node:
+        """`PassConfig.channels_last_pad_through_cat`: where ``arg`` is a pad chain over a
+        concatenation converted through, the concatenation with the pads moved onto its ends
+        (`distribute_pads_into_cat`), now read by ``conv``; else ``arg``. Whether the
+        concatenation is already channels-last (weights made channels-last in place) or not."""
+        pads, source = _pad_chain(arg)
+        if not pads or not self._converts_through_cat(graph, source, fmt):
+            return arg
+        cat = distribute_pads_into_cat(graph, pads, source)
+        if cat is None:
+            return arg
+        conv.replace_input_with(pads[0], cat)
+        for pad in pads:  # outermost first: each then has no user left
+            graph.erase_node(pad)
+        counts["pads_into_cat"] = counts.get("pads_into_cat", 0) + len(pads)
+        return cat
 
     def _converts_through_cat(
         self, graph: torch.fx.Graph, node: torch.fx.Node, fmt: torch.memory_format
@@ -392,6 +396,22 @@ def _shared_clone(
     return clone
 
 
+def _pad_chain(node: torch.fx.Node) -> tuple[list[torch.fx.Node], torch.fx.Node]:
+    """The single-user ``constant_pad_nd`` chain ending at ``node`` (outermost first), and the
+    tensor it pads."""
+    pads: list[torch.fx.Node] = []
+    source = node
+    while (
+        source.target is aten.constant_pad_nd.default
+        and len(source.users) == 1
+        and isinstance(source.args[0], torch.fx.Node)
+        and source.args[0].meta["val"].dim() == source.meta["val"].dim()
+    ):
+        pads.append(source)
+        source = source.args[0]
+    return pads, source
+
+
 def distribute_pads_into_cat(
     graph: torch.fx.Graph, pads: list[torch.fx.Node], cat: torch.fx.Node
 ) -> torch.fx.Node | None:
@@ -441,7 +461,10 @@ def distribute_pads_into_cat(
         amounts = [0, 0] * (rank - 1 - dim) + [low, high]
         with graph.inserting_before(cat):
             padded = graph.call_function(aten.constant_pad_nd.default, (source, amounts, value))
-        padded.meta.update({k: v for k, v in cat.meta.items() if k != "val"})
+        # where it came from, for Inductor's provenance and kernel names (its value is its own)
+        padded.meta.update(
+            {k: cat.meta[k] for k in ("stack_trace", "nn_module_stack") if k in cat.meta}
+        )
         refresh_pad_value(padded)
         new_inputs[index] = padded
     cat.args = (new_inputs, *cat.args[1:])

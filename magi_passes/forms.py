@@ -143,9 +143,11 @@ def form_for(model: object) -> CompileForm | None:
     return next((f for f in KNOWN_FORMS if f.applies_to(model)), None)
 
 
-def resolve(where: str, form: object, model: object) -> CompileForm | None:
-    """``form`` as given to ``where``: ``"auto"`` (the model's known form, if any), None (the
-    generic form), a known form's name, or a `CompileForm`."""
+def resolve(
+    where: str, form: object, model: object, *, arg: str = "form", fix: str | None = None
+) -> CompileForm | None:
+    """``form`` as given to ``where`` (its argument ``arg``): ``"auto"`` (the model's known
+    form, if any), None (the generic form), a known form's name, or a `CompileForm`."""
     if form is None or isinstance(form, CompileForm):
         return form
     if form == AUTO:
@@ -154,9 +156,9 @@ def resolve(where: str, form: object, model: object) -> CompileForm | None:
     if isinstance(form, str) and form in by_name:
         return by_name[form]
     _validate.fail(
-        ValueError if isinstance(form, str) else TypeError, where, "form", form,
+        ValueError if isinstance(form, str) else TypeError, where, arg, form,
         f"'auto', None, a CompileForm or a known form's name ({', '.join(sorted(by_name))})",
-        f"{where}(model, form=None) for the generic form",
+        fix or f"{where}(model, {arg}=None) for the generic form",
     )  # fmt: skip
 
 

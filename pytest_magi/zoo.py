@@ -1062,7 +1062,7 @@ class ZooPair:
 
         is_magi = candidate == "magi" or isinstance(candidate, MagiBackend)
         # the model's measured form, as magi_compile picks it (a magi candidate only)
-        form = forms.resolve("ZooPair(candidate_form=...)", candidate_form, model.module)
+        form = forms.resolve("ZooPair", candidate_form, model.module, arg="candidate_form")
         form = form if is_magi else None
         if candidate == "magi":
             candidate = MagiBackend(form.config() if form is not None else None)

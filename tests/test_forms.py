@@ -149,6 +149,9 @@ def test_bad_forms_name_the_value_and_the_fix() -> None:
         CompileForm("x", pass_config={"nd_tiling": False})
     with pytest.raises(TypeError, match=r"CompileForm: name must be a non-empty str"):
         CompileForm("")
+    with pytest.raises(ValueError, match=r"ZooPair: candidate_form must be .* got 'x'.*"
+                       r"fix: ZooPair\(model, candidate_form=None\)"):  # fmt: skip
+        zoo.ZooPair(zoo.load("sd-vae"), candidate_form="x")
     with pytest.raises(TypeError, match=r"contiguous_inputs must be True, False or None"):
         magi_compile(VAEDecoderLike(), contiguous_inputs="yes")
 

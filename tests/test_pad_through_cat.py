@@ -89,6 +89,24 @@ def test_a_chain_of_pads_and_a_back_pad_are_summed_onto_the_ends() -> None:
     assert cat.meta["val"].shape[2] == 3 + 4
 
 
+def test_a_concatenation_already_channels_last_gets_the_pad_too() -> None:
+    """Weights made channels-last in place make eager's activations channels-last: the pad over
+    their concatenation is already channels-last, and is still moved onto the cache."""
+    b = GraphBuilder()
+    cl = torch.channels_last_3d
+    x = b.input((1, 4, 2, 6, 6), memory_format=cl)
+    cache = b.input((1, 4, 1, 6, 6), memory_format=cl)
+    cat = b.call(aten.cat.default, [cache, b.call(aten.silu.default, x)], 2)
+    padded = b.call(aten.constant_pad_nd.default, cat, [0, 0, 0, 0, 1, 0], 0.0)
+    assert suggest_memory_format(padded.meta["val"]) == cl
+    w = b.input((8, 4, 3, 3, 3), memory_format=cl)
+    graph = b.output(b.conv(padded, w, padding=1))
+    result = run_pass(graph)
+    assert result.counts["pads_into_cat"] == 1 and _conv(graph).args[0] is cat
+    assert suggest_memory_format(cat.meta["val"]) == cl
+    assert result.counts["clones_inserted"] == 0
+
+
 @pytest.mark.parametrize(
     ("pads", "value", "dim"),
     [

@@ -18,7 +18,8 @@ graph on torch 2.13. Variants: `form`, `pad-cat` (`channels_last_pad_through_cat
 emulates it by handing the graph channels-last weights before dynamo traces, so eager's
 activations come out channels-last too, which the GPU backend's weights-once does not do: its
 graph is traced with the weights as they are), `cl-params` (the decoder's conv weights made
-channels-last in place before compiling, `convert_conv_parameters`: what that emulation is).
+channels-last in place before compiling, `convert_conv_parameters`: what that emulation is);
+several joined by "+" (`cl-params+pad-cat`) combine.
 
 Run: `python tools/probes/wan_form_census.py [--variants form,pad-cat]` (a few minutes a variant
 on 2 cores).
@@ -51,7 +52,9 @@ _ACROSS = re.compile(r"(\d+)\*r0_\w+")
 
 
 def chunk_graphs(name: str) -> list:
-    overrides = VARIANTS[name]
+    """The chunk graphs of variant ``name``: one of `VARIANTS`, or several joined by "+"."""
+    parts = name.split("+")
+    overrides = {k: v for part in parts for k, v in VARIANTS[part].items()}
     model = zoo.load("wan2.2-vae", "full", dtype=torch.bfloat16, frames=3)
     module = model.as_module()
     isolate_forward_code(module, per="instance")
@@ -64,7 +67,7 @@ def chunk_graphs(name: str) -> list:
         return inner(x, *args, **kwargs)
 
     decoder.forward = one_graph_a_call
-    if name == "cl-params":
+    if "cl-params" in parts:
         convert_conv_parameters(decoder)
     config = forms.WAN_DECODER.config({}).replace(measure_decisions=False, **overrides)
     with torch.no_grad(), dynamo_fixes.tensor_constant_compare():
