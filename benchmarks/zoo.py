@@ -32,7 +32,8 @@ chunk found, its cache transposes and per-call weight conversions), `magi-form-p
 with `channels_last_pad_through_cat`: the second chunk's pad copies), `magi-form-cl-params`
 (`magi` on a copy whose conv weights are channels-last in place,
 `magi_passes.channels_last.convert_conv_parameters`: no weight re-laid out per call, and the
-activations channels-last as eager computes them), `magi-backend` (`torch.compile(module, backend="magi")`: the passes
+activations channels-last as eager computes them), `magi-form-cl-params-pad-cat` (both),
+`magi-backend` (`torch.compile(module, backend="magi")`: the passes
 alone), the fair baselines `torch.compile+frames` (frames of their own, no passes: what the
 isolation alone buys) and `torch.compile+limit` (`torch.compile(module)` with dynamo's recompile
 limit raised to `--recompile-limit`, 64 by default, and the accumulated limit to 16 times that,
@@ -131,6 +132,7 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-form-weights-once": ({"channels_last_weights_once": True}, "instance"),
     "magi-form-pad-cat": ({"channels_last_pad_through_cat": True}, "instance"),
     "magi-form-cl-params": ({}, "instance"),
+    "magi-form-cl-params-pad-cat": ({"channels_last_pad_through_cat": True}, "instance"),
     "magi-backend": ({}, "class"),
     "magi-no-cl": ({"enable_conv_channels_last": False}, "instance"),
     "magi-cl-always": ({"channels_last_conv2d_graphs": True}, "class"),
@@ -167,10 +169,12 @@ FORM_VARIANTS = (
     "magi-form-weights-once",
     "magi-form-pad-cat",
     "magi-form-cl-params",
+    "magi-form-cl-params-pad-cat",
 )
 # the `magi-form-*` variants that change one of the form's own options (`magi_passes.forms`)
 FORM_OPTION_OVERRIDES: dict[str, dict[str, Any]] = {
     "magi-form-cl-params": {"channels_last_parameters": True},
+    "magi-form-cl-params-pad-cat": {"channels_last_parameters": True},
 }
 # variants compiled with `dynamic=False`: every shape dynamo sees gets a static graph of its own
 # (automatic dynamic shapes off), so the Wan decode's steady chunk is static in its cache frames

@@ -209,6 +209,9 @@ def test_the_zoo_benchmarks_magi_is_the_form_and_magi_split_the_generic_one() ->
         for m in model.module.modules()
         if isinstance(m, nn.Conv3d) and m.weight.shape[2:].numel() > 1
     )
+    both, backend = bench._build_variant(model, "magi-form-cl-params-pad-cat", 64)
+    assert both.compile_kwargs["channels_last_parameters"] is True
+    assert backend is not None and backend.config.channels_last_pad_through_cat is True
     assert bench.variant_form(zoo.load("sd-vae"), "magi") is None
 
 

@@ -74,7 +74,7 @@ for s in "$@"; do
         # per-call weight conversions), each against the form itself, decisions on
         step formlevers python benchmarks/zoo.py --models wan2.2-vae --frames 3 \
             --wan-frames 3,21 --baseline magi \
-            --variants magi-form-cl-params,magi-form-pad-cat,magi-form-cl-state,magi-form-weights-once \
+            --variants magi-form-cl-params-pad-cat,magi-form-cl-params,magi-form-pad-cat,magi-form-cl-state \
             --rounds 3 \
             --hbm-gbps $HBM ;;
     formprof)  # the form (magi_compile's Wan default) profiled per further frame
