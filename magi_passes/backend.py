@@ -164,6 +164,17 @@ class MagiBackend:
         cache served ran no pass, so it counts as not fired: see `unseen`."""
         return any(m.fired(name) for m in self.managers)
 
+    def count(self, name: str, key: str) -> int:
+        """The sum of the pass `name`'s count `key` over every graph that runs
+        (``backend.count("conv_channels_last", "pads_into_cat")``); 0 where it has none. Graphs
+        the FX graph cache served are not counted (see `unseen`)."""
+        return sum(
+            int((r.counts or {}).get(key, 0))
+            for m in self.managers
+            for r in m.results
+            if r.name == name
+        )
+
     @property
     def unseen(self) -> int:
         """How many of the graphs that run no pass saw: Inductor's FX graph cache served them

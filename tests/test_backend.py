@@ -94,6 +94,11 @@ def test_two_configs_in_one_process_do_not_influence_each_other() -> None:
         b = torch.compile(model, backend=off)(x)
     torch.testing.assert_close(a, b, rtol=1e-4, atol=1e-4)
     assert on.fired("conv_channels_last") and not off.fired("conv_channels_last")
+    # a pass's count summed over the graphs: both convs converted on, none off, none of a count
+    # the pass does not have
+    assert on.count("conv_channels_last", "convs_converted") == 2
+    assert off.count("conv_channels_last", "convs_converted") == 0
+    assert on.count("conv_channels_last", "no_such_count") == 0
     assert on.managers[-1].uuid() != off.managers[-1].uuid()
     assert off.hoisted_weights == [0]  # no channels-last, no weight conversion
 
