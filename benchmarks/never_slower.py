@@ -7,8 +7,9 @@ Per model, in one process (`pytest_magi.zoo`, random weights, full size, bf16):
 
 1. A `ZooPair`: torch.compile as users write it (baseline) and magi (`MagiBackend`, a dynamo
    frame per module instance and the model's measured form, as `magi_compile`:
-   `magi_passes.forms`) with measured decisions on and an empty decision cache. Each side's compile time is its first call, synchronised ("cold": magi
-   compiles each graph a measured pass changes twice and times both variants).
+   `magi_passes.forms`) with measured decisions on and an empty decision cache. Each side's
+   compile time is its first call, synchronised ("cold": magi compiles each graph a measured
+   pass changes twice and times both variants).
 2. Numerics: both sides and eager against an fp32 run of the same model
    (`pytest_magi.numerics.judge_against_reference`, the rule of docs/testing-a-pass.md).
 3. The ratio: `pytest_magi.timing.measure_pair` (interleaved rounds, CUDA events, L2 flushed,

@@ -352,8 +352,9 @@ def magi_compile(
 
     ``form`` (default ``"auto"``): a model whose best way to compile was measured has a
     `magi_passes.forms.CompileForm`, which sets ``dynamic``, ``dynamo_fixes``,
-    ``contiguous_inputs`` and ``channels_last_parameters`` where they are left at None, and `PassConfig` fields where ``config``
-    is left at None (a ``MAGI_PASSES__<FIELD>`` variable still wins). The Wan VAE's decoder
+    ``contiguous_inputs`` and ``channels_last_parameters`` where they are left at None, and
+    `PassConfig` fields where ``config`` is left at None (a ``MAGI_PASSES__<FIELD>`` variable
+    still wins). The Wan VAE's decoder
     (diffusers ``WanDecoder3d``) is compiled so: each chunk one static graph, reused at every
     length, its RMS norms' inputs channels-last (T=21 1.318x over torch.compile with frames
     isolated, right output, compiled cold faster than torch.compile: docs/benchmarks.md

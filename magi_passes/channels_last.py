@@ -366,12 +366,7 @@ class ConvChannelsLastPass(MagiPass):
                 counts["already_channels_last"] += 1
                 continue
             cat.replace_input_with(source, _shared_clone(graph, source, fmt, clones, counts))
-        values = [t.meta["val"] for t in cat.args[0]]  # type: ignore[union-attr]
-        rest = cat.args[1:]
-        cat.meta["val"] = run_on_fake(
-            values[0],
-            lambda _: aten.cat.default(values, *rest),  # type: ignore[misc]
-        )
+        refresh_cat_value(cat)
         assert suggest_memory_format(cat.meta["val"]) == fmt, "cat of one format left it"
         counts["cats_converted_through"] = counts.get("cats_converted_through", 0) + 1
 
@@ -468,13 +463,19 @@ def distribute_pads_into_cat(
         refresh_pad_value(padded)
         new_inputs[index] = padded
     cat.args = (new_inputs, *cat.args[1:])
-    values_in = [t.meta["val"] for t in new_inputs]  # type: ignore[union-attr]
+    refresh_cat_value(cat)
+    return cat
+
+
+def refresh_cat_value(cat: torch.fx.Node) -> None:
+    """Recompute an ``aten.cat`` node's fake value from its inputs' (after they changed: ATen's
+    rule then gives the layout a concatenation of them comes out in)."""
+    values = [t.meta["val"] for t in cat.args[0]]  # type: ignore[union-attr]
     rest = cat.args[1:]
     cat.meta["val"] = run_on_fake(
-        values_in[0],
-        lambda _: aten.cat.default(values_in, *rest),  # type: ignore[misc]
+        values[0],
+        lambda _: aten.cat.default(values, *rest),  # type: ignore[misc]
     )
-    return cat
 
 
 def refresh_pad_value(pad: torch.fx.Node) -> None:

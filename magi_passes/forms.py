@@ -51,6 +51,14 @@ from .config import ENV_PREFIX, PassConfig
 
 AUTO = "auto"
 
+# the options a form sets, with the value each has without one
+FORM_OPTIONS = {
+    "dynamic": None,
+    "dynamo_fixes": False,
+    "contiguous_inputs": False,
+    "channels_last_parameters": False,
+}
+
 
 @dataclass(frozen=True)
 class CompileForm:
@@ -76,10 +84,9 @@ class CompileForm:
                 TypeError, where, "classes", self.classes,
                 "a tuple of 'module.QualifiedName' strings", "classes=('mylib.models.Decoder',)",
             )  # fmt: skip
-        _validate.check_optional_bool(where, "dynamic", self.dynamic)
-        _validate.check_bool(where, "dynamo_fixes", self.dynamo_fixes)
-        _validate.check_bool(where, "contiguous_inputs", self.contiguous_inputs)
-        _validate.check_bool(where, "channels_last_parameters", self.channels_last_parameters)
+        for option, default in FORM_OPTIONS.items():  # dynamic may be None, the rest are bools
+            check = _validate.check_optional_bool if default is None else _validate.check_bool
+            check(where, option, getattr(self, option))
         if not isinstance(self.pass_config, Mapping):
             _validate.fail(
                 TypeError, where, "pass_config", self.pass_config,
@@ -102,11 +109,7 @@ class CompileForm:
 
     def describe(self) -> str:
         parts = [f"dynamic={self.dynamic}"]
-        parts += [
-            f"{f}=True"
-            for f in ("dynamo_fixes", "contiguous_inputs", "channels_last_parameters")
-            if getattr(self, f)
-        ]
+        parts += [f"{f}=True" for f, d in FORM_OPTIONS.items() if d is False and getattr(self, f)]
         parts += [f"{k}={v!r}" for k, v in self.pass_config.items()]
         return f"{self.name} ({', '.join(parts)})"
 
@@ -128,14 +131,6 @@ WAN_DECODER = CompileForm(
 
 #: every measured form, in the order `form_for` tries them
 KNOWN_FORMS: tuple[CompileForm, ...] = (WAN_DECODER,)
-
-# the options a form sets, with the value each has without one
-FORM_OPTIONS = {
-    "dynamic": None,
-    "dynamo_fixes": False,
-    "contiguous_inputs": False,
-    "channels_last_parameters": False,
-}
 
 
 def form_for(model: object) -> CompileForm | None:

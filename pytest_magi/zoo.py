@@ -1079,18 +1079,12 @@ class ZooPair:
             contiguous_inputs=None,
             channels_last_parameters=None,
         )
-        candidate_kwargs = dict(torch_compile_kwargs)
-        if settings["dynamic"] is not None:
-            candidate_kwargs["dynamic"] = settings["dynamic"]
+        # the form's settings over the caller's torch.compile arguments (dynamic left to torch
+        # where neither sets it)
+        chosen = {k: v for k, v in settings.items() if v is not None}
         self.side_options: dict[str, dict[str, Any]] = {
             "baseline": {"isolate": "class", **torch_compile_kwargs},
-            "candidate": {
-                "isolate": candidate_isolate,
-                "dynamo_fixes": settings["dynamo_fixes"],
-                "contiguous_inputs": settings["contiguous_inputs"],
-                "channels_last_parameters": settings["channels_last_parameters"],
-                **candidate_kwargs,
-            },
+            "candidate": {"isolate": candidate_isolate, **torch_compile_kwargs, **chosen},
         }
         self.compile_kwargs = dict(torch_compile_kwargs)
         self.candidate_backend = candidate if hasattr(candidate, "managers") else None

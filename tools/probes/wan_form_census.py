@@ -1,4 +1,4 @@
-"""The Wan decoder's form, chunk by chunk, in fake CUDA: launches and bytes for each lever (session 26).
+"""The Wan decoder's form chunk by chunk in fake CUDA: launches and bytes per lever (session 26).
 
 `magi_compile(vae.decoder)` compiles the Wan 2.2 decoder in its form (`magi_passes.forms`): one
 static graph per chunk call. This generates the zoo's full-size T=3 decode (bf16, random weights)
@@ -8,8 +8,8 @@ upper bound of their bytes (every load and store statement counted at the kernel
 bytes an element), the pad copies (a kernel named after a pad that loads one buffer and stores
 one; its name comes from the fusion around it, so weight conversions named after a pad count
 too), and the strided stores (a reduction kernel's store whose index has a reduction index times
-a constant over 1000: a norm storing across the channels; a pointwise transpose is not counted). The third chunk is the steady one, the cost of every
-further latent frame.
+a constant over 1000: a norm storing across the channels; a pointwise transpose is not counted).
+The third chunk is the steady one, the cost of every further latent frame.
 
 Each chunk is its own graph as under `magi_compile`: a `torch._dynamo.graph_break()` in front of
 the decoder's call, since compiling the whole `vae.decode` would inline the three chunks into one
