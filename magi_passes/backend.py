@@ -185,15 +185,17 @@ class MagiBackend:
 
     def seconds_text(self) -> str:
         """Where the compile time went, e.g. "compile 61.2 s (40 graphs), decisions 48.0 s:
-        discarded variants 39.5 s (12), timing 8.5 s (12 measured, 9 cached)"."""
+        discarded variants 39.5 s (12), timing 8.5 s (12 measured, 9 cached); kept plain 1 of
+        21 decided" (decided: measured or cached; the rest kept magi)."""
         sources = [d.source for d in self.decisions]
         measured, cached = sources.count("measured"), sources.count("cached")
+        plain = sum(1 for d in self.decisions if d.source != "static" and d.choice == "plain")
         decisions = self.seconds["compile_discarded"] + self.seconds["measure"]
         return (
             f"compile {self.seconds['compile']:.1f} s ({len(self.managers)} graphs), decisions "
             f"{decisions:.1f} s: discarded variants {self.seconds['compile_discarded']:.1f} s "
             f"({len(self.discarded)}), timing {self.seconds['measure']:.1f} s ({measured} "
-            f"measured, {cached} cached)"
+            f"measured, {cached} cached); kept plain {plain} of {measured + cached} decided"
         )
 
     def __call__(
@@ -223,6 +225,14 @@ class MagiBackend:
         blocked = decider.blocked(inputs, {"triton.cudagraphs": cudagraphs})
         if blocked is not None:
             return self._keep(self._compile(gm, inputs, pass_config, extra), blocked)
+        device_name = _device_name(inputs)
+        known = pass_config.decided_for(device_name)
+        if known is not None:
+            why = (
+                f"decided on this device: {device_name} matches {known!r} of "
+                f"PassConfig.decided_on={pass_config.decided_on!r}, where a measurement kept magi"
+            )
+            return self._keep(self._compile(gm, inputs, pass_config, extra), why)
         inert = _measured_passes_cannot_fire(gm, pass_config)
         if inert is not None:
             return self._keep(self._compile(gm, inputs, pass_config, extra), inert)
@@ -237,7 +247,7 @@ class MagiBackend:
         key = decision_key(
             gm,
             inputs,
-            device_name=_device_name(inputs),
+            device_name=device_name,
             torch_version=str(torch.__version__),
             passes_uuid=manager.uuid(),
         )

@@ -140,6 +140,13 @@ class PassConfig:
       channels-first and the pad copies it into channels-last again: the Wan 2.2 decode's
       second chunk, whose one-frame caches are padded by a zero frame (19 such copies a decode,
       about 9 GB; fake CUDA, torch 2.13). Values are unchanged. Off until timed on a GPU.
+    - `decided_on` (empty: measure everywhere): device names, comma-separated, each matched as
+      a substring of the CUDA device's name (``"H100,H200"``), on which the measured decisions
+      of graphs compiled with this config are already known: a side-by-side run there kept
+      magi on every graph it measured. Graphs on such a device compile once, by the static
+      rules, instead of twice and timed; on any other device `measure_decisions` holds as
+      usual. A compile form (`magi_passes.forms`) sets it from the run that is its evidence, so
+      a model it applies to compiles cold without the decisions' second compile.
     """
 
     enable_conv_channels_last: bool = True
@@ -162,6 +169,7 @@ class PassConfig:
     enable_causal_pad_trim: bool = True
     channels_last_norm_inputs: bool = False
     channels_last_pad_through_cat: bool = False
+    decided_on: str = ""
 
     def __new__(cls, *args: Any, **kwargs: Any) -> PassConfig:
         # names are checked before the dataclass __init__ sees them, so a misspelt field gets the
@@ -194,11 +202,27 @@ class PassConfig:
                     f"PassConfig.{f.name} must be an int, got {value!r} ({type(value).__name__}); "
                     f"pass a whole number, e.g. {f.name}={f.default!r}"
                 )
+            if f.type == "str" and not isinstance(value, str):
+                raise ValueError(
+                    f"PassConfig.{f.name} must be a str, got {value!r} ({type(value).__name__}); "
+                    f"pass e.g. {f.name}='H100,H200'"
+                )
+        if self.decided_on and not all(name.strip() for name in self.decided_on.split(",")):
+            raise ValueError(
+                f"PassConfig.decided_on={self.decided_on!r} has an empty device name; pass "
+                f"names separated by single commas, e.g. decided_on='H100,H200', or '' for none"
+            )
         if self.conv_heavy_ratio <= 0:
             raise ValueError(
                 f"PassConfig.conv_heavy_ratio must be a positive int, got {self.conv_heavy_ratio!r}; "
                 f"pass e.g. conv_heavy_ratio=300 (Inductor's own layout heuristic)"
             )
+
+    def decided_for(self, device_name: str) -> str | None:
+        """The entry of `decided_on` that ``device_name`` contains (its decisions are known
+        there), or None (measure them)."""
+        names = (n.strip() for n in self.decided_on.split(",")) if self.decided_on else ()
+        return next((n for n in names if n in device_name), None)
 
     @classmethod
     def field_names(cls) -> tuple[str, ...]:
@@ -208,9 +232,10 @@ class PassConfig:
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> PassConfig:
         """Read `MAGI_PASSES__<FIELD>` variables (case-insensitive field names) over the defaults.
 
-        Booleans accept 1/0, true/false, yes/no, on/off; ints accept decimal integers. An unknown
-        `MAGI_PASSES__*` name or a bad value raises `ValueError` naming the variable, the value and
-        what is accepted. Keyword `overrides` win over the environment.
+        Booleans accept 1/0, true/false, yes/no, on/off; ints accept decimal integers; strings
+        are taken as written, stripped. An unknown `MAGI_PASSES__*` name or a bad value raises
+        `ValueError` naming the variable, the value and what is accepted. Keyword `overrides`
+        win over the environment.
         """
         if environ is not None and not isinstance(environ, Mapping):
             fail(
@@ -291,6 +316,8 @@ def _parse_env_value(var: str, raw: str, type_name: Any) -> Any:
         if value <= 0:
             raise ValueError(f"bad value for {var}: {raw!r}; expected a positive integer")
         return value
+    if type_name == "str":
+        return raw.strip()
     raise AssertionError(
         f"PassConfig field type {type_name!r} has no env parser"
     )  # pragma: no cover

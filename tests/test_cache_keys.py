@@ -143,7 +143,8 @@ def test_config_is_in_every_key() -> None:
     base = PassConfig()
     for field in PassConfig.field_names():
         value = getattr(base, field)
-        other = base.replace(**{field: (not value) if isinstance(value, bool) else value + 1})
+        changed = {bool: lambda v: not v, int: lambda v: v + 1, str: lambda v: v + "H100"}
+        other = base.replace(**{field: changed[type(value)](value)})
         for cls in (ConvChannelsLastPass, NdTilingPass, DynamicReshapePass, PassManager):
             assert cls(other).uuid() != cls(base).uuid(), f"{cls.__name__}.uuid() ignores {field}"
             assert cls(base).uuid() == cls(PassConfig()).uuid()

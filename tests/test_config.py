@@ -78,7 +78,15 @@ def test_overrides_win_and_unknown_override_fails() -> None:
 
 
 @pytest.mark.parametrize(
-    "kwargs", [{"enable_nd_tiling": 1}, {"conv_heavy_ratio": 0}, {"conv_heavy_ratio": True}]
+    "kwargs",
+    [
+        {"enable_nd_tiling": 1},
+        {"conv_heavy_ratio": 0},
+        {"conv_heavy_ratio": True},
+        {"decided_on": ("H100",)},
+        {"decided_on": "H100,,H200"},
+        {"decided_on": " "},
+    ],
 )
 def test_constructor_validates_types(kwargs: dict) -> None:
     with pytest.raises(ValueError, match="PassConfig"):
@@ -92,3 +100,14 @@ def test_replace_and_key() -> None:
     assert c.key() != PassConfig().key()
     with pytest.raises(ValueError, match="unknown PassConfig field"):
         PassConfig().replace(bogus=1)
+
+
+def test_decided_on_is_read_from_the_environment_and_matches_device_names() -> None:
+    """A comma-separated list of device-name parts: the entry a device's name contains."""
+    c = PassConfig.from_env({"MAGI_PASSES__DECIDED_ON": " H100, H200 "})
+    assert c.decided_on == "H100, H200"
+    assert c.decided_for("NVIDIA H100 80GB HBM3") == "H100"
+    assert c.decided_for("NVIDIA H200") == "H200"
+    assert c.decided_for("NVIDIA A100-SXM4-80GB") is None
+    assert PassConfig().decided_for("NVIDIA H100 80GB HBM3") is None  # empty: measure everywhere
+    assert "decided_on='H100, H200'" in c.key()

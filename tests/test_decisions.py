@@ -473,6 +473,30 @@ def test_the_static_rules_decide_where_nothing_is_measured(tmp_path, config, gra
         assert cl.applied and cl.reason.endswith(f"; static: {decision.reason}")
 
 
+@pytest.mark.parametrize(("decided_on", "measured"), [("cpu", False), ("H100,H200", True)])
+def test_a_device_named_in_decided_on_compiles_once_untimed(tmp_path, decided_on, measured):
+    """`PassConfig.decided_on`: on a device it names (here "cpu", the only device a CPU run has,
+    with a fake timer standing in for CUDA's) the graph compiles once by the static rules and
+    nothing is timed or cached; a device it does not name is measured as usual."""
+    x = torch.randn(1, 4, 3, 6, 6)
+    model = Block().eval()
+    timer = FakeTimer(magi=2.0, plain=1.0)  # measuring would keep plain
+    config = PassConfig(decided_on=decided_on)
+    backend = MagiBackend(
+        config, decider=Decider(timer=timer, rounds=1, cache=DecisionCache(tmp_path))
+    )
+    torch.testing.assert_close(_compile(model, x, backend), model(x))
+    (decision,) = backend.decisions
+    if measured:
+        assert (decision.choice, decision.source) == ("plain", "measured")
+        assert timer.calls and len(backend.discarded) == 1
+        return
+    assert (decision.choice, decision.source) == ("magi", "static")
+    assert decision.reason.startswith("decided on this device: cpu matches 'cpu'")
+    assert timer.calls == [] and backend.discarded == [] and not list(tmp_path.iterdir())
+    assert _cl_result(backend).applied
+
+
 def test_fake_cuda_is_never_measured():
     from pytest_magi.fake_cuda import fake_cuda
 

@@ -249,6 +249,7 @@ def test_a_graph_with_a_norm_and_no_convolution_is_measured(
     assert (
         "(1 graphs)" in text and "(1 measured, 0 cached)" in text and "discarded variants" in text
     )
+    assert f"kept plain {int(choice == 'plain')} of 1 decided" in text
 
 
 def test_a_root_read_elsewhere_is_kept() -> None:
