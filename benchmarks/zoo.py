@@ -28,11 +28,10 @@ generic form, which splits the Wan decoder where torch 2.11 breaks its graph; th
 `magi-*` variants below are of the generic form), `magi-form-cl-state` and
 `magi-form-weights-once` (`magi` with the causal conv state handed over channels-last, or the
 weights converted once outside the graph: the levers a fake-CUDA census of the Wan form's steady
-chunk found, its cache transposes and per-call weight conversions), `magi-form-pad-cat` (`magi`
-with `channels_last_pad_through_cat`: the second chunk's pad copies), `magi-form-cl-params`
-(`magi` on a copy whose conv weights are channels-last in place,
-`magi_passes.channels_last.convert_conv_parameters`: no weight re-laid out per call, and the
-activations channels-last as eager computes them), `magi-form-cl-params-pad-cat` (both),
+chunk found, its cache transposes and per-call weight conversions), `magi-form-no-pad-cat`
+(`magi` without `channels_last_pad_through_cat`: the second chunk's pad copies back),
+`magi-form-no-cl-params` (`magi` with the conv weights left as the model has them, re-laid out
+channels-last in every call), `magi-form-s26` (both: the Wan form as session 26 shipped it),
 `magi-backend` (`torch.compile(module, backend="magi")`: the passes
 alone), the fair baselines `torch.compile+frames` (frames of their own, no passes: what the
 isolation alone buys) and `torch.compile+limit` (`torch.compile(module)` with dynamo's recompile
@@ -130,9 +129,9 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-split": ({}, "instance"),
     "magi-form-cl-state": ({"channels_last_conv_state": True}, "instance"),
     "magi-form-weights-once": ({"channels_last_weights_once": True}, "instance"),
-    "magi-form-pad-cat": ({"channels_last_pad_through_cat": True}, "instance"),
-    "magi-form-cl-params": ({}, "instance"),
-    "magi-form-cl-params-pad-cat": ({"channels_last_pad_through_cat": True}, "instance"),
+    "magi-form-no-pad-cat": ({"channels_last_pad_through_cat": False}, "instance"),
+    "magi-form-no-cl-params": ({}, "instance"),
+    "magi-form-s26": ({"channels_last_pad_through_cat": False}, "instance"),
     "magi-backend": ({}, "class"),
     "magi-no-cl": ({"enable_conv_channels_last": False}, "instance"),
     "magi-cl-always": ({"channels_last_conv2d_graphs": True}, "class"),
@@ -167,14 +166,14 @@ FORM_VARIANTS = (
     "magi",
     "magi-form-cl-state",
     "magi-form-weights-once",
-    "magi-form-pad-cat",
-    "magi-form-cl-params",
-    "magi-form-cl-params-pad-cat",
+    "magi-form-no-pad-cat",
+    "magi-form-no-cl-params",
+    "magi-form-s26",
 )
 # the `magi-form-*` variants that change one of the form's own options (`magi_passes.forms`)
 FORM_OPTION_OVERRIDES: dict[str, dict[str, Any]] = {
-    "magi-form-cl-params": {"channels_last_parameters": True},
-    "magi-form-cl-params-pad-cat": {"channels_last_parameters": True},
+    "magi-form-no-cl-params": {"channels_last_parameters": False},
+    "magi-form-s26": {"channels_last_parameters": False},
 }
 # variants compiled with `dynamic=False`: every shape dynamo sees gets a static graph of its own
 # (automatic dynamic shapes off), so the Wan decode's steady chunk is static in its cache frames

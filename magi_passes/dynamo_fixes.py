@@ -173,7 +173,10 @@ def attach_contiguous_inputs(module: torch.nn.Module) -> Any:
     eager; made contiguous, one latent frame has the same strides at any length and the graphs
     are reused (3 graphs for T=3, 6, 2 and 9). The copy is of the inputs that are not contiguous
     already (one latent frame there: 48 x 34 x 60 at 540p); a channels-last input is converted
-    to the contiguous format, so leave this off for models fed channels-last tensors.
+    to the contiguous format, so leave this off for models fed channels-last tensors. The
+    tensors inside list and tuple arguments, positional or keyword (a causal decoder's cache
+    list, ``feat_cache=``), are not copied: their size-1 dims get one stride
+    (`unit_strides_canonical`), a list's elements replaced by those views in place.
     """
     if not isinstance(module, torch.nn.Module):
         raise TypeError(
@@ -181,10 +184,40 @@ def attach_contiguous_inputs(module: torch.nn.Module) -> Any:
             f"the compiled module, or call .contiguous() on a function's inputs yourself"
         )
 
-    def contiguous(_module: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
-        return tuple(a.contiguous() if isinstance(a, torch.Tensor) else a for a in args)
+    def contiguous(
+        _module: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        args = tuple(a.contiguous() if isinstance(a, torch.Tensor) else _state(a) for a in args)
+        return args, {k: _state(v) for k, v in kwargs.items()}
 
-    return module.register_forward_pre_hook(contiguous, prepend=True)
+    return module.register_forward_pre_hook(contiguous, prepend=True, with_kwargs=True)
+
+
+def _state(value: Any) -> Any:
+    """A list or tuple argument (a causal decoder's cache list) with `unit_strides_canonical`
+    tensors: a list's elements are replaced in place (the model keeps its own list)."""
+    if isinstance(value, list):
+        value[:] = [unit_strides_canonical(t) for t in value]
+    elif type(value) is tuple:
+        value = tuple(unit_strides_canonical(t) for t in value)
+    return value
+
+
+def unit_strides_canonical(t: Any) -> Any:
+    """``t`` (a tensor; anything else is returned as is) as a view whose size-1 dims have one
+    stride whatever produced it: the extent of the other dims (``max(stride * size)``), as a
+    dense tensor laid out in their order has it. The values and the storage are the same (a
+    size-1 dim's stride is never multiplied by a non-zero index), but dynamo guards a static
+    graph on every stride: on the Wan 2.2 decode with channels-last weights, one causal cache
+    left the first chunk with a batch stride of 3072 and every later chunk with 6144, and the
+    third chunk's graph, compiled on the first's cache, compiled again at every longer decode
+    (tiny decode, CPU, T=3 then T=5: 4 graphs instead of 3)."""
+    if not isinstance(t, torch.Tensor) or t.dim() == 0 or 1 not in t.shape:
+        return t
+    sizes, strides = t.shape, t.stride()
+    extent = max((st * sz for sz, st in zip(sizes, strides, strict=True) if sz != 1), default=1)
+    canonical = tuple(extent if sz == 1 else st for sz, st in zip(sizes, strides, strict=True))
+    return t if canonical == strides else t.as_strided(sizes, canonical)
 
 
 def with_dynamo_fixes(function: Callable[..., Any]) -> Callable[..., Any]:

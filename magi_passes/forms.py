@@ -27,16 +27,23 @@ The forms:
   of the causal decode one graph (`magi_passes.dynamo_fixes`: torch 2.11 breaks the graph where
   the upsamplers compare a cache with a string; torch 2.13 traces it whole unpatched), every
   chunk graph static and reused at every decode length (``dynamic=False``, contiguous inputs),
-  and the RMS norms' inputs pinned channels-last (`PassConfig.channels_last_norm_inputs`).
+  the RMS norms' inputs pinned channels-last (`PassConfig.channels_last_norm_inputs`), the conv
+  weights laid out channels-last once (``channels_last_parameters``), the causal caches' zero
+  frames padded onto the cache concatenation's inputs (`PassConfig.channels_last_pad_through_cat`),
+  and its decisions recorded for H100s (`PassConfig.decided_on`).
   Measured on the Wan 2.2 TI2V-5B decode at 540p, bf16, decisions on, in one run (H100, torch
   2.11, docs/benchmarks.md "Session 26"): T=21 1304.3 ms against 1342.6 ms in the generic form
   and 1718.8 ms for torch.compile with frames isolated (1.318x); T=3 138.6 against 146.1 and
-  194.4 ms; 64.7 ms a further latent frame against 66.5; output 1.13e-2 from fp32 at both
-  lengths (eager 1.40e-2 and 1.43e-2); compiled cold in 101.3 s against 183.4 s for the generic
-  form and 113.2 s for torch.compile in that run. On torch 2.13 the generic form would leave the
-  steady chunk one dynamic graph (81.1 ms a further frame on torch 2.11 with the fix and dynamic
-  shapes, "Session 24"); the form keeps it static there too. The Wan 2.1 configuration of the same
-  class was not measured on a GPU.
+  194.4 ms; output 1.13e-2 from fp32 at both lengths (eager 1.40e-2 and 1.43e-2); compiled cold
+  in 101.3 s against 183.4 s for the generic form and 113.2 s for torch.compile in that run.
+  The weights and pads ("Session 27", H100, torch 2.11, against the form without them in one
+  run): T=3 1.071x (137.0 -> 127.9 ms), T=21 1.037x (1285.4 -> 1239.1 ms), 63.7 -> 61.5 ms a
+  further latent frame, output 9.7e-3 and 1.01e-2 from fp32. Its three chunk graphs, measured
+  there, each kept magi (plain Inductor 28.7, 81.7 and 81.7 ms against 10.9, 66.7 and 59.7 ms),
+  so on an H100 they compile once; any other device measures them. On torch 2.13 the generic
+  form would leave the steady chunk one dynamic graph (81.1 ms a further frame on torch 2.11
+  with the fix and dynamic shapes, "Session 24"); the form keeps it static there too. The Wan
+  2.1 configuration of the same class was not measured on a GPU.
 """
 
 from __future__ import annotations
@@ -125,8 +132,13 @@ WAN_DECODER = CompileForm(
     dynamic=False,
     dynamo_fixes=True,
     contiguous_inputs=True,
-    pass_config={"channels_last_norm_inputs": True},
-    evidence='docs/benchmarks.md "Session 26"',
+    channels_last_parameters=True,
+    pass_config={
+        "channels_last_norm_inputs": True,
+        "channels_last_pad_through_cat": True,
+        "decided_on": "H100",
+    },
+    evidence='docs/benchmarks.md "Session 26", "Session 27"',
 )
 
 #: every measured form, in the order `form_for` tries them

@@ -23,6 +23,7 @@ from magi_passes.dynamo_fixes import (
     attach_dynamo_fixes,
     needs_tensor_constant_compare,
     tensor_constant_compare,
+    unit_strides_canonical,
     with_dynamo_fixes,
 )
 
@@ -267,6 +268,48 @@ def test_contiguous_inputs_reuse_static_graphs_at_every_length(attach: bool, gra
         assert torch.equal(compiled(frame), frame * 2 + 1)
     torch._dynamo.reset()
     assert counter.frame_count == graphs
+
+
+class CachedHead(torch.nn.Module):
+    """A causal step: reads its cache from a list, writes the next one into it."""
+
+    def forward(self, x: torch.Tensor, cache: list) -> torch.Tensor:
+        out = x + cache[0]
+        cache[0] = out[:, :, -1:].clone()
+        return out
+
+
+@pytest.mark.parametrize(("attach", "graphs"), [(False, 2), (True, 1)])
+def test_a_cache_lists_unit_strides_are_made_one_so_static_graphs_are_reused(
+    attach: bool, graphs: int
+) -> None:
+    """The same cache frame with another stride on its size-1 batch dim (as a compiled graph
+    can leave it, seen on the Wan 2.2 decode): dynamo compiles again unless those strides are
+    made one; the values, the storage and the list's identity are kept."""
+    counter = CompileCounter()
+    torch._dynamo.reset()
+    compiled = torch.compile(CachedHead(), backend=counter, dynamic=False)
+    if attach:
+        attach_contiguous_inputs(compiled)
+    fresh = torch.randn(1, 4, 1, 3, 5)
+    left = fresh.clone().as_strided(fresh.shape, (120, 15, 15, 5, 1))  # batch stride 60 -> 120
+    for first in (fresh, left):
+        cache = [first]
+        x = torch.randn(1, 4, 2, 3, 5)
+        torch.testing.assert_close(compiled(x, cache=cache), x + first)
+        torch.testing.assert_close(cache[0], (x + first)[:, :, -1:])
+    torch._dynamo.reset()
+    assert counter.frame_count == graphs
+
+
+def test_unit_strides_canonical_keeps_values_and_storage() -> None:
+    t = torch.randn(1, 8, 2, 4, 4).contiguous(memory_format=torch.channels_last_3d)[:, :, -1:]
+    assert t.stride() == (256, 1, 128, 32, 8)
+    view = unit_strides_canonical(t)
+    assert view.stride() == (128, 1, 128, 32, 8) and torch.equal(view, t)
+    assert view.data_ptr() == t.data_ptr()
+    same = torch.randn(2, 3)
+    assert unit_strides_canonical(same) is same and unit_strides_canonical(None) is None
 
 
 def test_magi_compile_makes_inputs_contiguous_only_when_asked() -> None:

@@ -39,24 +39,23 @@ def test_the_wan_decoder_has_its_measured_form_and_other_models_none() -> None:
 
 def test_a_form_sets_only_the_options_the_caller_left_unset() -> None:
     wan = forms.WAN_DECODER
-    off = {"channels_last_parameters": False}
     assert forms.options(wan) == {
         "dynamic": False,
         "dynamo_fixes": True,
         "contiguous_inputs": True,
-        **off,
+        "channels_last_parameters": True,
     }
-    assert forms.options(wan, dynamic=True, dynamo_fixes=False) == {
+    assert forms.options(wan, dynamic=True, dynamo_fixes=False, channels_last_parameters=False) == {
         "dynamic": True,
         "dynamo_fixes": False,
         "contiguous_inputs": True,
-        **off,
+        "channels_last_parameters": False,
     }
     assert forms.options(None) == {
         "dynamic": None,
         "dynamo_fixes": False,
         "contiguous_inputs": False,
-        **off,
+        "channels_last_parameters": False,
     }
 
 
@@ -168,7 +167,7 @@ def test_the_zoo_pair_compiles_its_magi_candidate_in_the_form() -> None:
         "isolate": "instance",
         "dynamo_fixes": True,
         "contiguous_inputs": True,
-        "channels_last_parameters": False,
+        "channels_last_parameters": True,
         "dynamic": False,
     }
     assert pair.side_options["baseline"] == {"isolate": "class"}
@@ -199,8 +198,7 @@ def test_the_zoo_benchmarks_magi_is_the_form_and_magi_split_the_generic_one() ->
     levers, backend = bench._build_variant(model, "magi-form-cl-state", 64)
     assert backend is not None and levers.compile_kwargs == magi.compile_kwargs
     assert backend.config == forms.WAN_DECODER.config().replace(channels_last_conv_state=True)
-    params, _ = bench._build_variant(model, "magi-form-cl-params", 64)
-    convs = [m for m in params.module.modules() if isinstance(m, nn.Conv3d)]
+    convs = [m for m in magi.module.modules() if isinstance(m, nn.Conv3d)]
     assert convs and all(
         m.weight.is_contiguous(memory_format=torch.channels_last_3d) for m in convs
     )
@@ -209,9 +207,11 @@ def test_the_zoo_benchmarks_magi_is_the_form_and_magi_split_the_generic_one() ->
         for m in model.module.modules()
         if isinstance(m, nn.Conv3d) and m.weight.shape[2:].numel() > 1
     )
-    both, backend = bench._build_variant(model, "magi-form-cl-params-pad-cat", 64)
-    assert both.compile_kwargs["channels_last_parameters"] is True
-    assert backend is not None and backend.config.channels_last_pad_through_cat is True
+    # the form's levers, each taken back: the form as session 26 shipped it
+    s26, backend = bench._build_variant(model, "magi-form-s26", 64)
+    assert s26.compile_kwargs["channels_last_parameters"] is False
+    assert backend is not None and backend.config.channels_last_pad_through_cat is False
+    assert backend.config.channels_last_norm_inputs is True
     assert bench.variant_form(zoo.load("sd-vae"), "magi") is None
 
 

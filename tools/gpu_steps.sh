@@ -6,6 +6,10 @@
 #   setup_step         the `setup` step: tools/gpu_setup.sh, then the GPU's name, clock and power cap;
 #   cold VARIANT TAG [ENV=VALUE...]   the Wan decode (T=3) compiled as VARIANT in a process of its
 #                      own with empty Inductor, Triton and decision caches ($LOGS/cache_TAG).
+#   cold_model MODEL TAG VARIANTS [ENV=VALUE...]   MODEL (full size, bf16) compiled as each of
+#                      VARIANTS (comma-separated) in one process with empty caches
+#                      ($LOGS/cache_TAG): the first one's compile is cold, the others are timed
+#                      against it.
 # The script ends with `echo done >"$LOGS/ALL.done"`; tools/gpu_poll.sh waits for that marker.
 : "${LOGS:?set LOGS to the log folder before sourcing tools/gpu_steps.sh}"
 mkdir -p "$LOGS"
@@ -35,4 +39,13 @@ cold() {
     rm -rf "$dir" && mkdir -p "$dir"
     env TORCHINDUCTOR_CACHE_DIR=$dir TRITON_CACHE_DIR=$dir/triton "$@" python benchmarks/zoo.py \
         --models wan2.2-vae --frames 3 --baseline "$v" --variants "$v" --rounds 3 --hbm-gbps $HBM
+}
+
+# a zoo model compiled cold as the first of VARIANTS, the rest timed against it in one process
+cold_model() {
+    local m=$1 dir=$LOGS/cache_$2 vs=$3
+    shift 3
+    rm -rf "$dir" && mkdir -p "$dir"
+    env TORCHINDUCTOR_CACHE_DIR=$dir TRITON_CACHE_DIR=$dir/triton "$@" python benchmarks/zoo.py \
+        --models "$m" --baseline "${vs%%,*}" --variants "$vs" --rounds 5 --hbm-gbps $HBM
 }

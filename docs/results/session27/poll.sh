@@ -1,3 +1,5 @@
 #!/usr/bin/env bash
-# Poll session 27's background run.sh (tools/gpu_poll.sh): `bash poll.sh SECONDS`.
-exec bash tools/gpu_poll.sh /tmp/s27 "${1:-570}" s27_logs.tgz
+# Poll session 27's background run.sh or run2.sh (tools/gpu_poll.sh):
+# `bash poll.sh SECONDS [LOGS]` (LOGS: /tmp/s27, run2.sh's /tmp/s27b).
+logs=${2:-/tmp/s27}
+exec bash tools/gpu_poll.sh "$logs" "${1:-570}" "$(basename "$logs")_logs.tgz"
