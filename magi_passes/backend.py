@@ -366,9 +366,10 @@ def magi_compile(
     `PassConfig` fields where ``config`` is left at None (a ``MAGI_PASSES__<FIELD>`` variable
     still wins). The Wan VAE's decoder
     (diffusers ``WanDecoder3d``) is compiled so: each chunk one static graph, reused at every
-    length, its RMS norms' inputs channels-last (T=21 1.318x over torch.compile with frames
-    isolated, right output, compiled cold faster than torch.compile: docs/benchmarks.md
-    "Session 26"). ``form=None``: the generic form for any model; `magi_passes.forms.form_for`
+    length, its RMS norms' inputs and its conv weights channels-last, its decisions recorded for
+    H100s (docs/benchmarks.md "Session 26", "Session 27": right output, faster than
+    torch.compile with frames isolated, compiled cold faster than torch.compile). ``form=None``:
+    the generic form for any model; `magi_passes.forms.form_for`
     says which form ``"auto"`` picks. The form used is ``compiled.magi_form`` (None: generic).
 
     ``isolate_frames`` (default on; an ``nn.Module`` only): every submodule instance gets a
@@ -385,17 +386,18 @@ def magi_compile(
     24"); the Wan form uses it with static shapes and contiguous inputs.
 
     ``contiguous_inputs`` (off in the generic form; an ``nn.Module`` only): each call's
-    positional tensor arguments are made contiguous before dynamo sees them
+    positional tensor arguments are made contiguous before dynamo sees them, and the tensors in
+    its list arguments (a cache list) get one stride for their size-1 dims
     (`magi_passes.dynamo_fixes.attach_contiguous_inputs`), so a decoder fed slices of a longer
     latent reuses its static graphs at every length instead of compiling them again.
 
-    ``channels_last_parameters`` (off in every form so far; an ``nn.Module`` only): the model's
-    conv weights are laid out channels-last in place before compiling
-    (`magi_passes.channels_last.convert_conv_parameters`): no weight is re-laid out per call and
-    eager's activations come out channels-last. Values are unchanged; the module's weights keep
-    their new strides (save them with ``.contiguous()`` where a format needs it). Not yet timed on
-    a GPU (docs/benchmarks.md "Session 26": fake CUDA, the Wan form's steady chunk 136 -> 89
-    launches).
+    ``channels_last_parameters`` (off in the generic form, on in the Wan decoder's; an
+    ``nn.Module`` only): the model's conv weights are laid out channels-last in place before
+    compiling (`magi_passes.channels_last.convert_conv_parameters`): no weight is re-laid out per
+    call and eager's activations come out channels-last. Values are unchanged; the module's
+    weights keep their new strides (diffusers' ``save_pretrained`` saves them contiguous itself;
+    call ``.contiguous()`` before a direct ``safetensors`` save). On the Wan decode it measured
+    1.043x at T=3 and 1.034x at T=21 (H100, torch 2.11, docs/benchmarks.md "Session 27").
 
     The returned object carries the backend as `.magi_backend` (its managers, results).
     """

@@ -57,7 +57,9 @@ kernel is tiled 2-D (fake CUDA, a norm + cat + pad + conv3d block, torch 2.13).
   then copied into the channels-last conv input by the pad: 19 such copies of about 9 GB a
   T=3 decode (fake CUDA, torch 2.13). With the option the new frames' producer writes its slice
   of the conv input and the next cache in one kernel (a 256-channel block: 7 kernels become 6).
-  Not yet timed on a GPU.
+  On in the Wan decoder's form (`magi_passes.forms`), with the weights channels-last: 1.071x at
+  T=3 and 1.037x at T=21 over the form without both (H100, torch 2.11; docs/benchmarks.md
+  "Session 27").
 - Causal conv state (`PassConfig.channels_last_conv_state`, opt-in): a graph output that is
   a window (slice or select of a frame or spatial dim) of what a converted convolution reads,
   built by data movement alone and used by nothing else in the graph, is laid out channels-last
@@ -805,7 +807,9 @@ def convert_conv_parameters(module: torch.nn.Module) -> int:
     so a graph traced from the module records channels-last activations: no weight is
     re-laid out per call, and a causal VAE's caches leave and enter each call channels-last.
     In fake-CUDA codegen of the Wan 2.2 form's steady chunk this took 136 launches to 89
-    (`tools/probes/wan_form_census.py`, "cl-params"); not yet timed on a GPU. What changes for
+    (`tools/probes/wan_form_census.py`, "cl-params"); on the GPU, the Wan form with this alone
+    decoded T=3 1.043x and T=21 1.034x faster (H100, torch 2.11, docs/benchmarks.md "Session
+    27"), so that form sets it (``magi_compile``'s ``channels_last_parameters``). What changes for
     the user: the module's weights and its outputs have channels-last strides, and a library that
     saves only contiguous tensors (safetensors) needs ``.contiguous()`` on them first."""
     changed = 0

@@ -139,7 +139,10 @@ class PassConfig:
       a concatenation with a long fused producer (more than `realize_opcount_threshold` ops)
       channels-first and the pad copies it into channels-last again: the Wan 2.2 decode's
       second chunk, whose one-frame caches are padded by a zero frame (19 such copies a decode,
-      about 9 GB; fake CUDA, torch 2.13). Values are unchanged. Off until timed on a GPU.
+      about 9 GB; fake CUDA, torch 2.13). Values are unchanged. Off by default; on in the Wan
+      decoder's form, where with the weights channels-last it measured 1.071x at T=3 and
+      1.037x at T=21 (alone 1.032x and 1.004x; H100, torch 2.11, docs/benchmarks.md "Session
+      27").
     - `decided_on` (empty: measure everywhere): device names, comma-separated, each matched as
       a substring of the CUDA device's name (``"H100,H200"``), on which the measured decisions
       of graphs compiled with this config are already known: a side-by-side run there kept

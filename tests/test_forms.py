@@ -61,10 +61,18 @@ def test_a_form_sets_only_the_options_the_caller_left_unset() -> None:
 
 def test_the_environment_wins_over_a_forms_config() -> None:
     wan = forms.WAN_DECODER
-    assert wan.config({}) == PassConfig(channels_last_norm_inputs=True)
-    assert wan.config({"MAGI_PASSES__CHANNELS_LAST_NORM_INPUTS": "0"}) == PassConfig()
+    fields = {
+        "channels_last_norm_inputs": True,
+        "channels_last_pad_through_cat": True,
+        "decided_on": "H100",
+    }
+    assert wan.config({}) == PassConfig(**fields)
+    unpinned = wan.config({"MAGI_PASSES__CHANNELS_LAST_NORM_INPUTS": "0"})
+    assert unpinned == PassConfig(**{**fields, "channels_last_norm_inputs": False})
     both = wan.config({"MAGI_PASSES__ENABLE_ND_TILING": "off"})
-    assert both == PassConfig(enable_nd_tiling=False, channels_last_norm_inputs=True)
+    assert both == PassConfig(enable_nd_tiling=False, **fields)
+    # an empty MAGI_PASSES__DECIDED_ON measures the form's decisions again on any device
+    assert wan.config({"MAGI_PASSES__DECIDED_ON": ""}).decided_on == ""
 
 
 @pytest.fixture
