@@ -44,6 +44,12 @@ The forms:
   form would leave the steady chunk one dynamic graph (81.1 ms a further frame on torch 2.11
   with the fix and dynamic shapes, "Session 24"); the form keeps it static there too. The Wan
   2.1 configuration of the same class was not measured on a GPU.
+- ``cogvideox-decoder``, ``ltx-video-decoder``, ``hunyuanvideo-decoder``, ``cosmos-decoder``
+  (`DECIDED_DECODERS`, `decided_form`): the generic form with the decisions recorded for H100s.
+  Each decoder is one graph; measured cold on an H100 (torch 2.11, bf16, "Session 27") its
+  graph kept magi (1.118-1.305x over torch.compile, output right), so there it compiles once
+  instead of twice and a timing: cold compile 57.9, 35.5, 42.0 and 30.6 s against
+  torch.compile's 59.6, 30.5, 31.6 and 32.2 s. Any other device measures them.
 """
 
 from __future__ import annotations
@@ -141,8 +147,34 @@ WAN_DECODER = CompileForm(
     evidence='docs/benchmarks.md "Session 26", "Session 27"',
 )
 
+
+def decided_form(name: str, cls: str, devices: str, evidence: str) -> CompileForm:
+    """The generic form of a model whose every measured graph kept magi in a run on
+    ``devices`` (`PassConfig.decided_on`): there it compiles once, elsewhere it measures."""
+    return CompileForm(
+        name=name, classes=(cls,), pass_config={"decided_on": devices}, evidence=evidence
+    )
+
+
+_AUTOENCODERS = "diffusers.models.autoencoders"
+_SESSION_27 = 'docs/benchmarks.md "Session 27"'
+# video VAE decoders of the zoo, each one graph, each measured cold on an H100 (torch 2.11,
+# bf16, the zoo's full size) as magi_compile compiles it: the graph's decision kept magi, the
+# output was right and magi faster than torch.compile (cogvideox 1.305x, ltx-video 1.242x,
+# hunyuanvideo 1.118x, cosmos 1.260x); with the decision recorded, the cold compile is one
+# compile instead of two and a timing (94.5 -> 57.9, 50.6 -> 35.5, 55.2 -> 42.0, 43.4 -> 30.6 s)
+DECIDED_DECODERS: tuple[CompileForm, ...] = tuple(
+    decided_form(name, f"{_AUTOENCODERS}.{cls}", "H100", _SESSION_27)
+    for name, cls in (
+        ("cogvideox-decoder", "autoencoder_kl_cogvideox.CogVideoXDecoder3D"),
+        ("ltx-video-decoder", "autoencoder_kl_ltx.LTXVideoDecoder3d"),
+        ("hunyuanvideo-decoder", "autoencoder_kl_hunyuan_video.HunyuanVideoDecoder3D"),
+        ("cosmos-decoder", "autoencoder_kl_cosmos.CosmosDecoder3d"),
+    )
+)
+
 #: every measured form, in the order `form_for` tries them
-KNOWN_FORMS: tuple[CompileForm, ...] = (WAN_DECODER,)
+KNOWN_FORMS: tuple[CompileForm, ...] = (WAN_DECODER, *DECIDED_DECODERS)
 
 
 def form_for(model: object) -> CompileForm | None:
@@ -184,10 +216,12 @@ def options(form: CompileForm | None, **given: Any) -> dict[str, Any]:
 
 __all__ = [
     "AUTO",
+    "DECIDED_DECODERS",
     "KNOWN_FORMS",
     "WAN_DECODER",
     "CompileForm",
     "class_name",
+    "decided_form",
     "form_for",
     "resolve",
 ]

@@ -37,6 +37,24 @@ def test_the_wan_decoder_has_its_measured_form_and_other_models_none() -> None:
     assert all(f.evidence.startswith("docs/") for f in forms.KNOWN_FORMS)
 
 
+def test_decoders_measured_on_a_device_compile_once_there_and_generically_elsewhere() -> None:
+    """`forms.DECIDED_DECODERS`: the generic form with the decisions recorded for the device
+    each was measured on (`PassConfig.decided_on`), nothing else."""
+    assert forms.DECIDED_DECODERS
+    for form in forms.DECIDED_DECODERS:
+        assert forms.options(form) == forms.options(None)
+        assert form.config({}) == PassConfig(decided_on=form.pass_config["decided_on"])
+        assert form.config({}).decided_for("NVIDIA H100 80GB HBM3") is not None
+        assert form.config({}).decided_for("NVIDIA A100-SXM4-80GB") is None
+    names = {f.name for f in forms.KNOWN_FORMS}
+    assert len(names) == len(forms.KNOWN_FORMS)  # one form a name
+    classes = [c for f in forms.KNOWN_FORMS for c in f.classes]
+    assert len(classes) == len(set(classes))  # one form a class
+    for zoo_name in ("cogvideox-vae", "ltx-video-vae", "hunyuanvideo-vae", "cosmos-vae"):
+        if zoo_name in zoo.names():
+            assert form_for(_decoder(zoo_name)) in forms.DECIDED_DECODERS
+
+
 def test_a_form_sets_only_the_options_the_caller_left_unset() -> None:
     wan = forms.WAN_DECODER
     assert forms.options(wan) == {

@@ -14,7 +14,7 @@ import contextlib
 import pytest
 import torch
 
-from magi_passes import MagiBackend, PassConfig
+from magi_passes import MagiBackend, PassConfig, forms
 from magi_passes.workarounds import has_padding_miscompile
 from pytest_magi import zoo
 from pytest_magi.locating import check_reference
@@ -124,22 +124,28 @@ def test_wan_decode_is_right_after_another_length() -> None:
         _assert_right(eager, out, frames)
 
 
-@pytest.mark.parametrize("pinned", [False, True], ids=["as-shipped", "norm-inputs-pinned"])
+@pytest.mark.parametrize("form", [False, True], ids=["generic-static", "wan-form"])
 def test_wan_decode_static_form_is_right_and_reuses_its_graphs_at_every_length(
-    pinned: bool,
+    form: bool,
 ) -> None:
-    """The form `magi-dynamo-fix-static` measures (docs/benchmarks.md, "Session 24"): the dynamo
-    fix (one graph a chunk on torch 2.11), static shapes and contiguous inputs, as shipped
-    otherwise (decisions on), and the same with the norm inputs pinned channels-last
-    (`magi-dynamo-fix-static-cl-norm`, "Session 25"). One copy decodes T=3 then T=5: each decode
-    within 2 x eager's distance from fp32 (plain torch.compile with the fix miscompiled that one
-    graph, 1.02), and the second length compiles nothing (its chunks reuse the first length's
-    static graphs)."""
+    """The static one-graph-a-chunk form (docs/benchmarks.md, "Session 24"): the dynamo fix (one
+    graph a chunk on torch 2.11), static shapes and contiguous inputs, with the generic
+    `PassConfig` (decisions measured), and the Wan decoder's compile form as `magi_compile`
+    ships it (`magi_passes.forms.WAN_DECODER`: norm inputs pinned, weights channels-last, pads
+    through the cache concat, decisions recorded for H100s; "Session 27"). One copy decodes T=3
+    then T=5: each decode within 2 x eager's distance from fp32 (plain torch.compile with the
+    fix miscompiled that one graph, 1.02), and the second length compiles nothing (its chunks
+    reuse the first length's static graphs; with channels-last weights that needs the cache
+    list's size-1 strides made one, `magi_passes.dynamo_fixes.unit_strides_canonical`)."""
     model = zoo.load("wan2.2-vae", "full", device="cuda", dtype=torch.bfloat16, frames=3)
-    backend = MagiBackend(PassConfig.from_env().replace(channels_last_norm_inputs=pinned))
-    compiled = model.compile(
-        backend, isolate="instance", dynamo_fixes=True, contiguous_inputs=True, dynamic=False
-    )
+    if form:
+        backend = MagiBackend(forms.WAN_DECODER.config())
+        compiled = model.compile(backend, isolate="instance", **forms.options(forms.WAN_DECODER))
+    else:
+        backend = MagiBackend(PassConfig.from_env())
+        compiled = model.compile(
+            backend, isolate="instance", dynamo_fixes=True, contiguous_inputs=True, dynamic=False
+        )
     graphs = []
     for frames in (3, 5):
         eager = model.with_frames(frames)
@@ -147,8 +153,10 @@ def test_wan_decode_static_form_is_right_and_reuses_its_graphs_at_every_length(
         graphs.append(len(backend.managers))
         _assert_right(eager, out, frames)
     assert graphs[0] == graphs[1] == 3, graphs  # first, second and steady chunk; reused at T=5
-    assert all(d.source != "static" or d.passes == () for d in backend.decisions), [
-        d.describe() for d in backend.decisions
-    ]  # every graph a measured pass changed was measured: none is dynamic
-    if pinned:  # the decisions kept the magi variant, pin included, in at least one graph
-        assert backend.count("conv_channels_last", "norm_inputs_channels_last") > 0
+    if not form:
+        assert all(d.source != "static" or d.passes == () for d in backend.decisions), [
+            d.describe() for d in backend.decisions
+        ]  # every graph a measured pass changed was measured: none is dynamic
+        return
+    assert backend.count("conv_channels_last", "norm_inputs_channels_last") > 0
+    assert backend.count("conv_channels_last", "pads_into_cat") > 0
