@@ -81,8 +81,8 @@ def test_a_zoo_pair_of_one_backend_times_even(zoo_pair, request) -> None:
 @pytest.mark.min_speedup(WAN_MIN_SPEEDUP)
 def test_wan_decode_holds_its_gain(zoo_pair) -> None:
     """The decode as `magi_compile(vae.decoder)` compiles it, in the Wan decoder's form
-    (`magi_passes.forms`: one static graph a chunk, T=3 2.018x over torch.compile in
-    docs/benchmarks.md "Session 26"). The candidate's output is correct (held to eager's
+    (`magi_passes.forms`: one static graph a chunk, T=3 2.125x over torch.compile in
+    docs/benchmarks.md "Session 27"). The candidate's output is correct (held to eager's
     distance); on a torch with
     pytorch#194281 the baseline's is not, and that finding is expected, strictly: once torch is
     fixed the baseline decodes right, this raises nothing, and the test fails until the gate
