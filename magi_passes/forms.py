@@ -39,8 +39,9 @@ The forms:
   The weights and pads ("Session 27", H100, torch 2.11, against the form without them in one
   run): T=3 1.071x (137.0 -> 127.9 ms), T=21 1.037x (1285.4 -> 1239.1 ms), 63.7 -> 61.5 ms a
   further latent frame, output 9.7e-3 and 1.01e-2 from fp32. Its three chunk graphs, measured
-  there, each kept magi (plain Inductor 28.7, 81.7 and 81.7 ms against 10.9, 66.7 and 59.7 ms),
-  so on an H100 they compile once; any other device measures them. On torch 2.13 the generic
+  on that H100 with and without the levers, each kept magi (without them plain Inductor took
+  28.7, 81.7 and 81.7 ms against magi's 10.9, 66.7 and 59.7 ms), so on an H100 they compile
+  once; any other device measures them. On torch 2.13 the generic
   form would leave the steady chunk one dynamic graph (81.1 ms a further frame on torch 2.11
   with the fix and dynamic shapes, "Session 24"); the form keeps it static there too. The Wan
   2.1 configuration of the same class was not measured on a GPU.

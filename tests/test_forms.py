@@ -161,7 +161,8 @@ def test_channels_last_parameters_converts_the_models_conv_weights_first() -> No
 
 def test_bad_forms_name_the_value_and_the_fix() -> None:
     with pytest.raises(
-        ValueError, match=r"form must be 'auto', None, .*\(wan-decoder\), got 'wan'"
+        ValueError,
+        match=r"form must be 'auto', None, .*\(cogvideox-decoder, .*, wan-decoder\), got 'wan'",
     ):
         magi_compile(VAEDecoderLike(), form="wan")
     with pytest.raises(TypeError, match=r"got 3 \(int\); fix: magi_compile\(model, form=None\)"):
