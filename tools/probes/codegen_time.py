@@ -1,0 +1,64 @@
+"""Where a zoo model's extra compile time under magi goes, without a GPU (session 27).
+
+Generates a zoo model's full-size decode (bf16, random weights) for fake CUDA, once per side,
+and prints the wall time of Inductor's code generation (no Triton compile, no autotuning, no
+run) and, for the magi sides, the part spent in the magi passes themselves (`PassManager`
+calls). Sides: `inductor` (plain), `magi` (`PassConfig()`), `magi-no-gn-stats`
+(`enable_group_norm_stats=False`). On the GPU, LTX-Video and HunyuanVideo compiled cold slower
+under magi than under torch.compile even with their decisions recorded (docs/benchmarks.md
+"Session 27"); this says whether the passes or Inductor's work on the rewritten graph is why.
+
+Run: `python tools/probes/codegen_time.py hunyuanvideo-vae [--sides inductor,magi]` (about half
+a minute a side on 2 cores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import torch
+
+from magi_passes import PassConfig
+from magi_passes.manager import PassManager
+from pytest_magi import zoo
+from pytest_magi.codegen import inductor_codegen
+
+SIDES = {
+    "inductor": None,
+    "magi": PassConfig(),
+    "magi-no-gn-stats": PassConfig(enable_group_norm_stats=False),
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("model", choices=zoo.names())
+    parser.add_argument("--sides", default=",".join(SIDES))
+    args = parser.parse_args()
+    model = zoo.load(args.model, "full", dtype=torch.bfloat16)
+    spent = [0.0]
+    call = PassManager.__call__
+
+    def timed(self: PassManager, graph: torch.fx.Graph) -> None:
+        start = time.perf_counter()
+        try:
+            call(self, graph)
+        finally:
+            spent[0] += time.perf_counter() - start
+
+    PassManager.__call__ = timed  # type: ignore[method-assign]
+    try:
+        print(f"torch {torch.__version__}; fake CUDA; {args.model} full, bf16")
+        for side in args.sides.split(","):
+            spent[0] = 0.0
+            start = time.perf_counter()
+            inductor_codegen(model.as_module(), *model.inputs, config=SIDES[side])
+            took = time.perf_counter() - start
+            print(f"  {side:<18} codegen {took:5.1f} s, of it the magi passes {spent[0]:4.1f} s")
+    finally:
+        PassManager.__call__ = call  # type: ignore[method-assign]
+
+
+if __name__ == "__main__":
+    main()
