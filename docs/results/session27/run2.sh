@@ -6,6 +6,11 @@
 # (`PassConfig.decided_on`: graphs on a named device compile once, by the static rules), beside
 # torch.compile's cold compile, on the Wan decode and on the five video VAEs whose cold compile
 # missed torch.compile's in session 22 (measured decisions compile each graph twice).
+# Ran: `setup targets27 wancold vae_cogvideox-vae vae_ltx-video-vae formprof
+# vae_hunyuanvideo-vae vae_cosmos-vae vae_mochi-vae`; mochi was cut off when the machine went
+# back (30 minutes held). Next session: `setup` then, with run.sh's steps, the GPU tests of the
+# shipped form (`pytest tests/test_zoo_gpu.py -k "static_form or wan_decode_holds"`),
+# `vae_mochi-vae` and the other zoo models' cold compiles.
 set -u
 LOGS=/tmp/s27b
 # shellcheck source=../../../tools/gpu_steps.sh
