@@ -210,7 +210,7 @@ class PassConfig:
                     f"PassConfig.{f.name} must be a str, got {value!r} ({type(value).__name__}); "
                     f"pass e.g. {f.name}='H100,H200'"
                 )
-        if self.decided_on and not all(name.strip() for name in self.decided_on.split(",")):
+        if self.decided_on and not all(self.decided_devices()):
             raise ValueError(
                 f"PassConfig.decided_on={self.decided_on!r} has an empty device name; pass "
                 f"names separated by single commas, e.g. decided_on='H100,H200', or '' for none"
@@ -221,11 +221,14 @@ class PassConfig:
                 f"pass e.g. conv_heavy_ratio=300 (Inductor's own layout heuristic)"
             )
 
+    def decided_devices(self) -> tuple[str, ...]:
+        """`decided_on`'s entries, stripped (empty: none)."""
+        return tuple(n.strip() for n in self.decided_on.split(",")) if self.decided_on else ()
+
     def decided_for(self, device_name: str) -> str | None:
         """The entry of `decided_on` that ``device_name`` contains (its decisions are known
         there), or None (measure them)."""
-        names = (n.strip() for n in self.decided_on.split(",")) if self.decided_on else ()
-        return next((n for n in names if n in device_name), None)
+        return next((n for n in self.decided_devices() if n in device_name), None)
 
     @classmethod
     def field_names(cls) -> tuple[str, ...]:
