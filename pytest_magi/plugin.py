@@ -202,7 +202,7 @@ def pytest_configure(config: pytest.Config) -> None:
         updating = config.getoption("update_snapshots", False) or config.getoption(
             "update_new_snapshots_only", False
         )
-        workers = _xdist_workers(config)
+        workers = session.workers = _xdist_workers(config)
         if updating and workers > 1:
             raise pytest.UsageError(
                 f"--snapshot-update with {workers} xdist workers: each worker rewrites whole "
@@ -446,6 +446,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
             options=magi.options(),
             compile_records=magi.compile_records,
             locate_records=magi.locate_records,
+            duration_s=magi.duration_s(),
         )
         magi.written.append(f"JSON {report.write_json_report(magi.report_path, data)}")
     if magi.report_png is not None:

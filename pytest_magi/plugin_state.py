@@ -11,6 +11,7 @@ from __future__ import annotations
 import getpass
 import os
 import tempfile
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,6 +61,10 @@ class MagiSession:
     # its pin (or why it could not pin: each of its tests then errors at setup)
     gpu_binding: gpus.GpuBinding | None = None
     worker_pin: WorkerPin | None = None
+    # the xdist workers this run starts (0 without xdist) and when it began (time.monotonic()),
+    # for the report's "options.workers" and "duration_s": two runs' reports compare by them
+    workers: int = 0
+    started: float = field(default_factory=time.monotonic)
 
     def collect(self, user_properties: Iterable[tuple[str, object]]) -> None:
         """Add the records found in one test report's `user_properties`."""
@@ -104,10 +109,19 @@ class MagiSession:
         return binding
 
     def options(self) -> dict[str, Any]:
-        options: dict[str, Any] = {"perf": self.perf, "rounds": self.rounds, "locate": self.locate}
+        options: dict[str, Any] = {
+            "perf": self.perf,
+            "rounds": self.rounds,
+            "locate": self.locate,
+            "workers": self.workers,
+        }
         if self.gpu_binding is not None:
             options["gpus"] = dict(sorted(self.gpu_binding.assigned.items()))
         return options
+
+    def duration_s(self) -> float:
+        """Seconds since this run was configured (the controller's: the whole run's wall time)."""
+        return round(time.monotonic() - self.started, 3)
 
     def close(self) -> None:
         """Undo the environment changes and give up GPU claims (pytest_unconfigure)."""

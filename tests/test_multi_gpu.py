@@ -19,7 +19,7 @@ import pytest
 
 import pytest_magi.plugin as plugin
 import pytest_magi.plugin_state as plugin_state
-from pytest_magi import gpus
+from pytest_magi import gpus, report
 from pytest_magi.gpus import GpuBinding, GpuBindingError, GpuPlan, plan_gpus, visible_gpus
 from pytest_magi.report import PairRecord, format_pairs_table
 
@@ -673,3 +673,32 @@ def test_report_of_two_perf_workers_carries_each_rows_gpu(
     assert set(rows) == set(timed_on)
     for label, gpu in timed_on.items():
         assert (rows[label]["gpu_index"], rows[label]["gpu_name"]) == (gpu, "FakeGPU 9000")
+
+
+def test_a_run_over_two_gpus_compares_with_one_in_a_process(
+    pytester: pytest.Pytester, host: Any, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    """Issue 19's check, on faked GPUs: the `-n 2` and `-n 0` reports of one suite carry each
+    run's workers and wall time, and `python -m pytest_magi.report compare` matches them pair
+    by pair (the faked timing gives equal speedups)."""
+    host(2)
+    pytester.makeconftest(FAKE_TIMING)
+    pytester.makepyfile(GROUPED_PERF_TESTS)
+    _run(pytester, "--magi-perf", "-n", "2", "--magi-report", "r2.json").assert_outcomes(
+        passed=2, failed=1
+    )
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "1")  # one process on GPU 1
+    _run(pytester, "--magi-perf", "-n", "0", "--magi-report", "r0.json").assert_outcomes(
+        passed=2, failed=1
+    )
+    r0, r2 = (report.load_report(pytester.path / f"r{n}.json") for n in (0, 2))
+    assert (r0["options"]["workers"], r2["options"]["workers"]) == (0, 2)
+    assert r0["duration_s"] > 0 and r2["duration_s"] > 0
+    assert {p["gpu_index"] for p in r0["pairs"]} == {1}
+    capsys.readouterr()
+    code = report.main(["compare", str(pytester.path / "r0.json"), str(pytester.path / "r2.json")])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "all 3 timed pairs within 3.0%" in out
+    assert "in one process" in out and "on 2 workers" in out

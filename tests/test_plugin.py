@@ -329,7 +329,7 @@ def test_min_speedup_with_perf_times_pairs_and_reports_everything(
 
     data = json.loads((fakes.path / "out" / "report.json").read_text())
     assert data["schema"] == report.REPORT_SCHEMA
-    assert data["options"] == {"perf": True, "rounds": 3, "locate": False}
+    assert data["options"] == {"perf": True, "rounds": 3, "locate": False, "workers": 0}
     assert set(data["environment"]) >= {"device", "torch", "triton", "python", "platform"}
     assert data["created"]
     pairs = {(p["test"].split("::")[1], p["label"]): p for p in data["pairs"]}
@@ -398,6 +398,7 @@ def test_records_of_every_worker_reach_the_controller_without_perf(
     data = json.loads((fakes.path / "out" / "report.json").read_text())
     assert {p["label"] for p in data["pairs"]} == {"fast", "slow", "first", "second"}
     assert {p["verdict"] for p in data["pairs"]} == {"not measured"}
+    assert data["options"]["workers"] == 2 and data["duration_s"] > 0  # the controller's run
     assert {c["label"] for c in data["compile"]} == {"fast", "slow", "first", "second"}
     counts = {(c["label"], c["forward"], c["backward"]) for c in data["kernel_counts"]}
     assert counts == {("two", 2, None), ("len", 1, 2), ("code", 3, 4)}
@@ -498,7 +499,7 @@ def test_measure_pair_gets_the_rounds_from_ini_or_cli(fakes: pytest.Pytester) ->
     _run(fakes).assert_outcomes(passed=2)  # ini: perf on, 5 rounds
     assert (fakes.path / "r" / "ini.json").is_file()
     data = json.loads((fakes.path / "r" / "ini.json").read_text())
-    assert data["options"] == {"perf": True, "rounds": 5, "locate": False}
+    assert data["options"] == {"perf": True, "rounds": 5, "locate": False, "workers": 0}
     _run(fakes, "--magi-perf-rounds", "4").assert_outcomes(passed=2)  # the option wins
 
 

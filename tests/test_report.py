@@ -246,3 +246,123 @@ def test_inductors_default_cache_dir_counts_as_not_chosen(monkeypatch: pytest.Mo
     finally:
         session.close()
     assert os.environ["TORCHINDUCTOR_CACHE_DIR"] == default_cache_dir()
+
+
+# --------------------------------------------------------------------------- comparing two reports
+def _report_of(speedups: dict[str, float | None], *, workers: int, seconds: float) -> dict:
+    pairs = [
+        PairRecord.not_measured(test, "p", 1.0)
+        if ratio is None
+        else PairRecord.from_speedup(test, "p", 1.0, FakeSpeedup(ratio, 1.0, ratio))
+        for test, ratio in speedups.items()
+    ]
+    return report.build_report(
+        pairs, [], options={"workers": workers}, env={}, duration_s=seconds
+    )  # fmt: skip
+
+
+def test_two_reports_compare_pair_by_pair_with_wall_times() -> None:
+    before = _report_of({"t::a": 2.0, "t::b": 1.25}, workers=0, seconds=600.0)
+    after = _report_of({"t::a": 2.05, "t::b": 1.2375}, workers=2, seconds=330.0)
+    result = report.compare_reports(before, after)
+    assert [(p.test, p.before, p.after) for p in result.pairs] == [
+        ("t::a", 2.0, 2.05),
+        ("t::b", 1.25, 1.2375),
+    ]
+    assert result.pairs[0].change == pytest.approx(0.025)
+    assert result.pairs[1].change == pytest.approx(-0.01)
+    assert result.ok and not result.off
+    assert result.time_ratio == pytest.approx(0.55)
+    lines = result.lines()
+    assert lines[2].split()[:5] == ["t::a", "p", "2.000x", "2.050x", "+2.5%"]
+    assert (
+        lines[-2]
+        == "wall time: before 600.0 s in one process, after 330.0 s on 2 workers (after/before 0.55)"
+    )
+    assert lines[-1] == "all 2 timed pairs within 3.0%"
+    # the same runs at a tighter tolerance: a's 2.5% is off, b's 1% is not
+    tight = report.compare_reports(before, after, tolerance=0.02)
+    assert [p.test for p in tight.off] == ["t::a"] and not tight.ok
+    assert "OFF (> 2.0%)" in tight.lines()[2]
+    assert tight.lines()[-1] == "1 of 2 pairs off (tolerance 2.0%)"
+
+
+def test_a_pair_one_run_did_not_time_or_has_not_fails_the_comparison() -> None:
+    before = _report_of({"t::a": 2.0, "t::b": 1.5, "t::c": None}, workers=0, seconds=10.0)
+    after = _report_of({"t::a": 2.0, "t::c": 1.1, "t::d": 1.3}, workers=2, seconds=6.0)
+    result = report.compare_reports(before, after)
+    verdicts = {line.split()[0]: line for line in result.lines()[2:6]}
+    assert verdicts["t::a"].endswith("ok")
+    assert verdicts["t::b"].endswith("not timed after")  # missing after
+    assert verdicts["t::c"].endswith("not timed before")  # there, but not measured
+    assert verdicts["t::d"].endswith("not timed before")
+    assert {p.test for p in result.off} == {"t::b", "t::c", "t::d"} and not result.ok
+    # nothing timed at all is not a pass either
+    empty = report.compare_reports(
+        _report_of({}, workers=0, seconds=1.0), _report_of({}, workers=0, seconds=1.0)
+    )
+    assert not empty.ok and "nothing to compare" in empty.lines()[-1]
+
+
+@pytest.mark.parametrize("tolerance", [-0.01, 1.0, float("nan"), "3%"])
+def test_a_bad_tolerance_is_refused_with_the_value(tolerance: object) -> None:
+    data = _report_of({"t::a": 2.0}, workers=0, seconds=1.0)
+    with pytest.raises(
+        ValueError, match=r"tolerance must be a relative change in \[0, 1\), e.g. 0.03"
+    ):
+        report.compare_reports(data, data, tolerance=tolerance)  # type: ignore[arg-type]
+
+
+def test_load_report_names_the_file_and_the_fix(tmp_path: Path) -> None:
+    with pytest.raises(report.ReportError, match=r"no report at '.*missing.json': write one with"):
+        report.load_report(tmp_path / "missing.json")
+    (tmp_path / "bad.json").write_text("{not json")
+    with pytest.raises(report.ReportError, match=r"'.*bad.json' is not a readable JSON report"):
+        report.load_report(tmp_path / "bad.json")
+    (tmp_path / "other.json").write_text(json.dumps({"schema": "syrupy/1", "pairs": []}))
+    with pytest.raises(
+        report.ReportError, match=r"schema 'syrupy/1', expected 'pytest-magi-report/1'"
+    ):
+        report.load_report(tmp_path / "other.json")
+    good = report.write_json_report(
+        tmp_path / "r.json", _report_of({"t::a": 1.5}, workers=0, seconds=2.5)
+    )
+    assert report.load_report(good)["duration_s"] == 2.5
+
+
+def test_compare_on_the_command_line_exits_by_the_verdict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = report.write_json_report(
+        tmp_path / "r0.json", _report_of({"t::a": 2.0}, workers=0, seconds=100.0)
+    )
+    same = report.write_json_report(
+        tmp_path / "r2.json", _report_of({"t::a": 1.98}, workers=2, seconds=52.0)
+    )
+    moved = report.write_json_report(
+        tmp_path / "r3.json", _report_of({"t::a": 1.9}, workers=2, seconds=52.0)
+    )
+    assert report.main(["compare", str(before), str(same)]) == 0
+    assert "all 1 timed pairs within 3.0%" in capsys.readouterr().out
+    assert report.main(["compare", str(before), str(moved)]) == 1
+    assert "1 of 1 pairs off (tolerance 3.0%)" in capsys.readouterr().out
+    assert report.main(["compare", str(before), str(moved), "--tolerance", "0.06"]) == 0
+    capsys.readouterr()
+    assert report.main(["compare", str(before), str(tmp_path / "nope.json")]) == 2
+    assert "error: no report at" in capsys.readouterr().err
+    assert report.main(["compare", str(before), str(same), "--tolerance", "2"]) == 2
+    assert "got 2.0" in capsys.readouterr().err
+
+
+def test_compare_runs_as_a_module(tmp_path: Path) -> None:
+    import subprocess
+
+    path = report.write_json_report(
+        tmp_path / "r.json", _report_of({"t::a": 2.0}, workers=0, seconds=1.0)
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest_magi.report", "compare", str(path), str(path)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "all 1 timed pairs within 3.0%" in done.stdout
