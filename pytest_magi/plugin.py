@@ -431,8 +431,20 @@ class RecordCollector:
         self.session = session
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        self.session.add_time(
+            report.nodeid, report.when, float(report.duration), report.outcome, _worker_of(report)
+        )
         if report.when == "teardown":
             self.session.collect(report.user_properties)
+
+
+def _worker_of(report: pytest.TestReport) -> str:
+    """The xdist worker ("gw0") that sent this report to the controller; "" without xdist."""
+    worker = getattr(report, "worker_id", None)
+    if not worker:
+        gateway = getattr(getattr(report, "node", None), "gateway", None)
+        worker = getattr(gateway, "id", None)
+    return str(worker or "")
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
@@ -447,6 +459,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
             compile_records=magi.compile_records,
             locate_records=magi.locate_records,
             duration_s=magi.duration_s(),
+            test_times=list(magi.test_times.values()),
         )
         magi.written.append(f"JSON {report.write_json_report(magi.report_path, data)}")
     if magi.report_png is not None:

@@ -29,6 +29,7 @@ from .report import (
     CompileRecord,
     KernelCountRecord,
     PairRecord,
+    TestTime,
 )
 
 if TYPE_CHECKING:  # config_guard imports torch: the plugin loads without it
@@ -55,6 +56,7 @@ class MagiSession:
     kernel_counts: list[KernelCountRecord] = field(default_factory=list)
     compile_records: list[CompileRecord] = field(default_factory=list)
     locate_records: list[dict[str, Any]] = field(default_factory=list)  # LocateReport.to_dict()s
+    test_times: dict[str, TestTime] = field(default_factory=dict)  # by node id, all phases
     written: list[str] = field(default_factory=list)  # "JSON <path>", "PNG <path>"
     env_patch: pytest.MonkeyPatch = field(default_factory=pytest.MonkeyPatch, repr=False)
     # --magi-perf -n N: in the controller, the GPUs of the run and their workers; in a worker,
@@ -118,6 +120,16 @@ class MagiSession:
         if self.gpu_binding is not None:
             options["gpus"] = dict(sorted(self.gpu_binding.assigned.items()))
         return options
+
+    def add_time(self, test: str, when: str, seconds: float, outcome: str, worker: str) -> None:
+        """Add one phase (setup, call, teardown) of a test to its time; the outcome is the
+        call's, or the phase's that did not pass (a failed setup, a skip)."""
+        before = self.test_times.get(test)
+        total = seconds + (before.duration_s if before else 0.0)
+        kept = before.outcome if before else ""
+        if when == "call" or not kept or (kept == "passed" and outcome != "passed"):
+            kept = outcome
+        self.test_times[test] = TestTime(test, round(total, 3), worker, kept)
 
     def duration_s(self) -> float:
         """Seconds since this run was configured (the controller's: the whole run's wall time)."""

@@ -127,6 +127,26 @@ class KernelCountRecord:
 
 
 @dataclass(frozen=True)
+class TestTime:
+    """One test's wall time in a run (setup, call and teardown together) and the xdist worker
+    that ran it ("" without xdist): a report's `tests`, so two runs' time can be told apart
+    test by test (`compare_reports`)."""
+
+    test: str
+    duration_s: float
+    worker: str = ""
+    outcome: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TestTime:
+        names = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+
+@dataclass(frozen=True)
 class CompileRecord:
     """Compile health of one `compiled_pair` (every pair a test built): per side the counts of
     `pytest_magi.compile_stats.CompileStats`, and a note when the candidate compiles more graphs."""
@@ -322,9 +342,10 @@ def build_report(
     compile_records: Sequence[CompileRecord] = (),
     locate_records: Sequence[dict[str, Any]] = (),
     duration_s: float | None = None,
+    test_times: Sequence[TestTime] = (),
 ) -> dict[str, Any]:
     """The JSON-able report: schema, timestamp, the run's wall time (`duration_s`, None where
-    not known), environment, options and every record."""
+    not known), environment, options, every record and each test's time (`tests`)."""
     return {
         "schema": REPORT_SCHEMA,
         "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
@@ -335,6 +356,7 @@ def build_report(
         "kernel_counts": [r.to_dict() for r in sorted_by_test(kernel_counts)],
         "compile": [r.to_dict() for r in sorted_by_test(compile_records)],
         "locate": sorted(locate_records, key=lambda r: str(r.get("test", ""))),
+        "tests": [t.to_dict() for t in sorted_by_test(test_times)],
     }
 
 
@@ -467,6 +489,9 @@ class ReportComparison:
     after_s: float | None = None
     before_workers: int | None = None
     after_workers: int | None = None
+    # each run's per-test times (reports written before `tests` existed: empty)
+    before_tests: tuple[TestTime, ...] = ()
+    after_tests: tuple[TestTime, ...] = ()
 
     @property
     def off(self) -> tuple[PairChange, ...]:
@@ -507,6 +532,7 @@ class ReportComparison:
             f"{_seconds(self.after_s, self.after_workers)}"
             + ("" if self.time_ratio is None else f" (after/before {self.time_ratio:.2f})")
         )
+        lines.extend(self._test_time_lines())
         timed = sum(p.change is not None for p in self.pairs)
         if not self.pairs:
             verdict = (
@@ -520,6 +546,42 @@ class ReportComparison:
             )
         lines.append(verdict)
         return lines
+
+    def _test_time_lines(self, most: int = 5) -> list[str]:
+        """Where the wall time went: each run's summed test time (per worker), and the tests
+        that took longest over the other run (a cache one process shares, a cold compile a
+        worker repeats)."""
+        if not self.before_tests or not self.after_tests:
+            return []
+        lines = [f"test time: before {_busy(self.before_tests)}; after {_busy(self.after_tests)}"]
+        before = {t.test: t for t in self.before_tests}
+        grown = sorted(
+            (
+                (t.duration_s - before[t.test].duration_s, t, before[t.test])
+                for t in self.after_tests
+                if t.test in before
+            ),
+            key=lambda x: x[0],
+            reverse=True,
+        )
+        for extra, a, b in [g for g in grown if g[0] >= 1.0][:most]:
+            where = f", {a.worker}" if a.worker else ""
+            lines.append(
+                f"  longer after: {a.test} {b.duration_s:.1f} s -> {a.duration_s:.1f} s "
+                f"(+{extra:.1f} s{where})"
+            )
+        return lines
+
+
+def _busy(times: Sequence[TestTime]) -> str:
+    total = sum(t.duration_s for t in times)
+    workers: dict[str, float] = {}
+    for t in times:
+        workers[t.worker] = workers.get(t.worker, 0.0) + t.duration_s
+    if set(workers) <= {""}:
+        return f"{total:.1f} s of tests"
+    each = ", ".join(f"{w or '?'} {s:.1f} s" for w, s in sorted(workers.items()))
+    return f"{total:.1f} s of tests ({each})"
 
 
 def _off_reason(p: PairChange, tolerance: float) -> str:
@@ -585,6 +647,9 @@ def compare_reports(
         value = data.get("duration_s")
         return float(value) if isinstance(value, (int, float)) else None
 
+    def tests(data: Mapping[str, Any]) -> tuple[TestTime, ...]:
+        return tuple(TestTime.from_dict(t) for t in data.get("tests") or [] if isinstance(t, dict))
+
     return ReportComparison(
         tolerance=float(tolerance),
         pairs=tuple(changes),
@@ -592,6 +657,8 @@ def compare_reports(
         after_s=seconds(after),
         before_workers=workers(before),
         after_workers=workers(after),
+        before_tests=tests(before),
+        after_tests=tests(after),
     )
 
 

@@ -696,9 +696,14 @@ def test_a_run_over_two_gpus_compares_with_one_in_a_process(
     assert (r0["options"]["workers"], r2["options"]["workers"]) == (0, 2)
     assert r0["duration_s"] > 0 and r2["duration_s"] > 0
     assert {p["gpu_index"] for p in r0["pairs"]} == {1}
+    # each test's time and worker, for `compare` to say where the wall time went
+    assert {t["worker"] for t in r0["tests"]} == {""}
+    assert {t["worker"] for t in r2["tests"]} <= {"gw0", "gw1"}
+    assert len(r2["tests"]) == 3 and all(t["duration_s"] > 0 for t in r2["tests"])
     capsys.readouterr()
     code = report.main(["compare", str(pytester.path / "r0.json"), str(pytester.path / "r2.json")])
     out = capsys.readouterr().out
     assert code == 0, out
     assert "all 3 timed pairs within 3.0%" in out
     assert "in one process" in out and "on 2 workers" in out
+    assert "test time: before" in out

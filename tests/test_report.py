@@ -11,7 +11,7 @@ import pytest
 
 from pytest_magi import report
 from pytest_magi.plugin_state import MagiSession
-from pytest_magi.report import KernelCountRecord, PairRecord
+from pytest_magi.report import KernelCountRecord, PairRecord, TestTime
 
 
 @dataclass(frozen=True)
@@ -249,7 +249,13 @@ def test_inductors_default_cache_dir_counts_as_not_chosen(monkeypatch: pytest.Mo
 
 
 # --------------------------------------------------------------------------- comparing two reports
-def _report_of(speedups: dict[str, float | None], *, workers: int, seconds: float) -> dict:
+def _report_of(
+    speedups: dict[str, float | None],
+    *,
+    workers: int,
+    seconds: float,
+    tests: tuple[TestTime, ...] = (),
+) -> dict:
     pairs = [
         PairRecord.not_measured(test, "p", 1.0)
         if ratio is None
@@ -257,7 +263,7 @@ def _report_of(speedups: dict[str, float | None], *, workers: int, seconds: floa
         for test, ratio in speedups.items()
     ]
     return report.build_report(
-        pairs, [], options={"workers": workers}, env={}, duration_s=seconds
+        pairs, [], options={"workers": workers}, env={}, duration_s=seconds, test_times=tests
     )  # fmt: skip
 
 
@@ -366,3 +372,46 @@ def test_compare_runs_as_a_module(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "all 1 timed pairs within 3.0%" in done.stdout
+
+
+def test_the_comparison_says_where_the_wall_time_went_test_by_test() -> None:
+    before = _report_of(
+        {"t::a": 2.0}, workers=0, seconds=40.0,
+        tests=(TestTime("t::a", 30.0, "", "passed"), TestTime("t::b", 10.0, "", "passed")),
+    )  # fmt: skip
+    after = _report_of(
+        {"t::a": 2.0}, workers=2, seconds=26.0,
+        tests=(TestTime("t::a", 24.5, "gw1", "passed"), TestTime("t::b", 20.0, "gw0", "passed")),
+    )  # fmt: skip
+    lines = report.compare_reports(before, after).lines()
+    assert (
+        "test time: before 40.0 s of tests; after 44.5 s of tests (gw0 20.0 s, gw1 24.5 s)" in lines
+    )
+    # t::b doubled on its worker (a cold compile the one process had shared); t::a got shorter
+    assert "  longer after: t::b 10.0 s -> 20.0 s (+10.0 s, gw0)" in lines
+    assert not any("longer after: t::a" in line for line in lines)
+    # reports without per-test times (older ones) compare without those lines
+    old = _report_of({"t::a": 2.0}, workers=0, seconds=40.0)
+    assert not any(
+        line.startswith("test time") for line in report.compare_reports(old, after).lines()
+    )
+
+
+def test_a_tests_time_sums_its_phases_and_keeps_the_telling_outcome() -> None:
+    session = MagiSession()
+    session.add_time("t::a", "setup", 1.0, "passed", "gw1")
+    session.add_time("t::a", "call", 2.5, "failed", "gw1")
+    session.add_time("t::a", "teardown", 0.25, "passed", "gw1")
+    session.add_time("t::b", "setup", 0.5, "skipped", "")
+    session.add_time("t::b", "teardown", 0.125, "passed", "")
+    assert session.test_times == {
+        "t::a": TestTime("t::a", 3.75, "gw1", "failed"),
+        "t::b": TestTime("t::b", 0.625, "", "skipped"),
+    }
+    data = report.build_report([], [], env={}, test_times=list(session.test_times.values()))
+    assert data["tests"][0] == {
+        "test": "t::a",
+        "duration_s": 3.75,
+        "worker": "gw1",
+        "outcome": "failed",
+    }
