@@ -11,7 +11,12 @@ the Wan 2.2 VAE decode in bf16 (H200, torch 2.11) a channels-last conv output re
 upsampler's channel shuffle came out corrupted: the whole decode 0.878 relative L2 from an fp32
 decode, eager 0.014; with `comprehensive_padding=False` 0.010, at no cost in speed
 (docs/testing-a-pass.md, docs/reliability.md). torch 2.13 computes the padded strides on a copy
-and leaves the layout alone (read from its source; a CPU test checks that source on every run).
+and leaves the layout alone (read from its source), but it still miscompiles the same decode on
+another path: its generated CUDA code (fake CUDA, session 28) reads the up blocks' channels-last
+residual output with padded channels-first strides, past the end of its storage (element
+16,777,183 of 16,711,680 at 540p; `pytest_magi.bounds` finds it), in plain torch.compile and in
+magi alike; with `comprehensive_padding=False` the read matches the buffer. So no torch release
+is known to be fixed: `FIXED_IN` is None and the workaround applies on every torch.
 
 Matches: a post-grad graph that has a convolution (forward or backward) on a CUDA device, compiled
 by a torch whose minor version is below `FIXED_IN`. Padding needs a GPU (Inductor never pads CPU
@@ -82,8 +87,9 @@ from .nd_tiling import DYNAMIC_CAT_MARK
 from .predicates import is_dynamic
 
 UPSTREAM_ISSUE = "pytorch#194281"
-#: the first torch (major, minor) whose `is_contiguous_storage_and_layout` leaves the layout alone
-FIXED_IN: tuple[int, int] = (2, 13)
+#: the first torch (major, minor) shown to compile the Wan decode right with padding on; None:
+#: none yet (2.13 fixed the in-place pad, yet reads past a buffer on another path)
+FIXED_IN: tuple[int, int] | None = None
 SETTING = "comprehensive_padding"
 
 _CONVOLUTIONS = ("convolution", "convolution_backward", "cudnn_convolution", "_convolution")
@@ -100,7 +106,7 @@ def has_padding_miscompile(version: str | None = None) -> bool:
     found = re.match(r"(\d+)\.(\d+)", text)
     if found is None:
         raise ValueError(f"torch version {text!r}: expected 'MAJOR.MINOR...', e.g. '2.11.0+cu130'")
-    return (int(found.group(1)), int(found.group(2))) < FIXED_IN
+    return FIXED_IN is None or (int(found.group(1)), int(found.group(2))) < FIXED_IN
 
 
 def _is_convolution(node: torch.fx.Node) -> bool:
@@ -118,7 +124,8 @@ def _on_cuda(graph: torch.fx.Graph) -> bool:
 
 
 class PaddingMiscompileWorkaround(MagiPass):
-    """Comprehensive padding off on CUDA convolution graphs of torch < 2.13 (pytorch#194281)."""
+    """Comprehensive padding off on CUDA convolution graphs of every torch without a known fix
+    (pytorch#194281 and its 2.13 sibling)."""
 
     name: ClassVar[str] = "padding_miscompile_workaround"
     mutates_inductor_config: ClassVar[tuple[str, ...]] = (SETTING,)
@@ -132,7 +139,7 @@ class PaddingMiscompileWorkaround(MagiPass):
         convs = sum(1 for n in graph.nodes if _is_convolution(n))
         result.counts["convolutions"] = convs
         if not has_padding_miscompile(version):
-            fixed = ".".join(map(str, FIXED_IN))
+            fixed = ".".join(map(str, FIXED_IN or ()))
             result.reason = f"torch {version} has the fix of {UPSTREAM_ISSUE} (>= {fixed})"
         elif not convs:
             result.reason = f"no convolution: {UPSTREAM_ISSUE} needs a channels-last buffer"
