@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["OutOfBounds", "out_of_bounds"]
+__all__ = ["OutOfBounds", "accesses_checked", "out_of_bounds"]
 
 _TUPLE = r"\(([^()]*)\)"
 _EMPTY = re.compile(rf"^(\w+) = empty_strided_\w+\({_TUPLE}, {_TUPLE}")
@@ -189,6 +189,17 @@ def out_of_bounds(graph: Any) -> list[OutOfBounds]:
     """Every access of ``graph``'s launches found past its buffer's storage (module docstring).
 
     ``graph``: a captured graph (``GeneratedCode.captured[i]``: ``.wrapper``, ``.kernels``)."""
+    return _scan(graph)[0]
+
+
+def accesses_checked(graph: Any) -> int:
+    """How many accesses of ``graph``'s launches `out_of_bounds` could evaluate (the rest are
+    skipped: their own masks, indirect indices, buffers the wrapper does not define)."""
+    return _scan(graph)[1]
+
+
+def _scan(graph: Any) -> tuple[list[OutOfBounds], int]:
+    checked = 0
     extents = _storages(graph.wrapper)
     kernels = {k.name: k for k in graph.kernels}
     found: list[OutOfBounds] = []
@@ -208,7 +219,10 @@ def out_of_bounds(graph: Any) -> list[OutOfBounds]:
             if not _RANGE_MASK.match(mask.strip()):
                 continue  # a condition of its own (a pad): it may mask this element off
             offset = _evaluate(index, values)
-            if offset is None or offset < extents[buffer]:
+            if offset is None:
+                continue
+            checked += 1
+            if offset < extents[buffer]:
                 continue
             key = (kernel.name, pointer, index)
             if key in seen:
@@ -217,4 +231,4 @@ def out_of_bounds(graph: Any) -> list[OutOfBounds]:
             found.append(
                 OutOfBounds(kernel.name, access, pointer, buffer, index, offset, extents[buffer])
             )
-    return found
+    return found, checked

@@ -10,7 +10,7 @@ import torch
 
 from magi_passes import PassConfig
 from pytest_magi import zoo
-from pytest_magi.bounds import OutOfBounds, out_of_bounds
+from pytest_magi.bounds import OutOfBounds, accesses_checked, out_of_bounds
 
 KERNEL = """
 @triton.jit
@@ -55,7 +55,9 @@ def test_a_load_past_its_buffer_is_found_and_masked_or_in_bounds_ones_are_not() 
         OutOfBounds("triton_poi_fused_add_0", "load", "in_ptr0", "buf1", "x0 + 64*x1", 251, 240)
     ]
     assert "reaches element 251 at its last index; the storage holds 240" in str(found[0])
-    # arg0_1 read right; its pad-masked load (tmp5) and the store within buf2 are not reported
+    # arg0_1 read right, and the store within buf2: checked and fine; the pad-masked load (tmp5)
+    # is skipped
+    assert accesses_checked(Graph(WRAPPER, (Kernel("triton_poi_fused_add_0", KERNEL),))) == 3
 
 
 def test_a_view_at_an_offset_has_the_rest_of_its_storage() -> None:

@@ -27,6 +27,7 @@ import torch
 
 from magi_passes import PassConfig
 from pytest_magi import zoo
+from pytest_magi.bounds import accesses_checked, out_of_bounds
 from pytest_magi.codegen import inductor_codegen
 from pytest_magi.fake_cuda import fake_cuda_status, real_cuda_available
 
@@ -84,6 +85,17 @@ def test_run_on_cpu_is_unchanged_by_the_fake_generation(name: str) -> None:
     after = gen["model"].run()
     assert after.device.type == "cpu" and torch.isfinite(after).all()
     torch.testing.assert_close(after, gen["before"], rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("name", list(OPTIONS))
+def test_magis_code_reads_and_writes_inside_every_buffer(name: str) -> None:
+    """No launch of magi's generated decode reaches past a buffer's storage at the last element of
+    its ranges (`pytest_magi.bounds`; what found torch 2.13's padded misread, tests/test_bounds.py)."""
+    _skip_unless_available(name)
+    for graph in _generated(name)["magi"].captured:
+        found = out_of_bounds(graph)
+        assert found == [], [str(f) for f in found]
+        assert accesses_checked(graph) > 20  # most accesses are plain index arithmetic
 
 
 def test_sd_vae_channels_last_stands_down_and_the_code_is_inductors() -> None:
