@@ -13,7 +13,9 @@ launched; byte-identical to a real H100's after normalisation), and per model
 - kernel diff: kernels the passes removed, added (or changed) and left as they were, matched by
   what they compute (`pytest_magi.kernels.kernel_diff`);
 - passes: which magi pass fired and what it counted (`PassResult`);
-- compile health: graphs, graph breaks and recompiles of the generated code's compilation.
+- compile health: graphs, graph breaks and recompiles of the generated code's compilation;
+- past a buffer: accesses of the generated code that reach past their buffer's storage, plain /
+  magi (`pytest_magi.bounds`: a miscompile found without running it; 0 is right).
 
 Models: the project's own (`pytest_magi.models`, tiny presets) and the real models of
 `pytest_magi.zoo` that are installed (`zoo.names()`; each `.module` is generated for the call
@@ -40,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from magi_passes import PassConfig  # noqa: E402
 from pytest_magi import zoo  # noqa: E402
+from pytest_magi.bounds import out_of_bounds  # noqa: E402
 from pytest_magi.codegen import GeneratedCode, inductor_codegen  # noqa: E402
 from pytest_magi.kernels import KernelDiff, kernel_diff  # noqa: E402
 from pytest_magi.models import GQAProjection, VAEDecoderLike, WanCausalStage  # noqa: E402
@@ -173,12 +176,24 @@ def _health(code: GeneratedCode) -> str:
     return stats.summary() if stats is not None else "-"
 
 
+def _past_buffers(code: GeneratedCode) -> int:
+    return sum(len(out_of_bounds(g)) for g in code.captured)
+
+
 def summary_table(rows: list[Row]) -> str:
-    head = ["model", "kernels plain -> magi", "removed", "added", "shared", "graphs / breaks"]
+    head = [
+        "model",
+        "kernels plain -> magi",
+        "removed",
+        "added",
+        "shared",
+        "graphs / breaks",
+        "past a buffer plain / magi",
+    ]
     lines = [head]
     for r in rows:
         if r.error or r.diff is None or r.plain is None or r.magi is None:
-            lines.append([r.name, "-", "-", "-", "-", "-"])
+            lines.append([r.name, "-", "-", "-", "-", "-", "-"])
             continue
         lines.append(
             [
@@ -190,6 +205,7 @@ def summary_table(rows: list[Row]) -> str:
                 f"{r.magi.compile_stats.graphs} / {r.magi.compile_stats.graph_breaks}"
                 if r.magi.compile_stats is not None
                 else "-",
+                f"{_past_buffers(r.plain)} / {_past_buffers(r.magi)}",
             ]
         )
     widths = [max(len(row[i]) for row in lines) for i in range(len(head))]
@@ -245,7 +261,11 @@ def to_json(rows: list[Row]) -> dict[str, Any]:
         if c is None:
             return None
         stats = c.compile_stats.to_dict() if c.compile_stats is not None else None
-        return {"kernels": [k.name for k in c.kernels], "compile_stats": stats}
+        return {
+            "kernels": [k.name for k in c.kernels],
+            "compile_stats": stats,
+            "past_a_buffer": [str(f) for g in c.captured for f in out_of_bounds(g)],
+        }
 
     return {
         "torch": torch.__version__,
