@@ -29,7 +29,7 @@ from .report import (
     CompileRecord,
     KernelCountRecord,
     PairRecord,
-    TestTime,
+    TimedTest,
 )
 
 if TYPE_CHECKING:  # config_guard imports torch: the plugin loads without it
@@ -56,7 +56,7 @@ class MagiSession:
     kernel_counts: list[KernelCountRecord] = field(default_factory=list)
     compile_records: list[CompileRecord] = field(default_factory=list)
     locate_records: list[dict[str, Any]] = field(default_factory=list)  # LocateReport.to_dict()s
-    test_times: dict[str, TestTime] = field(default_factory=dict)  # by node id, all phases
+    test_times: dict[str, TimedTest] = field(default_factory=dict)  # by node id, all phases
     written: list[str] = field(default_factory=list)  # "JSON <path>", "PNG <path>"
     env_patch: pytest.MonkeyPatch = field(default_factory=pytest.MonkeyPatch, repr=False)
     # --magi-perf -n N: in the controller, the GPUs of the run and their workers; in a worker,
@@ -129,7 +129,7 @@ class MagiSession:
         kept = before.outcome if before else ""
         if when == "call" or not kept or (kept == "passed" and outcome != "passed"):
             kept = outcome
-        self.test_times[test] = TestTime(test, round(total, 3), worker, kept)
+        self.test_times[test] = TimedTest(test, round(total, 3), worker, kept)
 
     def duration_s(self) -> float:
         """Seconds since this run was configured (the controller's: the whole run's wall time)."""

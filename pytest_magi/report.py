@@ -127,7 +127,7 @@ class KernelCountRecord:
 
 
 @dataclass(frozen=True)
-class TestTime:
+class TimedTest:
     """One test's wall time in a run (setup, call and teardown together) and the xdist worker
     that ran it ("" without xdist): a report's `tests`, so two runs' time can be told apart
     test by test (`compare_reports`)."""
@@ -141,7 +141,7 @@ class TestTime:
         return dataclasses.asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> TestTime:
+    def from_dict(cls, data: dict[str, Any]) -> TimedTest:
         names = {f.name for f in dataclasses.fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in names})
 
@@ -342,7 +342,7 @@ def build_report(
     compile_records: Sequence[CompileRecord] = (),
     locate_records: Sequence[dict[str, Any]] = (),
     duration_s: float | None = None,
-    test_times: Sequence[TestTime] = (),
+    test_times: Sequence[TimedTest] = (),
 ) -> dict[str, Any]:
     """The JSON-able report: schema, timestamp, the run's wall time (`duration_s`, None where
     not known), environment, options, every record and each test's time (`tests`)."""
@@ -490,8 +490,8 @@ class ReportComparison:
     before_workers: int | None = None
     after_workers: int | None = None
     # each run's per-test times (reports written before `tests` existed: empty)
-    before_tests: tuple[TestTime, ...] = ()
-    after_tests: tuple[TestTime, ...] = ()
+    before_tests: tuple[TimedTest, ...] = ()
+    after_tests: tuple[TimedTest, ...] = ()
 
     @property
     def off(self) -> tuple[PairChange, ...]:
@@ -573,7 +573,7 @@ class ReportComparison:
         return lines
 
 
-def _busy(times: Sequence[TestTime]) -> str:
+def _busy(times: Sequence[TimedTest]) -> str:
     total = sum(t.duration_s for t in times)
     workers: dict[str, float] = {}
     for t in times:
@@ -647,8 +647,8 @@ def compare_reports(
         value = data.get("duration_s")
         return float(value) if isinstance(value, (int, float)) else None
 
-    def tests(data: Mapping[str, Any]) -> tuple[TestTime, ...]:
-        return tuple(TestTime.from_dict(t) for t in data.get("tests") or [] if isinstance(t, dict))
+    def tests(data: Mapping[str, Any]) -> tuple[TimedTest, ...]:
+        return tuple(TimedTest.from_dict(t) for t in data.get("tests") or [] if isinstance(t, dict))
 
     return ReportComparison(
         tolerance=float(tolerance),

@@ -11,7 +11,7 @@ import pytest
 
 from pytest_magi import report
 from pytest_magi.plugin_state import MagiSession
-from pytest_magi.report import KernelCountRecord, PairRecord, TestTime
+from pytest_magi.report import KernelCountRecord, PairRecord, TimedTest
 
 
 @dataclass(frozen=True)
@@ -254,7 +254,7 @@ def _report_of(
     *,
     workers: int,
     seconds: float,
-    tests: tuple[TestTime, ...] = (),
+    tests: tuple[TimedTest, ...] = (),
 ) -> dict:
     pairs = [
         PairRecord.not_measured(test, "p", 1.0)
@@ -377,11 +377,11 @@ def test_compare_runs_as_a_module(tmp_path: Path) -> None:
 def test_the_comparison_says_where_the_wall_time_went_test_by_test() -> None:
     before = _report_of(
         {"t::a": 2.0}, workers=0, seconds=40.0,
-        tests=(TestTime("t::a", 30.0, "", "passed"), TestTime("t::b", 10.0, "", "passed")),
+        tests=(TimedTest("t::a", 30.0, "", "passed"), TimedTest("t::b", 10.0, "", "passed")),
     )  # fmt: skip
     after = _report_of(
         {"t::a": 2.0}, workers=2, seconds=26.0,
-        tests=(TestTime("t::a", 24.5, "gw1", "passed"), TestTime("t::b", 20.0, "gw0", "passed")),
+        tests=(TimedTest("t::a", 24.5, "gw1", "passed"), TimedTest("t::b", 20.0, "gw0", "passed")),
     )  # fmt: skip
     lines = report.compare_reports(before, after).lines()
     assert (
@@ -405,8 +405,8 @@ def test_a_tests_time_sums_its_phases_and_keeps_the_telling_outcome() -> None:
     session.add_time("t::b", "setup", 0.5, "skipped", "")
     session.add_time("t::b", "teardown", 0.125, "passed", "")
     assert session.test_times == {
-        "t::a": TestTime("t::a", 3.75, "gw1", "failed"),
-        "t::b": TestTime("t::b", 0.625, "", "skipped"),
+        "t::a": TimedTest("t::a", 3.75, "gw1", "failed"),
+        "t::b": TimedTest("t::b", 0.625, "", "skipped"),
     }
     data = report.build_report([], [], env={}, test_times=list(session.test_times.values()))
     assert data["tests"][0] == {
