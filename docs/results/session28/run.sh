@@ -14,6 +14,12 @@
 #   g1     the same, -n 0 on GPU 1 (CUDA_VISIBLE_DEVICES=1): GPU against process history
 # Both write `--magi-report`; the two reports are compared with
 # `python -m pytest_magi.report compare r0.json r2.json` (on any machine).
+# What ran: machine 1 (2 x H100) `setup n2 n0`: 15 passed both ways, 612.4 s -> 406.5 s, 12 of
+# 13 ratios within 3%; machine 2 `setup n2b n0b g1`: 136.4 s -> 93.0 s, 8 of 9 within 3%
+# (docs/reliability.md, "Perf over several GPUs"). Next, on a 2-GPU machine: `n0` with
+# CUDA_VISIBLE_DEVICES=0 (does WanCausalStage static move with a process seeing both GPUs?), and
+# `n2` with `--dist loadgroup` (the Wan-form tests grouped on one worker) with the reports' new
+# per-test times, then `python -m pytest_magi.report compare`.
 set -u
 LOGS=/tmp/s28
 # shellcheck source=../../../tools/gpu_steps.sh
