@@ -15,8 +15,8 @@ CUDA or a real GPU) for that, statically:
   range (`xindex = xnumel - 1` and so on). An offset at or past the extent is reported.
 
 It finds definite errors only: an access whose mask holds more than the range masks (a pad's
-condition), an indirect index (a load's result), or a buffer the wrapper does not define, is
-skipped. An index that is wrong but stays inside the storage is not found.
+condition), an indirect index (a load's result), a buffer the wrapper does not define, or a
+combo / foreach kernel (several blocks, each with its own ranges), is skipped. An index that is wrong but stays inside the storage is not found.
 """
 
 from __future__ import annotations
@@ -98,11 +98,14 @@ def _storages(wrapper: str) -> dict[str, int]:
     return extents
 
 
-def _last_values(source: str) -> dict[str, int]:
-    """The kernel's index variables at the last element of each range."""
+def _last_values(source: str) -> dict[str, int] | None:
+    """The kernel's index variables at the last element of each range; None for a kernel that
+    sets a range twice (a combo or foreach kernel: each block of it has its own ranges)."""
     values: dict[str, int] = {}
     for line in source.splitlines():
         if m := _NUMEL.match(line):
+            if m.group(1) in values:
+                return None
             values[m.group(1)] = int(m.group(2))
     for prefix in ("x", "y", "z", "r0_", "r1_"):
         numel = values.get(f"{prefix}numel")
@@ -212,6 +215,8 @@ def _scan(graph: Any) -> tuple[list[OutOfBounds], int]:
         args = [a.strip() for a in m.group(2).split(",")]
         bound = dict(zip(_pointer_params(kernel.source), args, strict=False))
         values = _last_values(kernel.source)
+        if values is None:
+            continue  # not checked: no single last index
         for access, pointer, index, mask in _accesses(kernel.source):
             buffer = bound.get(pointer)
             if buffer is None or buffer not in extents:

@@ -70,6 +70,15 @@ def test_a_view_at_an_offset_has_the_rest_of_its_storage() -> None:
     assert (found.buffer, found.offset, found.extent) == ("buf1", 239, 180)
 
 
+def test_a_combo_kernel_with_ranges_of_its_own_per_block_is_skipped() -> None:
+    """A foreach kernel sets `xnumel` once per block; one last index does not describe it, so it
+    is not checked (the first version read its second block's range for the first: a false
+    report on the CogVideoX decode)."""
+    combo = KERNEL.replace("    xnumel = 240\n", "    xnumel = 240\n    xnumel = 9999\n")
+    graph = Graph(WRAPPER, (Kernel("triton_poi_fused_add_0", combo),))
+    assert out_of_bounds(graph) == [] and accesses_checked(graph) == 0
+
+
 def _wan_chunk(config: PassConfig | None, inductor_codegen) -> object:
     """The Wan 2.2 decoder (tiny channels, the 540p latent's 34 x 60) decoding one latent frame,
     CUDA code generated without a GPU."""
