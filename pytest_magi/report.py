@@ -27,7 +27,7 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from .timing import host_bound_sides
 
@@ -49,8 +49,22 @@ def _optional_ms(value: Any) -> float | None:
     return None if value is None else float(value)
 
 
+class _Record:
+    """The JSON round trip of the report's record dataclasses (`to_dict`, `from_dict`)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)  # type: ignore[call-overload]
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Self:
+        """From `to_dict()` output; unknown keys are dropped, missing ones (older reports, e.g.
+        without `gpu_index` / `gpu_name`) take their defaults."""
+        names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+
 @dataclass(frozen=True)
-class PairRecord:
+class PairRecord(_Record):
     """One `compiled_pair` of a `min_speedup` test: its timing and verdict (None when not timed)."""
 
     test: str
@@ -97,19 +111,9 @@ class PairRecord:
             candidate_host_ms=_optional_ms(getattr(speedup, "candidate_host_ms", None)),
         )
 
-    def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> PairRecord:
-        """From `to_dict()` output; unknown keys are dropped, missing ones (older reports, e.g.
-        without `gpu_index` / `gpu_name`) take their defaults."""
-        names = {f.name for f in dataclasses.fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in names})
-
 
 @dataclass(frozen=True)
-class KernelCountRecord:
+class KernelCountRecord(_Record):
     """Triton kernel counts one test asked for (`kernel_counts` / `inductor_codegen` fixtures)."""
 
     test: str
@@ -117,17 +121,9 @@ class KernelCountRecord:
     forward: int
     backward: int | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> KernelCountRecord:
-        names = {f.name for f in dataclasses.fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in names})
-
 
 @dataclass(frozen=True)
-class TimedTest:
+class TimedTest(_Record):
     """One test's wall time in a run (setup, call and teardown together) and the xdist worker
     that ran it ("" without xdist): a report's `tests`, so two runs' time can be told apart
     test by test (`compare_reports`)."""
@@ -137,17 +133,9 @@ class TimedTest:
     worker: str = ""
     outcome: str = ""
 
-    def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> TimedTest:
-        names = {f.name for f in dataclasses.fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in names})
-
 
 @dataclass(frozen=True)
-class CompileRecord:
+class CompileRecord(_Record):
     """Compile health of one `compiled_pair` (every pair a test built): per side the counts of
     `pytest_magi.compile_stats.CompileStats`, and a note when the candidate compiles more graphs."""
 
@@ -174,14 +162,6 @@ class CompileRecord:
             note=getattr(pair, "compile_note", None),
             decisions=decision_lines(decisions if isinstance(decisions, dict) else {}),
         )
-
-    def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> CompileRecord:
-        names = {f.name for f in dataclasses.fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in names})
 
 
 def decision_lines(decisions: Mapping[str, Sequence[Any]]) -> list[str]:
