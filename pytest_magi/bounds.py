@@ -201,39 +201,46 @@ def accesses_checked(graph: Any) -> int:
     return _scan(graph)[1]
 
 
+def _evaluated(source: str) -> list[tuple[str, str, str, int]]:
+    """A kernel's checkable accesses, (load|store, pointer, index, offset at the last index);
+    none for a combo kernel (no single last index)."""
+    values = _last_values(source)
+    if values is None:
+        return []
+    evaluated = []
+    for access, pointer, index, mask in _accesses(source):
+        if not _RANGE_MASK.match(mask.strip()):
+            continue  # a condition of its own (a pad): it may mask this element off
+        offset = _evaluate(index, values)
+        if offset is not None:
+            evaluated.append((access, pointer, index, offset))
+    return evaluated
+
+
 def _scan(graph: Any) -> tuple[list[OutOfBounds], int]:
     checked = 0
     extents = _storages(graph.wrapper)
     kernels = {k.name: k for k in graph.kernels}
+    parsed: dict[str, tuple[list[str], list[tuple[str, str, str, int]]]] = {}
     found: list[OutOfBounds] = []
     seen: set[tuple[str, str, str]] = set()
     for raw in graph.wrapper.splitlines():
         m = _RUN.match(raw.strip())
         if m is None or m.group(1) not in kernels:
             continue
-        kernel = kernels[m.group(1)]
-        args = [a.strip() for a in m.group(2).split(",")]
-        bound = dict(zip(_pointer_params(kernel.source), args, strict=False))
-        values = _last_values(kernel.source)
-        if values is None:
-            continue  # not checked: no single last index
-        for access, pointer, index, mask in _accesses(kernel.source):
+        name = m.group(1)
+        if name not in parsed:  # a kernel launched again is parsed once
+            source = kernels[name].source
+            parsed[name] = (_pointer_params(source), _evaluated(source))
+        pointers, accesses = parsed[name]
+        bound = dict(zip(pointers, (a.strip() for a in m.group(2).split(",")), strict=False))
+        for access, pointer, index, offset in accesses:
             buffer = bound.get(pointer)
             if buffer is None or buffer not in extents:
                 continue
-            if not _RANGE_MASK.match(mask.strip()):
-                continue  # a condition of its own (a pad): it may mask this element off
-            offset = _evaluate(index, values)
-            if offset is None:
-                continue
             checked += 1
-            if offset < extents[buffer]:
+            if offset < extents[buffer] or (name, pointer, index) in seen:
                 continue
-            key = (kernel.name, pointer, index)
-            if key in seen:
-                continue
-            seen.add(key)
-            found.append(
-                OutOfBounds(kernel.name, access, pointer, buffer, index, offset, extents[buffer])
-            )
+            seen.add((name, pointer, index))
+            found.append(OutOfBounds(name, access, pointer, buffer, index, offset, extents[buffer]))
     return found, checked
