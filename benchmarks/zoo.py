@@ -32,6 +32,8 @@ chunk found, its cache transposes and per-call weight conversions), `magi-form-n
 (`magi` without `channels_last_pad_through_cat`: the second chunk's pad copies back),
 `magi-form-no-cl-params` (`magi` with the conv weights left as the model has them, re-laid out
 channels-last in every call), `magi-form-s26` (both: the Wan form as session 26 shipped it),
+`magi-form-s28` (`magi` with the norm-input pin of sessions 25-28, which left alone an activation
+whose fake value is channels-last already: `convert_norm_inputs(trust_fake_layout=True)`),
 `magi-backend` (`torch.compile(module, backend="magi")`: the passes
 alone), the fair baselines `torch.compile+frames` (frames of their own, no passes: what the
 isolation alone buys) and `torch.compile+limit` (`torch.compile(module)` with dynamo's recompile
@@ -132,6 +134,7 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-form-no-pad-cat": ({"channels_last_pad_through_cat": False}, "instance"),
     "magi-form-no-cl-params": ({}, "instance"),
     "magi-form-s26": ({"channels_last_pad_through_cat": False}, "instance"),
+    "magi-form-s28": ({}, "instance"),
     "magi-backend": ({}, "class"),
     "magi-no-cl": ({"enable_conv_channels_last": False}, "instance"),
     "magi-cl-always": ({"channels_last_conv2d_graphs": True}, "class"),
@@ -169,6 +172,7 @@ FORM_VARIANTS = (
     "magi-form-no-pad-cat",
     "magi-form-no-cl-params",
     "magi-form-s26",
+    "magi-form-s28",
 )
 # the `magi-form-*` variants that change one of the form's own options (`magi_passes.forms`)
 FORM_OPTION_OVERRIDES: dict[str, dict[str, Any]] = {
@@ -289,6 +293,24 @@ def variant_form(model: zoo.ZooModel, variant: str) -> forms.CompileForm | None:
     return forms.form_for(model.module) if variant in FORM_VARIANTS else None
 
 
+class S28Backend(MagiBackend):
+    """`MagiBackend` with the norm-input pin's rule before session 29 (`magi-form-s28`): each
+    graph it compiles pins only the norm inputs whose fake value is not channels-last already."""
+
+    def __call__(self, gm: Any, example_inputs: Any, **kwargs: Any) -> Any:
+        from unittest import mock
+
+        from magi_passes import channels_last
+
+        rule = channels_last.convert_norm_inputs
+        with mock.patch.object(
+            channels_last,
+            "convert_norm_inputs",
+            lambda graph: rule(graph, trust_fake_layout=True),
+        ):
+            return super().__call__(gm, example_inputs, **kwargs)
+
+
 def _build_variant(
     model: zoo.ZooModel, variant: str, recompile_limit: int
 ) -> tuple[Runnable, MagiBackend | None]:
@@ -297,7 +319,8 @@ def _build_variant(
     if form is not None:
         settings = forms.options(form, **FORM_OPTION_OVERRIDES.get(variant, {}))
         # a `magi-form-*` variant's overrides go on top of the form's own fields
-        backend = MagiBackend(form.config().replace(**overrides))
+        backend_class = S28Backend if variant == "magi-form-s28" else MagiBackend
+        backend = backend_class(form.config().replace(**overrides))
         return model.compile(backend=backend, isolate=isolate, **settings), backend
     kwargs: dict[str, Any] = {"dynamic": False} if variant in STATIC_VARIANTS else {}
     kwargs["dynamo_fixes"] = variant in FIX_VARIANTS

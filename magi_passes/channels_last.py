@@ -83,7 +83,16 @@ kernel is tiled 2-D (fake CUDA, a norm + cat + pad + conv3d block, torch 2.13).
   (torch 2.11 with `magi_compile(..., dynamo_fixes=True)`, torch 2.13 as it traces): the last
   up block's residual sum and norm, one looped reduction at 10% of HBM bandwidth, 9.03 of a
   further frame's 70.21 ms (H100, docs/benchmarks.md "Session 25"). Values are unchanged (the
-  pin is a copy at most); graph outputs keep eager's strides.
+  pin is a copy at most); graph outputs keep eager's strides
+  The pin is placed where the fake value is channels-last already, too: Inductor realises a
+  computed (pointwise or reduction) buffer in its default contiguous order whatever the fake
+  value says (it applies a channels-last order to 4-D intermediates only, and only under its own
+  layout optimisation, which this pass turns off). Located on the Wan form with its weights
+  channels-last: an up block's output, the sum of a per-frame convolution and the DupUp3D
+  shortcut, channels-last in eager, was realised channels-first and read across its 1024
+  channels by the next block's norm, shortcut and two residual sums (fake-CUDA census,
+  docs/benchmarks.md "Session 29"). A convolution's own output is not pinned: Inductor lays it
+  out from the convolution's inputs.
 
 Why it is safe: `clone` is a value-preserving copy, so numerics are unchanged; the clone is a
 fresh tensor (no new aliasing) and its fake value is exactly what eager `clone(memory_format=...)`
@@ -691,10 +700,14 @@ def _squared_source(node: torch.fx.Node) -> torch.fx.Node:
         node = nxt
 
 
-def convert_norm_inputs(graph: torch.fx.Graph) -> int:
+def convert_norm_inputs(graph: torch.fx.Graph, *, trust_fake_layout: bool = False) -> int:
     """Pin channels-last every computed activation whose square is summed over its channels
     (`PassConfig.channels_last_norm_inputs`, module docstring). Every user but the graph's
-    output reads the pinned tensor. Returns how many were pinned."""
+    output reads the pinned tensor. Returns how many were pinned.
+
+    ``trust_fake_layout=True`` is the rule before session 29, kept to measure the change
+    (`benchmarks/zoo.py`'s ``magi-form-s28``): an activation whose fake value is channels-last
+    already is left alone, though Inductor may realise it channels-first."""
     force = force_stride_order_op()
     pinned = 0
     for total in list(graph.find_nodes(op="call_function", target=aten.sum.dim_IntList)):
@@ -710,10 +723,14 @@ def convert_norm_inputs(graph: torch.fx.Graph) -> int:
         source = _squared_source(squared)
         if source is squared or source.op != "call_function" or source.target is force:
             continue  # not a square, a graph input (a copy of its own), or pinned already
+        if is_call(source, aten.convolution.default):
+            continue  # a convolution's output: Inductor lays it out from its inputs already
         source_value = source.meta.get("val")
         fmt = channels_last_format(source_value.dim()) if source_value is not None else None
-        if fmt is None or suggest_memory_format(source_value) == fmt:
+        if fmt is None or (trust_fake_layout and suggest_memory_format(source_value) == fmt):
             continue
+        # pinned even where the fake value is channels-last already: Inductor realises a
+        # computed buffer in its own default order, not in the fake value's (module docstring)
         _pin(graph, source, fmt, force)
         pinned += 1
     return pinned

@@ -239,6 +239,10 @@ def test_the_zoo_benchmarks_magi_is_the_form_and_magi_split_the_generic_one() ->
     assert s26.compile_kwargs["channels_last_parameters"] is False
     assert backend is not None and backend.config.channels_last_pad_through_cat is False
     assert backend.config.channels_last_norm_inputs is True
+    # the form with the norm-input pin's rule before session 29
+    s28, backend = bench._build_variant(model, "magi-form-s28", 64)
+    assert isinstance(backend, bench.S28Backend) and s28.compile_kwargs == magi.compile_kwargs
+    assert backend.config == forms.WAN_DECODER.config()
     assert bench.variant_form(zoo.load("sd-vae"), "magi") is None
 
 

@@ -97,17 +97,78 @@ def test_nothing_is_pinned_outside_the_rule(case: str) -> None:
     assert result.counts.get("norm_inputs_channels_last") == expected
 
 
-def test_an_already_channels_last_activation_is_left_alone() -> None:
+def _channels_last_product() -> tuple[torch.fx.Graph, torch.fx.Node]:
+    """A conv graph whose squared activation ``h`` has a channels-last fake value already."""
     b = GraphBuilder()
     x = b.input(SHAPE, memory_format=torch.channels_last_3d)
     w = b.input((8, 8, 3, 3, 3))
     y = b.conv(x, w, padding=1)
-    h = b.call(aten.mul.Tensor, x, 2.0)  # keeps its channels-last input's layout
+    h = b.call(aten.mul.Tensor, x, 2.0)  # keeps its channels-last input's layout in eager
     assert h.meta["val"].is_contiguous(memory_format=torch.channels_last_3d)
     sq = b.call(aten.mul.Tensor, h, h)
+    return b.output(y, b.call(aten.sum.dim_IntList, sq, [1], True)), h
+
+
+def test_an_activation_channels_last_in_eager_is_pinned_too() -> None:
+    """Inductor realises a computed buffer in its own default (channels-first) order whatever
+    its fake value's layout, so a fake value that is channels-last already is pinned as well."""
+    graph, h = _channels_last_product()
+    result = run_pass(graph)
+    assert result.counts["norm_inputs_channels_last"] == 1
+    (pin,) = pins(graph)
+    assert pin.args[0] is h and tuple(pin.args[1]) == h.meta["val"].stride()
+
+
+def test_the_rule_before_session_29_left_it_alone() -> None:
+    """``trust_fake_layout=True`` (kept to measure the change, `magi-form-s28`)."""
+    from magi_passes.channels_last import convert_norm_inputs
+
+    graph, _ = _channels_last_product()
+    assert convert_norm_inputs(graph, trust_fake_layout=True) == 0 and pins(graph) == []
+    assert convert_norm_inputs(graph) == 1
+
+
+def test_a_convolution_output_is_not_pinned() -> None:
+    """Inductor lays a convolution's output out from its inputs: no pin on it."""
+    b = GraphBuilder()
+    x = b.input(SHAPE)
+    y = b.conv(x, b.input((8, 8, 3, 3, 3)), padding=1)
+    sq = b.call(aten.mul.Tensor, y, y)
     graph = b.output(y, b.call(aten.sum.dim_IntList, sq, [1], True))
     result = run_pass(graph)
-    assert result.counts["norm_inputs_channels_last"] == 0 and pins(graph) == []
+    assert result.applied and result.counts["norm_inputs_channels_last"] == 0
+    assert pins(graph) == []
+
+
+class ChannelsLastProduct(nn.Module):
+    """`_channels_last_product` as a module: a norm statistic of ``2 * x`` beside a conv of ``x``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = nn.Conv3d(8, 8, 3, padding=1)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = x * 2.0
+        return self.conv(x), (h.float() * h.float()).sum(1, keepdim=True)
+
+
+def test_the_benchmarks_s28_backend_compiles_with_the_rule_before_session_29() -> None:
+    """`benchmarks/zoo.py`'s ``magi-form-s28`` backend applies the old rule in the graphs it
+    compiles, and only there: a plain `MagiBackend` compiled afterwards pins again."""
+    from scripts import load_benchmark
+
+    bench = load_benchmark("zoo")
+    x = torch.randn(SHAPE).to(memory_format=torch.channels_last_3d)
+    counts = []
+    for backend_class in (bench.S28Backend, MagiBackend):
+        torch._dynamo.reset()
+        backend = backend_class(ON)
+        with torch.no_grad(), inductor_config.patch(force_disable_caches=True):
+            torch.compile(ChannelsLastProduct().eval(), backend=backend)(x)
+        counts.append(
+            pass_result(backend, "conv_channels_last").counts["norm_inputs_channels_last"]
+        )
+    assert counts == [0, 1]
 
 
 class ResidualNormBlock(nn.Module):
@@ -196,3 +257,73 @@ def test_real_rms_norm_decoders_are_pinned_and_decode_as_eager(name: str) -> Non
         out = compiled.run()
     assert backend.count("conv_channels_last", "norm_inputs_channels_last") > 0
     torch.testing.assert_close(out, expected, rtol=1e-4, atol=1e-5)
+
+
+def _across_channels(graph) -> list[tuple[str, str]]:
+    """(kernel, index) of every load or store of a reduction kernel that steps across the
+    channels: the reduction index (the channels, in a norm over them) scaled by more than 16."""
+    found = []
+    for kernel in graph.kernels:
+        if "reduction" not in kernel.kind:
+            continue
+        for index in re.findall(r"tl\.(?:load|store)\(\w+ \+ \(([^)]*)\)", kernel.source):
+            if any(int(c) > 16 for c in re.findall(r"(\d+)\*r0_", index)):
+                found.append((kernel.name, index))
+    return found
+
+
+def _wan_form_graphs(trust_fake_layout: bool) -> list:
+    """The tiny Wan 2.2 decoder (bf16, an 8 x 12 latent of 2 frames) compiled in its form for
+    fake CUDA, one graph a chunk as `magi_compile` has it, weights channels-last: the decoder's
+    chunk graphs."""
+    from unittest import mock
+
+    from magi_passes import channels_last, dynamo_fixes, forms
+    from magi_passes.frames import isolate_forward_code
+    from pytest_magi import zoo
+    from pytest_magi.codegen import inductor_codegen
+
+    model = zoo.load("wan2.2-vae", "tiny", dtype=torch.bfloat16, frames=2, height=8, width=12)
+    module = model.as_module()
+    isolate_forward_code(module, per="instance")
+    (decoder,) = [m for m in module.modules() if forms.form_for(m) is forms.WAN_DECODER]
+    inner = decoder.forward
+
+    def one_graph_a_call(x, *args, **kwargs):
+        torch._dynamo.graph_break()  # each chunk a graph of its own, as magi_compile has it
+        return inner(x.contiguous(), *args, **kwargs)
+
+    decoder.forward = one_graph_a_call
+    channels_last.convert_conv_parameters(decoder)
+    config = forms.WAN_DECODER.config().replace(measure_decisions=False)
+    rule = channels_last.convert_norm_inputs
+    with (
+        mock.patch.object(
+            channels_last,
+            "convert_norm_inputs",
+            lambda g: rule(g, trust_fake_layout=trust_fake_layout),
+        ),
+        torch.no_grad(),
+        dynamo_fixes.tensor_constant_compare(),
+    ):
+        code = inductor_codegen(module, *model.inputs, config=config)
+    return [g for g in code.captured if len(g.extern_calls) > 10]
+
+
+@pytest.mark.slow
+def test_fake_cuda_the_wan_forms_up_block_outputs_are_read_along_the_channels() -> None:
+    """The Wan form (weights channels-last): an up block's output, a per-frame convolution's
+    output plus the DupUp3D shortcut, is channels-last in eager. Trusting that fake value, the
+    pin left it to Inductor, which realised it channels-first: the next block's norm, shortcut
+    and residual sums read it across the channels. Pinned, no reduction kernel of the decoder
+    loads or stores across its channels (docs/benchmarks.md "Session 29")."""
+    from pytest_magi.fake_cuda import fake_cuda_status
+
+    ok, why = fake_cuda_status()
+    if not ok:
+        pytest.skip(why)
+    trusted = [hit for g in _wan_form_graphs(trust_fake_layout=True) for hit in _across_channels(g)]
+    assert trusted, "the premise: the rule before session 29 leaves a channels-first up block"
+    pinned = _wan_form_graphs(trust_fake_layout=False)
+    assert len(pinned) == 2  # chunk 0 and chunk 1
+    assert [hit for g in pinned for hit in _across_channels(g)] == []
