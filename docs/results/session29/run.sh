@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Session 29's GPU steps (issue 18), run in the background (setsid) so that they can outlast one
+# 10-minute call: `bash docs/results/session29/run.sh STEP...`, each step's log in
+# /tmp/s29/<step>.log and its exit status in /tmp/s29/<step>.rc;
+# `bash docs/results/session29/poll.sh SECONDS` waits.
+#   setup      wheels, this checkout, versions, the GPU's name, clock and power cap
+#   targets29  issue 18's targets: the Wan form (norm-input pin now also on activations that are
+#              channels-last in eager) beside the form with the old rule (magi-form-s28),
+#              torch.compile (compiled first: cold on a fresh machine) and torch.compile with
+#              frames isolated, T=3 and T=21, each checked against an fp32 decode
+#   formprof29 the form against magi-form-s28, profiled per further frame (T=21 minus T=3)
+#   tests29    the GPU suites after sessions 28-29's changes, and the Wan form's zoo tests
+set -u
+LOGS=/tmp/s29
+# shellcheck source=../../../tools/gpu_steps.sh
+source tools/gpu_steps.sh
+for s in "$@"; do
+    case $s in
+    setup) setup_step ;;
+    targets29)
+        step targets29 python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
+            --variants torch.compile+frames,magi-form-s28,magi --rounds 5 --hbm-gbps $HBM ;;
+    formprof29)
+        step formprof29 python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
+            --baseline magi-form-s28 --variants magi --rounds 3 --profile --profile-rounds 1 \
+            --profile-top 20 --hbm-gbps $HBM ;;
+    tests29)
+        step tests29 python -m pytest -p no:cacheprovider -q -rA -m requires_cuda --magi-perf \
+            tests/test_perf_gpu.py examples/vae tests/test_config_sweep.py \
+            tests/test_workarounds.py tests/test_channels_last.py tests/test_norm_inputs.py \
+            tests/test_bounds.py tests/test_zoo_gpu.py -k "not test_zoo_gpu or wan_decode_holds or wan-form" ;;
+    esac
+done
+echo done >"$LOGS/ALL.done"
