@@ -303,10 +303,15 @@ class S28Backend(MagiBackend):
         from magi_passes import channels_last
 
         rule = channels_last.convert_norm_inputs
-        with mock.patch.object(
-            channels_last,
-            "convert_norm_inputs",
-            lambda graph: rule(graph, trust_fake_layout=True),
+        # no Inductor caches: the pass manager's cache key does not see the patched rule, so
+        # this variant's graphs would be served to `magi` (and the other way round)
+        with (
+            mock.patch.object(
+                channels_last,
+                "convert_norm_inputs",
+                lambda graph: rule(graph, trust_fake_layout=True),
+            ),
+            torch._inductor.config.patch(force_disable_caches=True),
         ):
             return super().__call__(gm, example_inputs, **kwargs)
 

@@ -20,6 +20,11 @@ for s in "$@"; do
     targets29)
         step targets29 python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
             --variants torch.compile+frames,magi-form-s28,magi --rounds 5 --hbm-gbps $HBM ;;
+    targets29b)  # targets29 after its fix: magi-form-s28 had served its graphs to magi through
+        # Inductor's FX graph cache (the same pass-manager key); now it compiles uncached, and
+        # this run has an Inductor cache of its own; torch.compile left out (device time)
+        step targets29b python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
+            --baseline torch.compile+frames --variants magi-form-s28,magi --rounds 3 --hbm-gbps $HBM ;;
     formprof29)
         step formprof29 python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
             --baseline magi-form-s28 --variants magi --rounds 3 --profile --profile-rounds 1 \
