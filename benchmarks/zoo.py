@@ -34,6 +34,8 @@ chunk found, its cache transposes and per-call weight conversions), `magi-form-n
 channels-last in every call), `magi-form-s26` (both: the Wan form as session 26 shipped it),
 `magi-form-s28` (`magi` with the norm-input pin of sessions 25-28, which left alone an activation
 whose fake value is channels-last already: `convert_norm_inputs(trust_fake_layout=True)`),
+`magi-form-cl-params` (`magi` with the conv weights made channels-last in place, as the Wan form
+has it, for a model whose form does not: the decided decoders' compile time),
 `magi-backend` (`torch.compile(module, backend="magi")`: the passes
 alone), the fair baselines `torch.compile+frames` (frames of their own, no passes: what the
 isolation alone buys) and `torch.compile+limit` (`torch.compile(module)` with dynamo's recompile
@@ -135,6 +137,7 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-form-no-cl-params": ({}, "instance"),
     "magi-form-s26": ({"channels_last_pad_through_cat": False}, "instance"),
     "magi-form-s28": ({}, "instance"),
+    "magi-form-cl-params": ({}, "instance"),
     "magi-backend": ({}, "class"),
     "magi-no-cl": ({"enable_conv_channels_last": False}, "instance"),
     "magi-cl-always": ({"channels_last_conv2d_graphs": True}, "class"),
@@ -173,11 +176,13 @@ FORM_VARIANTS = (
     "magi-form-no-cl-params",
     "magi-form-s26",
     "magi-form-s28",
+    "magi-form-cl-params",
 )
 # the `magi-form-*` variants that change one of the form's own options (`magi_passes.forms`)
 FORM_OPTION_OVERRIDES: dict[str, dict[str, Any]] = {
     "magi-form-no-cl-params": {"channels_last_parameters": False},
     "magi-form-s26": {"channels_last_parameters": False},
+    "magi-form-cl-params": {"channels_last_parameters": True},
 }
 # variants compiled with `dynamic=False`: every shape dynamo sees gets a static graph of its own
 # (automatic dynamic shapes off), so the Wan decode's steady chunk is static in its cache frames

@@ -8,7 +8,7 @@ if [ ! -e /tmp/s29/restarted ]; then
     rm -f /tmp/s29/ALL.done
     mkdir -p /tmp/s29/inductor_cache
     TORCHINDUCTOR_CACHE_DIR=/tmp/s29/inductor_cache setsid nohup bash docs/results/session29/run.sh \
-        targets29b formprof29 tests29 >/dev/null 2>&1 &
+        targets29b formprof29 coldcl >/dev/null 2>&1 &
     sleep 5
 fi
 exec bash tools/gpu_poll.sh /tmp/s29 "${1:-570}" s29_logs.tgz

@@ -29,6 +29,13 @@ for s in "$@"; do
         step formprof29 python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
             --baseline magi-form-s28 --variants magi --rounds 3 --profile --profile-rounds 1 \
             --profile-top 20 --hbm-gbps $HBM ;;
+    coldcl)  # cold compiles, each in a process of its own with empty Inductor and Triton
+        # caches: torch.compile, and magi in the model's form with the conv weights channels-last
+        # in place (fake CUDA: 28 and 31 fewer launches, no per-call weight conversion)
+        for m in ltx-video-vae hunyuanvideo-vae; do
+            step "cold_${m}_tc" cold_model "$m" "tc_$m" torch.compile
+            step "cold_${m}_clp" cold_model "$m" "clp_$m" magi-form-cl-params
+        done ;;
     tests29)
         step tests29 python -m pytest -p no:cacheprovider -q -rA -m requires_cuda --magi-perf \
             tests/test_perf_gpu.py examples/vae tests/test_config_sweep.py \
