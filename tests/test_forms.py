@@ -246,6 +246,34 @@ def test_the_zoo_benchmarks_magi_is_the_form_and_magi_split_the_generic_one() ->
     assert bench.variant_form(zoo.load("sd-vae"), "magi") is None
 
 
+def test_the_zoo_benchmarks_cl_params_variant_is_a_decided_decoders_form_with_its_weights_in_place() -> (
+    None
+):
+    """``magi-form-cl-params``: the model's own form (its recorded decisions) with the conv
+    weights of the compiled copy made channels-last, the model's own left alone."""
+    from scripts import load_benchmark
+
+    bench = load_benchmark("zoo")
+    name = "ltx-video-vae"
+    if name not in zoo.names():
+        pytest.skip(zoo.unavailable().get(name, name))
+    model = zoo.load(name, "tiny", dtype=torch.float32)
+    compiled, backend = bench._build_variant(model, "magi-form-cl-params", 64)
+    form = forms.form_for(model.module)
+    assert form is not None and form.name == "ltx-video-decoder"
+    assert backend is not None and backend.config == form.config()
+    assert compiled.compile_kwargs["channels_last_parameters"] is True
+    convs = [m for m in compiled.module.modules() if isinstance(m, nn.Conv3d)]
+    assert convs and all(
+        m.weight.is_contiguous(memory_format=torch.channels_last_3d) for m in convs
+    )
+    assert not any(
+        m.weight.is_contiguous(memory_format=torch.channels_last_3d)
+        for m in model.module.modules()
+        if isinstance(m, nn.Conv3d) and m.weight.shape[2:].numel() > 1
+    )
+
+
 @pytest.mark.slow
 def test_the_wan_decoder_in_its_form_decodes_as_eager_and_reuses_its_graphs() -> None:
     """`magi_compile(vae.decoder)` as users call it, on the tiny Wan 2.2 VAE (CPU, fp32): the
