@@ -128,7 +128,10 @@ class PassConfig:
       10% of HBM; with the option that form decoded 81 frames 1.101x faster (1278 ms, 63.5 ms a
       further frame, output right; H100, torch 2.11, decisions off, docs/benchmarks.md "Session
       25"). In that form, decisions on, beside torch.compile in one run: 81 frames 1.318x over
-      torch.compile with frames isolated ("Session 26"), so the form sets it. Off elsewhere:
+      torch.compile with frames isolated ("Session 26"), so the form sets it. Since session 29
+      it also pins an activation whose fake value is channels-last already (Inductor realised
+      one such up-block output channels-first): T=3 1.029x over the old rule ("Session 29").
+      Off elsewhere:
       in the zoo it fires on two more decoders (HunyuanVideo 1.5, Kandinsky 6 SR), not yet
       timed with it on a GPU.
     - `channels_last_pad_through_cat` (opt-in, static graphs, with `channels_last_through_cat`):

@@ -4,7 +4,10 @@ Generates a zoo model's full-size decode (bf16, random weights) for fake CUDA, o
 and prints the wall time of Inductor's code generation (no Triton compile, no autotuning, no
 run) and, for the magi sides, the part spent in the magi passes themselves (`PassManager`
 calls). Sides: `inductor` (plain), `magi` (`PassConfig()`), `magi-no-gn-stats`
-(`enable_group_norm_stats=False`). On the GPU, LTX-Video and HunyuanVideo compiled cold slower
+(`enable_group_norm_stats=False`), `magi-cl-params` (`magi` on a copy of the model whose conv
+weights are channels-last in place, `convert_conv_parameters`: no per-call weight conversion in
+the graph). Each side also prints its Triton kernels (distinct) and launches; `--repeat N` runs
+the sides N times in turn (codegen time varies by a third between runs of one process). On the GPU, LTX-Video and HunyuanVideo compiled cold slower
 under magi than under torch.compile even with their decisions recorded (docs/benchmarks.md
 "Session 27"); this says whether the passes or Inductor's work on the rewritten graph is why.
 
@@ -15,11 +18,13 @@ a minute a side on 2 cores).
 from __future__ import annotations
 
 import argparse
+import copy
 import time
 
 import torch
 
 from magi_passes import PassConfig
+from magi_passes.channels_last import convert_conv_parameters
 from magi_passes.manager import PassManager
 from pytest_magi import zoo
 from pytest_magi.codegen import inductor_codegen
@@ -28,6 +33,7 @@ SIDES = {
     "inductor": None,
     "magi": PassConfig(),
     "magi-no-gn-stats": PassConfig(enable_group_norm_stats=False),
+    "magi-cl-params": PassConfig(),
 }
 
 
@@ -35,6 +41,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("model", choices=zoo.names())
     parser.add_argument("--sides", default=",".join(SIDES))
+    parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args()
     model = zoo.load(args.model, "full", dtype=torch.bfloat16)
     spent = [0.0]
@@ -50,12 +57,23 @@ def main() -> None:
     PassManager.__call__ = timed  # type: ignore[method-assign]
     try:
         print(f"torch {torch.__version__}; fake CUDA; {args.model} full, bf16")
-        for side in args.sides.split(","):
-            spent[0] = 0.0
-            start = time.perf_counter()
-            inductor_codegen(model.as_module(), *model.inputs, config=SIDES[side])
-            took = time.perf_counter() - start
-            print(f"  {side:<18} codegen {took:5.1f} s, of it the magi passes {spent[0]:4.1f} s")
+        for _ in range(args.repeat):
+            for side in args.sides.split(","):
+                module = model.as_module()
+                if side == "magi-cl-params":
+                    module = copy.deepcopy(module)
+                    convert_conv_parameters(module)
+                spent[0] = 0.0
+                start = time.perf_counter()
+                code = inductor_codegen(module, *model.inputs, config=SIDES[side])
+                took = time.perf_counter() - start
+                kernels = sum(len(g.kernels) for g in code.captured)
+                launches = sum(len(g.calls) for g in code.captured)
+                print(
+                    f"  {side:<18} codegen {took:5.1f} s, of it the magi passes {spent[0]:4.1f} s; "
+                    f"{kernels} Triton kernels, {launches} launches",
+                    flush=True,
+                )
     finally:
         PassManager.__call__ = call  # type: ignore[method-assign]
 

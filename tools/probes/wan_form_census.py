@@ -19,7 +19,10 @@ emulates it by handing the graph channels-last weights before dynamo traces, so 
 activations come out channels-last too, which the GPU backend's weights-once does not do: its
 graph is traced with the weights as they are), `cl-params` (the decoder's conv weights made
 channels-last in place before compiling, `convert_conv_parameters`: what that emulation is);
-several joined by "+" (`cl-params+pad-cat`) combine.
+`s28-pin` (the norm-input pin's rule before session 29: an activation channels-last in eager
+left to Inductor, `convert_norm_inputs(trust_fake_layout=True)`); several joined by "+"
+(`cl-params+pad-cat`) combine. The strided stores are counted for loads too since session 29
+(`strided accesses`: a reduction index times a constant over 1000 in any load or store).
 
 Run: `python tools/probes/wan_form_census.py [--variants form,pad-cat]` (a few minutes a variant
 on 2 cores).
@@ -30,10 +33,11 @@ from __future__ import annotations
 import argparse
 import math
 import re
+from unittest import mock
 
 import torch
 
-from magi_passes import dynamo_fixes, forms
+from magi_passes import channels_last, dynamo_fixes, forms
 from magi_passes.channels_last import convert_conv_parameters
 from magi_passes.frames import isolate_forward_code
 from pytest_magi import zoo
@@ -45,9 +49,11 @@ VARIANTS = {
     "cl-state": {"channels_last_conv_state": True},
     "weights-once": {"channels_last_weights_once": True},
     "cl-params": {},  # the decoder's conv weights channels-last in place (convert_conv_parameters)
+    "s28-pin": {},  # the norm-input pin's rule before session 29 (convert_norm_inputs)
 }
 _NUMEL = re.compile(r"\b(\w*numel) = (\d+)")
 _STORE = re.compile(r"tl\.store\(\w+ \+ \(([^)]*)\)")
+_ACCESS = re.compile(r"tl\.(?:load|store)\(\w+ \+ \(([^)]*)\)")
 _ACROSS = re.compile(r"(\d+)\*r0_\w+")
 
 
@@ -70,18 +76,29 @@ def chunk_graphs(name: str) -> list:
     if "cl-params" in parts:
         convert_conv_parameters(decoder)
     config = forms.WAN_DECODER.config({}).replace(measure_decisions=False, **overrides)
-    with torch.no_grad(), dynamo_fixes.tensor_constant_compare():
+    rule = channels_last.convert_norm_inputs
+    trusted = "s28-pin" in parts
+    with (
+        mock.patch.object(
+            channels_last,
+            "convert_norm_inputs",
+            lambda graph: rule(graph, trust_fake_layout=trusted),
+        ),
+        torch.no_grad(),
+        dynamo_fixes.tensor_constant_compare(),
+    ):
         code = inductor_codegen(module, *model.inputs, config=config)
     # the decoder's chunk graphs: those with convolutions (the rest is vae.decode's own code)
     return [g for g in code.captured if len(g.extern_calls) > 20]
 
 
-def row(graph) -> tuple[int, float, int, int]:
-    """Triton launches, their bytes (upper bound), pad copies and strided stores, per call."""
+def row(graph) -> tuple[int, float, int, int, int]:
+    """Triton launches, their bytes (upper bound), pad copies, strided stores and strided
+    accesses (loads and stores), per call."""
     kernels = {k.name: k for k in graph.kernels}
     launches = [kernels[c] for c in graph.calls if c in kernels]
     total = 0.0
-    pads = strided = 0
+    pads = strided = accesses = 0
     for kernel in launches:
         numel = math.prod(int(n) for _, n in _NUMEL.findall(kernel.source))
         total += 2.0 * numel * (kernel.num_loads + kernel.num_stores)
@@ -89,7 +106,9 @@ def row(graph) -> tuple[int, float, int, int]:
             pads += 1
         stores = _STORE.findall(kernel.source)
         strided += sum(any(int(c) > 1000 for c in _ACROSS.findall(s)) for s in stores)
-    return len(launches), total / 1e9, pads, strided
+        indices = _ACCESS.findall(kernel.source)
+        accesses += sum(any(int(c) > 1000 for c in _ACROSS.findall(s)) for s in indices)
+    return len(launches), total / 1e9, pads, strided, accesses
 
 
 def main() -> None:
@@ -99,12 +118,18 @@ def main() -> None:
     print(
         f"torch {torch.__version__}; fake CUDA; wan2.2-vae full, T=3, bf16, its form, decisions off"
     )
-    print("| variant | chunk | launches | GB (upper bound) | pad copies | strided stores |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    print(
+        "| variant | chunk | launches | GB (upper bound) | pad copies | strided stores "
+        "| strided accesses |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for name in names:
         for i, graph in enumerate(chunk_graphs(name)):
-            launches, gb, pads, strided = row(graph)
-            print(f"| {name} | {i} | {launches} | {gb:.2f} | {pads} | {strided} |", flush=True)
+            launches, gb, pads, strided, accesses = row(graph)
+            print(
+                f"| {name} | {i} | {launches} | {gb:.2f} | {pads} | {strided} | {accesses} |",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -10,6 +10,13 @@
 #              frames isolated, T=3 and T=21, each checked against an fp32 decode
 #   formprof29 the form against magi-form-s28, profiled per further frame (T=21 minus T=3)
 #   tests29    the GPU suites after sessions 28-29's changes, and the Wan form's zoo tests
+#   coldcl     LTX-Video and HunyuanVideo compiled cold, each in a process of its own: torch.compile
+#              and magi-form-cl-params (the form with the conv weights channels-last in place)
+# What ran (one H100, its held time counted in full): `setup targets29` (magi-form-s28's graphs
+# were served to magi by the FX graph cache: the form before the fix, timed twice), then poll.sh
+# restarted the run as `targets29b formprof29 coldcl` with an Inductor cache of its own;
+# targets29b was cut off in its T=21 timings when the device time ran out (T=3: 1.029x over the
+# pin before). Next session: `setup targets29b formprof29 coldcl tests29` (about 25 minutes).
 set -u
 LOGS=/tmp/s29
 # shellcheck source=../../../tools/gpu_steps.sh
