@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from .gpus import timed_gpu
-from .report import PairRecord
+from .report import NUMERICS_NOT_CHECKED, PairRecord
 from .timing import host_text
 
 # The marker table: name -> "signature: one-line help" (registered in pytest_configure).
@@ -257,6 +257,13 @@ def compile_summary(pair: Any) -> str | None:
     )
 
 
+def numerics_of(pair: Any) -> str:
+    """The numerics cell of a pair's report row: its last ``assert_close`` in one line, or
+    ``"not checked"`` (a speedup nothing vouches for: the test never compared the outputs)."""
+    text = getattr(pair, "numerics", None)
+    return text if isinstance(text, str) and text else NUMERICS_NOT_CHECKED
+
+
 # --------------------------------------------------------------------------- min_speedup
 def check_min_speedup(
     nodeid: str,
@@ -282,7 +289,9 @@ def check_min_speedup(
     if not perf:
         for pair in pairs:
             rec = PairRecord.not_measured(nodeid, str(pair.label), spec.ratio)
-            record(dataclasses.replace(rec, compile=compile_summary(pair)))
+            record(
+                dataclasses.replace(rec, compile=compile_summary(pair), numerics=numerics_of(pair))
+            )
         pytest.skip(PERF_SKIP_REASON)
 
     from .timing import PerfLock, measure_pair
@@ -294,7 +303,11 @@ def check_min_speedup(
         rec = PairRecord.from_speedup(nodeid, str(pair.label), spec.ratio, speedup)
         gpu_index, gpu_name = timed_gpu(getattr(pair, "device", None), rec.device)
         rec = dataclasses.replace(
-            rec, compile=compile_summary(pair), gpu_index=gpu_index, gpu_name=gpu_name
+            rec,
+            compile=compile_summary(pair),
+            gpu_index=gpu_index,
+            gpu_name=gpu_name,
+            numerics=numerics_of(pair),
         )
         record(rec)
         if rec.verdict != "pass":
@@ -312,7 +325,7 @@ def format_speedup_failure(rec: PairRecord) -> str:
         f"  candidate median {rec.candidate_ms:.4f} ms\n"
         f"  spread {rec.spread:.1%} (IQR/median of the round ratios) over {rec.rounds} rounds\n"
         f"  device {rec.device}{'' if rec.gpu_index is None else f' (GPU {rec.gpu_index})'}, "
-        f"torch {rec.torch_version}" + _host_line(rec)
+        f"torch {rec.torch_version}" + _host_line(rec) + f"\n  numerics {rec.numerics or '-'}"
     )
 
 

@@ -496,15 +496,41 @@ def assert_judged(
     against: str,
     owner: str,
     locate: Callable[..., Any],
+    keep: Callable[[Judgment], None] | None = None,
 ) -> Judgment:
     """:func:`judge_against_reference`, then :func:`verdict`: what a pair's ``assert_close``
-    does with its three runs. A failure carries ``locate`` (:func:`locatable`)."""
+    does with its three runs. A failure carries ``locate`` (:func:`locatable`). ``keep`` is
+    given the judgment before the verdict, so a pair keeps it whether or not it raises."""
     judgment = judge_against_reference(
         baseline, candidate, reference, reference_name, eager=eager, against=against
     )
+    if keep is not None:
+        keep(judgment)
     with locatable(locate):
         verdict(judgment, owner=owner, reference_name=reference_name, against=against)
     return judgment
+
+
+def numerics_summary(judgment: Judgment, reference_name: str, against: str) -> str:
+    """One line for a pair's report row: the leaf furthest from the ``reference_name`` run,
+    each side's relative L2 distance from it, the bound and the verdict, e.g.
+    ``fp32 rel-L2: candidate 9.68e-03, baseline 1.21e-02, eager 1.40e-02; bound 2.80e-02; ok``.
+    """
+    if not judgment.distances:
+        return f"{reference_name}: {'ok' if judgment.candidate_ok else 'FAILED'}"
+    leaf = max(judgment.distances, key=lambda d: (not d.candidate_ok, d.candidate))
+    eager = "" if leaf.eager is None else f", eager {leaf.eager:.2e}"
+    if not judgment.candidate_ok:
+        outcome = "candidate OVER"
+    elif not judgment.baseline_ok:
+        outcome = "baseline OVER (miscompiled)"
+    else:
+        outcome = "ok"
+    scale = "" if against == "eager" else " (against the baseline)"
+    return (
+        f"{reference_name} rel-L2: candidate {leaf.candidate:.2e}, baseline {leaf.baseline:.2e}"
+        f"{eager}; bound {leaf.bound:.2e}{scale}; {outcome}"
+    )
 
 
 def verdict(

@@ -93,6 +93,7 @@ from .numerics import (
     default_reference,
     locatable,
     locate_call,
+    numerics_summary,
     reference_outputs,
 )
 
@@ -179,6 +180,9 @@ class CompiledPair:
         )
         self.eager = SideCallable("eager", model, None, inference)
         self.last_speedup: Speedup | None = None
+        # the last assert_close's outcome in one line (`numerics_summary`), None before any:
+        # the report's numerics column beside the pair's speedup
+        self.numerics: str | None = None
 
     @classmethod
     def build(
@@ -460,7 +464,14 @@ class CompiledPair:
             against=against,
             owner=f"CompiledPair {self.label!r}",
             locate=self.locate,
+            keep=self._keep_numerics(reference, against),
         )
+
+    def _keep_numerics(self, reference: str, against: str) -> Callable[[Any], None]:
+        def keep(judgment: Any) -> None:
+            self.numerics = numerics_summary(judgment, reference, against)
+
+        return keep
 
     def _assert_close_to_eager(
         self,
@@ -491,6 +502,14 @@ class CompiledPair:
             verdict_text = "ok" if ok else "MISMATCH"
             lines.extend(f"  {name}: {verdict_text}: {d}" for d in details)
         body = "\n".join(lines)
+        if failed["candidate vs eager"] or failed.get("candidate vs baseline", False):
+            outcome = "candidate MISMATCH"
+        elif failed["baseline vs eager"]:
+            outcome = "baseline MISMATCH"
+        else:
+            outcome = "ok"
+        scale = "" if against == "eager" else " (against the baseline)"
+        self.numerics = f"eager elementwise{scale}: {outcome}"
         with locatable(self.locate):
             self._raise_eager_verdict(failed, body, against)
 

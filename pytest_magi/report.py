@@ -43,6 +43,7 @@ PLOT_INSTALL_HINT = "pip install pytest-magi[plot]"
 VERDICT_PASS = "pass"
 VERDICT_FAIL = "FAIL"
 VERDICT_NOT_MEASURED = "not measured"
+NUMERICS_NOT_CHECKED = "not checked"
 
 
 def _optional_ms(value: Any) -> float | None:
@@ -86,6 +87,9 @@ class PairRecord(_Record):
     # the host's time to enqueue one call of each side (CUDA; the ms above are device time)
     baseline_host_ms: float | None = None
     candidate_host_ms: float | None = None
+    # the pair's last assert_close in one line (each side's distance from the reference, the
+    # bound, the verdict), NUMERICS_NOT_CHECKED where the test never checked it
+    numerics: str | None = None
 
     @classmethod
     def not_measured(cls, test: str, label: str, required: float) -> PairRecord:
@@ -239,7 +243,8 @@ def _gpu_cell(r: PairRecord) -> str:
 def format_pairs_table(records: Sequence[PairRecord]) -> list[str]:
     """Lines of the table of pairs: test, baseline ms, candidate ms (device time on CUDA), the
     host's enqueue ms per call of each side (baseline/candidate; '-' where not measured), speedup,
-    required, verdict, the GPU it was timed on (host index and name) and the compile summary."""
+    required, verdict, the GPU it was timed on (host index and name), the compile summary and the
+    numerics (the pair's last assert_close, or "not checked")."""
     header = [
         "test",
         "pair",
@@ -251,6 +256,7 @@ def format_pairs_table(records: Sequence[PairRecord]) -> list[str]:
         "verdict",
         "gpu",
         "compile",
+        "numerics",
     ]
     rows = [
         [
@@ -264,6 +270,7 @@ def format_pairs_table(records: Sequence[PairRecord]) -> list[str]:
             r.verdict,
             _gpu_cell(r),
             r.compile or "-",
+            r.numerics or "-",
         ]
         for r in sorted_by_test(records)
     ]

@@ -1105,6 +1105,9 @@ class ZooPair:
         )
         self.label = label or f"{model.name}-{model.size}"
         self.device = str(model.device)
+        # the last assert_close's outcome in one line (`numerics.numerics_summary`), None
+        # before any: the report's numerics column beside the pair's speedup
+        self.numerics: str | None = None
 
     def run(self, side: str) -> Any:
         """One call of ``side`` ("baseline" or "candidate") on the model's inputs, with what
@@ -1187,6 +1190,7 @@ class ZooPair:
             REFERENCES,
             assert_judged,
             check_against,
+            numerics_summary,
             reference_outputs,
         )
 
@@ -1214,6 +1218,7 @@ class ZooPair:
             against=against,
             owner=f"ZooPair {self.label!r}",
             locate=self.locate,
+            keep=lambda j: setattr(self, "numerics", numerics_summary(j, reference, against)),
         )
         return f"{self.label}: " + "; ".join(judgment.lines)
 

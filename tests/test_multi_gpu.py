@@ -315,7 +315,7 @@ def test_pair_records_carry_the_gpu_and_old_reports_still_load() -> None:
     assert PairRecord.from_dict(old) == rec and rec.gpu_index is None
     lines = format_pairs_table([on_gpu, PairRecord.not_measured("t::b", "q", 1.1)])
     header = lines[0]
-    assert header.split()[-2:] == ["gpu", "compile"]
+    assert header.split()[-3:] == ["gpu", "compile", "numerics"]
     column = header.index("gpu")
     assert lines[2][column:].startswith("1 NVIDIA H200")
     assert lines[3][column:].startswith("-")

@@ -134,7 +134,8 @@ import pytest
 
 @pytest.mark.min_speedup(1.5)
 def test_fast(compiled_pair):
-    compiled_pair(object(), 1, baseline=3.0, candidate=1.0, label="fast")
+    pair = compiled_pair(object(), 1, baseline=3.0, candidate=1.0, label="fast")
+    pair.numerics = "fp32 rel-L2: candidate 1.00e-02; ok"  # what its assert_close leaves
 
 @pytest.mark.min_speedup(ratio=1.5)
 def test_slow(compiled_pair):
@@ -319,12 +320,16 @@ def test_min_speedup_with_perf_times_pairs_and_reports_everything(
             "  candidate median 2.0000 ms",
             "  spread 2.5% (IQR/median of the round ratios) over 3 rounds",
             "  device FakeGPU 9000, torch 9.9.9",
+            "  numerics not checked",
         ]
     )
     out = result.stdout.str()
     assert "magi: compiled pairs" in out and "magi: kernel counts" in out
     result.stdout.fnmatch_lines(
-        ["*::test_fast *fast *3.0000 *1.0000 *3.000x *1.500x *pass *graphs 1->1, breaks 0->0*"]
+        [
+            "*::test_fast *fast *3.0000 *1.0000 *3.000x *1.500x *pass *graphs 1->1, breaks 0->0*"
+            "fp32 rel-L2: candidate 1.00e-02; ok*"
+        ]
     )
 
     data = json.loads((fakes.path / "out" / "report.json").read_text())
@@ -357,7 +362,9 @@ def test_min_speedup_with_perf_times_pairs_and_reports_everything(
         "gpu_name": None,
         "baseline_host_ms": None,  # host times come from the CUDA timer only
         "candidate_host_ms": None,
+        "numerics": "not checked",  # its test never compared the outputs
     }
+    assert pairs[("test_fast", "fast")]["numerics"] == "fp32 rel-L2: candidate 1.00e-02; ok"
     assert pairs[("test_fast", "fast")]["verdict"] == "pass"
     counts = {(c["label"], c["forward"], c["backward"]) for c in data["kernel_counts"]}
     assert counts == {("two", 2, None), ("len", 1, 2), ("code", 3, 4)}

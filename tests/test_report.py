@@ -44,6 +44,25 @@ def test_pair_record_verdicts_and_round_trip() -> None:
     assert exact.verdict == "pass"  # >= ratio passes
 
 
+def test_the_pairs_table_shows_each_pairs_numerics_beside_its_speedup() -> None:
+    """The last column: the pair's last assert_close in one line, "not checked" where the test
+    compared nothing, "-" in reports from before the column (their records load as None)."""
+    checked, unmeasured = _pairs()[0], _pairs()[2]
+    text = "fp32 rel-L2: candidate 9.68e-03, baseline 1.21e-02, eager 1.40e-02; bound 2.80e-02; ok"
+    rows = [
+        PairRecord(**{**checked.to_dict(), "numerics": text}),
+        PairRecord(**{**unmeasured.to_dict(), "numerics": report.NUMERICS_NOT_CHECKED}),
+    ]
+    for rec in rows:
+        assert PairRecord.from_dict(json.loads(json.dumps(rec.to_dict()))) == rec
+    old = {k: v for k, v in checked.to_dict().items() if k != "numerics"}
+    assert PairRecord.from_dict(old).numerics is None
+    lines = report.format_pairs_table(rows)
+    column = lines[0].index("numerics")
+    assert lines[2][column:].rstrip() == text
+    assert lines[3][column:].rstrip() == "not checked"
+
+
 def test_kernel_count_record_round_trip() -> None:
     rec = KernelCountRecord("t.py::test", "gqa", 3, 4)
     assert KernelCountRecord.from_dict(rec.to_dict()) == rec
@@ -67,6 +86,7 @@ def test_pairs_table() -> None:
         "verdict",
         "gpu",
         "compile",
+        "numerics",
     ]
     assert set(lines[1].replace(" ", "")) == {"-"}
     # sorted by test; numbers right-aligned; gpu "-" (from_speedup alone does not know the GPU)
@@ -81,6 +101,7 @@ def test_pairs_table() -> None:
         "FAIL",
         "-",
         "-",
+        "-",
     ]
     assert lines[3].split() == [
         "t.py::test_b",
@@ -91,6 +112,7 @@ def test_pairs_table() -> None:
         "1.250x",
         "1.200x",
         "pass",
+        "-",
         "-",
         "-",
     ]
@@ -106,6 +128,7 @@ def test_pairs_table() -> None:
         "measured",
         "-",
         "-",
+        "-",
     ]
     # numbers right-aligned under their header
     end_of_header = lines[0].index("baseline ms") + len("baseline ms")
@@ -117,8 +140,10 @@ def test_pairs_table_compile_column_and_compile_table() -> None:
     rec = PairRecord(
         **{**rec.to_dict(), "compile": "graphs 3->4 (more), breaks 1->1, recompiles 0->0"}
     )
-    assert report.format_pairs_table([rec])[2].endswith(
-        "graphs 3->4 (more), breaks 1->1, recompiles 0->0"
+    assert (
+        report.format_pairs_table([rec])[2]
+        .rstrip()
+        .endswith("graphs 3->4 (more), breaks 1->1, recompiles 0->0  -")
     )
     side = {"frames": 2, "graphs": 3, "graph_breaks": 1, "recompiles": 0, "eager_fallbacks": 0}
     more = {**side, "graphs": 4, "eager_fallbacks": 1}

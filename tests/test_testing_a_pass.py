@@ -217,11 +217,23 @@ def test_fp32_reference_passes_rounding_noise_and_fails_a_wrong_result() -> None
     model = SmallMLP().to(torch.bfloat16).eval()
     x = torch.randn(16, 32, dtype=torch.bfloat16)
     # rounding only: MulByTwoToAdd finds nothing here, the candidate is plain Inductor
-    CompiledPair.build(model, x, passes=[MulByTwoToAdd()]).assert_close(reference="fp32")
+    right = CompiledPair.build(model, x, passes=[MulByTwoToAdd()])
+    assert right.numerics is None  # nothing checked yet: the report says "not checked"
+    right.assert_close(reference="fp32")
+    # what the report's numerics column shows beside the pair's speedup
+    assert re.fullmatch(
+        r"fp32 rel-L2: candidate \S+, baseline \S+, eager \S+; bound 1\.00e-02; ok", right.numerics
+    ), right.numerics
     wrong = CompiledPair.build(model, x, passes=[ScaleOutput()])
     assert wrong.fired("scale_output")
     with pytest.raises(AssertionError) as info:
         wrong.assert_close()  # bf16 output on CPU: the fp64 reference by default
+    # kept though assert_close raised
+    assert re.fullmatch(
+        r"fp64 rel-L2: candidate [45]\.\d\de-02, baseline \S+, eager \S+; bound 1\.00e-02; "
+        r"candidate OVER",
+        wrong.numerics,
+    ), wrong.numerics
     assert not isinstance(info.value, BaselineMiscompiled)
     text = str(info.value)
     assert "the candidate is clearly further from the fp64 reference than eager\n" in text
@@ -325,16 +337,20 @@ def test_compiled_pair_raises_baseline_miscompiled_for_a_wrong_baseline() -> Non
     )
     with pytest.raises(BaselineMiscompiled, match="the baseline compiler miscompiles this model"):
         pair.assert_close()
+    assert pair.numerics.endswith("; baseline OVER (miscompiled)"), pair.numerics
     with pytest.warns(BaselineNumericsWarning):
         pair.assert_close(against="baseline")  # the candidate's delta alone is fine
+    assert pair.numerics.endswith(" (against the baseline); ok"), pair.numerics
     fp32 = CompiledPair.build(
         SmallMLP().eval(), torch.randn(16, 32), baseline=MagiBackendWith(ScaleOutput())
     )
     with pytest.raises(BaselineMiscompiled, match="baseline differs from eager"):
         fp32.assert_close()  # the eager reference (fp32 outputs) follows the same rule
+    assert fp32.numerics == "eager elementwise: baseline MISMATCH"
     with pytest.raises(AssertionError, match="outputs differ") as info:
         fp32.assert_close(against="baseline")
     assert "candidate vs baseline: MISMATCH" in str(info.value)
+    assert fp32.numerics == "eager elementwise (against the baseline): candidate MISMATCH"
 
 
 def MagiBackendWith(user_pass: MagiPass):  # noqa: N802 - a backend factory, read as a class

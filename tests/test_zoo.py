@@ -121,8 +121,12 @@ def test_sd_vae_conv2d_only_graph_is_left_to_inductor(config_patch) -> None:
     torch._dynamo.reset()
     model = zoo.load("sd-vae")
     pair = zoo.ZooPair(model)
+    assert pair.numerics is None
     text = pair.assert_close()
     assert "relative L2" in text
+    # the report's numerics column: the fp32 model is its own reference
+    assert pair.numerics is not None and pair.numerics.startswith("eager rel-L2: candidate ")
+    assert pair.numerics.endswith("; ok"), pair.numerics
     results = pair.results()
     assert results, "the magi passes never ran"
     cl = [r for r in results if r.name == "conv_channels_last"]
@@ -270,6 +274,7 @@ def test_zoo_pair_locates_a_wrong_baseline_from_its_failure() -> None:
     with pytest.raises(BaselineMiscompiled) as info:
         pair.assert_close()
     assert info.value.side == "baseline" and callable(info.value.locate)
+    assert pair.numerics is not None and pair.numerics.endswith("; baseline OVER (miscompiled)")
     compiled.clear()
     found = info.value.locate(settings=[])
     assert found.first_bad is not None and (found.first_bad.graph, found.first_bad.output) == (1, 0)
