@@ -451,6 +451,15 @@ class PairChange:
     after: float | None
     before_gpu: str = "-"
     after_gpu: str = "-"
+    # each run's numerics outcome (`numerics_outcome`: "ok", "candidate OVER", "not checked"...)
+    before_numerics: str | None = None
+    after_numerics: str | None = None
+
+    @property
+    def candidate_wrong(self) -> bool:
+        """The later run's check found the candidate's numbers wrong: its speedup counts for
+        nothing, whatever it is."""
+        return self.after_numerics is not None and self.after_numerics.startswith("candidate")
 
     @property
     def change(self) -> float | None:
@@ -460,15 +469,17 @@ class PairChange:
         return self.after / self.before - 1
 
     def within(self, tolerance: float) -> bool:
-        """Both runs timed it and the speedups differ by at most `tolerance` (relative)."""
+        """Both runs timed it, the speedups differ by at most `tolerance` (relative) and the
+        later run did not find the candidate's numbers wrong."""
         change = self.change
-        return change is not None and abs(change) <= tolerance
+        return change is not None and abs(change) <= tolerance and not self.candidate_wrong
 
 
 @dataclass(frozen=True)
 class ReportComparison:
     """Two reports side by side (`compare_reports`): `ok` when every pair either run has was
-    timed in both and each speedup moved by at most `tolerance`."""
+    timed in both, each speedup moved by at most `tolerance`, and no candidate's numbers were
+    found wrong in the later run."""
 
     tolerance: float
     pairs: tuple[PairChange, ...]
@@ -499,7 +510,17 @@ class ReportComparison:
 
     def lines(self) -> list[str]:
         """The comparison as a table, then the wall times and a verdict line."""
-        header = ["test", "pair", "before", "after", "change", "gpu before", "gpu after", "verdict"]
+        header = [
+            "test",
+            "pair",
+            "before",
+            "after",
+            "change",
+            "gpu before",
+            "gpu after",
+            "numerics",
+            "verdict",
+        ]
         rows = [
             [
                 p.test,
@@ -509,6 +530,7 @@ class ReportComparison:
                 "-" if p.change is None else f"{p.change:+.1%}",
                 p.before_gpu,
                 p.after_gpu,
+                f"{p.before_numerics or '-'} -> {p.after_numerics or '-'}",
                 "ok" if p.within(self.tolerance) else _off_reason(p, self.tolerance),
             ]
             for p in self.pairs
@@ -578,7 +600,19 @@ def _off_reason(p: PairChange, tolerance: float) -> str:
         return "not timed before"
     if p.after is None:
         return "not timed after"
+    if p.candidate_wrong:
+        return "numbers wrong after"
     return f"OFF (> {tolerance:.1%})"
+
+
+def numerics_outcome(text: str | None) -> str | None:
+    """The verdict at the end of a pair's numerics line: "ok", "candidate OVER", "baseline OVER
+    (miscompiled)", "candidate MISMATCH", "not checked"; None for reports without the column."""
+    if not text:
+        return None
+    if "; " in text:
+        return text.rsplit("; ", 1)[-1]
+    return text.rsplit(": ", 1)[-1]
 
 
 def _seconds(value: float | None, workers: int | None) -> str:
@@ -623,6 +657,8 @@ def compare_reports(
                 after=None if a is None else a.speedup,
                 before_gpu="-" if b is None else _gpu_cell(b),
                 after_gpu="-" if a is None else _gpu_cell(a),
+                before_numerics=None if b is None else numerics_outcome(b.numerics),
+                after_numerics=None if a is None else numerics_outcome(a.numerics),
             )
         )
 

@@ -335,6 +335,28 @@ def test_a_pair_one_run_did_not_time_or_has_not_fails_the_comparison() -> None:
     assert not empty.ok and "nothing to compare" in empty.lines()[-1]
 
 
+def test_a_candidate_found_wrong_in_the_later_run_fails_the_comparison() -> None:
+    """A speedup beside wrong numbers counts for nothing: the pair is off whatever its ratio,
+    and the numerics column shows each run's outcome."""
+    before = _report_of({"t::a": 2.0, "t::b": 2.0}, workers=0, seconds=10.0)
+    after = _report_of({"t::a": 2.0, "t::b": 2.0}, workers=0, seconds=10.0)
+    ok = "fp32 rel-L2: candidate 9.68e-03, baseline 1.21e-02, eager 1.40e-02; bound 2.80e-02; ok"
+    before["pairs"][0]["numerics"] = before["pairs"][1]["numerics"] = ok
+    after["pairs"][0]["numerics"] = ok.replace("9.68e-03", "8.78e-01").replace(
+        "; ok", "; candidate OVER"
+    )
+    after["pairs"][1]["numerics"] = report.NUMERICS_NOT_CHECKED
+    result = report.compare_reports(before, after)
+    assert [p.test for p in result.off] == ["t::a"] and not result.ok
+    lines = result.lines()
+    column = lines[0].index("numerics")
+    rows = {line.split()[0]: line[column:].split() for line in lines[2:4]}
+    assert rows["t::a"] == "ok -> candidate OVER numbers wrong after".split()
+    assert rows["t::b"] == "ok -> not checked ok".split()
+    assert report.numerics_outcome("eager elementwise: baseline MISMATCH") == "baseline MISMATCH"
+    assert report.numerics_outcome(None) is None
+
+
 @pytest.mark.parametrize("tolerance", [-0.01, 1.0, float("nan"), "3%"])
 def test_a_bad_tolerance_is_refused_with_the_value(tolerance: object) -> None:
     data = _report_of({"t::a": 2.0}, workers=0, seconds=1.0)
