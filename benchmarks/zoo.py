@@ -303,19 +303,12 @@ class S28Backend(MagiBackend):
     graph it compiles pins only the norm inputs whose fake value is not channels-last already."""
 
     def __call__(self, gm: Any, example_inputs: Any, **kwargs: Any) -> Any:
-        from unittest import mock
+        from magi_passes.channels_last import norm_pin_rule
 
-        from magi_passes import channels_last
-
-        rule = channels_last.convert_norm_inputs
-        # no Inductor caches: the pass manager's cache key does not see the patched rule, so
-        # this variant's graphs would be served to `magi` (and the other way round)
+        # no Inductor caches: the pass manager's cache key does not see the rule, so this
+        # variant's graphs would be served to `magi` (and the other way round)
         with (
-            mock.patch.object(
-                channels_last,
-                "convert_norm_inputs",
-                lambda graph: rule(graph, trust_fake_layout=True),
-            ),
+            norm_pin_rule(trust_fake_layout=True),
             torch._inductor.config.patch(force_disable_caches=True),
         ):
             return super().__call__(gm, example_inputs, **kwargs)

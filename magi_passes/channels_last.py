@@ -83,7 +83,7 @@ kernel is tiled 2-D (fake CUDA, a norm + cat + pad + conv3d block, torch 2.13).
   (torch 2.11 with `magi_compile(..., dynamo_fixes=True)`, torch 2.13 as it traces): the last
   up block's residual sum and norm, one looped reduction at 10% of HBM bandwidth, 9.03 of a
   further frame's 70.21 ms (H100, docs/benchmarks.md "Session 25"). Values are unchanged (the
-  pin is a copy at most); graph outputs keep eager's strides
+  pin is a copy at most); graph outputs keep eager's strides.
   The pin is placed where the fake value is channels-last already, too: Inductor realises a
   computed (pointwise or reduction) buffer in its default contiguous order whatever the fake
   value says (it applies a channels-last order to 4-D intermediates only, and only under its own
@@ -127,7 +127,8 @@ habitual. The gate:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import contextlib
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, ClassVar
 
 import torch
@@ -251,7 +252,9 @@ class ConvChannelsLastPass(MagiPass):
             counts["state_outputs_channels_last"] = convert_state_outputs(graph, sources)
         if self.config.channels_last_norm_inputs:
             counts["norm_inputs_channels_last"] = (
-                0 if is_dynamic(graph) else convert_norm_inputs(graph)
+                0
+                if is_dynamic(graph)
+                else convert_norm_inputs(graph, trust_fake_layout=_trust_fake_layout)
             )
         counts["weight_clones_batched"] = (
             0 if is_dynamic(graph) else batch_weight_clones(graph, clones.values())
@@ -735,6 +738,25 @@ def convert_norm_inputs(graph: torch.fx.Graph, *, trust_fake_layout: bool = Fals
         _pin(graph, source, fmt, force)
         pinned += 1
     return pinned
+
+
+# the norm-input pin's rule the pass applies (`norm_pin_rule`): False, the rule since session 29
+_trust_fake_layout = False
+
+
+@contextlib.contextmanager
+def norm_pin_rule(*, trust_fake_layout: bool) -> Iterator[None]:
+    """Inside, `ConvChannelsLastPass` pins norm inputs by the given rule
+    (`convert_norm_inputs`): ``trust_fake_layout=True`` is the rule before session 29, for
+    measuring the change (`benchmarks/zoo.py`'s ``magi-form-s28``, the fake-CUDA census). The
+    pass manager's cache key does not see it: compile with Inductor's caches off inside."""
+    global _trust_fake_layout
+    before = _trust_fake_layout
+    _trust_fake_layout = trust_fake_layout
+    try:
+        yield
+    finally:
+        _trust_fake_layout = before
 
 
 def _pin(

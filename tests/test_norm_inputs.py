@@ -128,6 +128,20 @@ def test_the_rule_before_session_29_left_it_alone() -> None:
     assert convert_norm_inputs(graph) == 1
 
 
+def test_the_old_rule_is_scoped_to_its_block_even_when_it_raises() -> None:
+    """`norm_pin_rule` switches the rule the pass applies inside its block only."""
+    from magi_passes import channels_last
+
+    with channels_last.norm_pin_rule(trust_fake_layout=True):
+        graph, _ = _channels_last_product()
+        assert run_pass(graph).counts["norm_inputs_channels_last"] == 0
+    graph, _ = _channels_last_product()
+    assert run_pass(graph).counts["norm_inputs_channels_last"] == 1
+    with pytest.raises(RuntimeError), channels_last.norm_pin_rule(trust_fake_layout=True):
+        raise RuntimeError("a compile that fails inside")
+    assert channels_last._trust_fake_layout is False
+
+
 def test_a_convolution_output_is_not_pinned() -> None:
     """Inductor lays a convolution's output out from its inputs: no pin on it."""
     b = GraphBuilder()
@@ -276,8 +290,6 @@ def _wan_form_graphs(trust_fake_layout: bool) -> list:
     """The tiny Wan 2.2 decoder (bf16, an 8 x 12 latent of 2 frames) compiled in its form for
     fake CUDA, one graph a chunk as `magi_compile` has it, weights channels-last: the decoder's
     chunk graphs."""
-    from unittest import mock
-
     from magi_passes import channels_last, dynamo_fixes, forms
     from magi_passes.frames import isolate_forward_code
     from pytest_magi import zoo
@@ -296,13 +308,8 @@ def _wan_form_graphs(trust_fake_layout: bool) -> list:
     decoder.forward = one_graph_a_call
     channels_last.convert_conv_parameters(decoder)
     config = forms.WAN_DECODER.config().replace(measure_decisions=False)
-    rule = channels_last.convert_norm_inputs
     with (
-        mock.patch.object(
-            channels_last,
-            "convert_norm_inputs",
-            lambda g: rule(g, trust_fake_layout=trust_fake_layout),
-        ),
+        channels_last.norm_pin_rule(trust_fake_layout=trust_fake_layout),
         torch.no_grad(),
         dynamo_fixes.tensor_constant_compare(),
     ):

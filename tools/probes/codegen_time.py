@@ -7,9 +7,10 @@ calls). Sides: `inductor` (plain), `magi` (`PassConfig()`), `magi-no-gn-stats`
 (`enable_group_norm_stats=False`), `magi-cl-params` (`magi` on a copy of the model whose conv
 weights are channels-last in place, `convert_conv_parameters`: no per-call weight conversion in
 the graph). Each side also prints its Triton kernels (distinct) and launches; `--repeat N` runs
-the sides N times in turn (codegen time varies by a third between runs of one process). On the GPU, LTX-Video and HunyuanVideo compiled cold slower
-under magi than under torch.compile even with their decisions recorded (docs/benchmarks.md
-"Session 27"); this says whether the passes or Inductor's work on the rewritten graph is why.
+the sides N times in turn (codegen time varies by a third between runs of one process). On the
+GPU, LTX-Video and HunyuanVideo compiled cold slower under magi than under torch.compile even
+with their decisions recorded (docs/benchmarks.md "Session 27"); this says whether the passes or
+Inductor's work on the rewritten graph is why (session 29: the per-call weight conversions).
 
 Run: `python tools/probes/codegen_time.py hunyuanvideo-vae [--sides inductor,magi]` (about half
 a minute a side on 2 cores).

@@ -23,7 +23,10 @@ c1 = torch.randn(1, C, TC, 34, 60, dtype=torch.bfloat16)
 c2 = torch.randn(1, C, TC, 34, 60, dtype=torch.bfloat16)
 dyn = {1: 2, 2: 2} if "-d" in sys.argv else None
 with torch.no_grad():
-    for name, cfg in [("off", PassConfig(enable_conv_input_windows=False)), ("on", PassConfig(enable_conv_input_windows=True))]:
+    for name, cfg in [
+        ("off", PassConfig(enable_conv_input_windows=False)),
+        ("on", PassConfig(enable_conv_input_windows=True)),
+    ]:
         code = inductor_codegen(m, x, c1, c2, config=cfg, dynamic_dims=dyn)
         print(
             "==",

@@ -33,12 +33,11 @@ from __future__ import annotations
 import argparse
 import math
 import re
-from unittest import mock
 
 import torch
 
-from magi_passes import channels_last, dynamo_fixes, forms
-from magi_passes.channels_last import convert_conv_parameters
+from magi_passes import dynamo_fixes, forms
+from magi_passes.channels_last import convert_conv_parameters, norm_pin_rule
 from magi_passes.frames import isolate_forward_code
 from pytest_magi import zoo
 from pytest_magi.codegen import inductor_codegen
@@ -76,14 +75,8 @@ def chunk_graphs(name: str) -> list:
     if "cl-params" in parts:
         convert_conv_parameters(decoder)
     config = forms.WAN_DECODER.config({}).replace(measure_decisions=False, **overrides)
-    rule = channels_last.convert_norm_inputs
-    trusted = "s28-pin" in parts
     with (
-        mock.patch.object(
-            channels_last,
-            "convert_norm_inputs",
-            lambda graph: rule(graph, trust_fake_layout=trusted),
-        ),
+        norm_pin_rule(trust_fake_layout="s28-pin" in parts),
         torch.no_grad(),
         dynamo_fixes.tensor_constant_compare(),
     ):
