@@ -10,8 +10,9 @@
 #              frames isolated, T=3 and T=21, each checked against an fp32 decode
 #   formprof29 the form against magi-form-s28, profiled per further frame (T=21 minus T=3)
 #   tests29    the GPU suites after sessions 28-29's changes, and the Wan form's zoo tests
-#   coldcl     LTX-Video and HunyuanVideo compiled cold, each in a process of its own: torch.compile
-#              and magi-form-cl-params (the form with the conv weights channels-last in place)
+#   coldcl     LTX-Video and HunyuanVideo compiled cold, each in a process of its own: torch.compile,
+#              magi (its form as shipped) and magi-form-cl-params (the form with the conv weights
+#              channels-last in place)
 # What ran (one H100, its held time counted in full): `setup targets29` (magi-form-s28's graphs
 # were served to magi by the FX graph cache: the form before the fix, timed twice), then poll.sh
 # restarted the run as `targets29b formprof29 coldcl` with an Inductor cache of its own;
@@ -37,10 +38,12 @@ for s in "$@"; do
             --baseline magi-form-s28 --variants magi --rounds 3 --profile --profile-rounds 1 \
             --profile-top 20 --hbm-gbps $HBM ;;
     coldcl)  # cold compiles, each in a process of its own with empty Inductor and Triton
-        # caches: torch.compile, and magi in the model's form with the conv weights channels-last
-        # in place (fake CUDA: 28 and 31 fewer launches, no per-call weight conversion)
+        # caches: torch.compile, magi, and magi in the model's form with the conv weights
+        # channels-last in place (fake CUDA: 28 and 27 fewer launches, no per-call weight
+        # conversion)
         for m in ltx-video-vae hunyuanvideo-vae; do
             step "cold_${m}_tc" cold_model "$m" "tc_$m" torch.compile
+            step "cold_${m}_magi" cold_model "$m" "magi_$m" magi
             step "cold_${m}_clp" cold_model "$m" "clp_$m" magi-form-cl-params
         done ;;
     tests29)
