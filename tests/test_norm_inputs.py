@@ -323,7 +323,8 @@ def test_fake_cuda_the_wan_forms_up_block_outputs_are_read_along_the_channels() 
     output plus the DupUp3D shortcut, is channels-last in eager. Trusting that fake value, the
     pin left it to Inductor, which realised it channels-first: the next block's norm, shortcut
     and residual sums read it across the channels. Pinned, no reduction kernel of the decoder
-    loads or stores across its channels (docs/benchmarks.md "Session 29")."""
+    loads or stores across its channels, and none reads past a buffer (docs/benchmarks.md
+    "Session 29")."""
     from pytest_magi.fake_cuda import fake_cuda_status
 
     ok, why = fake_cuda_status()
@@ -334,3 +335,7 @@ def test_fake_cuda_the_wan_forms_up_block_outputs_are_read_along_the_channels() 
     pinned = _wan_form_graphs(trust_fake_layout=False)
     assert len(pinned) == 2  # chunk 0 and chunk 1
     assert [hit for g in pinned for hit in _across_channels(g)] == []
+    # and no load or store of the pinned form past its buffer (pytest_magi.bounds)
+    from pytest_magi.bounds import accesses_checked, out_of_bounds
+
+    assert all(accesses_checked(g) > 20 and out_of_bounds(g) == [] for g in pinned)
