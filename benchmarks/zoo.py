@@ -36,6 +36,8 @@ channels-last in every call), `magi-form-s26` (both: the Wan form as session 26 
 whose fake value is channels-last already: `convert_norm_inputs(trust_fake_layout=True)`),
 `magi-form-cl-params` (`magi` with the conv weights made channels-last in place, as the Wan form
 has it, for a model whose form does not: the decided decoders' compile time),
+`magi-form-cl-norm` (`magi` with the norm-input pin on, as the Wan form has it: LTX-Video's RMS
+norms over permuted channels, matched since session 29),
 `magi-backend` (`torch.compile(module, backend="magi")`: the passes
 alone), the fair baselines `torch.compile+frames` (frames of their own, no passes: what the
 isolation alone buys) and `torch.compile+limit` (`torch.compile(module)` with dynamo's recompile
@@ -138,6 +140,7 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-form-s26": ({"channels_last_pad_through_cat": False}, "instance"),
     "magi-form-s28": ({}, "instance"),
     "magi-form-cl-params": ({}, "instance"),
+    "magi-form-cl-norm": ({"channels_last_norm_inputs": True}, "instance"),
     "magi-backend": ({}, "class"),
     "magi-no-cl": ({"enable_conv_channels_last": False}, "instance"),
     "magi-cl-always": ({"channels_last_conv2d_graphs": True}, "class"),
@@ -177,6 +180,7 @@ FORM_VARIANTS = (
     "magi-form-s26",
     "magi-form-s28",
     "magi-form-cl-params",
+    "magi-form-cl-norm",
 )
 # the `magi-form-*` variants that change one of the form's own options (`magi_passes.forms`)
 FORM_OPTION_OVERRIDES: dict[str, dict[str, Any]] = {

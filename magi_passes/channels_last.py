@@ -93,7 +93,10 @@ kernel is tiled 2-D (fake CUDA, a norm + cat + pad + conv3d block, torch 2.13).
   channels by the next block's norm, shortcut and two residual sums (fake-CUDA census). Pinned,
   the form decoded T=3 1.029x faster than with the old rule, output right (H100, torch 2.11,
   docs/benchmarks.md "Session 29"). A convolution's own output is not pinned: Inductor lays it
-  out from the convolution's inputs.
+  out from the convolution's inputs. The statistic may also be a mean of squares over the last
+  dim of a permute that moved the channels last (LTX-Video's RMS norm); then the permute's
+  input is pinned (on LTX-Video's decoder in fake CUDA: 19 pins, and its 12 loads and stores a
+  call across the channels gone; not timed on a GPU, and off in its form).
 
 Why it is safe: `clone` is a value-preserving copy, so numerics are unchanged; the clone is a
 fresh tensor (no new aliasing) and its fake value is exactly what eager `clone(memory_format=...)`
@@ -704,6 +707,11 @@ def _squared_source(node: torch.fx.Node) -> torch.fx.Node:
         node = nxt
 
 
+# the reductions of a norm's statistic over the channels: F.normalize's sum (Wan), an RMS norm's
+# mean (LTX-Video, over the last dim of a permuted tensor)
+_CHANNEL_SUMS = (aten.sum.dim_IntList, aten.mean.dim)
+
+
 def convert_norm_inputs(graph: torch.fx.Graph, *, trust_fake_layout: bool = False) -> int:
     """Pin channels-last every computed activation whose square is summed over its channels
     (`PassConfig.channels_last_norm_inputs`, module docstring). Every user but the graph's
@@ -714,19 +722,30 @@ def convert_norm_inputs(graph: torch.fx.Graph, *, trust_fake_layout: bool = Fals
     already is left alone, though Inductor may realise it channels-first."""
     force = force_stride_order_op()
     pinned = 0
-    for total in list(graph.find_nodes(op="call_function", target=aten.sum.dim_IntList)):
+    totals = [n for t in _CHANNEL_SUMS for n in graph.find_nodes(op="call_function", target=t)]
+    for total in totals:
         squared = total.args[0]
         dims = total.args[1]
         if not isinstance(squared, torch.fx.Node) or not isinstance(dims, (list, tuple)):
             continue
         value = squared.meta.get("val")
-        if not isinstance(value, torch.Tensor) or value.dim() not in (4, 5):
-            continue
-        if [d % value.dim() for d in dims] != [1]:
+        if not isinstance(value, torch.Tensor) or value.dim() not in (4, 5) or len(dims) != 1:
             continue
         source = _squared_source(squared)
-        if source is squared or source.op != "call_function" or source.target is force:
-            continue  # not a square, a graph input (a copy of its own), or pinned already
+        if source is squared:
+            continue  # not a square
+        channel = dims[0] % value.dim()
+        if is_call(source, aten.permute.default):
+            # the channels moved last and the norm taken over the last dim (LTX-Video's RMS
+            # norm): the permuted tensor's source is what is pinned
+            channel = source.args[1][channel] % value.dim()
+            source = source.args[0]
+            if not isinstance(source, torch.fx.Node):
+                continue
+        if channel != 1:
+            continue  # not a sum over the channels
+        if source.op != "call_function" or source.target is force:
+            continue  # a graph input (a copy of its own), or pinned already
         if is_call(source, aten.convolution.default):
             continue  # a convolution's output: Inductor lays it out from its inputs already
         source_value = source.meta.get("val")

@@ -132,8 +132,9 @@ class PassConfig:
       it also pins an activation whose fake value is channels-last already (Inductor realised
       one such up-block output channels-first): T=3 1.029x over the old rule ("Session 29").
       Off elsewhere:
-      in the zoo it fires on two more decoders (HunyuanVideo 1.5, Kandinsky 6 SR), not yet
-      timed with it on a GPU.
+      in the zoo it fires on three more decoders (HunyuanVideo 1.5, Kandinsky 6 SR, and since
+      session 29 LTX-Video, whose RMS norm is taken over permuted channels), not yet timed with
+      it on a GPU.
     - `channels_last_pad_through_cat` (opt-in, static graphs, with `channels_last_through_cat`):
       a zero pad along a concatenation's dim between the concatenation and a converted
       convolution goes onto the concatenation's first or last input instead

@@ -97,6 +97,39 @@ def test_nothing_is_pinned_outside_the_rule(case: str) -> None:
     assert result.counts.get("norm_inputs_channels_last") == expected
 
 
+def permuted_rms_norm(perm: tuple[int, ...] = (0, 2, 3, 4, 1)):
+    """h = conv(x) + x; an RMS norm over the last dim of ``h.permute(perm)`` (LTX-Video's:
+    the channels moved last, ``mean(x.float() ** 2, -1)``); h also a graph output."""
+    b = GraphBuilder()
+    x = b.input(SHAPE)
+    y = b.conv(x, b.input((8, 8, 3, 3, 3)), padding=1)
+    h = b.call(aten.add.Tensor, y, x)
+    moved = b.call(aten.permute.default, h, list(perm))
+    wide = b.call(prims.convert_element_type.default, moved, torch.float32)
+    sq = b.call(aten.pow.Tensor_Scalar, wide, 2)
+    variance = b.call(aten.mean.dim, sq, [-1], True)
+    normed = b.call(aten.mul.Tensor, wide, b.call(aten.rsqrt.default, variance))
+    return b.output(normed, h), h
+
+
+def test_an_rms_norm_over_permuted_channels_is_pinned_at_its_source() -> None:
+    """The mean of squares over the last dim of a permute that moved the channels last is a
+    statistic over the channels: the permute's input is pinned, and the permute reads the pin."""
+    graph, h = permuted_rms_norm()
+    assert run_pass(graph).counts["norm_inputs_channels_last"] == 1
+    (pin,) = pins(graph)
+    assert pin.args[0] is h
+    assert tuple(pin.args[1]) == tuple(make_channels_last_strides_for(SHAPE))
+    (permute,) = graph.find_nodes(op="call_function", target=aten.permute.default)
+    assert permute.args[0] is pin
+    graph.lint()
+
+
+def test_an_rms_norm_over_another_permuted_dim_is_not_pinned() -> None:
+    graph, _ = permuted_rms_norm(perm=(0, 1, 2, 4, 3))  # W moved last: a norm over W
+    assert run_pass(graph).counts["norm_inputs_channels_last"] == 0 and pins(graph) == []
+
+
 def _channels_last_product() -> tuple[torch.fx.Graph, torch.fx.Node]:
     """A conv graph whose squared activation ``h`` has a channels-last fake value already."""
     b = GraphBuilder()
@@ -273,15 +306,16 @@ def test_real_rms_norm_decoders_are_pinned_and_decode_as_eager(name: str) -> Non
     torch.testing.assert_close(out, expected, rtol=1e-4, atol=1e-5)
 
 
-def _across_channels(graph) -> list[tuple[str, str]]:
+def _across_channels(graph, over: int = 16) -> list[tuple[str, str]]:
     """(kernel, index) of every load or store of a reduction kernel that steps across the
-    channels: the reduction index (the channels, in a norm over them) scaled by more than 16."""
+    channels: the reduction index (the channels, in a norm over them) scaled by more than
+    ``over``."""
     found = []
     for kernel in graph.kernels:
         if "reduction" not in kernel.kind:
             continue
         for index in re.findall(r"tl\.(?:load|store)\(\w+ \+ \(([^)]*)\)", kernel.source):
-            if any(int(c) > 16 for c in re.findall(r"(\d+)\*r0_", index)):
+            if any(int(c) > over for c in re.findall(r"(\d+)\*r0_", index)):
                 found.append((kernel.name, index))
     return found
 
@@ -339,3 +373,32 @@ def test_fake_cuda_the_wan_forms_up_block_outputs_are_read_along_the_channels() 
     from pytest_magi.bounds import accesses_checked, out_of_bounds
 
     assert all(accesses_checked(g) > 20 and out_of_bounds(g) == [] for g in pinned)
+
+
+@pytest.mark.slow
+def test_fake_cuda_ltx_videos_rms_norms_read_along_the_channels_when_pinned() -> None:
+    """LTX-Video's decoder (full channels, an 8 x 12 latent, fake CUDA): without the pin, its
+    residual sums are realised channels-first and its RMS norms (over the last dim of a permute)
+    read them across the channels; with ``channels_last_norm_inputs`` none is."""
+    from pytest_magi import zoo
+    from pytest_magi.codegen import inductor_codegen
+    from pytest_magi.fake_cuda import fake_cuda_status
+
+    ok, why = fake_cuda_status()
+    if not ok:
+        pytest.skip(why)
+    name = "ltx-video-vae"
+    if name not in zoo.names():
+        pytest.skip(zoo.unavailable().get(name, name))
+    model = zoo.load(name, "full", dtype=torch.bfloat16, height=8, width=12)
+    found = {}
+    for pinned in (False, True):
+        config = PassConfig(measure_decisions=False, channels_last_norm_inputs=pinned)
+        with torch.no_grad():
+            code = inductor_codegen(model.as_module(), *model.inputs, config=config)
+        found[pinned] = [hit for g in code.captured for hit in _across_channels(g, over=1000)]
+        counts = [r.counts for r in code.pass_results if r.name == "conv_channels_last"]
+        if pinned:
+            assert counts and counts[0]["norm_inputs_channels_last"] > 0, counts
+    assert found[False], "the premise: unpinned, a norm reads across the channels"
+    assert found[True] == []

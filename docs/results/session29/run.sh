@@ -10,6 +10,7 @@
 #              frames isolated, T=3 and T=21, each checked against an fp32 decode
 #   formprof29 the form against magi-form-s28, profiled per further frame (T=21 minus T=3)
 #   tests29    the GPU suites after sessions 28-29's changes, and the Wan form's zoo tests
+#   ltxnorm    LTX-Video's form with the norm-input pin, and with its weights in place, timed
 #   coldcl     LTX-Video and HunyuanVideo compiled cold, each in a process of its own: torch.compile,
 #              magi (its form as shipped) and magi-form-cl-params (the form with the conv weights
 #              channels-last in place)
@@ -17,7 +18,8 @@
 # were served to magi by the FX graph cache: the form before the fix, timed twice), then poll.sh
 # restarted the run as `targets29b formprof29 coldcl` with an Inductor cache of its own;
 # targets29b was cut off in its T=21 timings when the device time ran out (T=3: 1.029x over the
-# pin before). Next session: `setup targets29b formprof29 coldcl tests29` (about 25 minutes).
+# pin before). Next session: `setup targets29b formprof29 coldcl ltxnorm tests29` (about 28
+# minutes).
 set -u
 LOGS=/tmp/s29
 # shellcheck source=../../../tools/gpu_steps.sh
@@ -46,6 +48,11 @@ for s in "$@"; do
             step "cold_${m}_magi" cold_model "$m" "magi_$m" magi
             step "cold_${m}_clp" cold_model "$m" "clp_$m" magi-form-cl-params
         done ;;
+    ltxnorm)  # LTX-Video's form with the norm-input pin (its RMS norms over permuted channels,
+        # matched since session 29: 19 pins, 12 across-channel accesses a call gone in fake
+        # CUDA) and with the weights channels-last in place, each against the form as shipped
+        step ltxnorm python benchmarks/zoo.py --models ltx-video-vae --baseline magi \
+            --variants magi-form-cl-norm,magi-form-cl-params --rounds 5 --hbm-gbps $HBM ;;
     tests29)
         step tests29 python -m pytest -p no:cacheprovider -q -rA -m requires_cuda --magi-perf \
             tests/test_perf_gpu.py examples/vae tests/test_config_sweep.py \
