@@ -19,8 +19,8 @@ magi alike; with `comprehensive_padding=False` the read matches the buffer. So n
 is known to be fixed: `FIXED_IN` is None and the workaround applies on every torch.
 
 Matches: a post-grad graph that has a convolution (forward or backward) on a CUDA device, compiled
-by a torch without a known fix (`FIXED_IN`; None: no torch is known fixed). Padding needs a GPU (Inductor never pads CPU
-graphs) and static strides above `padding_stride_threshold` that are not 128-byte aligned: bf16
+by a torch without a known fix (`FIXED_IN`; None: no torch is known fixed). Padding needs a GPU
+(Inductor never pads CPU graphs) and static strides above `padding_stride_threshold` that are not 128-byte aligned: bf16
 and fp16 rows such as 34x60 are, fp32 rows of the same sizes mostly are not (the fp32 Wan decode
 compiled correctly, 7.6e-4). Channels-last buffers, which the channel shuffle misread, come from
 convolutions, so graphs without one keep Inductor's padding and its speed.

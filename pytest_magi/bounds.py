@@ -16,7 +16,8 @@ CUDA or a real GPU) for that, statically:
 
 It finds definite errors only: an access whose mask holds more than the range masks (a pad's
 condition), an indirect index (a load's result), a buffer the wrapper does not define, or a
-combo / foreach kernel (several blocks, each with its own ranges), is skipped. An index that is wrong but stays inside the storage is not found.
+combo / foreach kernel (several blocks, each with its own ranges), is skipped. An index that is
+wrong but stays inside the storage is not found.
 """
 
 from __future__ import annotations

@@ -464,14 +464,8 @@ class CompiledPair:
             against=against,
             owner=f"CompiledPair {self.label!r}",
             locate=self.locate,
-            keep=self._keep_numerics(reference, against),
+            keep=lambda j: setattr(self, "numerics", numerics_summary(j, reference, against)),
         )
-
-    def _keep_numerics(self, reference: str, against: str) -> Callable[[Any], None]:
-        def keep(judgment: Any) -> None:
-            self.numerics = numerics_summary(judgment, reference, against)
-
-        return keep
 
     def _assert_close_to_eager(
         self,
@@ -503,30 +497,29 @@ class CompiledPair:
             lines.extend(f"  {name}: {verdict_text}: {d}" for d in details)
         body = "\n".join(lines)
         if failed["candidate vs eager"] or failed.get("candidate vs baseline", False):
-            outcome = "candidate MISMATCH"
-        elif failed["baseline vs eager"]:
-            outcome = "baseline MISMATCH"
+            wrong: str | None = "candidate"
         else:
-            outcome = "ok"
+            wrong = "baseline" if failed["baseline vs eager"] else None
         scale = "" if against == "eager" else " (against the baseline)"
-        self.numerics = f"eager elementwise{scale}: {outcome}"
+        self.numerics = f"eager elementwise{scale}: " + (f"{wrong} MISMATCH" if wrong else "ok")
         with locatable(self.locate):
-            self._raise_eager_verdict(failed, body, against)
+            self._raise_eager_verdict(wrong, body, against)
 
-    def _raise_eager_verdict(self, failed: Mapping[str, bool], body: str, against: str) -> None:
-        if failed["candidate vs eager"] or failed.get("candidate vs baseline", False):
+    def _raise_eager_verdict(self, wrong: str | None, body: str, against: str) -> None:
+        """Raise for the side found wrong against eager (the candidate first), if any."""
+        if wrong == "candidate":
             raise NumericsFailed(
                 f"CompiledPair {self.label!r}: outputs differ\n{body}\n"
                 f"locate it: {locate_call('candidate')}"
             )
-        if failed["baseline vs eager"] and against == "eager":
+        if wrong == "baseline" and against == "eager":
             raise BaselineMiscompiled(
                 f"CompiledPair {self.label!r}: the baseline differs from eager while the "
                 f"candidate matches: the baseline compiler miscompiles this model\n{body}\n"
                 f"locate it: {locate_call('baseline')}; to judge the candidate's delta alone, "
                 f"assert_close(against='baseline')"
             )
-        if failed["baseline vs eager"]:
+        if wrong == "baseline":
             raise NumericsFailed(f"CompiledPair {self.label!r}: outputs differ\n{body}", "baseline")
 
     def locate(self, side: str = "candidate", **options: Any) -> Any:

@@ -323,32 +323,12 @@ def _across_channels(graph, over: int = 16) -> list[tuple[str, str]]:
 def _wan_form_graphs(trust_fake_layout: bool) -> list:
     """The tiny Wan 2.2 decoder (bf16, an 8 x 12 latent of 2 frames) compiled in its form for
     fake CUDA, one graph a chunk as `magi_compile` has it, weights channels-last: the decoder's
-    chunk graphs."""
-    from magi_passes import channels_last, dynamo_fixes, forms
-    from magi_passes.frames import isolate_forward_code
-    from pytest_magi import zoo
-    from pytest_magi.codegen import inductor_codegen
+    chunk graphs (`tools/probes/wan_form_census.py`'s ``chunk_graphs``)."""
+    from scripts import load_probe
 
-    model = zoo.load("wan2.2-vae", "tiny", dtype=torch.bfloat16, frames=2, height=8, width=12)
-    module = model.as_module()
-    isolate_forward_code(module, per="instance")
-    (decoder,) = [m for m in module.modules() if forms.form_for(m) is forms.WAN_DECODER]
-    inner = decoder.forward
-
-    def one_graph_a_call(x, *args, **kwargs):
-        torch._dynamo.graph_break()  # each chunk a graph of its own, as magi_compile has it
-        return inner(x.contiguous(), *args, **kwargs)
-
-    decoder.forward = one_graph_a_call
-    channels_last.convert_conv_parameters(decoder)
-    config = forms.WAN_DECODER.config().replace(measure_decisions=False)
-    with (
-        channels_last.norm_pin_rule(trust_fake_layout=trust_fake_layout),
-        torch.no_grad(),
-        dynamo_fixes.tensor_constant_compare(),
-    ):
-        code = inductor_codegen(module, *model.inputs, config=config)
-    return [g for g in code.captured if len(g.extern_calls) > 10]
+    census = load_probe("wan_form_census")
+    name = "cl-params+pad-cat" + ("+s28-pin" if trust_fake_layout else "")
+    return census.chunk_graphs(name, "tiny", frames=2, height=8, width=12)
 
 
 @pytest.mark.slow
