@@ -10,7 +10,8 @@ copy, as users do) every variant is compiled by its first two calls (compile tim
 call plus the second call's time beyond a steady call's, synchronised: the Wan 2.2 decode's
 second call compiles 11-15 more graphs, 36-93 s on an H200, because its first chunk takes paths
 the first call's did not; graphs, graph breaks, recompiles and frames that fell back to eager
-are the first call's, from dynamo's counters), then timed against torch.compile with
+are the first call's, from dynamo's counters; where those two calls' compile time went,
+dynamo's phase timers: `pytest_magi.compile_phases`), then timed against torch.compile with
 `pytest_magi.timing.measure_pair` (interleaved rounds, CUDA events, L2 flushed, median of
 per-round ratios, IQR spread). Each row carries the model's FLOPs (`torch.utils.flop_counter` on
 a meta copy), its floor at `--peak-tflops` and the distance from it. For the Wan 2.2 decode,
@@ -37,7 +38,8 @@ whose fake value is channels-last already: `convert_norm_inputs(trust_fake_layou
 `magi-form-cl-params` (`magi` with the conv weights made channels-last in place, as the Wan form
 has it, for a model whose form does not: the decided decoders' compile time),
 `magi-form-cl-norm` (`magi` with the norm-input pin on, as the Wan form has it: LTX-Video's RMS
-norms over permuted channels, matched since session 29),
+norms over permuted channels, matched since session 29), `magi-form-s29` (`magi` in the form
+session 29 shipped: LTX-Video's and HunyuanVideo's without the levers session 30 gave them),
 `magi-backend` (`torch.compile(module, backend="magi")`: the passes
 alone), the fair baselines `torch.compile+frames` (frames of their own, no passes: what the
 isolation alone buys) and `torch.compile+limit` (`torch.compile(module)` with dynamo's recompile
@@ -118,6 +120,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from magi_passes import MagiBackend, PassConfig, forms  # noqa: E402
 from pytest_magi import profiling, zoo  # noqa: E402
+from pytest_magi.compile_phases import compile_phases  # noqa: E402
+from pytest_magi.compile_phases import shown as phases_shown  # noqa: E402
+from pytest_magi.compile_phases import summary as phases_summary  # noqa: E402
 from pytest_magi.compile_stats import _LIMIT_MARK, LIMIT_LOGGER, _captured  # noqa: E402
 from pytest_magi.numerics import (  # noqa: E402
     _relative_l2,
@@ -141,6 +146,7 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-form-s28": ({}, "instance"),
     "magi-form-cl-params": ({}, "instance"),
     "magi-form-cl-norm": ({"channels_last_norm_inputs": True}, "instance"),
+    "magi-form-s29": ({}, "instance"),
     "magi-backend": ({}, "class"),
     "magi-no-cl": ({"enable_conv_channels_last": False}, "instance"),
     "magi-cl-always": ({"channels_last_conv2d_graphs": True}, "class"),
@@ -181,12 +187,22 @@ FORM_VARIANTS = (
     "magi-form-s28",
     "magi-form-cl-params",
     "magi-form-cl-norm",
+    "magi-form-s29",
 )
 # the `magi-form-*` variants that change one of the form's own options (`magi_passes.forms`)
 FORM_OPTION_OVERRIDES: dict[str, dict[str, Any]] = {
     "magi-form-no-cl-params": {"channels_last_parameters": False},
     "magi-form-s26": {"channels_last_parameters": False},
     "magi-form-cl-params": {"channels_last_parameters": True},
+}
+# `magi-form-s29`: what session 30 added to a form, taken back (its options, its PassConfig
+# fields); a form not listed is as session 29 shipped it
+S29_FORM_CHANGES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+    "ltx-video-decoder": (
+        {"channels_last_parameters": False},
+        {"channels_last_norm_inputs": False},
+    ),
+    "hunyuanvideo-decoder": ({"channels_last_parameters": False}, {}),
 }
 # variants compiled with `dynamic=False`: every shape dynamo sees gets a static graph of its own
 # (automatic dynamic shapes off), so the Wan decode's steady chunk is static in its cache frames
@@ -324,7 +340,10 @@ def _build_variant(
     overrides, isolate = VARIANTS[variant]
     form = variant_form(model, variant)
     if form is not None:
-        settings = forms.options(form, **FORM_OPTION_OVERRIDES.get(variant, {}))
+        option_overrides = FORM_OPTION_OVERRIDES.get(variant, {})
+        if variant == "magi-form-s29":
+            option_overrides, overrides = S29_FORM_CHANGES.get(form.name, ({}, {}))
+        settings = forms.options(form, **option_overrides)
         # a `magi-form-*` variant's overrides go on top of the form's own fields
         backend_class = S28Backend if variant == "magi-form-s28" else MagiBackend
         backend = backend_class(form.config().replace(**overrides))
@@ -341,6 +360,15 @@ def _build_variant(
     config = PassConfig.from_env().replace(**overrides) if overrides else PassConfig.from_env()
     backend = MagiBackend(config)
     return model.compile(backend=backend, isolate=isolate, **kwargs), backend
+
+
+def _taken_back(variant: str, form: forms.CompileForm) -> str:
+    """What `magi-form-s29` takes back from ``form`` (S29_FORM_CHANGES), for its log line."""
+    options, fields = S29_FORM_CHANGES.get(form.name, ({}, {}))
+    if variant != "magi-form-s29" or not (options or fields):
+        return ""
+    changes = ", ".join(f"{k}={v!r}" for k, v in {**options, **fields}.items())
+    return f"; as session 29 shipped it: {changes}"
 
 
 def _first_call(compiled: Runnable) -> tuple[float, dict[str, int]]:
@@ -409,8 +437,9 @@ def bench_model(name: str, args: argparse.Namespace, log: Callable[[str], None])
     compiled: dict[str, Runnable] = {}
     for variant in [args.baseline, *[v for v in args.variants if v != args.baseline]]:
         cm, backend = _build_variant(model, variant, args.recompile_limit)
-        first, stats = _first_call(cm)
-        second = _timed_call(cm)
+        with compile_phases() as spent:
+            first, stats = _first_call(cm)
+            second = _timed_call(cm)
         steady = _timed_call(cm)
         seconds = first + max(0.0, second - steady)
         compiled[variant] = cm
@@ -423,9 +452,10 @@ def bench_model(name: str, args: argparse.Namespace, log: Callable[[str], None])
         )
         if backend is not None:
             log(f"  {'':<22} {backend.seconds_text()}")
+        log(f"  {'':<22} phases: {phases_summary(spent)}")
         form = variant_form(model, variant)
         if form is not None:
-            log(f"  {'':<22} form {form.describe()}")
+            log(f"  {'':<22} form {form.describe()}{_taken_back(variant, form)}")
         rows.append(
             Row(
                 name,
@@ -446,6 +476,7 @@ def bench_model(name: str, args: argparse.Namespace, log: Callable[[str], None])
                     "eager_rel_l2": eager_err,
                     "numerics": verdict,
                     **({"compile_seconds": dict(backend.seconds)} if backend else {}),
+                    "compile_phases": phases_shown(spent),
                 },
             )
         )

@@ -149,29 +149,68 @@ WAN_DECODER = CompileForm(
 )
 
 
-def decided_form(name: str, cls: str, devices: str, evidence: str) -> CompileForm:
+def decided_form(
+    name: str,
+    cls: str,
+    devices: str,
+    evidence: str,
+    *,
+    channels_last_parameters: bool = False,
+    pass_config: Mapping[str, Any] | None = None,
+) -> CompileForm:
     """The generic form of a model whose every measured graph kept magi in a run on
-    ``devices`` (`PassConfig.decided_on`): there it compiles once, elsewhere it measures."""
+    ``devices`` (`PassConfig.decided_on`): there it compiles once, elsewhere it measures. With
+    the levers measured for it on top, if any: its conv weights channels-last in place
+    (``channels_last_parameters``) and `PassConfig` fields (``pass_config``)."""
     return CompileForm(
-        name=name, classes=(cls,), pass_config={"decided_on": devices}, evidence=evidence
+        name=name,
+        classes=(cls,),
+        channels_last_parameters=channels_last_parameters,
+        pass_config={**(pass_config or {}), "decided_on": devices},
+        evidence=evidence,
     )
 
 
 _AUTOENCODERS = "diffusers.models.autoencoders"
 _SESSION_27 = 'docs/benchmarks.md "Session 27"'
+_SESSION_30 = 'docs/benchmarks.md "Session 27", "Session 30"'
 # video VAE decoders of the zoo, each one graph, each measured cold on an H100 (torch 2.11,
 # bf16, the zoo's full size) as magi_compile compiles it: the graph's decision kept magi, the
 # output was right and magi faster than torch.compile (cogvideox 1.305x, ltx-video 1.242x,
 # hunyuanvideo 1.118x, cosmos 1.260x); with the decision recorded, the cold compile is one
-# compile instead of two and a timing (94.5 -> 57.9, 50.6 -> 35.5, 55.2 -> 42.0, 43.4 -> 30.6 s)
-DECIDED_DECODERS: tuple[CompileForm, ...] = tuple(
-    decided_form(name, f"{_AUTOENCODERS}.{cls}", "H100", _SESSION_27)
-    for name, cls in (
-        ("cogvideox-decoder", "autoencoder_kl_cogvideox.CogVideoXDecoder3D"),
-        ("ltx-video-decoder", "autoencoder_kl_ltx.LTXVideoDecoder3d"),
-        ("hunyuanvideo-decoder", "autoencoder_kl_hunyuan_video.HunyuanVideoDecoder3D"),
-        ("cosmos-decoder", "autoencoder_kl_cosmos.CosmosDecoder3d"),
-    )
+# compile instead of two and a timing (94.5 -> 57.9, 50.6 -> 35.5, 55.2 -> 42.0, 43.4 -> 30.6 s).
+# LTX-Video and HunyuanVideo also have their conv weights channels-last in place (no conversion
+# in the graph, 28 and 27 fewer launches: the cold compile 30.1 -> 28.1 and 43.5 -> 38.8 s on an
+# H100, LTX-Video 1.035x faster, "Session 30"), and LTX-Video its RMS norms' inputs pinned
+# channels-last (their reductions read along the channels: 1.061x)
+DECIDED_DECODERS: tuple[CompileForm, ...] = (
+    decided_form(
+        "cogvideox-decoder",
+        f"{_AUTOENCODERS}.autoencoder_kl_cogvideox.CogVideoXDecoder3D",
+        "H100",
+        _SESSION_27,
+    ),
+    decided_form(
+        "ltx-video-decoder",
+        f"{_AUTOENCODERS}.autoencoder_kl_ltx.LTXVideoDecoder3d",
+        "H100",
+        _SESSION_30,
+        channels_last_parameters=True,
+        pass_config={"channels_last_norm_inputs": True},
+    ),
+    decided_form(
+        "hunyuanvideo-decoder",
+        f"{_AUTOENCODERS}.autoencoder_kl_hunyuan_video.HunyuanVideoDecoder3D",
+        "H100",
+        _SESSION_30,
+        channels_last_parameters=True,
+    ),
+    decided_form(
+        "cosmos-decoder",
+        f"{_AUTOENCODERS}.autoencoder_kl_cosmos.CosmosDecoder3d",
+        "H100",
+        _SESSION_27,
+    ),
 )
 
 #: every measured form, in the order `form_for` tries them

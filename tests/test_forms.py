@@ -37,13 +37,28 @@ def test_the_wan_decoder_has_its_measured_form_and_other_models_none() -> None:
     assert all(f.evidence.startswith("docs/") for f in forms.KNOWN_FORMS)
 
 
+# the levers measured for each decided decoder on top of its recorded decisions (session 30):
+# (conv weights channels-last in place, PassConfig fields)
+DECIDED_LEVERS = {
+    "cogvideox-decoder": (False, {}),
+    "ltx-video-decoder": (True, {"channels_last_norm_inputs": True}),
+    "hunyuanvideo-decoder": (True, {}),
+    "cosmos-decoder": (False, {}),
+}
+
+
 def test_decoders_measured_on_a_device_compile_once_there_and_generically_elsewhere() -> None:
     """`forms.DECIDED_DECODERS`: the generic form with the decisions recorded for the device
-    each was measured on (`PassConfig.decided_on`), nothing else."""
-    assert forms.DECIDED_DECODERS
+    each was measured on (`PassConfig.decided_on`), and only the levers measured for it."""
+    assert {f.name for f in forms.DECIDED_DECODERS} == set(DECIDED_LEVERS)
     for form in forms.DECIDED_DECODERS:
-        assert forms.options(form) == forms.options(None)
-        assert form.config({}) == PassConfig(decided_on=form.pass_config["decided_on"])
+        weights_in_place, fields = DECIDED_LEVERS[form.name]
+        assert forms.options(form) == {
+            **forms.options(None),
+            "channels_last_parameters": weights_in_place,
+        }
+        decided_on = form.pass_config["decided_on"]
+        assert form.config({}) == PassConfig(decided_on=decided_on, **fields)
         assert form.config({}).decided_for("NVIDIA H100 80GB HBM3") is not None
         assert form.config({}).decided_for("NVIDIA A100-SXM4-80GB") is None
     names = {f.name for f in forms.KNOWN_FORMS}
@@ -297,3 +312,30 @@ def test_the_wan_decoder_in_its_form_decodes_as_eager_and_reuses_its_graphs() ->
     assert graphs[0] > 0 and graphs[1] == graphs[0], graphs
     assert compiled.magi_backend.count("conv_channels_last", "norm_inputs_channels_last") > 0
     torch._dynamo.reset()
+
+
+def test_the_zoo_benchmarks_s29_variant_takes_back_what_session_30_gave_a_form() -> None:
+    """``magi-form-s29``: LTX-Video's form without its weights in place and without the
+    norm-input pin (as session 29 shipped it), the recorded decisions kept; a form session 30
+    did not change (Wan's) is the form itself."""
+    from scripts import load_benchmark
+
+    bench = load_benchmark("zoo")
+    name = "ltx-video-vae"
+    if name not in zoo.names():
+        pytest.skip(zoo.unavailable().get(name, name))
+    model = zoo.load(name, "tiny", dtype=torch.float32)
+    form = forms.form_for(model.module)
+    assert form is not None and form.name == "ltx-video-decoder"
+    old, backend = bench._build_variant(model, "magi-form-s29", 64)
+    assert backend is not None
+    assert backend.config == form.config().replace(channels_last_norm_inputs=False)
+    assert backend.config.decided_on == "H100"
+    assert old.compile_kwargs["channels_last_parameters"] is False
+    new, backend = bench._build_variant(model, "magi", 64)
+    assert backend is not None and backend.config.channels_last_norm_inputs is True
+    assert new.compile_kwargs["channels_last_parameters"] is True
+    if WAN in zoo.names():
+        wan = zoo.load(WAN, "tiny", dtype=torch.float32, frames=3)
+        _, backend = bench._build_variant(wan, "magi-form-s29", 64)
+        assert backend is not None and backend.config == forms.WAN_DECODER.config()

@@ -14,6 +14,11 @@
 #             conv weights channels-last in place)
 #   ltxnorm   LTX-Video's form with the norm-input pin, and with its weights in place, timed
 #             against the form as shipped
+# What ran first (one H100, half its held time counted): `setup tests30 targets30 coldcl
+# ltxnorm`, all of it. Then, after LTX-Video's and HunyuanVideo's forms took those levers:
+#   coldphase  both compiled cold again, torch.compile and magi, with dynamo's phase timers
+#   ab30       the new forms against the forms as session 29 shipped them (magi-form-s29)
+#   zootests30 the zoo's never-slower tests (every model but Wan)
 set -u
 LOGS=/tmp/s30
 # shellcheck source=../../../tools/gpu_steps.sh
@@ -41,6 +46,20 @@ for s in "$@"; do
     ltxnorm)
         step ltxnorm python benchmarks/zoo.py --models ltx-video-vae --baseline magi \
             --variants magi-form-cl-norm,magi-form-cl-params --rounds 5 --hbm-gbps $HBM ;;
+    coldphase)  # after the forms change: LTX-Video and HunyuanVideo cold, torch.compile and magi
+        # (their forms with the weights in place, LTX-Video's norm inputs pinned), each in a
+        # process of its own, with dynamo's phase timers (the `phases:` lines)
+        for m in ltx-video-vae hunyuanvideo-vae; do
+            step "coldp_${m}_tc" cold_model "$m" "ptc_$m" torch.compile
+            step "coldp_${m}_magi" cold_model "$m" "pmagi_$m" magi
+        done ;;
+    ab30)  # the new forms against the forms as session 29 shipped them, and torch.compile
+        step ab30 python benchmarks/zoo.py --models ltx-video-vae,hunyuanvideo-vae \
+            --baseline torch.compile --variants magi-form-s29,magi --rounds 5 --hbm-gbps $HBM \
+            --json $LOGS/ab30.json ;;
+    zootests30)  # every zoo model but Wan against torch.compile (the never-slower tests)
+        step zootests30 python -m pytest -p no:cacheprovider -q -rA -m requires_cuda --magi-perf \
+            tests/test_zoo_gpu.py -k "video_vae_is_never_slower or zoo_model_is_never_slower" ;;
     esac
 done
 echo done >"$LOGS/ALL.done"

@@ -1,0 +1,103 @@
+"""Where a compile's seconds went: dynamo's own phase timers, read around a block of calls.
+
+Dynamo and Inductor time their phases (`torch._dynamo.utils.dynamo_timed`) into
+``torch._dynamo.utils.compilation_time_metrics``, a dict of phase name -> seconds of each call,
+for the whole process. :func:`compile_phases` reads it before and after a block (a compiled
+model's first calls) and keeps what the block added, so that two compiles timed one after the
+other in one process are told apart. The phases shown (`PHASES`) are the ones that explain a cold
+compile: dynamo's frame compiles as a whole (tracing, the backend, guards), its tracing, AOT
+dispatch without the Inductor compile it calls, Inductor as a whole and, inside it, the post-grad
+passes (a backend's own graph passes among them), lowering, fusion, kernel code generation,
+loading the generated module and the wait for the kernel (Triton) compiles, then the autotuning
+that runs at the first call of a kernel with several configs. Each is the phase's wall time; the
+nested ones are parts of the one above them, so they do not add up to a total. Phase names are torch's own and present in torch 2.11 and 2.13;
+one missing from a torch is left out of the summary, never shown as zero.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Mapping
+
+# (label, dynamo_timed key), in the order a compile runs them; the indented ones are parts of
+# Inductor's time
+PHASES: tuple[tuple[str, str], ...] = (
+    ("frame compiles", "_compile.compile_inner"),
+    ("dynamo tracing", "bytecode_tracing"),
+    ("AOT dispatch", "create_aot_dispatcher_function"),
+    ("Inductor", "compile_fx_inner"),
+    ("  post-grad passes", "_recursive_post_grad_passes"),
+    ("  lowering", "GraphLowering.run"),
+    ("  fusion", "Scheduler.__init__"),
+    ("  kernel codegen", "Scheduler.codegen"),
+    ("  module load", "PyCodeCache.load_by_key_path"),
+    ("  kernel compile wait", "async_compile.wait"),
+    ("autotuning at first call", "CachingAutotuner.benchmark_all_configs"),
+    ("guards", "build_guards"),
+)
+
+
+def _metrics() -> Mapping[str, list[float]]:
+    from torch._dynamo.utils import compilation_time_metrics
+
+    return compilation_time_metrics
+
+
+@contextlib.contextmanager
+def compile_phases() -> Iterator[dict[str, float]]:
+    """Yield a dict that, when the block ends, holds the seconds each dynamo phase took within
+    it (every phase dynamo timed, keyed by its name; `summary` picks `PHASES`). A phase whose
+    record dynamo cleared inside the block (``torch._dynamo.reset()``) counts from the clear."""
+    # each phase's list and its length: after a clear, dynamo starts a new list for the phase
+    before = {key: (values, len(values)) for key, values in _metrics().items()}
+    spent: dict[str, float] = {}
+    try:
+        yield spent
+    finally:
+        for key, values in _metrics().items():
+            old, start = before.get(key, (None, 0))
+            new = values[start:] if values is old else values
+            if new:
+                spent[key] = float(sum(new))
+
+
+def summary(spent: Mapping[str, float], *, at_least: float = 0.05) -> str:
+    """`PHASES` as ``"dynamo tracing 3.1 s, ..., Inductor 29.9 s (post-grad passes 0.7 s, ...)"``:
+    the phases that took at least ``at_least`` seconds, Inductor's parts in its parentheses."""
+    outer: list[str] = []
+    inner: list[str] = []
+    for label, key in PHASES:
+        seconds = _seconds(spent, key)
+        if seconds is None or seconds < at_least:
+            continue
+        text = f"{label.strip()} {seconds:.1f} s"
+        (inner if label.startswith(" ") else outer).append(text)
+    if inner:
+        at = next((i for i, t in enumerate(outer) if t.startswith("Inductor ")), None)
+        parts = f" ({', '.join(inner)})"
+        if at is None:
+            outer.append(f"Inductor's parts{parts}")
+        else:
+            outer[at] += parts
+    return ", ".join(outer) if outer else "no compile phase recorded"
+
+
+def _seconds(spent: Mapping[str, float], key: str) -> float | None:
+    """Phase ``key``'s seconds; AOT dispatch without the Inductor compile nested in it."""
+    seconds = spent.get(key)
+    if seconds is not None and key == "create_aot_dispatcher_function":
+        seconds = max(0.0, seconds - spent.get("compile_fx_inner", 0.0))
+    return seconds
+
+
+def shown(spent: Mapping[str, float]) -> dict[str, float]:
+    """The `PHASES` recorded in ``spent``, by label (for a JSON record)."""
+    out = {}
+    for label, key in PHASES:
+        seconds = _seconds(spent, key)
+        if seconds is not None:
+            out[label.strip()] = round(seconds, 3)
+    return out
+
+
+__all__ = ["PHASES", "compile_phases", "shown", "summary"]

@@ -1,0 +1,68 @@
+"""`pytest_magi.compile_phases`: where a compile's seconds went, read from dynamo's phase timers
+around a block, so that two compiles in one process are told apart (benchmarks/zoo.py prints it
+for every variant)."""
+
+from __future__ import annotations
+
+import torch
+
+from pytest_magi.compile_phases import PHASES, compile_phases, shown, summary
+
+
+def _compile_and_call(scale: float) -> None:
+    fn = torch.compile(lambda x: torch.sin(x) * scale + 1, backend="inductor")
+    with torch._inductor.config.patch(force_disable_caches=True):
+        fn(torch.randn(16))
+
+
+def test_a_block_holds_its_own_compiles_phases_and_not_an_earlier_ones() -> None:
+    torch._dynamo.reset()
+    _compile_and_call(2.0)  # compiled before the block: not counted in it
+    with compile_phases() as idle:
+        torch.randn(4).sum()
+    assert idle == {}
+    with compile_phases() as spent:
+        _compile_and_call(3.0)
+    phases = shown(spent)
+    # one frame compiled by Inductor, its phases inside the frame's time
+    assert phases["frame compiles"] > 0
+    assert 0 < phases["Inductor"] <= phases["frame compiles"]
+    assert 0 < phases["kernel codegen"] <= phases["Inductor"]
+    # AOT dispatch is shown without the Inductor compile nested in it
+    assert phases["AOT dispatch"] < spent["create_aot_dispatcher_function"]
+    assert set(phases) <= {label.strip() for label, _ in PHASES}
+    text = summary(spent)
+    assert text.startswith("frame compiles ") and ", Inductor " in text
+    assert "(" in text.split(", Inductor ")[1]  # its parts that took time, inside it
+    torch._dynamo.reset()
+
+
+def test_a_reset_inside_the_block_counts_from_the_clear() -> None:
+    torch._dynamo.reset()
+    _compile_and_call(2.0)
+    with compile_phases() as spent:
+        torch._dynamo.reset()  # clears dynamo's record; what follows is the block's
+        _compile_and_call(4.0)
+    assert spent["compile_fx_inner"] > 0
+    assert len([k for k in spent if k == "compile_fx_inner"]) == 1
+    torch._dynamo.reset()
+
+
+def test_the_summary_shows_the_phases_that_took_time_with_inductors_parts_inside_it() -> None:
+    spent = {
+        "_compile.compile_inner": 40.0,
+        "bytecode_tracing": 2.5,
+        "create_aot_dispatcher_function": 33.0,
+        "compile_fx_inner": 30.0,
+        "Scheduler.codegen": 12.0,
+        "async_compile.wait": 0.01,  # under the threshold: left out
+        "CachingAutotuner.benchmark_all_configs": 1.5,
+        "some_other_phase": 9.0,  # not one of PHASES
+    }
+    assert summary(spent) == (
+        "frame compiles 40.0 s, dynamo tracing 2.5 s, AOT dispatch 3.0 s, Inductor 30.0 s "
+        "(kernel codegen 12.0 s), autotuning at first call 1.5 s"
+    )
+    assert summary({"Scheduler.codegen": 1.0}) == "Inductor's parts (kernel codegen 1.0 s)"
+    assert summary({}) == "no compile phase recorded"
+    assert shown(spent)["AOT dispatch"] == 3.0 and "some_other_phase" not in shown(spent)
