@@ -921,10 +921,28 @@ class ProfileReport:
             flops=flops,
             rows=rows,
             profiled_wall_ms=prof_wall,
-            notes=[f"difference of two profiles divided by {n:g}", *self.notes],
+            notes=[
+                f"difference of two profiles divided by {n:g}",
+                *_clock_notes(self, other),
+                *self.notes,
+            ],
             gaps=gaps,
             origins=origins,
         )
+
+
+def _clock_notes(longer: ProfileReport, shorter: ProfileReport) -> list[str]:
+    """The SM clock each of a difference's two runs held (a difference has no clock of its own):
+    a cost per further unit measured where the longer run held a lower clock is partly the
+    clock's (kernels of the same FLOPs take longer), which the conv rows cannot show."""
+    runs = [(r.label, r.sm_clock_mhz, r.power_w) for r in (longer, shorter)]
+    if all(mhz is None for _, mhz, _ in runs):
+        return []
+    parts = []
+    for label, mhz, power in runs:
+        watts = f", {power:.0f} W" if power is not None else ""
+        parts.append(f"{label} {mhz:.0f} MHz{watts}" if mhz is not None else f"{label} not read")
+    return [f"SM clock (median, timed calls): {'; '.join(parts)}"]
 
 
 def _num(value: float, digits: int) -> str:

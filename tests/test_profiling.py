@@ -188,6 +188,21 @@ def test_minus_is_the_cost_per_further_unit() -> None:
         big.minus(small, divide_by=0)
     with pytest.raises(ValueError, match="different peaks"):
         big.minus(_report(hbm_gbps=3000.0))
+    assert not any("SM clock" in note for note in diff.notes)  # no clock read (no NVML)
+
+
+def test_a_difference_says_which_clock_each_of_its_runs_held() -> None:
+    """The Wan decode's cost per further frame is T=21 minus T=3; where the longer run's GPU
+    held a lower clock, its convs are slower for that reason, so both clocks are shown."""
+    small = _report(calls=2, wall_ms=3.0, flops=790e9)
+    big = build_report(_events(), calls=2, wall_ms=7.0, flops=3 * 790e9, label="T=21")
+    small.label = "T=3"
+    big.sm_clock_mhz, big.power_w = 1695.0, 497.0
+    small.sm_clock_mhz = 1965.0
+    diff = big.minus(small, divide_by=2, unit="further frame")
+    assert diff.sm_clock_mhz is None
+    assert "SM clock (median, timed calls): T=21 1695 MHz, 497 W; T=3 1965 MHz" in diff.notes
+    assert "note: SM clock (median, timed calls): T=21 1695 MHz" in diff.summary()
 
 
 def test_table_is_markdown_with_every_class_gaps_and_wall() -> None:

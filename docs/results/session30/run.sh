@@ -19,6 +19,8 @@
 #   coldphase  both compiled cold again, torch.compile and magi, with dynamo's phase timers
 #   ab30       the new forms against the forms as session 29 shipped them (magi-form-s29)
 #   zootests30 the zoo's never-slower tests (every model but Wan)
+# The second machine ran `setup coldphase ab30 zootests30`; the device time ran out in
+# zootests30 after ten tests had passed (it ran with -q: only dots; use -v next time).
 set -u
 LOGS=/tmp/s30
 # shellcheck source=../../../tools/gpu_steps.sh
