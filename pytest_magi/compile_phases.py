@@ -10,8 +10,9 @@ dispatch without the Inductor compile it calls, Inductor as a whole and, inside 
 passes (a backend's own graph passes among them), lowering, fusion, kernel code generation,
 loading the generated module and the wait for the kernel (Triton) compiles, then the autotuning
 that runs at the first call of a kernel with several configs. Each is the phase's wall time; the
-nested ones are parts of the one above them, so they do not add up to a total. Phase names are torch's own and present in torch 2.11 and 2.13;
-one missing from a torch is left out of the summary, never shown as zero.
+nested ones are parts of the one above them, so they do not add up to a total. Phase names are
+torch's own and present in torch 2.11 and 2.13; one missing from a torch is left out of the
+summary, never shown as zero.
 """
 
 from __future__ import annotations

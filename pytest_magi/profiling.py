@@ -933,8 +933,8 @@ class ProfileReport:
 
 def _clock_notes(longer: ProfileReport, shorter: ProfileReport) -> list[str]:
     """The SM clock each of a difference's two runs held (a difference has no clock of its own):
-    a cost per further unit measured where the longer run held a lower clock is partly the
-    clock's (kernels of the same FLOPs take longer), which the conv rows cannot show."""
+    where the longer run held a lower clock, part of a cost per further unit may be the clock's
+    (kernels of the same FLOPs take longer), which the conv rows cannot show."""
     runs = [(r.label, r.sm_clock_mhz, r.power_w) for r in (longer, shorter)]
     if all(mhz is None for _, mhz, _ in runs):
         return []

@@ -193,7 +193,7 @@ def test_minus_is_the_cost_per_further_unit() -> None:
 
 def test_a_difference_says_which_clock_each_of_its_runs_held() -> None:
     """The Wan decode's cost per further frame is T=21 minus T=3; where the longer run's GPU
-    held a lower clock, its convs are slower for that reason, so both clocks are shown."""
+    held a lower clock, its convs may be slower for that reason, so both clocks are shown."""
     small = _report(calls=2, wall_ms=3.0, flops=790e9)
     big = build_report(_events(), calls=2, wall_ms=7.0, flops=3 * 790e9, label="T=21")
     small.label = "T=3"
