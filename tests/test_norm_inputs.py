@@ -309,15 +309,16 @@ def test_real_rms_norm_decoders_are_pinned_and_decode_as_eager(name: str) -> Non
 def _across_channels(graph, over: int = 16) -> list[tuple[str, str]]:
     """(kernel, index) of every load or store of a reduction kernel that steps across the
     channels: the reduction index (the channels, in a norm over them) scaled by more than
-    ``over``."""
-    found = []
-    for kernel in graph.kernels:
-        if "reduction" not in kernel.kind:
-            continue
-        for index in re.findall(r"tl\.(?:load|store)\(\w+ \+ \(([^)]*)\)", kernel.source):
-            if any(int(c) > over for c in re.findall(r"(\d+)\*r0_", index)):
-                found.append((kernel.name, index))
-    return found
+    ``over`` (`tools/probes/wan_form_census.py`'s ``across_channels``, the census's count)."""
+    from scripts import load_probe
+
+    census = load_probe("wan_form_census")
+    return [
+        (kernel.name, index)
+        for kernel in graph.kernels
+        if "reduction" in kernel.kind
+        for index in census.across_channels(kernel, over)
+    ]
 
 
 def _wan_form_graphs(trust_fake_layout: bool) -> list:

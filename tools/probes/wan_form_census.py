@@ -56,6 +56,18 @@ _ACCESS = re.compile(r"tl\.(?:load|store)\(\w+ \+ \(([^)]*)\)")
 _ACROSS = re.compile(r"(\d+)\*r0_\w+")
 
 
+def _steps_across(index: str, over: int) -> bool:
+    """Whether a load or store ``index`` steps a reduction index by more than ``over``
+    elements: a norm over the channels that reads or writes across them."""
+    return any(int(c) > over for c in _ACROSS.findall(index))
+
+
+def across_channels(kernel, over: int = 1000) -> list[str]:
+    """The indices of ``kernel``'s loads and stores that step across the channels
+    (`_steps_across`); tests/test_norm_inputs.py holds the fixed forms to none."""
+    return [i for i in _ACCESS.findall(kernel.source) if _steps_across(i, over)]
+
+
 def chunk_graphs(name: str, size: str = "full", **load: int) -> list:
     """The chunk graphs of variant ``name``: one of `VARIANTS`, or several joined by "+".
     ``size`` and ``load`` (``frames``, ``height``, ``width``) pick the decode: the zoo's
@@ -99,10 +111,8 @@ def row(graph) -> tuple[int, float, int, int, int]:
         total += 2.0 * numel * (kernel.num_loads + kernel.num_stores)
         if "constant_pad_nd" in kernel.name and kernel.num_loads == 1 and kernel.num_stores == 1:
             pads += 1
-        stores = _STORE.findall(kernel.source)
-        strided += sum(any(int(c) > 1000 for c in _ACROSS.findall(s)) for s in stores)
-        indices = _ACCESS.findall(kernel.source)
-        accesses += sum(any(int(c) > 1000 for c in _ACROSS.findall(s)) for s in indices)
+        strided += sum(_steps_across(s, 1000) for s in _STORE.findall(kernel.source))
+        accesses += len(across_channels(kernel))
     return len(launches), total / 1e9, pads, strided, accesses
 
 
