@@ -10,10 +10,13 @@
 #   coldzoo   the zoo models without a compile form, each compiled cold in processes of its own
 #             (empty Inductor, Triton and decision caches), two lanes at once, one per GPU:
 #             torch.compile alone (its cold compile), then magi with its decisions taken as
-#             recorded (MAGI_PASSES__DECIDED_ON=H100: one compile by the static rules) compiled
+#             recorded (MAGI_PASSES__DECIDED_ON=H100,H200: one compile by the static rules) compiled
 #             first and torch.compile timed beside it (the ratio and both sides' distance from
 #             an fp32 decode). The evidence a recorded-decision form needs, and the cold compile
 #             it would give.
+# The call got 2 x H200 (asked for nvidia-h100-x2): `setup tests31 coldzoo` started with the
+# decisions taken as recorded for H100 only, so the first script was stopped (its tests31 run
+# left going) before coldzoo and `coldzoo` restarted with H100,H200 once tests31's pytest ended.
 set -u
 LOGS=/tmp/s31
 # shellcheck source=../../../tools/gpu_steps.sh
@@ -26,7 +29,7 @@ SUITE=(tests/test_perf_gpu.py examples/vae tests/test_config_sweep.py tests/test
 cold_pair() {
     local m=$1
     step "tc_$m" cold_model "$m" "tc_$m" torch.compile
-    step "magi_$m" cold_model "$m" "magi_$m" magi,torch.compile MAGI_PASSES__DECIDED_ON=H100
+    step "magi_$m" cold_model "$m" "magi_$m" magi,torch.compile MAGI_PASSES__DECIDED_ON=H100,H200
 }
 lane() {  # lane GPU MODEL...: the models one after another on one GPU
     local gpu=$1
