@@ -1,4 +1,4 @@
-"""Two pieces of :func:`pytest_magi.fake_cuda.fake_cuda` that need more than a one-line patch.
+"""Three pieces of :func:`pytest_magi.fake_cuda.fake_cuda` that need more than a one-line patch.
 
 Both exist because a CPU-only torch build has no CUDA *device guard* and no CUDA kernels, while
 Inductor and the Python bindings occasionally want one of them even when every tensor is fake.
@@ -14,6 +14,12 @@ Inductor and the Python bindings occasionally want one of them even when every t
   arguments, as on a real GPU. The op sequence is checked against the C binding on cpu tensors
   (same code path there: the decomposition does not depend on the device) by
   ``tests/test_fake_cuda_ops.py``.
+* :func:`setitem` replaces ``torch.Tensor.__setitem__`` for cuda tensors, for the same reason
+  (``THPVariable_setitem`` opens the guard too; a diffusers decoder writing a convolution into a
+  slice, ``output[:, :, :n] = self.conv(x)``, failed): the view :func:`getitem`'s decomposition
+  takes, then ``at::indexing::copy_to`` (``copy_``, ``fill_`` from a number, or the value's
+  leading 1s dropped and broadcast), or ``index_put_`` where the index holds tensors. Checked
+  the same way.
 * :func:`cpu_for_cuda_constants` maps ``device=cuda`` to cpu for the real (not fake) one-element
   tensors that Inductor's joint-graph ``constant_fold_uniform_value`` computes to learn a
   constant's value (``aten.full([1], v, device=cuda)`` and pointwise ops on it, then ``.item()``).
@@ -351,6 +357,102 @@ def getitem(self: torch.Tensor, index: Any) -> torch.Tensor:
     if not out:
         return aten.alias.default(result) if result is self else result
     return _dispatch_index(result, out)
+
+
+# ------------------------------------------------------------------------------ __setitem__
+def _has_hint(size: Any) -> bool:
+    return not isinstance(size, torch.SymInt) or size.node.has_hint()
+
+
+def _strip_leading_ones(sizes: Any) -> list[Any]:
+    """``slicePrefix1sSize``: the sizes from the first one that is not a known 1."""
+    first = len(sizes)
+    for i, size in enumerate(sizes):
+        if not _has_hint(size) or size != 1:
+            first = i
+            break
+    return list(sizes[first:])
+
+
+def _same_sizes(a: Any, b: Any) -> bool:
+    return len(a) == len(b) and all(x == y for x, y in zip(a, b, strict=True))
+
+
+def _copy_to(dst: torch.Tensor, src: torch.Tensor) -> None:
+    """``at::indexing::copy_to``: a copy of the same sizes, a fill from a cpu scalar, or the
+    value with its leading 1s dropped, broadcast to ``dst``'s sizes, then copied."""
+    if _same_sizes(dst.shape, src.shape):
+        aten.copy_.default(dst, src)
+        return
+    if src.dim() == 0 and src.device.type == "cpu":
+        aten.fill_.Tensor(dst, src)
+        return
+    view = aten.view.default(src, _strip_leading_ones(src.shape))
+    if not _same_sizes(dst.shape, view.shape):
+        view = aten.expand.default(view, list(dst.shape))
+    aten.copy_.default(dst, view)
+
+
+def _value_to_tensor(self: torch.Tensor, value: Any) -> torch.Tensor:
+    """``valueToTensor`` of a cuda tensor's assignment: a tensor as it is; a number a 0-dim
+    tensor of ``self``'s dtype, on cpu (made outside any tracing, as ``scalar_tensor_static``
+    makes it, then lifted) or, for a symbolic number, ``aten.scalar_tensor`` on ``self``'s
+    device."""
+    if isinstance(value, torch.Tensor):
+        return value
+    if isinstance(value, (torch.SymInt, torch.SymFloat, torch.SymBool)):
+        return aten.scalar_tensor.default(
+            value, dtype=self.dtype, layout=self.layout, device=self.device
+        )
+    if isinstance(value, bool) or _is_long(value):
+        number: Any = int(value)
+    elif isinstance(value, (float, complex)):
+        number = value
+    else:
+        raise TypeError(f"can't assign a {type(value).__name__} to a {self.type()}")
+    from torch.utils._python_dispatch import _disable_current_modes
+
+    with _disable_current_modes():
+        constant = torch.scalar_tensor(number, dtype=self.dtype, device="cpu")
+    return aten.lift_fresh.default(constant)  # as the binding hands a fresh tensor to tracing
+
+
+def setitem(self: torch.Tensor, index: Any, value: Any) -> None:
+    """``THPVariable_setitem`` after its device guard (``at::indexing::set_item``): the view
+    ``getitem`` would take, then the value copied into it, or ``index_put_`` where the index
+    holds tensors."""
+    value = _value_to_tensor(self, value)
+    if index is False:
+        return
+    if index is Ellipsis:
+        _copy_to(self, value)
+        return
+    if index is None or index is True:
+        _copy_to(aten.unsqueeze.default(self, 0), value)
+        return
+    if _is_long(index):
+        _copy_to(_apply_select(self, 0, _as_long(index), 0), value)
+        return
+    if isinstance(index, slice):
+        start, stop, step = _unpack_slice(index)
+        _copy_to(_apply_slice(self, 0, start, stop, step, disable_optimization=False), value)
+        return
+    objs = tuple(index) if _treat_sequence_as_tuple(index) else (index,)
+    specified = _count_specified(objs)
+    if specified > self.dim():
+        raise IndexError(f"too many indices for tensor of dimension {self.dim()}")
+    out: list[Any] = []
+    result, dim = self, 0
+    for i, obj in enumerate(objs):
+        result, dim = _handle_dim(result, self, _to_index(self, obj), dim, specified, i, out)
+    if not out:
+        _copy_to(result, value)
+        return
+    sizes = list(value.shape)
+    stripped = _strip_leading_ones(sizes)
+    if not _same_sizes(sizes, stripped):
+        value = aten.view.default(value, stripped)
+    aten.index_put_.default(result, out, value)
 
 
 def needs_torch_function(self: torch.Tensor, index: Any) -> bool:

@@ -40,6 +40,11 @@ What is patched (the recipe measured in DESIGN.md, "Facts the design rests on"):
   (``x[:, :, i:i + 1]`` fails while dynamo traces diffusers' Wan VAE); inside the block the
   same aten decomposition (select / slice / unsqueeze / alias / index) is done in Python
   (:func:`pytest_magi._fake_cuda_ops.getitem`, checked op for op against the binding).
+* ``torch.Tensor.__setitem__`` for cuda tensors, likewise (``out[:, :, :n] = conv(x)`` failed
+  while dynamo traced diffusers' KVAE and Kandinsky-6 decoders): the same view, then the copy,
+  fill or ``index_put_`` the binding dispatches (:func:`pytest_magi._fake_cuda_ops.setitem`).
+* ``torch.Tensor.copy_`` for cuda tensors (Inductor's reinplacing of a scatter checks its
+  shapes with a copy between fake values): ``aten.copy_`` dispatched without the binding.
 * ``prims.inductor_force_stride_order``'s fake value (its meta function copies with
   ``Tensor.copy_``, whose binding opens a CUDA device guard): the same strided empty tensor,
   without the copy (``ConvChannelsLastPass``'s channels-last norm inputs emit it).
@@ -478,6 +483,36 @@ def _patch_environment(stack: contextlib.ExitStack, props: FakeDeviceProperties)
         return _fake_cuda_ops.getitem(self, index)
 
     patch(mock.patch.object(torch.Tensor, "__getitem__", getitem))
+
+    # Tensor.copy_'s binding opens one too: Inductor's reinplacing of a scatter into a
+    # ``new_zeros`` buffer checks its shapes with ``view.copy_(src)`` on fake values (a "shape
+    # error in scatter op, can not broadcast [...] to [...]" of equal shapes otherwise)
+    original_copy = torch.Tensor.copy_
+
+    @functools.wraps(original_copy)
+    def copy_(self: torch.Tensor, src: torch.Tensor, non_blocking: bool = False) -> torch.Tensor:
+        if self.device.type != "cuda" or _fake_cuda_ops.needs_torch_function(self, (src,)):
+            return original_copy(self, src, non_blocking)
+        return torch.ops.aten.copy_.default(self, src, non_blocking)
+
+    patch(mock.patch.object(torch.Tensor, "copy_", copy_))
+
+    # Tensor.__setitem__'s binding opens one as well (``out[:, :, :n] = conv(x)``)
+    original_setitem = torch.Tensor.__setitem__
+
+    @functools.wraps(original_setitem)
+    def setitem(self: torch.Tensor, index: Any, value: Any) -> None:
+        if (
+            self.device.type != "cuda"
+            or torch._C._get_tracing_state() is not None
+            or _fake_cuda_ops.needs_torch_function(self, index)
+            or (isinstance(value, torch.Tensor) and _fake_cuda_ops.needs_torch_function(value, ()))
+        ):
+            original_setitem(self, index, value)
+            return
+        _fake_cuda_ops.setitem(self, index, value)
+
+    patch(mock.patch.object(torch.Tensor, "__setitem__", setitem))
 
     # Inductor's `prims.inductor_force_stride_order` (a layout pin; magi's channels-last norm
     # inputs emit it) computes its fake value with `clone().as_strided(...).copy_(...)`, and

@@ -116,6 +116,106 @@ def test_getitem_errors_like_the_binding(index: Any) -> None:
     assert str(got.value).split("\n")[0] == str(want.value).split("\n")[0]
 
 
+ORIGINAL_SET = torch._C.TensorBase.__setitem__
+
+# (index, value) of x[index] = value, x of shape (2, 3, 4, 5)
+ASSIGNMENTS: list[tuple[Any, Any]] = [
+    (0, 1.5),
+    (-1, torch.ones(3, 4, 5)),
+    (slice(None), torch.ones(5)),
+    (slice(1, 2), torch.ones(1, 1, 3, 4, 5)),  # leading 1s dropped, then broadcast
+    (slice(None), torch.ones(2, 3, 4, 5)),  # the same sizes: copy_
+    (None, 2),
+    (Ellipsis, torch.tensor(3.0)),
+    (True, 1),
+    (False, 7.0),
+    ((slice(None), slice(None), slice(None, 2)), torch.ones(2, 3, 2, 5)),
+    ((slice(None), slice(None), slice(-1, None)), torch.ones(1, 5)),
+    ((Ellipsis, 0), torch.ones(4)),
+    ((None, 0, Ellipsis), 0.25),
+    ((slice(0, 1), 1, slice(None), -1), torch.ones(1, 4)),
+    ([0, 1], 2.0),
+    ((slice(None), _t(0, 2)), torch.ones(1, 2, 4, 5)),  # index_put_, the value's 1s dropped
+    ((_t(0, 1), slice(None), _t(1, 0)), torch.ones(2, 3, 5)),
+    (torch.tensor([True, False]), torch.ones(3, 4, 5)),
+    ((slice(None), torch.tensor(1)), 4),
+]
+
+
+def _set_graph(setitem: Any, index: Any, value: Any, mode: str) -> str:
+    def fn(x: torch.Tensor) -> torch.Tensor:
+        y = x.clone()
+        setitem(y, index, value(x) if callable(value) else value)  # a callable: made in the trace
+        return y
+
+    gm = make_fx(fn, tracing_mode=mode)(torch.randn(2, 3, 4, 5))
+    return "\n".join(
+        f"{n.op} {n.target} {n.args} {n.kwargs} "
+        f"{getattr(n.meta.get('val'), 'shape', None)} {getattr(n.meta.get('val'), 'stride', lambda: None)()}"
+        for n in gm.graph.nodes
+    )
+
+
+@pytest.mark.parametrize(("index", "value"), ASSIGNMENTS, ids=[repr(a)[:40] for a in ASSIGNMENTS])
+def test_setitem_records_what_the_binding_records(index: Any, value: Any) -> None:
+    assert _set_graph(_fake_cuda_ops.setitem, index, value, "real") == _set_graph(
+        ORIGINAL_SET, index, value, "real"
+    )
+    got, want = torch.randn(2, 3, 4, 5), None
+    want = got.clone()
+    _fake_cuda_ops.setitem(got, index, value)
+    ORIGINAL_SET(want, index, value)
+    assert torch.equal(got, want)
+
+
+@pytest.mark.parametrize(
+    ("index", "value"),
+    [
+        ((slice(None), slice(None), slice(1, None)), 1.0),
+        ((slice(None), slice(None), slice(-1, None)), lambda x: x.new_ones(1, x.shape[-1])),
+        (slice(0, 1), lambda x: x[0] * 2),
+        ((slice(None), 0), lambda x: x.shape[-1]),  # a symbolic number
+    ],
+    ids=["slice-1.0", "last-frame", "first-row", "symint"],
+)
+def test_setitem_symbolic_shapes(index: Any, value: Any) -> None:
+    got = _set_graph(_fake_cuda_ops.setitem, index, value, "symbolic")
+    assert got == _set_graph(ORIGINAL_SET, index, value, "symbolic")
+
+
+def test_setitem_errors_like_the_binding() -> None:
+    for index, value in [((0, 5), 1.0), ((0, 0, 0, 0, 0), 1.0), (0, "a")]:
+        with pytest.raises((IndexError, TypeError)) as want:
+            ORIGINAL_SET(torch.randn(2, 3, 4, 5), index, value)
+        with pytest.raises(want.type) as got:
+            _fake_cuda_ops.setitem(torch.randn(2, 3, 4, 5), index, value)
+        assert str(got.value).split("\n")[0] == str(want.value).split("\n")[0]
+
+
+def test_fake_cuda_setitem_writes_a_slice_and_is_restored() -> None:
+    """A decoder writing a convolution into a slice of its output (diffusers' KVAE-3D and
+    Kandinsky-6 SR: ``output[:, :, :n] = self.conv(x)``) generates CUDA code."""
+    from pytest_magi.codegen import inductor_codegen
+
+    before = torch.Tensor.__setitem__
+
+    class Write(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.conv = torch.nn.Conv3d(4, 4, 3, padding=(0, 1, 1))
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            out = x.new_zeros(x.shape[0], 4, 3, x.shape[3], x.shape[4])
+            out[:, :, :2] = self.conv(x)
+            out[:, :, 2] = 1.0
+            return out
+
+    code = inductor_codegen(Write(), torch.randn(1, 4, 4, 6, 6))
+    assert code.device == "fake-cuda" and code.kernel_count >= 1
+    assert torch.Tensor.__setitem__ is before and "__setitem__" not in vars(torch.Tensor)
+    assert "copy_" not in vars(torch.Tensor)
+
+
 def test_fake_cuda_getitem_and_restore() -> None:
     before = torch.Tensor.__getitem__
     with fake_cuda() as env, env.fake_mode:
