@@ -40,6 +40,8 @@ has it, for a model whose form does not: the decided decoders' compile time),
 `magi-form-cl-norm` (`magi` with the norm-input pin on, as the Wan form has it: LTX-Video's RMS
 norms over permuted channels, matched since session 29), `magi-form-s29` (`magi` in the form
 session 29 shipped: LTX-Video's and HunyuanVideo's without the levers session 30 gave them),
+`magi-form-gn-chunks` (`magi` with `PassConfig.group_norm_chunked_stats`: GroupNorm's statistics
+in two kernels instead of four, for the rewrite's compile time; session 31, not yet timed),
 `magi-backend` (`torch.compile(module, backend="magi")`: the passes
 alone), the fair baselines `torch.compile+frames` (frames of their own, no passes: what the
 isolation alone buys) and `torch.compile+limit` (`torch.compile(module)` with dynamo's recompile
@@ -147,6 +149,7 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-form-cl-params": ({}, "instance"),
     "magi-form-cl-norm": ({"channels_last_norm_inputs": True}, "instance"),
     "magi-form-s29": ({}, "instance"),
+    "magi-form-gn-chunks": ({"group_norm_chunked_stats": True}, "instance"),
     "magi-backend": ({}, "class"),
     "magi-no-cl": ({"enable_conv_channels_last": False}, "instance"),
     "magi-cl-always": ({"channels_last_conv2d_graphs": True}, "class"),
@@ -188,6 +191,7 @@ FORM_VARIANTS = (
     "magi-form-cl-params",
     "magi-form-cl-norm",
     "magi-form-s29",
+    "magi-form-gn-chunks",
 )
 # the `magi-form-*` variants that change one of the form's own options (`magi_passes.forms`)
 FORM_OPTION_OVERRIDES: dict[str, dict[str, Any]] = {

@@ -233,6 +233,14 @@ class MagiBackend:
                 f"PassConfig.decided_on={pass_config.decided_on!r}, where a measurement kept magi"
             )
             return self._keep(self._compile(gm, inputs, pass_config, extra), why)
+        known_plain = pass_config.decided_plain_for(device_name)
+        if known_plain is not None:
+            why = (
+                f"decided plain on this device: {device_name} matches {known_plain!r} of "
+                f"PassConfig.decided_plain_on={pass_config.decided_plain_on!r}, where a "
+                f"measurement kept plain Inductor"
+            )
+            return self._keep(self._compile(gm, inputs, plain_config, extra), why, "plain")
         inert = _measured_passes_cannot_fire(gm, pass_config)
         if inert is not None:
             return self._keep(self._compile(gm, inputs, pass_config, extra), inert)
@@ -318,10 +326,11 @@ class MagiBackend:
         self.seconds["compile"] += seconds
         return _Compiled(compiled, manager, len(hoisted), seconds)
 
-    def _keep(self, variant: _Compiled, why: str) -> Callable[..., Any]:
-        """The passes' static rules decided (`why`: why nothing was measured)."""
+    def _keep(self, variant: _Compiled, why: str, choice: str = "magi") -> Callable[..., Any]:
+        """The passes' static rules decided, or a recorded decision (`why`: why nothing was
+        measured; `choice`: the variant compiled, "plain" with the measured passes off)."""
         changed = _measured_passes_applied(variant.manager)
-        decision = Decision(choice="magi", source="static", reason=why, passes=tuple(changed))
+        decision = Decision(choice=choice, source="static", reason=why, passes=tuple(changed))
         return self._chosen(variant, decision)
 
     def _chosen(self, variant: _Compiled, decision: Decision) -> Callable[..., Any]:
@@ -367,8 +376,9 @@ def magi_compile(
     still wins). The Wan VAE's decoder
     (diffusers ``WanDecoder3d``) is compiled so: each chunk one static graph, reused at every
     length, its RMS norms' inputs and its conv weights channels-last, its decisions recorded for
-    H100s (docs/benchmarks.md "Session 26", "Session 27": right output, faster than
-    torch.compile with frames isolated, compiled cold faster than torch.compile). ``form=None``:
+    H100s and H200s (docs/benchmarks.md "Session 26", "Session 27", "Session 31": right
+    output, faster than torch.compile with frames isolated, compiled cold faster than
+    torch.compile). ``form=None``:
     the generic form for any model; `magi_passes.forms.form_for`
     says which form ``"auto"`` picks. The form used is ``compiled.magi_form`` (None: generic).
 

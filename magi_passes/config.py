@@ -84,6 +84,15 @@ class PassConfig:
       ones, which were measured slower on an H200 (`magi_passes.kernel_configs`;
       docs/benchmarks.md, "Session 15"). Applies with the magi backend; part of the measured
       "magi" variant, so a graph where it loses keeps plain Inductor.
+    - `group_norm_chunked_stats` (opt-in): where `GroupNormStatsPass` rewrites a static
+      GroupNorm, reduce its positions in chunks instead of per channel: one reduction gives each
+      channel's statistics over each chunk of positions (channels adjacent, as the per-channel
+      reduction reads them), and one small persistent reduction combines a group's chunks for
+      each of its channels (the normalisation's per-channel operands). Two kernels where the
+      per-channel form gives four (Inductor splits the per-channel reduction over all positions
+      into three stages of its own); values are the same statistics (the parallel-variance
+      identity). Off until measured on a GPU; meant to cut the compile time the rewrite adds
+      (HunyuanVideo's decoder: docs/benchmarks.md "Session 30", "Session 31").
     - `enable_conv_input_windows` (opt-in): let `ConvInputWindowPass` read the windows of a conv
       input's producer (a causal conv's cache, `x[:, :, -2:]`) from the conv input itself, so
       that the producer (norm, SiLU, cache frames, pad) writes the conv input in one kernel
@@ -154,6 +163,10 @@ class PassConfig:
       rules, instead of twice and timed; on any other device `measure_decisions` holds as
       usual. A compile form (`magi_passes.forms`) sets it from the run that is its evidence, so
       a model it applies to compiles cold without the decisions' second compile.
+    - `decided_plain_on` (empty: measure everywhere): the same, for devices on which a
+      side-by-side run kept plain Inductor (every measured pass off) on every graph it
+      measured: there graphs compile once with the measured passes off, as the measurement
+      would have ended, instead of twice and timed. A device name may not be in both lists.
     """
 
     enable_conv_channels_last: bool = True
@@ -170,6 +183,7 @@ class PassConfig:
     enable_norm_rsqrt: bool = True
     enable_group_norm_stats: bool = True
     group_norm_kernel_configs: bool = True
+    group_norm_chunked_stats: bool = False
     enable_conv_input_windows: bool = False
     enable_conv_pad_fold: bool = True
     channels_last_through_cat: bool = True
@@ -177,6 +191,7 @@ class PassConfig:
     channels_last_norm_inputs: bool = False
     channels_last_pad_through_cat: bool = False
     decided_on: str = ""
+    decided_plain_on: str = ""
 
     def __new__(cls, *args: Any, **kwargs: Any) -> PassConfig:
         # names are checked before the dataclass __init__ sees them, so a misspelt field gets the
@@ -214,10 +229,19 @@ class PassConfig:
                     f"PassConfig.{f.name} must be a str, got {value!r} ({type(value).__name__}); "
                     f"pass e.g. {f.name}='H100,H200'"
                 )
-        if self.decided_on and not all(self.decided_devices()):
+        for name in ("decided_on", "decided_plain_on"):
+            value = getattr(self, name)
+            if value and not all(_device_list(value)):
+                raise ValueError(
+                    f"PassConfig.{name}={value!r} has an empty device name; pass names "
+                    f"separated by single commas, e.g. {name}='H100,H200', or '' for none"
+                )
+        both = sorted(set(self.decided_devices()) & set(_device_list(self.decided_plain_on)))
+        if both:
             raise ValueError(
-                f"PassConfig.decided_on={self.decided_on!r} has an empty device name; pass "
-                f"names separated by single commas, e.g. decided_on='H100,H200', or '' for none"
+                f"PassConfig: {both[0]!r} is in both decided_on={self.decided_on!r} (kept magi) "
+                f"and decided_plain_on={self.decided_plain_on!r} (kept plain); a device's "
+                f"measurement kept one of them: name it in one list only"
             )
         if self.conv_heavy_ratio <= 0:
             raise ValueError(
@@ -227,12 +251,17 @@ class PassConfig:
 
     def decided_devices(self) -> tuple[str, ...]:
         """`decided_on`'s entries, stripped (empty: none)."""
-        return tuple(n.strip() for n in self.decided_on.split(",")) if self.decided_on else ()
+        return _device_list(self.decided_on)
 
     def decided_for(self, device_name: str) -> str | None:
         """The entry of `decided_on` that ``device_name`` contains (its decisions are known
-        there), or None (measure them)."""
+        there: magi), or None (measure them)."""
         return next((n for n in self.decided_devices() if n in device_name), None)
+
+    def decided_plain_for(self, device_name: str) -> str | None:
+        """The entry of `decided_plain_on` that ``device_name`` contains (its decisions are
+        known there: plain Inductor), or None."""
+        return next((n for n in _device_list(self.decided_plain_on) if n in device_name), None)
 
     @classmethod
     def field_names(cls) -> tuple[str, ...]:
@@ -331,3 +360,8 @@ def _parse_env_value(var: str, raw: str, type_name: Any) -> Any:
     raise AssertionError(
         f"PassConfig field type {type_name!r} has no env parser"
     )  # pragma: no cover
+
+
+def _device_list(value: str) -> tuple[str, ...]:
+    """A comma-separated list of device-name parts, each stripped (empty: none)."""
+    return tuple(n.strip() for n in value.split(",")) if value else ()

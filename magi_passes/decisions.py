@@ -90,9 +90,10 @@ class Decision:
 
     @property
     def in_play(self) -> bool:
-        """Whether a measured pass was in play: measured or read from the cache, or a static
-        decision on a graph a measured pass changed (otherwise there is nothing to report)."""
-        return self.source != "static" or bool(self.passes)
+        """Whether a measured pass was in play: measured or read from the cache, a static
+        decision on a graph a measured pass changed, or a recorded decision to keep plain
+        Inductor (`PassConfig.decided_plain_on`); otherwise there is nothing to report."""
+        return self.source != "static" or bool(self.passes) or self.choice == "plain"
 
     def describe(self) -> str:
         """`measured: plain 1.31 ms vs magi 1.52 ms (margin 2%), kept plain`, or the static why."""

@@ -30,7 +30,7 @@ The forms:
   the RMS norms' inputs pinned channels-last (`PassConfig.channels_last_norm_inputs`), the conv
   weights laid out channels-last once (``channels_last_parameters``), the causal caches' zero
   frames padded onto the cache concatenation's inputs (`PassConfig.channels_last_pad_through_cat`),
-  and its decisions recorded for H100s (`PassConfig.decided_on`).
+  and its decisions recorded for H100s and H200s (`PassConfig.decided_on`).
   Measured on the Wan 2.2 TI2V-5B decode at 540p, bf16, decisions on, in one run (H100, torch
   2.11, docs/benchmarks.md "Session 26"): T=21 1304.3 ms against 1342.6 ms in the generic form
   and 1718.8 ms for torch.compile with frames isolated (1.318x); T=3 138.6 against 146.1 and
@@ -40,8 +40,10 @@ The forms:
   run): T=3 1.071x (137.0 -> 127.9 ms), T=21 1.037x (1285.4 -> 1239.1 ms), 63.7 -> 61.5 ms a
   further latent frame, output 9.7e-3 and 1.01e-2 from fp32. Its three chunk graphs, measured
   on that H100 with and without the levers, each kept magi (without them plain Inductor took
-  28.7, 81.7 and 81.7 ms against magi's 10.9, 66.7 and 59.7 ms), so on an H100 they compile
-  once; any other device measures them. On torch 2.13 the generic
+  28.7, 81.7 and 81.7 ms against magi's 10.9, 66.7 and 59.7 ms); measured on an H200 with
+  the form as it stands ("Session 31", torch 2.11) each kept magi again (plain 21.07, 65.96
+  and 69.01 ms against 9.39, 56.21 and 55.86), so on H100s and H200s they compile once; any
+  other device measures them. On torch 2.13 the generic
   form would leave the steady chunk one dynamic graph (81.1 ms a further frame on torch 2.11
   with the fix and dynamic shapes, "Session 24"); the form keeps it static there too. The Wan
   2.1 configuration of the same class was not measured on a GPU.
@@ -58,6 +60,15 @@ The forms:
   bf16, each against the form before in one run): LTX-Video 1.035x with the weights in place and
   1.061x with the pin, output right; cold compile 30.1 -> 28.1 s (LTX-Video) and
   43.5 -> 38.8 s (HunyuanVideo) with the weights in place, runtime unchanged on HunyuanVideo.
+- ``hunyuanvideo1.5-decoder``, ``kvae-3d-decoder``, ``kandinsky6-sr-decoder`` (`DECIDED_DECODERS`):
+  the generic form with the decisions recorded for H200s. Measured on an H200 ("Session 31",
+  torch 2.11, bf16, the zoo's full size), each compiled cold by the static rules with
+  torch.compile timed beside it: 1.475x, 1.375x and 1.231x, output right; cold compile 77.3,
+  88.7 and 64.2 s against torch.compile's 79.4, 84.0 and 62.1 s (each alone in its process).
+- ``mochi-decoder`` (`DECIDED_DECODERS`): the generic form with the decision recorded as plain
+  Inductor for H200s (`PassConfig.decided_plain_on`): by the static rules its graph ran 0.653x
+  torch.compile there (432.7 against 282.6 ms, "Session 31"), as its measurements kept plain in
+  sessions 6 and 22; there it compiles once with the measured passes off.
 """
 
 from __future__ import annotations
@@ -150,9 +161,9 @@ WAN_DECODER = CompileForm(
     pass_config={
         "channels_last_norm_inputs": True,
         "channels_last_pad_through_cat": True,
-        "decided_on": "H100",
+        "decided_on": "H100,H200",
     },
-    evidence='docs/benchmarks.md "Session 26", "Session 27"',
+    evidence='docs/benchmarks.md "Session 26", "Session 27", "Session 31"',
 )
 
 
@@ -162,18 +173,27 @@ def decided_form(
     devices: str,
     evidence: str,
     *,
+    plain_on: str = "",
     channels_last_parameters: bool = False,
     pass_config: Mapping[str, Any] | None = None,
 ) -> CompileForm:
     """The generic form of a model whose every measured graph kept magi in a run on
-    ``devices`` (`PassConfig.decided_on`): there it compiles once, elsewhere it measures. With
-    the levers measured for it on top, if any: its conv weights channels-last in place
+    ``devices`` (`PassConfig.decided_on`), or kept plain Inductor in a run on ``plain_on``
+    (`PassConfig.decided_plain_on`): there it compiles once, elsewhere it measures. With the
+    levers measured for it on top, if any: its conv weights channels-last in place
     (``channels_last_parameters``) and `PassConfig` fields (``pass_config``)."""
+    recorded = {k: v for k, v in (("decided_on", devices), ("decided_plain_on", plain_on)) if v}
+    if not recorded:
+        _validate.fail(
+            ValueError, "decided_form", "devices", devices,
+            "the device names a measurement kept magi on, or plain_on= those it kept plain on",
+            f"decided_form({name!r}, ..., 'H100', ...)",
+        )  # fmt: skip
     return CompileForm(
         name=name,
         classes=(cls,),
         channels_last_parameters=channels_last_parameters,
-        pass_config={**(pass_config or {}), "decided_on": devices},
+        pass_config={**(pass_config or {}), **recorded},
         evidence=evidence,
     )
 
@@ -181,6 +201,7 @@ def decided_form(
 _AUTOENCODERS = "diffusers.models.autoencoders"
 _SESSION_27 = 'docs/benchmarks.md "Session 27"'
 _SESSION_30 = 'docs/benchmarks.md "Session 27", "Session 30"'
+_SESSION_31 = 'docs/benchmarks.md "Session 31"'
 # video VAE decoders of the zoo, each one graph, each measured cold on an H100 (torch 2.11,
 # bf16, the zoo's full size) as magi_compile compiles it: the graph's decision kept magi, the
 # output was right and magi faster than torch.compile (cogvideox 1.305x, ltx-video 1.242x,
@@ -217,6 +238,38 @@ DECIDED_DECODERS: tuple[CompileForm, ...] = (
         f"{_AUTOENCODERS}.autoencoder_kl_cosmos.CosmosDecoder3d",
         "H100",
         _SESSION_27,
+    ),
+    # measured on an H200 (torch 2.11, bf16, the zoo's full size, "Session 31"), each model
+    # compiled cold with its decisions taken as recorded and torch.compile timed beside it:
+    # magi faster with the output right (hunyuanvideo1.5 1.475x, kvae-3d 1.375x, kandinsky6-sr
+    # 1.231x), so their decisions are recorded for H200s; mochi's decoder by the static rules
+    # ran at 0.653x (432.7 against 282.6 ms), as its measurement kept plain Inductor in sessions
+    # 6 and 22, so its decision is recorded as plain for H200s (one compile, the measured passes
+    # off, instead of two and a timing)
+    decided_form(
+        "hunyuanvideo1.5-decoder",
+        f"{_AUTOENCODERS}.autoencoder_kl_hunyuanvideo15.HunyuanVideo15Decoder3D",
+        "H200",
+        _SESSION_31,
+    ),
+    decided_form(
+        "kvae-3d-decoder",
+        f"{_AUTOENCODERS}.autoencoder_kl_kvae_video.KVAECachedDecoder3D",
+        "H200",
+        _SESSION_31,
+    ),
+    decided_form(
+        "kandinsky6-sr-decoder",
+        f"{_AUTOENCODERS}.autoencoder_kandinsky6_sr.Kandinsky6SRDecoder3D",
+        "H200",
+        _SESSION_31,
+    ),
+    decided_form(
+        "mochi-decoder",
+        f"{_AUTOENCODERS}.autoencoder_kl_mochi.MochiDecoder3D",
+        "",
+        _SESSION_31,
+        plain_on="H200",
     ),
 )
 

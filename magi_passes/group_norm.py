@@ -65,10 +65,17 @@ aten = torch.ops.aten
 
 COUNT_KEYS = (
     "group_norms_rewritten",
+    "group_norms_chunked",
     "group_norm_operands_per_channel",
     "group_norms_skipped_layout",
     "group_norms_skipped_dtype",
 )
+# `PassConfig.group_norm_chunked_stats`: a group's chunk statistics are combined for each of its
+# channels by one persistent reduction, so a group holds at most this many (channels x chunks)
+# (Inductor's persistent threshold for a reduction along contiguous memory), and a chunk at least
+# CHUNK_MIN_POSITIONS positions
+CHUNKS_PER_GROUP_MAX = 1024
+CHUNK_MIN_POSITIONS = 32
 _STAT_DTYPES = (torch.float32, torch.float64)
 # the elementwise ops of the normalisation between the statistics and the grouped activation
 _APPLY_OPS = (aten.sub.Tensor, aten.mul.Tensor, aten.add.Tensor, aten.rsqrt.default)
@@ -125,8 +132,14 @@ class GroupNormStatsPass(MagiPass):
             if fake_value(node.args[0]).dtype not in _STAT_DTYPES:
                 counts["group_norms_skipped_dtype"] += 1
                 continue
-            counts["group_norm_operands_per_channel"] += self._rewrite(graph, node)
+            chunks = (
+                chunk_plan(fake_value(node.args[0]).shape)
+                if self.config.group_norm_chunked_stats
+                else None
+            )
+            counts["group_norm_operands_per_channel"] += self._rewrite(graph, node, chunks)
             counts["group_norms_rewritten"] += 1
+            counts["group_norms_chunked"] += chunks is not None
         if counts["group_norms_rewritten"]:
             result.applied = True
             result.reason = (
@@ -138,9 +151,12 @@ class GroupNormStatsPass(MagiPass):
         return result
 
     @staticmethod
-    def _rewrite(graph: torch.fx.Graph, stats: torch.fx.Node) -> int:
-        """Replace `stats`'s two results with the per-channel-then-per-group ones; returns how
-        many of the normalisation's operands now read them per channel."""
+    def _rewrite(
+        graph: torch.fx.Graph, stats: torch.fx.Node, chunks: tuple[int, int] | None = None
+    ) -> int:
+        """Replace `stats`'s two results with the per-channel-then-per-group ones (with
+        ``chunks``, `chunk_plan`'s: per channel and chunk of positions, then per group); returns
+        how many of the normalisation's operands now read them per channel."""
         grouped = stats.args[0]
         assert isinstance(grouped, torch.fx.Node)
 
@@ -157,23 +173,26 @@ class GroupNormStatsPass(MagiPass):
             node.meta["val"] = run_on_fake(mode_of, lambda _: fn(*values))
             return node
 
+        made: list[torch.fx.Node] = []
+
+        def add_twin(*args: Any) -> torch.fx.Node:
+            made.append(add(*args))
+            return made[-1]
+
         with graph.inserting_before(stats):
-            per_channel = add(
-                aten.var_mean.correction,
-                (grouped, [3]),
-                lambda t, dims: torch.var_mean(t, dims, correction=0, keepdim=True),
-                {"correction": 0, "keepdim": True},
-            )
-            var_c = add(operator.getitem, (per_channel, 0), operator.getitem)
-            mean_c = add(operator.getitem, (per_channel, 1), operator.getitem)
-            mean, var = _combine(add, mean_c, var_c, dim=2)
-            made: list[torch.fx.Node] = []
-
-            def add_twin(*args: Any) -> torch.fx.Node:
-                made.append(add(*args))
-                return made[-1]
-
-            twins = _per_channel_twins(add_twin, grouped, mean_c, var_c)
+            if chunks is None:
+                per_channel = add(
+                    aten.var_mean.correction,
+                    (grouped, [3]),
+                    lambda t, dims: torch.var_mean(t, dims, correction=0, keepdim=True),
+                    {"correction": 0, "keepdim": True},
+                )
+                var_c = add(operator.getitem, (per_channel, 0), operator.getitem)
+                mean_c = add(operator.getitem, (per_channel, 1), operator.getitem)
+                mean, var = _combine(add, mean_c, var_c, dims=[2])
+                twins = _per_channel_twins(add_twin, grouped, mean_c, var_c)
+            else:
+                mean, var, twins = _chunked(add, add_twin, grouped, chunks)
         for user in list(stats.users):
             if user.target is operator.getitem and user.args[1] in (0, 1):
                 user.replace_all_uses_with(var if user.args[1] == 0 else mean)
@@ -192,15 +211,67 @@ class GroupNormStatsPass(MagiPass):
 Add = Callable[..., torch.fx.Node]
 
 
-def _combine(add: Add, mean_c: torch.fx.Node, var_c: torch.fx.Node, dim: int) -> tuple[Any, Any]:
-    """The group's mean and population variance from its channels' (over `dim`, kept): the mean
-    of the means, and the mean of each channel's variance plus its mean's squared deviation."""
-    mean = add(aten.mean.dim, (mean_c, [dim], True), torch.mean)
+def _combine(
+    add: Add, mean_c: torch.fx.Node, var_c: torch.fx.Node, dims: list[int]
+) -> tuple[Any, Any]:
+    """The group's mean and population variance from its parts' (channels, or channels' chunks
+    of positions, all of one count; over `dims`, kept): the mean of the means, and the mean of
+    each part's variance plus its mean's squared deviation."""
+    mean = add(aten.mean.dim, (mean_c, dims, True), torch.mean)
     spread = add(aten.sub.Tensor, (mean_c, mean), torch.sub)
     square = add(aten.mul.Tensor, (spread, spread), torch.mul)
     within = add(aten.add.Tensor, (var_c, square), torch.add)
-    var = add(aten.mean.dim, (within, [dim], True), torch.mean)
+    var = add(aten.mean.dim, (within, dims, True), torch.mean)
     return mean, var
+
+
+def chunk_plan(shape: Any) -> tuple[int, int] | None:
+    """How `PassConfig.group_norm_chunked_stats` cuts the positions of a grouped activation of
+    ``shape`` `(N, G, C/G, S)`: ``(chunks, positions per chunk)``, the most chunks that divide S
+    with at most `CHUNKS_PER_GROUP_MAX` chunks of the group's channels together and at least
+    `CHUNK_MIN_POSITIONS` positions each; None (per channel, as without the option) where a
+    size is symbolic or fewer than two chunks qualify."""
+    if len(shape) != 4 or not all(isinstance(d, int) for d in shape):
+        return None
+    _, _, k, positions = shape
+    most = min(CHUNKS_PER_GROUP_MAX // max(k, 1), positions // CHUNK_MIN_POSITIONS)
+    chunks = next((p for p in range(most, 1, -1) if positions % p == 0), None)
+    return None if chunks is None else (chunks, positions // chunks)
+
+
+def _chunked(
+    add: Add, add_twin: Add, grouped: torch.fx.Node, chunks: tuple[int, int]
+) -> tuple[Any, Any, tuple[torch.fx.Node, torch.fx.Node]]:
+    """GroupNorm's statistics from chunks of positions (`PassConfig.group_norm_chunked_stats`):
+    each channel's over each chunk, `(N, P, G, C/G)` with the channels innermost (the reduction
+    reads a channels-last activation's channels together, as the per-channel one does), then
+    the group's `(N, G, 1, 1)` and, for each channel, its group's `(N, G, C/G, 1)` (the twins,
+    `_per_channel_twins`), each combining the group's C/G x P chunks."""
+    n, g, k, _ = fake_value(grouped).shape
+    p, length = chunks
+    cut = add(aten.reshape.default, (grouped, [n, g, k, p, length]), torch.reshape)
+    moved = add(aten.permute.default, (cut, [0, 3, 1, 2, 4]), torch.permute)
+    parts = add(
+        aten.var_mean.correction,
+        (moved, [4]),
+        lambda t, dims: torch.var_mean(t, dims, correction=0, keepdim=False),
+        {"correction": 0, "keepdim": False},
+    )
+    var_p = add(operator.getitem, (parts, 0), operator.getitem)  # (N, P, G, C/G)
+    mean_p = add(operator.getitem, (parts, 1), operator.getitem)
+    mean_g, var_g = _combine(add, mean_p, var_p, dims=[1, 3])  # (N, 1, G, 1)
+    mean = add(aten.reshape.default, (mean_g, [n, g, 1, 1]), torch.reshape)
+    var = add(aten.reshape.default, (var_g, [n, g, 1, 1]), torch.reshape)
+
+    def across(stat: torch.fx.Node) -> torch.fx.Node:  # [n, p, g, j, i] = stat[n, p, g, i]
+        row = add_twin(aten.reshape.default, (stat, [n, p, g, 1, k]), torch.reshape)
+        return add_twin(aten.expand.default, (row, [n, p, g, k, k]), torch.Tensor.expand)
+
+    mean_t, var_t = _combine(add_twin, across(mean_p), across(var_p), dims=[1, 4])
+    twins = tuple(
+        add_twin(aten.reshape.default, (t, [n, g, k, 1]), torch.reshape) for t in (mean_t, var_t)
+    )
+    return mean, var, (twins[0], twins[1])
 
 
 def _per_channel_twins(
@@ -224,7 +295,7 @@ def _per_channel_twins(
         row = add(aten.reshape.default, (stat, [n, g, 1, k]), torch.reshape)
         return add(aten.expand.default, (row, [n, g, k, k]), torch.Tensor.expand)
 
-    return _combine(add, across(mean_c), across(var_c), dim=3)
+    return _combine(add, across(mean_c), across(var_c), dims=[3])
 
 
 def _per_channel_operands(

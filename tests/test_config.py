@@ -86,6 +86,9 @@ def test_overrides_win_and_unknown_override_fails() -> None:
         {"decided_on": ("H100",)},
         {"decided_on": "H100,,H200"},
         {"decided_on": " "},
+        {"decided_plain_on": "H100,"},
+        {"decided_plain_on": 7},
+        {"decided_on": "H100,H200", "decided_plain_on": " H200"},
     ],
 )
 def test_constructor_validates_types(kwargs: dict) -> None:
@@ -111,3 +114,16 @@ def test_decided_on_is_read_from_the_environment_and_matches_device_names() -> N
     assert c.decided_for("NVIDIA A100-SXM4-80GB") is None
     assert PassConfig().decided_for("NVIDIA H100 80GB HBM3") is None  # empty: measure everywhere
     assert "decided_on='H100, H200'" in c.key()
+
+
+def test_decided_plain_on_is_read_from_the_environment_and_kept_apart_from_decided_on() -> None:
+    """`decided_plain_on`: the devices whose measurement kept plain Inductor; a name in both
+    lists is refused with both values and the fix."""
+    c = PassConfig.from_env({"MAGI_PASSES__DECIDED_PLAIN_ON": "H200", "MAGI_PASSES__DECIDED_ON": "H100"})
+    assert c.decided_plain_for("NVIDIA H200") == "H200"
+    assert c.decided_plain_for("NVIDIA H100 80GB HBM3") is None
+    assert c.decided_for("NVIDIA H100 80GB HBM3") == "H100"
+    assert PassConfig().decided_plain_for("NVIDIA H200") is None
+    assert "decided_plain_on='H200'" in c.key()
+    with pytest.raises(ValueError, match=r"'H200' is in both decided_on='H200'.*name it in one"):
+        PassConfig(decided_on="H200", decided_plain_on="H100,H200")

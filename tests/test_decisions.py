@@ -497,6 +497,35 @@ def test_a_device_named_in_decided_on_compiles_once_untimed(tmp_path, decided_on
     assert _cl_result(backend).applied
 
 
+@pytest.mark.parametrize(("decided_plain_on", "measured"), [("cpu", False), ("H100,H200", True)])
+def test_a_device_named_in_decided_plain_on_compiles_plain_once_untimed(
+    tmp_path, decided_plain_on, measured
+):
+    """`PassConfig.decided_plain_on`: on a device it names the graph compiles once with the
+    measured passes off (what a measurement there kept), nothing is timed or cached, and the
+    decision says so; a device it does not name is measured as usual."""
+    x = torch.randn(1, 4, 3, 6, 6)
+    model = Block().eval()
+    timer = FakeTimer(magi=1.0, plain=2.0)  # measuring would keep magi
+    config = PassConfig(decided_plain_on=decided_plain_on)
+    backend = MagiBackend(
+        config, decider=Decider(timer=timer, rounds=1, cache=DecisionCache(tmp_path))
+    )
+    torch.testing.assert_close(_compile(model, x, backend), model(x))
+    (decision,) = backend.decisions
+    if measured:
+        assert (decision.choice, decision.source) == ("magi", "measured")
+        assert timer.calls and len(backend.discarded) == 1
+        return
+    assert (decision.choice, decision.source) == ("plain", "static")
+    assert decision.in_play  # shown in the compile record's decisions
+    assert decision.reason.startswith("decided plain on this device: cpu matches 'cpu'")
+    assert timer.calls == [] and backend.discarded == [] and not list(tmp_path.iterdir())
+    cl = _cl_result(backend)
+    assert not cl.applied and "decided plain on this device" in cl.reason
+    assert "channels_last" not in backend.managers[-1].graphs[-1]  # plain Inductor's graph
+
+
 def test_fake_cuda_is_never_measured():
     from pytest_magi.fake_cuda import fake_cuda
 

@@ -37,37 +37,50 @@ def test_the_wan_decoder_has_its_measured_form_and_other_models_none() -> None:
     assert all(f.evidence.startswith("docs/") for f in forms.KNOWN_FORMS)
 
 
-# the levers measured for each decided decoder on top of its recorded decisions (session 30):
-# (conv weights channels-last in place, PassConfig fields)
-DECIDED_LEVERS = {
-    "cogvideox-decoder": (False, {}),
-    "ltx-video-decoder": (True, {"channels_last_norm_inputs": True}),
-    "hunyuanvideo-decoder": (True, {}),
-    "cosmos-decoder": (False, {}),
+# each decided decoder's recorded decisions, (decided_on, decided_plain_on), and the levers
+# measured for it on top of them (sessions 30, 31): (conv weights channels-last in place,
+# PassConfig fields)
+DECIDED = {
+    "cogvideox-decoder": (("H100", ""), False, {}),
+    "ltx-video-decoder": (("H100", ""), True, {"channels_last_norm_inputs": True}),
+    "hunyuanvideo-decoder": (("H100", ""), True, {}),
+    "cosmos-decoder": (("H100", ""), False, {}),
+    "hunyuanvideo1.5-decoder": (("H200", ""), False, {}),
+    "kvae-3d-decoder": (("H200", ""), False, {}),
+    "kandinsky6-sr-decoder": (("H200", ""), False, {}),
+    "mochi-decoder": (("", "H200"), False, {}),
 }
+DEVICES = {"H100": "NVIDIA H100 80GB HBM3", "H200": "NVIDIA H200"}
 
 
 def test_decoders_measured_on_a_device_compile_once_there_and_generically_elsewhere() -> None:
     """`forms.DECIDED_DECODERS`: the generic form with the decisions recorded for the device
-    each was measured on (`PassConfig.decided_on`), and only the levers measured for it."""
-    assert {f.name for f in forms.DECIDED_DECODERS} == set(DECIDED_LEVERS)
+    each was measured on (`PassConfig.decided_on`, or `decided_plain_on` where the measurement
+    kept plain Inductor), and only the levers measured for it."""
+    assert {f.name for f in forms.DECIDED_DECODERS} == set(DECIDED)
     for form in forms.DECIDED_DECODERS:
-        weights_in_place, fields = DECIDED_LEVERS[form.name]
+        (magi_on, plain_on), weights_in_place, fields = DECIDED[form.name]
         assert forms.options(form) == {
             **forms.options(None),
             "channels_last_parameters": weights_in_place,
         }
-        decided_on = form.pass_config["decided_on"]
-        assert form.config({}) == PassConfig(decided_on=decided_on, **fields)
-        assert form.config({}).decided_for("NVIDIA H100 80GB HBM3") is not None
-        assert form.config({}).decided_for("NVIDIA A100-SXM4-80GB") is None
+        config = form.config({})
+        assert config == PassConfig(decided_on=magi_on, decided_plain_on=plain_on, **fields)
+        for short, device in DEVICES.items():
+            assert (config.decided_for(device) is not None) == (short == magi_on)
+            assert (config.decided_plain_for(device) is not None) == (short == plain_on)
+        assert config.decided_for("NVIDIA A100-SXM4-80GB") is None
+        assert config.decided_plain_for("NVIDIA A100-SXM4-80GB") is None
     names = {f.name for f in forms.KNOWN_FORMS}
     assert len(names) == len(forms.KNOWN_FORMS)  # one form a name
     classes = [c for f in forms.KNOWN_FORMS for c in f.classes]
     assert len(classes) == len(set(classes))  # one form a class
-    for zoo_name in ("cogvideox-vae", "ltx-video-vae", "hunyuanvideo-vae", "cosmos-vae"):
+    for form in forms.DECIDED_DECODERS:  # each applies to its zoo model's decoder
+        zoo_name = form.name.replace("-decoder", "-vae")
         if zoo_name in zoo.names():
-            assert form_for(_decoder(zoo_name)) in forms.DECIDED_DECODERS
+            assert form_for(_decoder(zoo_name)) is form
+    with pytest.raises(ValueError, match=r"decided_form: devices must be .* plain_on="):
+        forms.decided_form("x", "m.X", "", "docs/")
 
 
 def test_a_form_sets_only_the_options_the_caller_left_unset() -> None:
@@ -97,7 +110,7 @@ def test_the_environment_wins_over_a_forms_config() -> None:
     fields = {
         "channels_last_norm_inputs": True,
         "channels_last_pad_through_cat": True,
-        "decided_on": "H100",
+        "decided_on": "H100,H200",
     }
     assert wan.config({}) == PassConfig(**fields)
     unpinned = wan.config({"MAGI_PASSES__CHANNELS_LAST_NORM_INPUTS": "0"})
@@ -335,6 +348,11 @@ def test_the_zoo_benchmarks_s29_variant_takes_back_what_session_30_gave_a_form()
     new, backend = bench._build_variant(model, "magi", 64)
     assert backend is not None and backend.config.channels_last_norm_inputs is True
     assert new.compile_kwargs["channels_last_parameters"] is True
+    # `magi-form-gn-chunks`: the form with the chunked GroupNorm statistics (session 31)
+    chunked, backend = bench._build_variant(model, "magi-form-gn-chunks", 64)
+    assert backend is not None
+    assert backend.config == form.config().replace(group_norm_chunked_stats=True)
+    assert chunked.compile_kwargs["channels_last_parameters"] is True
     if WAN in zoo.names():
         wan = zoo.load(WAN, "tiny", dtype=torch.float32, frames=3)
         _, backend = bench._build_variant(wan, "magi-form-s29", 64)

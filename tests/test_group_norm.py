@@ -62,6 +62,7 @@ def block_inputs(channels: int = 64, dtype: torch.dtype = torch.bfloat16) -> tup
 
 
 STATIC = PassConfig(measure_decisions=False)
+CHUNKED = STATIC.replace(group_norm_chunked_stats=True)  # the statistics cut into chunks
 
 
 # --------------------------------------------------------------------------- the rewrite
@@ -118,16 +119,21 @@ def test_dynamic_shapes() -> None:
     assert rel_l2(out2, ref2) <= 2 * rel_l2(eager2, ref2)
 
 
-def test_training_gradients_match_eager() -> None:
+@pytest.mark.parametrize("config", [STATIC, CHUNKED], ids=["per-channel", "chunked"])
+def test_training_gradients_match_eager(config: PassConfig) -> None:
     """In a training graph the forward's statistics are also saved for backward."""
     torch.manual_seed(0)
     model = Block(32).eval()
     x = torch.randn(1, 32, 3, 6, 8, requires_grad=True)
     torch._dynamo.reset()
-    backend = MagiBackend(STATIC)
+    backend = MagiBackend(config)
     with inductor_config.patch(force_disable_caches=True):
         torch.compile(model, backend=backend)(x).square().sum().backward()
     assert backend.fired("group_norm_stats")
+    chunked = [
+        r for m in backend.managers for rs in m.history for r in rs if r.name == "group_norm_stats"
+    ]
+    assert sum(r.counts.get("group_norms_chunked", 0) for r in chunked) == (config is CHUNKED)
     compiled_grads = [x.grad.clone(), *(p.grad.clone() for p in model.parameters())]
     x.grad = None
     model.zero_grad()
@@ -285,6 +291,94 @@ def test_fake_cuda_the_apply_kernel_reads_its_statistics_per_channel(dynamic: bo
     # mean, the rsqrt and the affine at the channel's (x0): no arithmetic in any index
     assert all(re.fullmatch(r"in_ptr\d+ \+ \(x\d\)", load) for load in on_loads), on_loads
     assert sum(load.endswith("+ (x0)") for load in on_loads) >= 3, on_loads
+
+
+# --------------------------------------------------------------------------- chunked statistics
+
+
+def test_chunk_plan_takes_the_most_chunks_that_divide_the_positions() -> None:
+    from magi_passes.group_norm import chunk_plan
+
+    # HunyuanVideo's 512 channels in 32 groups over 3 x 60 x 106 positions: 16 x 60 chunks
+    assert chunk_plan((1, 32, 16, 19080)) == (60, 318)
+    assert chunk_plan((1, 32, 4, 384)) == (12, 32)  # the chunks keep 32 positions or more
+    assert chunk_plan((1, 32, 2, 1 << 20)) == (512, 2048)  # 2 x 512 = 1024 of a group
+    assert chunk_plan((1, 32, 4, 2 * 1009)) == (2, 1009)  # 2018 has no divisor between 2 and 63
+    assert chunk_plan((1, 32, 4, 1009)) is None  # a prime number of positions: per channel
+    assert chunk_plan((1, 32, 4, 48)) is None  # too few positions for two chunks of 32
+    assert chunk_plan((1, 32, 4, object())) is None  # a symbolic size: per channel
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_chunked_statistics_decode_as_eager(dtype: torch.dtype) -> None:
+    """On CPU (Inductor's CPU form applies the statistics per channel already, so the twins go
+    unused): the group's statistics from 12 chunks of 32 positions, within 2x eager's distance
+    from fp64, and the channel-offset data of the cancellation test as close as the per-channel
+    form."""
+    model, _ = block_inputs(64, dtype)
+    x = torch.randn(1, 64, 4, 12, 8, dtype=dtype)  # 384 positions
+    backend, out = compile_with(model, x, CHUNKED)
+    result = gn_result(backend)
+    assert result.counts["group_norms_chunked"] == 1 and result.counts["group_norms_rewritten"] == 1
+    graph = backend.managers[-1].graphs[-1]
+    assert "[1, 32, 2, 12, 32]" in graph  # (N, G, C/G, chunks, positions)
+    with torch.no_grad():
+        ref = model.double()(x.double())
+        eager = model.to(dtype)(x)
+    assert rel_l2(out, ref) <= max(2 * rel_l2(eager, ref), 1e-6)
+    if dtype != torch.float32:
+        return
+    torch.manual_seed(0)
+    c = 16
+    far = 1000.0 + torch.randn(1, c, 1, 1, 1) * 0.05 + torch.randn(1, c, 4, 12, 8) * 1e-2
+    block = Block(c, groups=4).eval()
+    _, chunked = compile_with(block, far, CHUNKED)
+    _, per_channel = compile_with(block, far, STATIC)
+    with torch.no_grad():
+        ref = block.double()(far.double())
+    assert rel_l2(chunked, ref) <= max(2 * rel_l2(per_channel, ref), 1e-5)
+
+
+def test_chunked_statistics_fall_back_per_channel_where_the_positions_do_not_divide() -> None:
+    model, _ = block_inputs(64)
+    x = torch.randn(1, 64, 1, 1, 1009, dtype=torch.bfloat16)  # a prime number of positions
+    backend, _ = compile_with(model, x, CHUNKED)
+    result = gn_result(backend)
+    assert result.counts["group_norms_rewritten"] == 1 and result.counts["group_norms_chunked"] == 0
+    backend, _ = compile_with(
+        model, torch.randn(1, 64, 4, 12, 8, dtype=torch.bfloat16), CHUNKED, dynamic=True
+    )
+    assert gn_result(backend).counts["group_norms_chunked"] == 0  # symbolic positions
+
+
+def test_fake_cuda_chunked_statistics_are_two_kernels() -> None:
+    """What the GPU would run: the chunks' statistics in one reduction whose loads run along the
+    channels (the channel, x0, is the contiguous index), and each channel's group operands in
+    one persistent reduction over the group's channels x chunks, stored per channel; the
+    per-channel form takes four (three stages of Inductor's split, then the operands)."""
+    model, _ = block_inputs(128)
+    x = torch.randn(1, 128, 3, 32, 48, dtype=torch.bfloat16)  # 4608 positions: 144 chunks of 32
+    with torch.no_grad():
+        chunked = inductor_codegen(model, x, config=CHUNKED)
+        per_channel = inductor_codegen(model, x, config=STATIC)
+    (result,) = [r for r in chunked.pass_results if r.name == "group_norm_stats"]
+    assert result.counts["group_norms_chunked"] == 1
+    assert result.counts["group_norm_operands_per_channel"] == 2
+
+    def stats(code: Any) -> list[Any]:  # every GroupNorm kernel before the normalise + SiLU
+        return [k for k in code.kernels if "group_norm" in k.name and "silu" not in k.name]
+
+    # at this size the per-channel form's split takes one stage (a looped reduction, the
+    # per-group combine, the operands stored): 3 kernels; at HunyuanVideo's, 4
+    assert len(stats(chunked)) == 2 < len(stats(per_channel)) == 3
+    assert chunked.kernel_count == per_channel.kernel_count - 1
+    first, combine = stats(chunked)
+    # 128 channels x 144 chunks of 32 positions, loaded along the channels
+    assert "xnumel = 18432" in first.source and "r0_numel = 32" in first.source
+    assert "in_ptr0 + (x0 + 128*" in first.source
+    # 4 channels x 144 chunks a group, for each of the 128 channels
+    assert "persistent_reduction" in combine.source and "r0_numel = 576" in combine.source
+    assert "xnumel = 128" in combine.source
 
 
 # --------------------------------------------------------------------------- measured

@@ -7,7 +7,10 @@ calls). Sides: `inductor` (plain), `magi` (`PassConfig()`), `magi-no-gn-stats`
 (`enable_group_norm_stats=False`), `magi-cl-params` (`magi` on a copy of the model whose conv
 weights are channels-last in place, `convert_conv_parameters`: no per-call weight conversion in
 the graph). Each side also prints its Triton kernels (distinct) and launches; `--repeat N` runs
-the sides N times in turn (codegen time varies by a third between runs of one process). On the
+the sides N times in turn (codegen time varies by a third between runs of one process);
+`magi-gn-chunks` is `magi` with `PassConfig.group_norm_chunked_stats` (session 31). `--form`
+compiles the magi sides in the model's compile form (its `PassConfig` fields, and its weights
+channels-last in place where the form says so), as `magi_compile` does. On the
 GPU, LTX-Video and HunyuanVideo compiled cold slower under magi than under torch.compile even
 with their decisions recorded (docs/benchmarks.md "Session 27"); this says whether the passes or
 Inductor's work on the rewritten graph is why (session 29: the per-call weight conversions).
@@ -24,7 +27,7 @@ import time
 
 import torch
 
-from magi_passes import PassConfig
+from magi_passes import PassConfig, forms
 from magi_passes.channels_last import convert_conv_parameters
 from magi_passes.manager import PassManager
 from pytest_magi import zoo
@@ -35,6 +38,7 @@ SIDES = {
     "magi": PassConfig(),
     "magi-no-gn-stats": PassConfig(enable_group_norm_stats=False),
     "magi-cl-params": PassConfig(),
+    "magi-gn-chunks": PassConfig(group_norm_chunked_stats=True),
 }
 
 
@@ -43,8 +47,11 @@ def main() -> None:
     parser.add_argument("model", choices=zoo.names())
     parser.add_argument("--sides", default=",".join(SIDES))
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--form", action="store_true", help="the magi sides in the model's form")
     args = parser.parse_args()
     model = zoo.load(args.model, "full", dtype=torch.bfloat16)
+    form = forms.form_for(model.module) if args.form else None
+    fields = dict(form.pass_config) if form is not None else {}
     spent = [0.0]
     call = PassManager.__call__
 
@@ -57,16 +64,23 @@ def main() -> None:
 
     PassManager.__call__ = timed  # type: ignore[method-assign]
     try:
-        print(f"torch {torch.__version__}; fake CUDA; {args.model} full, bf16")
+        print(
+            f"torch {torch.__version__}; fake CUDA; {args.model} full, bf16; "
+            f"form {form.describe() if form is not None else 'generic'}"
+        )
         for _ in range(args.repeat):
             for side in args.sides.split(","):
                 module = model.as_module()
-                if side == "magi-cl-params":
+                config = SIDES[side]
+                in_place = form is not None and form.channels_last_parameters
+                if config is not None:
+                    config = config.replace(**fields)
+                if side == "magi-cl-params" or (config is not None and in_place):
                     module = copy.deepcopy(module)
                     convert_conv_parameters(module)
                 spent[0] = 0.0
                 start = time.perf_counter()
-                code = inductor_codegen(module, *model.inputs, config=SIDES[side])
+                code = inductor_codegen(module, *model.inputs, config=config)
                 took = time.perf_counter() - start
                 kernels = sum(len(g.kernels) for g in code.captured)
                 launches = sum(len(g.calls) for g in code.captured)
