@@ -119,7 +119,9 @@ def test_decided_on_is_read_from_the_environment_and_matches_device_names() -> N
 def test_decided_plain_on_is_read_from_the_environment_and_kept_apart_from_decided_on() -> None:
     """`decided_plain_on`: the devices whose measurement kept plain Inductor; a name in both
     lists is refused with both values and the fix."""
-    c = PassConfig.from_env({"MAGI_PASSES__DECIDED_PLAIN_ON": "H200", "MAGI_PASSES__DECIDED_ON": "H100"})
+    c = PassConfig.from_env(
+        {"MAGI_PASSES__DECIDED_PLAIN_ON": "H200", "MAGI_PASSES__DECIDED_ON": "H100"}
+    )
     assert c.decided_plain_for("NVIDIA H200") == "H200"
     assert c.decided_plain_for("NVIDIA H100 80GB HBM3") is None
     assert c.decided_for("NVIDIA H100 80GB HBM3") == "H100"
