@@ -473,57 +473,39 @@ def test_the_static_rules_decide_where_nothing_is_measured(tmp_path, config, gra
         assert cl.applied and cl.reason.endswith(f"; static: {decision.reason}")
 
 
-@pytest.mark.parametrize(("decided_on", "measured"), [("cpu", False), ("H100,H200", True)])
-def test_a_device_named_in_decided_on_compiles_once_untimed(tmp_path, decided_on, measured):
-    """`PassConfig.decided_on`: on a device it names (here "cpu", the only device a CPU run has,
-    with a fake timer standing in for CUDA's) the graph compiles once by the static rules and
-    nothing is timed or cached; a device it does not name is measured as usual."""
+@pytest.mark.parametrize("kept", ["magi", "plain"])
+@pytest.mark.parametrize(("devices", "measured"), [("cpu", False), ("H100,H200", True)])
+def test_a_device_with_a_recorded_decision_compiles_once_untimed(tmp_path, kept, devices, measured):
+    """`PassConfig.decided_on` (kept magi) and `decided_plain_on` (kept plain Inductor): on a
+    device they name (here "cpu", the only device a CPU run has, with a fake timer standing in
+    for CUDA's) the graph compiles once as the recorded decision says, nothing is timed or
+    cached, and the decision says why; a device they do not name is measured as usual (the
+    fake timer favours the other variant, so a measurement shows)."""
     x = torch.randn(1, 4, 3, 6, 6)
     model = Block().eval()
-    timer = FakeTimer(magi=2.0, plain=1.0)  # measuring would keep plain
-    config = PassConfig(decided_on=decided_on)
+    other = "plain" if kept == "magi" else "magi"
+    timer = FakeTimer(magi=2.0, plain=1.0) if other == "plain" else FakeTimer(magi=1.0, plain=2.0)
+    field = "decided_on" if kept == "magi" else "decided_plain_on"
     backend = MagiBackend(
-        config, decider=Decider(timer=timer, rounds=1, cache=DecisionCache(tmp_path))
+        PassConfig(**{field: devices}),
+        decider=Decider(timer=timer, rounds=1, cache=DecisionCache(tmp_path)),
     )
     torch.testing.assert_close(_compile(model, x, backend), model(x))
     (decision,) = backend.decisions
     if measured:
-        assert (decision.choice, decision.source) == ("plain", "measured")
+        assert (decision.choice, decision.source) == (other, "measured")
         assert timer.calls and len(backend.discarded) == 1
         return
-    assert (decision.choice, decision.source) == ("magi", "static")
-    assert decision.reason.startswith("decided on this device: cpu matches 'cpu'")
-    assert timer.calls == [] and backend.discarded == [] and not list(tmp_path.iterdir())
-    assert _cl_result(backend).applied
-
-
-@pytest.mark.parametrize(("decided_plain_on", "measured"), [("cpu", False), ("H100,H200", True)])
-def test_a_device_named_in_decided_plain_on_compiles_plain_once_untimed(
-    tmp_path, decided_plain_on, measured
-):
-    """`PassConfig.decided_plain_on`: on a device it names the graph compiles once with the
-    measured passes off (what a measurement there kept), nothing is timed or cached, and the
-    decision says so; a device it does not name is measured as usual."""
-    x = torch.randn(1, 4, 3, 6, 6)
-    model = Block().eval()
-    timer = FakeTimer(magi=1.0, plain=2.0)  # measuring would keep magi
-    config = PassConfig(decided_plain_on=decided_plain_on)
-    backend = MagiBackend(
-        config, decider=Decider(timer=timer, rounds=1, cache=DecisionCache(tmp_path))
-    )
-    torch.testing.assert_close(_compile(model, x, backend), model(x))
-    (decision,) = backend.decisions
-    if measured:
-        assert (decision.choice, decision.source) == ("magi", "measured")
-        assert timer.calls and len(backend.discarded) == 1
-        return
-    assert (decision.choice, decision.source) == ("plain", "static")
+    assert (decision.choice, decision.source) == (kept, "static")
     assert decision.in_play  # shown in the compile record's decisions
-    assert decision.reason.startswith("decided plain on this device: cpu matches 'cpu'")
+    how = "decided on" if kept == "magi" else "decided plain on"
+    assert decision.reason.startswith(f"{how} this device: cpu matches 'cpu'")
     assert timer.calls == [] and backend.discarded == [] and not list(tmp_path.iterdir())
     cl = _cl_result(backend)
-    assert not cl.applied and "decided plain on this device" in cl.reason
-    assert "channels_last" not in backend.managers[-1].graphs[-1]  # plain Inductor's graph
+    assert cl.applied == (kept == "magi")
+    # plain Inductor's graph has no channels-last copy; the reason names the recorded decision
+    assert ("channels_last" in backend.managers[-1].graphs[-1]) == (kept == "magi")
+    assert how in cl.reason
 
 
 def test_fake_cuda_is_never_measured():
