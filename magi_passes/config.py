@@ -89,8 +89,8 @@ class PassConfig:
       channel's statistics over each chunk of positions (channels adjacent, as the per-channel
       reduction reads them), and one small persistent reduction combines a group's chunks for
       each of its channels (the normalisation's per-channel operands). Two kernels where the
-      per-channel form gives four (Inductor splits the per-channel reduction over all positions
-      into three stages of its own); values are the same statistics (the parallel-variance
+      per-channel form gives three or four (Inductor splits the per-channel reduction over all
+      positions into stages of its own); values are the same statistics (the parallel-variance
       identity). Off until measured on a GPU; meant to cut the compile time the rewrite adds
       (HunyuanVideo's decoder: docs/benchmarks.md "Session 30", "Session 31").
     - `enable_conv_input_windows` (opt-in): let `ConvInputWindowPass` read the windows of a conv

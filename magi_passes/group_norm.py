@@ -32,9 +32,16 @@ variance plus eps) are read per channel: each channel combines its own group's c
 them through `c // (C/G)`, which Triton cannot vectorise (`_per_channel_operands`; the numbers
 are in docs/benchmarks.md, "Session 13"). The affine and everything after are left alone.
 
-Counted in `PassResult.counts`: `group_norms_rewritten`, `group_norm_operands_per_channel`
-(0 where a size is symbolic, or where Inductor's decomposition already applies the statistics per
-channel, as its CPU one does), and the gates:
+With `PassConfig.group_norm_chunked_stats` (opt-in, session 31) a static GroupNorm's positions
+are cut into chunks first (`chunk_plan`, `_chunked`): each channel's statistics over each chunk,
+then each channel's group operands straight from its group's channels x chunks, so Inductor
+makes two kernels instead of splitting a reduction over all positions into stages of its own
+(docs/benchmarks.md, "Session 31"); a static size without a usable divisor keeps the
+per-channel form.
+
+Counted in `PassResult.counts`: `group_norms_rewritten`, `group_norms_chunked`,
+`group_norm_operands_per_channel` (0 where a size is symbolic, or where Inductor's decomposition
+already applies the statistics per channel, as its CPU one does), and the gates:
 - `group_norms_skipped_layout`: the graph has no convolution that `ConvChannelsLastPass`
   converted (`channels_last_convs`), so its activations are channels-first and the fused
   reduction already reads contiguous positions;
