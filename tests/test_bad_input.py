@@ -410,8 +410,9 @@ CALL_SITE_CASES: list[tuple[str, Any, type[Exception], str]] = [
         lambda: magi_compile(nn.ReLU(), form="wan"),
         ValueError,
         "magi_compile: form must be 'auto', None, a CompileForm or a known form's name "
-        "(cogvideox-decoder, cosmos-decoder, hunyuanvideo-decoder, ltx-video-decoder, "
-        "wan-decoder), got 'wan' (str); fix: magi_compile(model, form=None) for the generic form",
+        "(cogvideox-decoder, cosmos-decoder, hunyuanvideo-decoder, hunyuanvideo1.5-decoder, "
+        "kandinsky6-sr-decoder, kvae-3d-decoder, ltx-video-decoder, mochi-decoder, wan-decoder), "
+        "got 'wan' (str); fix: magi_compile(model, form=None) for the generic form",
     ),
     (
         "magi-backend-called-with-a-module",
