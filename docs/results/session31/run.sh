@@ -51,7 +51,7 @@ for s in "$@"; do
     esac
 done
 echo done >"$LOGS/ALL.done"
-# Not run this session (the device time ran out), for the next one (`run2.sh` there): the zoo's
+# Not run this session (the device time ran out), for the next one (`next.sh` here): the zoo's
 # never-slower tests with the new forms (-k "video_vae_is_never_slower and (mochi or kvae or
 # kandinsky6 or hunyuanvideo1.5 or svd or easyanimate or vidtok or minimax)"), the cut-off
 # models' cold pairs (svd, easyanimate, vidtok, minimax-h3, ltx2-video, allegro, sd-vae,
