@@ -270,11 +270,12 @@ def _chunked(
     mean = add(aten.reshape.default, (mean_g, [n, g, 1, 1]), torch.reshape)
     var = add(aten.reshape.default, (var_g, [n, g, 1, 1]), torch.reshape)
 
-    def across(stat: torch.fx.Node) -> torch.fx.Node:  # [n, p, g, j, i] = stat[n, p, g, i]
-        row = add_twin(aten.reshape.default, (stat, [n, p, g, 1, k]), torch.reshape)
-        return add_twin(aten.expand.default, (row, [n, p, g, k, k]), torch.Tensor.expand)
-
-    mean_t, var_t = _combine(add_twin, across(mean_p), across(var_p), dims=[1, 4])
+    mean_t, var_t = _combine(
+        add_twin,
+        _across(add_twin, mean_p, [n, p, g], k),
+        _across(add_twin, var_p, [n, p, g], k),
+        dims=[1, 4],
+    )
     twins = tuple(
         add_twin(aten.reshape.default, (t, [n, g, k, 1]), torch.reshape) for t in (mean_t, var_t)
     )
@@ -298,11 +299,14 @@ def _per_channel_twins(
     if not all(isinstance(d, int) for d in (n, g, k, positions)):
         return None
 
-    def across(stat: torch.fx.Node) -> torch.fx.Node:  # [n, g, j, i] = stat[n, g, i]
-        row = add(aten.reshape.default, (stat, [n, g, 1, k]), torch.reshape)
-        return add(aten.expand.default, (row, [n, g, k, k]), torch.Tensor.expand)
+    return _combine(add, _across(add, mean_c, [n, g], k), _across(add, var_c, [n, g], k), dims=[3])
 
-    return _combine(add, across(mean_c), across(var_c), dims=[3])
+
+def _across(add: Add, stat: torch.fx.Node, lead: list[int], k: int) -> torch.fx.Node:
+    """A group's k channel statistics (`stat`: the ``lead`` dims, then its k values) as each of
+    its channels sees them: ``[*lead, j, i] = stat[*lead, i]`` for every channel j."""
+    row = add(aten.reshape.default, (stat, [*lead, 1, k]), torch.reshape)
+    return add(aten.expand.default, (row, [*lead, k, k]), torch.Tensor.expand)
 
 
 def _per_channel_operands(

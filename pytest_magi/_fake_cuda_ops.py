@@ -334,6 +334,16 @@ def getitem(self: torch.Tensor, index: Any) -> torch.Tensor:
     if isinstance(index, bool):
         result = aten.unsqueeze.default(self, 0)
         return _dispatch_index(result, [_bool_to_indexing_tensor(result, index)])
+    result, out = _apply_slicing(self, index)
+    if not out:
+        return aten.alias.default(result) if result is self else result
+    return _dispatch_index(result, out)
+
+
+def _apply_slicing(self: torch.Tensor, index: Any) -> tuple[torch.Tensor, list[Any]]:
+    """``applySlicing`` of an index that is not a lone int, slice, None, ``...`` or bool (both
+    bindings, get and set): the view of every basic entry, and the tensor indices left for
+    ``index`` / ``index_put_`` (empty: none)."""
     if _treat_sequence_as_tuple(index):
         if not isinstance(index, tuple):
             warnings.warn(
@@ -342,7 +352,7 @@ def getitem(self: torch.Tensor, index: Any) -> torch.Tensor:
                 "this will be interpreted as tensor index, x[torch.tensor(seq)], which will result "
                 "either in an error or a different result",
                 UserWarning,
-                stacklevel=3,
+                stacklevel=4,
             )
         objs = tuple(index)
     else:
@@ -354,9 +364,7 @@ def getitem(self: torch.Tensor, index: Any) -> torch.Tensor:
     result, dim = self, 0
     for i, obj in enumerate(objs):  # converted one at a time, as the binding does
         result, dim = _handle_dim(result, self, _to_index(self, obj), dim, specified, i, out)
-    if not out:
-        return aten.alias.default(result) if result is self else result
-    return _dispatch_index(result, out)
+    return result, out
 
 
 # ------------------------------------------------------------------------------ __setitem__
@@ -437,14 +445,7 @@ def setitem(self: torch.Tensor, index: Any, value: Any) -> None:
         start, stop, step = _unpack_slice(index)
         _copy_to(_apply_slice(self, 0, start, stop, step, disable_optimization=False), value)
         return
-    objs = tuple(index) if _treat_sequence_as_tuple(index) else (index,)
-    specified = _count_specified(objs)
-    if specified > self.dim():
-        raise IndexError(f"too many indices for tensor of dimension {self.dim()}")
-    out: list[Any] = []
-    result, dim = self, 0
-    for i, obj in enumerate(objs):
-        result, dim = _handle_dim(result, self, _to_index(self, obj), dim, specified, i, out)
+    result, out = _apply_slicing(self, index)
     if not out:
         _copy_to(result, value)
         return

@@ -192,6 +192,15 @@ def test_setitem_errors_like_the_binding() -> None:
         assert str(got.value).split("\n")[0] == str(want.value).split("\n")[0]
 
 
+def test_setitem_with_a_list_of_indices_warns_like_the_binding() -> None:
+    """A non-tuple sequence read as a tuple of indices: both bindings warn (shared slicing)."""
+    for setitem in (ORIGINAL_SET, _fake_cuda_ops.setitem):
+        x = torch.zeros(2, 3)
+        with pytest.warns(UserWarning, match="non-tuple sequence for multidimensional indexing"):
+            setitem(x, [0, slice(None)], 1.0)
+        assert x[0].eq(1).all() and x[1].eq(0).all()
+
+
 def test_fake_cuda_setitem_writes_a_slice_and_is_restored() -> None:
     """A decoder writing a convolution into a slice of its output (diffusers' KVAE-3D and
     Kandinsky-6 SR: ``output[:, :, :n] = self.conv(x)``) generates CUDA code."""
