@@ -42,6 +42,9 @@ norms over permuted channels, matched since session 29), `magi-form-s29` (`magi`
 session 29 shipped: LTX-Video's and HunyuanVideo's without the levers session 30 gave them),
 `magi-form-gn-chunks` (`magi` with `PassConfig.group_norm_chunked_stats`: GroupNorm's statistics
 in two kernels instead of four, for the rewrite's compile time; session 31, not yet timed),
+`magi-form-cl-params-norm` and `magi-form-cl-params-gn-chunks` (`magi-form-cl-params` with the
+norm-input pin, or with the chunked GroupNorm statistics: Kandinsky-6 SR's RMS norms and
+KVAE-3D's GroupNorms, whose forms session 31 recorded without either; session 32),
 `magi-backend` (`torch.compile(module, backend="magi")`: the passes
 alone), the fair baselines `torch.compile+frames` (frames of their own, no passes: what the
 isolation alone buys) and `torch.compile+limit` (`torch.compile(module)` with dynamo's recompile
@@ -150,6 +153,8 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-form-cl-norm": ({"channels_last_norm_inputs": True}, "instance"),
     "magi-form-s29": ({}, "instance"),
     "magi-form-gn-chunks": ({"group_norm_chunked_stats": True}, "instance"),
+    "magi-form-cl-params-norm": ({"channels_last_norm_inputs": True}, "instance"),
+    "magi-form-cl-params-gn-chunks": ({"group_norm_chunked_stats": True}, "instance"),
     "magi-backend": ({}, "class"),
     "magi-no-cl": ({"enable_conv_channels_last": False}, "instance"),
     "magi-cl-always": ({"channels_last_conv2d_graphs": True}, "class"),
@@ -192,12 +197,16 @@ FORM_VARIANTS = (
     "magi-form-cl-norm",
     "magi-form-s29",
     "magi-form-gn-chunks",
+    "magi-form-cl-params-norm",
+    "magi-form-cl-params-gn-chunks",
 )
 # the `magi-form-*` variants that change one of the form's own options (`magi_passes.forms`)
 FORM_OPTION_OVERRIDES: dict[str, dict[str, Any]] = {
     "magi-form-no-cl-params": {"channels_last_parameters": False},
     "magi-form-s26": {"channels_last_parameters": False},
     "magi-form-cl-params": {"channels_last_parameters": True},
+    "magi-form-cl-params-norm": {"channels_last_parameters": True},
+    "magi-form-cl-params-gn-chunks": {"channels_last_parameters": True},
 }
 # `magi-form-s29`: what session 30 added to a form, taken back (its options, its PassConfig
 # fields); a form not listed is as session 29 shipped it

@@ -10,7 +10,10 @@ the graph). Each side also prints its Triton kernels (distinct) and launches; `-
 the sides N times in turn (codegen time varies by a third between runs of one process);
 `magi-gn-chunks` is `magi` with `PassConfig.group_norm_chunked_stats` (session 31). `--form`
 compiles the magi sides in the model's compile form (its `PassConfig` fields, and its weights
-channels-last in place where the form says so), as `magi_compile` does. On the
+channels-last in place where the form says so), as `magi_compile` does. A side
+``magi+FIELD=VALUE[+FIELD=VALUE...]`` is `magi` with those `PassConfig` fields set (session 32:
+which pass adds a model's kernels, e.g. ``magi+enable_conv_channels_last=0``;
+``magi-cl-params+...`` the same with the weights in place). On the
 GPU, LTX-Video and HunyuanVideo compiled cold slower under magi than under torch.compile even
 with their decisions recorded (docs/benchmarks.md "Session 27"); this says whether the passes or
 Inductor's work on the rewritten graph is why (session 29: the per-call weight conversions).
@@ -42,6 +45,28 @@ SIDES = {
 }
 
 
+def _side_config(side: str) -> PassConfig | None:
+    """The `PassConfig` of a side: a named one, or ``magi+FIELD=VALUE...``."""
+    if side in SIDES:
+        return SIDES[side]
+    base, _, rest = side.partition("+")
+    if base not in ("magi", "magi-cl-params") or not rest:
+        raise SystemExit(
+            f"unknown side {side!r}: one of {', '.join(SIDES)}, or magi+FIELD=VALUE "
+            "(magi-cl-params+FIELD=VALUE)"
+        )
+    fields: dict[str, object] = {}
+    for item in rest.split("+"):
+        name, _, value = item.partition("=")
+        default = getattr(PassConfig(), name, None)
+        if default is None or not value:
+            raise SystemExit(f"side {side!r}: {item!r} is not FIELD=VALUE of a PassConfig field")
+        fields[name] = value not in ("0", "false", "False") if isinstance(default, bool) else value
+        if not isinstance(default, (bool, str)):
+            fields[name] = type(default)(value)
+    return PassConfig(**fields)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("model", choices=zoo.names())
@@ -71,11 +96,11 @@ def main() -> None:
         for _ in range(args.repeat):
             for side in args.sides.split(","):
                 module = model.as_module()
-                config = SIDES[side]
+                config = _side_config(side)
                 in_place = form is not None and form.channels_last_parameters
                 if config is not None:
                     config = config.replace(**fields)
-                if side == "magi-cl-params" or (config is not None and in_place):
+                if side.partition("+")[0] == "magi-cl-params" or (config is not None and in_place):
                     module = copy.deepcopy(module)
                     convert_conv_parameters(module)
                 spent[0] = 0.0
