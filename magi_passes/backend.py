@@ -221,26 +221,30 @@ class MagiBackend:
             why = "no measured pass is on" if plain_config is None else "measuring is off"
             return self._keep(self._compile(gm, inputs, pass_config, extra), why)
         decider = self.decider if self.decider is not None else Decider()
+        device_name = _device_name(inputs)
+        # a decision recorded for this device holds where no timing could be taken (CUDA graphs
+        # on, fake CUDA), so the graph is what a measurement there kept; not for training
+        # graphs, whose backward no recorded forward timing saw
+        if not decider.training(inputs):
+            known = pass_config.decided_for(device_name)
+            if known is not None:
+                why = (
+                    f"decided on this device: {device_name} matches {known!r} of PassConfig."
+                    f"decided_on={pass_config.decided_on!r}, where a measurement kept magi"
+                )
+                return self._keep(self._compile(gm, inputs, pass_config, extra), why)
+            known_plain = pass_config.decided_plain_for(device_name)
+            if known_plain is not None:
+                why = (
+                    f"decided plain on this device: {device_name} matches {known_plain!r} of "
+                    f"PassConfig.decided_plain_on={pass_config.decided_plain_on!r}, where a "
+                    f"measurement kept plain Inductor"
+                )
+                return self._keep(self._compile(gm, inputs, plain_config, extra), why, "plain")
         cudagraphs = extra.get("triton.cudagraphs", inductor_config.triton.cudagraphs)
         blocked = decider.blocked(inputs, {"triton.cudagraphs": cudagraphs})
         if blocked is not None:
             return self._keep(self._compile(gm, inputs, pass_config, extra), blocked)
-        device_name = _device_name(inputs)
-        known = pass_config.decided_for(device_name)
-        if known is not None:
-            why = (
-                f"decided on this device: {device_name} matches {known!r} of "
-                f"PassConfig.decided_on={pass_config.decided_on!r}, where a measurement kept magi"
-            )
-            return self._keep(self._compile(gm, inputs, pass_config, extra), why)
-        known_plain = pass_config.decided_plain_for(device_name)
-        if known_plain is not None:
-            why = (
-                f"decided plain on this device: {device_name} matches {known_plain!r} of "
-                f"PassConfig.decided_plain_on={pass_config.decided_plain_on!r}, where a "
-                f"measurement kept plain Inductor"
-            )
-            return self._keep(self._compile(gm, inputs, plain_config, extra), why, "plain")
         inert = _measured_passes_cannot_fire(gm, pass_config)
         if inert is not None:
             return self._keep(self._compile(gm, inputs, pass_config, extra), inert)

@@ -167,6 +167,9 @@ class PassConfig:
       side-by-side run kept plain Inductor (every measured pass off) on every graph it
       measured: there graphs compile once with the measured passes off, as the measurement
       would have ended, instead of twice and timed. A device name may not be in both lists.
+      Both hold where no timing could be taken (CUDA graphs on; fake CUDA, whose device is
+      named as an H100's), so the code is what the measurement kept; a training graph is
+      decided by the static rules, as no recorded forward timing saw its backward.
     """
 
     enable_conv_channels_last: bool = True

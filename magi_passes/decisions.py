@@ -517,12 +517,20 @@ class Decider:
         if self.cache is None and self.use_cache:
             self.cache = DecisionCache()
 
+    @staticmethod
+    def training(example_inputs: Sequence[Any]) -> bool:
+        """Whether the graph is compiled for training (grad on and an input requiring it): a
+        forward-only timing, or a decision recorded from one, cannot see backward's cost."""
+        return torch.is_grad_enabled() and any(
+            isinstance(t, torch.Tensor) and t.requires_grad for t in example_inputs
+        )
+
     def blocked(self, example_inputs: Sequence[Any], patches: Mapping[str, Any]) -> str | None:
         """Why this graph cannot be measured here (None: it can)."""
         tensors = [t for t in example_inputs if isinstance(t, torch.Tensor)]
         if patches.get("triton.cudagraphs"):
             return "CUDA graphs are on (their replay is not what a plain call times)"
-        if torch.is_grad_enabled() and any(t.requires_grad for t in tensors):
+        if self.training(example_inputs):
             return "a training graph (a forward-only timing cannot see backward's cost)"
         if self.timer is not None:
             return None

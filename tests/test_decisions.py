@@ -508,6 +508,38 @@ def test_a_device_with_a_recorded_decision_compiles_once_untimed(tmp_path, kept,
     assert how in cl.reason
 
 
+@pytest.mark.parametrize("why", ["cudagraphs", "training"])
+def test_a_recorded_decision_holds_where_nothing_can_be_timed(tmp_path, why):
+    """CUDA graphs on (the timing is blocked): a device the config names gets its recorded
+    decision (here plain, where the static rules would keep magi), nothing timed; a training
+    graph keeps the static rules, as no recorded forward timing saw its backward. In fake CUDA
+    the device is named as an H100, so a form recorded for H100s decides there too."""
+    from magi_passes.backend import _device_name
+    from pytest_magi.fake_cuda import fake_cuda
+
+    timer = FakeTimer(magi=1.0, plain=2.0)
+    decider = Decider(timer=timer, rounds=1, cache=DecisionCache(tmp_path))
+    backend = MagiBackend(PassConfig(decided_plain_on="cpu"), decider=decider)
+    training = why == "training"
+    x = torch.randn(1, 4, 3, 6, 6, requires_grad=training)
+    options = {"triton.cudagraphs": True} if why == "cudagraphs" else None
+    with torch.set_grad_enabled(training):
+        torch.compile(Block() if training else Block().eval(), backend=backend, options=options)(
+            x
+        )
+    (decision,) = backend.decisions
+    assert timer.calls == [] and backend.discarded == [] and not list(tmp_path.iterdir())
+    if training:
+        assert decision.choice == "magi" and decision.reason.startswith("a training graph")
+    else:
+        assert (decision.choice, decision.source) == ("plain", "static")
+        assert decision.reason.startswith("decided plain on this device: cpu matches 'cpu'")
+        assert "channels_last" not in backend.managers[-1].graphs[-1]
+    with fake_cuda() as env, env.fake_mode:
+        name = _device_name([torch.empty(1, 4, 3, 6, 6, device="cuda")])
+    assert PassConfig(decided_plain_on="H100").decided_plain_for(name) == "H100"
+
+
 def test_fake_cuda_is_never_measured():
     from pytest_magi.fake_cuda import fake_cuda
 

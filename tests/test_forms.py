@@ -46,9 +46,9 @@ DECIDED = {
     "hunyuanvideo-decoder": (("H100", ""), True, {}),
     "cosmos-decoder": (("H100", ""), False, {}),
     "hunyuanvideo1.5-decoder": (("H200", ""), False, {}),
-    "kvae-3d-decoder": (("H200", ""), False, {}),
-    "kandinsky6-sr-decoder": (("H200", ""), False, {}),
-    "mochi-decoder": (("", "H200"), False, {}),
+    "kvae-3d-decoder": (("H100,H200", ""), False, {}),
+    "kandinsky6-sr-decoder": (("H100,H200", ""), True, {"channels_last_norm_inputs": True}),
+    "mochi-decoder": (("", "H100,H200"), False, {}),
 }
 DEVICES = {"H100": "NVIDIA H100 80GB HBM3", "H200": "NVIDIA H200"}
 
@@ -67,8 +67,10 @@ def test_decoders_measured_on_a_device_compile_once_there_and_generically_elsewh
         config = form.config({})
         assert config == PassConfig(decided_on=magi_on, decided_plain_on=plain_on, **fields)
         for short, device in DEVICES.items():
-            assert (config.decided_for(device) is not None) == (short == magi_on)
-            assert (config.decided_plain_for(device) is not None) == (short == plain_on)
+            assert (config.decided_for(device) is not None) == (short in magi_on.split(","))
+            assert (config.decided_plain_for(device) is not None) == (
+                short in plain_on.split(",")
+            )
         assert config.decided_for("NVIDIA A100-SXM4-80GB") is None
         assert config.decided_plain_for("NVIDIA A100-SXM4-80GB") is None
     names = {f.name for f in forms.KNOWN_FORMS}
@@ -300,6 +302,14 @@ def test_the_zoo_benchmarks_cl_params_variant_is_a_decided_decoders_form_with_it
         for m in model.module.modules()
         if isinstance(m, nn.Conv3d) and m.weight.shape[2:].numel() > 1
     )
+    # with it the norm-input pin, or the chunked GroupNorm statistics (session 32)
+    for variant, field in (
+        ("magi-form-cl-params-norm", "channels_last_norm_inputs"),
+        ("magi-form-cl-params-gn-chunks", "group_norm_chunked_stats"),
+    ):
+        compiled, backend = bench._build_variant(model, variant, 64)
+        assert backend is not None and backend.config == form.config().replace(**{field: True})
+        assert compiled.compile_kwargs["channels_last_parameters"] is True
 
 
 @pytest.mark.slow

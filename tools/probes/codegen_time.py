@@ -45,10 +45,11 @@ SIDES = {
 }
 
 
-def _side_config(side: str) -> PassConfig | None:
-    """The `PassConfig` of a side: a named one, or ``magi+FIELD=VALUE...``."""
+def _side_config(side: str) -> tuple[PassConfig | None, dict[str, object]]:
+    """The `PassConfig` of a side (a named one, or ``magi+FIELD=VALUE...``) and the fields the
+    side sets, which win over the form's."""
     if side in SIDES:
-        return SIDES[side]
+        return SIDES[side], {}
     base, _, rest = side.partition("+")
     if base not in ("magi", "magi-cl-params") or not rest:
         raise SystemExit(
@@ -64,7 +65,7 @@ def _side_config(side: str) -> PassConfig | None:
         fields[name] = value not in ("0", "false", "False") if isinstance(default, bool) else value
         if not isinstance(default, (bool, str)):
             fields[name] = type(default)(value)
-    return PassConfig(**fields)
+    return PassConfig(**fields), fields
 
 
 def main() -> None:
@@ -96,10 +97,10 @@ def main() -> None:
         for _ in range(args.repeat):
             for side in args.sides.split(","):
                 module = model.as_module()
-                config = _side_config(side)
+                config, overrides = _side_config(side)
                 in_place = form is not None and form.channels_last_parameters
                 if config is not None:
-                    config = config.replace(**fields)
+                    config = config.replace(**{**fields, **overrides})
                 if side.partition("+")[0] == "magi-cl-params" or (config is not None and in_place):
                     module = copy.deepcopy(module)
                     convert_conv_parameters(module)
