@@ -10,6 +10,11 @@
 #                      VARIANTS (comma-separated) in one process with empty caches
 #                      ($LOGS/cache_TAG): the first one's compile is cold, the others are timed
 #                      against it.
+#   cold_both MODEL A B TAG [ENV=VALUE...]   (2-GPU kind) MODEL compiled cold as variant A on GPU 0
+#                      and B on GPU 1 at the same time, then again with the GPUs swapped: each
+#                      side's compile shares the host with the other's, so contention falls on
+#                      both alike (session 32's lanes compiled unrelated models beside each
+#                      other). Logs $LOGS/TAG_{A,B}_{1,2}.log.
 # The script ends with `echo done >"$LOGS/ALL.done"`; tools/gpu_poll.sh waits for that marker.
 : "${LOGS:?set LOGS to the log folder before sourcing tools/gpu_steps.sh}"
 mkdir -p "$LOGS"
@@ -48,4 +53,16 @@ cold_model() {
     rm -rf "$dir" && mkdir -p "$dir"
     env TORCHINDUCTOR_CACHE_DIR=$dir TRITON_CACHE_DIR=$dir/triton "$@" python benchmarks/zoo.py \
         --models "$m" --baseline "${vs%%,*}" --variants "$vs" --rounds 5 --hbm-gbps $HBM
+}
+
+# two variants of one model compiled cold at once, one per GPU, then swapped
+cold_both() {
+    local m=$1 a=$2 b=$3 tag=$4
+    shift 4
+    CUDA_VISIBLE_DEVICES=0 step "${tag}_${a}_1" cold_model "$m" "${tag}_${a}_1" "$a" "$@" &
+    CUDA_VISIBLE_DEVICES=1 step "${tag}_${b}_1" cold_model "$m" "${tag}_${b}_1" "$b" "$@" &
+    wait
+    CUDA_VISIBLE_DEVICES=1 step "${tag}_${a}_2" cold_model "$m" "${tag}_${a}_2" "$a" "$@" &
+    CUDA_VISIBLE_DEVICES=0 step "${tag}_${b}_2" cold_model "$m" "${tag}_${b}_2" "$b" "$@" &
+    wait
 }
