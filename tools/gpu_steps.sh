@@ -3,7 +3,11 @@
 # folder on the device machine: makes the folder, clears the end marker of an earlier run, sets
 # HBM (the GPU's HBM bandwidth in GB/s, for --hbm-gbps) and defines
 #   step NAME CMD...   run CMD, its output in $LOGS/NAME.log and its exit status in $LOGS/NAME.rc;
-#   setup_step         the `setup` step: tools/gpu_setup.sh, then the GPU's name, clock and power cap;
+#   setup_step         the `setup` step: tools/gpu_setup.sh, then each GPU's name, clock and power
+#                      cap, and the host's cores;
+#   suite_step NAME    the GPU suites (`SUITE`: perf pairs, examples, config sweep, workarounds,
+#                      channels-last, norm inputs, bounds, the Wan zoo tests), `--magi-perf -n 2
+#                      --dist loadgroup` (one xdist worker per GPU), report in $LOGS/r_NAME.json;
 #   cold VARIANT TAG [ENV=VALUE...]   the Wan decode (T=3) compiled as VARIANT in a process of its
 #                      own with empty Inductor, Triton and decision caches ($LOGS/cache_TAG).
 #   cold_model MODEL TAG VARIANTS [ENV=VALUE...]   MODEL (full size, bf16) compiled as each of
@@ -33,7 +37,15 @@ step() {
 }
 
 setup_step() {
-    step setup bash -c 'bash tools/gpu_setup.sh && nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv'
+    step setup bash -c 'bash tools/gpu_setup.sh && nvidia-smi --query-gpu=index,name,clocks.max.sm,power.limit --format=csv && nproc'
+}
+
+SUITE=(tests/test_perf_gpu.py examples/vae tests/test_config_sweep.py tests/test_workarounds.py
+    tests/test_channels_last.py tests/test_norm_inputs.py tests/test_bounds.py tests/test_zoo_gpu.py)
+suite_step() {
+    step "$1" python -m pytest -p no:cacheprovider -v -rA -m requires_cuda --magi-perf -n 2 \
+        --dist loadgroup --magi-report "$LOGS/r_$1.json" "${SUITE[@]}" \
+        -k "not test_zoo_gpu or wan_decode_holds or wan-form"
 }
 
 # one variant of the Wan decode (T=3) compiled in a process of its own with empty Inductor,

@@ -16,12 +16,9 @@ LOGS=/tmp/s33
 source tools/gpu_steps.sh
 mkdir -p "$LOGS/inductor_cache"
 export TORCHINDUCTOR_CACHE_DIR=$LOGS/inductor_cache
-SUITE=(tests/test_perf_gpu.py examples/vae tests/test_config_sweep.py tests/test_workarounds.py
-    tests/test_channels_last.py tests/test_norm_inputs.py tests/test_bounds.py tests/test_zoo_gpu.py)
 for s in "$@"; do
     case $s in
-    setup)
-        step setup bash -c 'bash tools/gpu_setup.sh && nvidia-smi --query-gpu=index,name,clocks.max.sm,power.limit --format=csv && nproc' ;;
+    setup) setup_step ;;
     coldsym)
         cold_both hunyuanvideo-vae torch.compile magi hv MAGI_PASSES__DECIDED_ON=H100,H200
         cold_both mochi-vae torch.compile magi mochi
@@ -30,10 +27,7 @@ for s in "$@"; do
         step zootests python -m pytest -p no:cacheprovider -v -rA -m requires_cuda --magi-perf \
             -n 2 --dist loadgroup tests/test_zoo_gpu.py -k "video_vae_is_never_slower and (svd \
 or easyanimate or vidtok or minimax or kvae or kandinsky6 or hunyuanvideo1.5 or mochi)" ;;
-    suite)
-        step suite python -m pytest -p no:cacheprovider -v -rA -m requires_cuda --magi-perf \
-            -n 2 --dist loadgroup --magi-report "$LOGS/r_suite.json" "${SUITE[@]}" \
-            -k "not test_zoo_gpu or wan_decode_holds or wan-form" ;;
+    suite) suite_step suite ;;
     esac
 done
 echo done >"$LOGS/ALL.done"
