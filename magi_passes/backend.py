@@ -46,6 +46,7 @@ from .decisions import Decider, Decision, decision_key, mutates_inputs
 from .kernel_configs import group_norm_kernel_configs
 from .manager import PASS_ORDER, PassManager
 from .predicates import is_dynamic
+from .workarounds import identity_numbers
 
 SECONDS_KEYS = ("compile", "compile_discarded", "measure")
 
@@ -322,7 +323,8 @@ class MagiBackend:
         if pass_config.channels_last_weights_once and fires_on(pass_config, _has_conv3d(gm)):
             hoisted = _hoistable_conv_weights(gm, inputs)
             _convert_example_weights(gm, inputs, hoisted)
-        with group_norm_kernel_configs(manager):
+        fix = pass_config.work_around_inductor_bugs
+        with group_norm_kernel_configs(manager), identity_numbers(fix):
             compiled: Any = compile_fx(gm, inputs, config_patches=patches)
         if hoisted:
             compiled = _with_converted_weights(compiled, hoisted, _eager_output_formats(gm))

@@ -73,14 +73,48 @@ where the mark is, each saying so in its `PassResult`.
 
 Skipped (the reason in its `PassResult`): static graphs, graphs not on CUDA, graphs where no
 convolution reads a concatenation, and `PassConfig(work_around_inductor_bugs=False)`.
+
+`identity_numbers`: a scope in which Inductor's pointwise concatenation wraps its inputs'
+indices in an `Identity` that becomes the number itself once its argument is one.
+
+The bug (torch 2.13.0 with sympy 1.14, located in session 32 on the CPU; docs/reliability.md):
+Inductor lowers a concatenation of few, cheap inputs as one pointwise kernel (`pointwise_cat`,
+chosen on GPUs; `force_pointwise_cat=True` chooses it on the CPU too) and wraps each input's
+index along the concatenated dim in `torch.utils._sympy.functions.Identity`. Where an input's
+own loader clamps that index (a replicate pad, an index clamped into range), the scheduler's
+loop simplification substitutes zeros into ``Min(2, Max(0, Identity(q - 2)))``: torch's `Max`
+leaves ``Max(0, Identity(-2))`` unevaluated and `Min` then fails comparing it (`ValueError`
+"not comparable" or `RecursionError` in sympy's `evalf`). So the whole compile raises, in plain
+torch.compile as in magi: the KVAE-3D decoder (its causal conv's cache concatenated with a
+replicate-padded frame) cannot be compiled for CUDA on torch 2.13 (fake CUDA, the zoo's tiny
+size). torch 2.11 compiled it on the GPU (session 31). At full size the same concatenation
+then fails a second way this scope does not cure: simplifying ``ModularIndexing(Min(4, Max(0,
+Identity(q1 - 2))) + 1, 1, 2)``, Inductor asks the shape environment about the index variable
+``q1``, which has no value range there ("vr must not be None for symbol q1"); not worked
+around yet.
+
+How: for the block, `torch._inductor.lowering.Identity` (the name `pointwise_cat` calls) is
+`NumberIdentity`, a subclass whose evaluation returns an integer argument itself. A class of its
+own, so sympy's cache of `Identity` is untouched and nothing else in the process changes;
+`NumberIdentity` prints, simplifies and is interpreted as `Identity` (same printer, subclass
+checks, `_torch_handler_name`). The name is restored when the block ends. Applies where
+`has_identity_number_bug()` (a probe run once: the failing expression evaluated) says this
+torch has the bug. The magi backend and `pytest_magi.inductor_codegen(config=...)` enter it
+around each compilation with `PassConfig.work_around_inductor_bugs`; a backward graph that
+AOTAutograd compiles lazily, at the first backward call, is outside the block.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import re
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
+import sympy
 import torch
+from torch.utils._sympy.functions import Identity
 
 from .base import MagiPass, PassResult, get_inductor_config_value, is_call
 from .nd_tiling import DYNAMIC_CAT_MARK
@@ -210,3 +244,50 @@ class DynamicCatTilingWorkaround(MagiPass):
                 f"({TILES_OBSERVED_ON}): the channels-last rewrite and ND tiling stand down here"
             )
         return result
+
+
+class NumberIdentity(Identity):
+    """`Identity` that is its argument once that is an integer (`identity_numbers`)."""
+
+    # torch's sympy interpreter finds a function's handler by its exact class, or by this name
+    _torch_handler_name = "identity"
+
+    @classmethod
+    def eval(cls, arg: Any) -> Any:
+        return arg if isinstance(arg, sympy.Integer) else None
+
+
+# sympy's printers use a parent function's `_print_<name>` only for a subclass of the same name:
+# so Inductor's C++ and Triton printers write it as they write `Identity` (its qualified name,
+# which pickling uses, stays NumberIdentity)
+NumberIdentity.__name__ = "Identity"
+
+
+@functools.cache
+def has_identity_number_bug() -> bool:
+    """Whether this torch fails on a clamp of a constant `Identity` (its sympy functions leave
+    ``Max(0, Identity(-2))`` unevaluated and ``Min`` raises on it)."""
+    from torch.utils._sympy.functions import Max, Min
+
+    try:
+        value = Min(sympy.Integer(2), Max(sympy.Integer(0), Identity(sympy.Integer(-2))))
+    except (RecursionError, ValueError, TypeError):
+        return True
+    return value != 0
+
+
+@contextlib.contextmanager
+def identity_numbers(enabled: bool = True) -> Iterator[bool]:
+    """For the block, Inductor's pointwise concatenation uses `NumberIdentity` where this torch
+    has the bug (`has_identity_number_bug`) and ``enabled``; yields whether it does."""
+    from torch._inductor import lowering
+
+    if not enabled or not has_identity_number_bug() or lowering.Identity is not Identity:
+        # off, a torch without the bug, or inside an enclosing block (it restores the name)
+        yield enabled and lowering.Identity is NumberIdentity
+        return
+    lowering.Identity = NumberIdentity  # type: ignore[misc]
+    try:
+        yield True
+    finally:
+        lowering.Identity = Identity  # type: ignore[misc]

@@ -416,10 +416,17 @@ def _make_backend(
         from torch._inductor.compile_fx import compile_fx
 
         from magi_passes.kernel_configs import group_norm_kernel_configs
+        from magi_passes.workarounds import identity_numbers
 
         stats.on_compile()
-        # as the magi backend compiles: with the fixed configs of GroupNorm's kernels
-        with torch._inductor.config.patch(patches), group_norm_kernel_configs(manager):
+        # as the magi backend compiles: with the fixed configs of GroupNorm's kernels and,
+        # where its config works around Inductor's bugs, the pointwise concatenation's fix
+        fix = manager is not None and manager.config.work_around_inductor_bugs
+        with (
+            torch._inductor.config.patch(patches),
+            group_norm_kernel_configs(manager),
+            identity_numbers(fix),
+        ):
             compile_fx(gm, example_inputs, inner_compile=inner)
         return _run_graph_eagerly(gm, fake_mode)
 

@@ -524,9 +524,7 @@ def test_a_recorded_decision_holds_where_nothing_can_be_timed(tmp_path, why):
     x = torch.randn(1, 4, 3, 6, 6, requires_grad=training)
     options = {"triton.cudagraphs": True} if why == "cudagraphs" else None
     with torch.set_grad_enabled(training):
-        torch.compile(Block() if training else Block().eval(), backend=backend, options=options)(
-            x
-        )
+        torch.compile(Block() if training else Block().eval(), backend=backend, options=options)(x)
     (decision,) = backend.decisions
     assert timer.calls == [] and backend.discarded == [] and not list(tmp_path.iterdir())
     if training:

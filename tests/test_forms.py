@@ -68,9 +68,7 @@ def test_decoders_measured_on_a_device_compile_once_there_and_generically_elsewh
         assert config == PassConfig(decided_on=magi_on, decided_plain_on=plain_on, **fields)
         for short, device in DEVICES.items():
             assert (config.decided_for(device) is not None) == (short in magi_on.split(","))
-            assert (config.decided_plain_for(device) is not None) == (
-                short in plain_on.split(",")
-            )
+            assert (config.decided_plain_for(device) is not None) == (short in plain_on.split(","))
         assert config.decided_for("NVIDIA A100-SXM4-80GB") is None
         assert config.decided_plain_for("NVIDIA A100-SXM4-80GB") is None
     names = {f.name for f in forms.KNOWN_FORMS}

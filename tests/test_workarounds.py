@@ -295,3 +295,88 @@ def test_reads_concatenation_through_clones_pads_and_slices() -> None:
     b.output(through, direct, plain)
     assert reads_concatenation(through) and reads_concatenation(plain)
     assert not reads_concatenation(direct)  # a SiLU between: the cat is not the conv's input
+
+
+def _cat_of_a_clamped_frame(x: torch.Tensor) -> torch.Tensor:
+    """A causal cache's shape: frames concatenated with a replicate-padded (clamped) clip."""
+    return torch.cat([x[:, :, :2], F.pad(x, (0, 0, 0, 0, 1, 1), mode="replicate")], dim=2) * 2
+
+
+def test_the_pointwise_concatenation_of_a_clamped_input_compiles_on_the_cpu() -> None:
+    """`identity_numbers` (torch 2.13 with sympy 1.14): Inductor's pointwise concatenation of
+    a replicate-padded input raises in sympy (`force_pointwise_cat` chooses that lowering on the
+    CPU, as Inductor does on GPUs); the magi backend compiles it right, and the name it swaps
+    is restored afterwards."""
+    from torch._inductor import lowering
+    from torch.utils._sympy.functions import Identity
+
+    from magi_passes.backend import MagiBackend
+
+    x = torch.randn(1, 4, 3, 4, 6)
+    with inductor_config.patch(force_pointwise_cat=True):
+        if workarounds.has_identity_number_bug():
+            torch._dynamo.reset()
+            with pytest.raises(Exception, match="comparable|recursion"):
+                torch.compile(_cat_of_a_clamped_frame, backend="inductor")(x)
+        for fix in (True, False):
+            torch._dynamo.reset()
+            backend = MagiBackend(PassConfig(work_around_inductor_bugs=fix))
+            compiled = torch.compile(_cat_of_a_clamped_frame, backend=backend)
+            if fix or not workarounds.has_identity_number_bug():
+                torch.testing.assert_close(compiled(x), _cat_of_a_clamped_frame(x))
+            else:
+                with pytest.raises(Exception, match="comparable|recursion"):
+                    compiled(x)
+            assert lowering.Identity is Identity
+    torch._dynamo.reset()
+
+
+def test_identity_numbers_is_scoped_and_nests() -> None:
+    from torch._inductor import lowering
+    from torch.utils._sympy.functions import Identity, Max, Min
+
+    bug = workarounds.has_identity_number_bug()
+    with workarounds.identity_numbers() as outer:
+        assert outer is bug and (lowering.Identity is workarounds.NumberIdentity) is bug
+        with workarounds.identity_numbers() as inner:
+            assert inner is bug and (lowering.Identity is workarounds.NumberIdentity) is bug
+        assert (lowering.Identity is workarounds.NumberIdentity) is bug
+        with workarounds.identity_numbers(False) as off:
+            assert off is False
+    assert lowering.Identity is Identity
+    with pytest.raises(KeyError), workarounds.identity_numbers():
+        raise KeyError("restored on an error too")
+    assert lowering.Identity is Identity
+    # the subclass is its argument once that is a number, and Identity otherwise
+    q = __import__("sympy").Symbol("q", integer=True, nonnegative=True)
+    wrapped = workarounds.NumberIdentity(q - 2)
+    assert isinstance(wrapped, Identity) and wrapped.xreplace({q: 0}) == -2
+    assert Min(2, Max(0, wrapped.xreplace({q: 0}))) == 0
+
+
+def test_fake_cuda_kvae_like_concatenation_generates_with_magi(inductor_codegen) -> None:
+    """In fake CUDA (Inductor's GPU lowering: the pointwise concatenation) plain Inductor
+    raises on torch 2.13; with a magi config the code is generated, one kernel."""
+    x = torch.randn(1, 4, 3, 4, 6, dtype=torch.bfloat16)
+    if workarounds.has_identity_number_bug():
+        with pytest.raises(Exception, match="comparable|recursion"):
+            inductor_codegen(_cat_of_a_clamped_frame, x)
+    code = inductor_codegen(_cat_of_a_clamped_frame, x, config=PassConfig())
+    assert sum(len(g.calls) for g in code.captured) == 1
+    assert "Identity" not in code.raw  # printed as Identity is: its argument, parenthesised
+
+
+@pytest.mark.slow
+def test_fake_cuda_the_kvae_3d_decoder_generates_with_magi(inductor_codegen) -> None:
+    """The real model behind `identity_numbers`: the KVAE-3D decoder (tiny, bf16) raises in
+    plain Inductor's CUDA lowering on a torch with the bug; magi generates it."""
+    from pytest_magi import zoo
+
+    if "kvae-3d-vae" not in zoo.names():
+        pytest.skip(zoo.unavailable().get("kvae-3d-vae", "kvae-3d-vae"))
+    model = zoo.load("kvae-3d-vae", "tiny", dtype=torch.bfloat16)
+    if workarounds.has_identity_number_bug():
+        with pytest.raises(Exception, match="comparable|recursion"):
+            inductor_codegen(model.as_module(), *model.inputs)
+    code = inductor_codegen(model.as_module(), *model.inputs, config=PassConfig())
+    assert code.kernel_count > 0 and "Identity" not in code.raw
