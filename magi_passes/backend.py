@@ -46,7 +46,7 @@ from .decisions import Decider, Decision, decision_key, mutates_inputs
 from .kernel_configs import group_norm_kernel_configs
 from .manager import PASS_ORDER, PassManager
 from .predicates import is_dynamic
-from .workarounds import identity_numbers
+from .workarounds import compile_working_around
 
 SECONDS_KEYS = ("compile", "compile_discarded", "measure")
 
@@ -323,9 +323,17 @@ class MagiBackend:
         if pass_config.channels_last_weights_once and fires_on(pass_config, _has_conv3d(gm)):
             hoisted = _hoistable_conv_weights(gm, inputs)
             _convert_example_weights(gm, inputs, hoisted)
-        fix = pass_config.work_around_inductor_bugs
-        with group_norm_kernel_configs(manager), identity_numbers(fix):
-            compiled: Any = compile_fx(gm, inputs, config_patches=patches)
+        tried = (len(manager.history), len(manager.graphs))
+
+        def forget_the_failed_try() -> None:
+            del manager.history[tried[0] :], manager.graphs[tried[1] :]
+
+        with group_norm_kernel_configs(manager):
+            compiled: Any = compile_working_around(
+                lambda: compile_fx(gm, inputs, config_patches=patches),
+                pass_config.work_around_inductor_bugs,
+                before_retry=forget_the_failed_try,
+            )
         if hoisted:
             compiled = _with_converted_weights(compiled, hoisted, _eager_output_formats(gm))
         seconds = time.perf_counter() - started

@@ -74,34 +74,39 @@ where the mark is, each saying so in its `PassResult`.
 Skipped (the reason in its `PassResult`): static graphs, graphs not on CUDA, graphs where no
 convolution reads a concatenation, and `PassConfig(work_around_inductor_bugs=False)`.
 
-`identity_numbers`: a scope in which Inductor's pointwise concatenation wraps its inputs'
-indices in an `Identity` that becomes the number itself once its argument is one.
+`compile_working_around`: a compilation that raised in sympy on one of two torch 2.13 bugs of
+Inductor's index simplification is compiled again with both worked around; every other
+compilation is left exactly as Inductor makes it.
 
-The bug (torch 2.13.0 with sympy 1.14, located in session 32 on the CPU; docs/reliability.md):
-Inductor lowers a concatenation of few, cheap inputs as one pointwise kernel (`pointwise_cat`,
-chosen on GPUs; `force_pointwise_cat=True` chooses it on the CPU too) and wraps each input's
-index along the concatenated dim in `torch.utils._sympy.functions.Identity`. Where an input's
-own loader clamps that index (a replicate pad, an index clamped into range), the scheduler's
-loop simplification substitutes zeros into ``Min(2, Max(0, Identity(q - 2)))``: torch's `Max`
-leaves ``Max(0, Identity(-2))`` unevaluated and `Min` then fails comparing it (`ValueError`
-"not comparable" or `RecursionError` in sympy's `evalf`). So the whole compile raises, in plain
-torch.compile as in magi: the KVAE-3D decoder (its causal conv's cache concatenated with a
-replicate-padded frame) cannot be compiled for CUDA on torch 2.13 (fake CUDA, the zoo's tiny
-size). torch 2.11 compiled it on the GPU (session 31). At full size the same concatenation
-then fails a second way this scope does not cure: simplifying ``ModularIndexing(Min(4, Max(0,
-Identity(q1 - 2))) + 1, 1, 2)``, Inductor asks the shape environment about the index variable
-``q1``, which has no value range there ("vr must not be None for symbol q1"); not worked
-around yet.
+The bugs (torch 2.13.0 with sympy 1.14, located in session 32 on the CPU; docs/reliability.md),
+both met where Inductor lowers a concatenation of few, cheap inputs as one pointwise kernel
+(`pointwise_cat`, chosen on GPUs; `force_pointwise_cat=True` chooses it on the CPU too), which
+wraps each input's index along the concatenated dim in `torch.utils._sympy.functions.Identity`,
+and an input's own loader clamps that index (a replicate pad, an index clamped into range):
+- the scheduler's loop simplification substitutes zeros into ``Min(2, Max(0, Identity(q - 2)))``;
+  torch's `Max` leaves ``Max(0, Identity(-2))`` unevaluated and `Min` then fails comparing it
+  (`ValueError` "not comparable", or `RecursionError` in sympy's `evalf`);
+- simplifying ``ModularIndexing(Min(4, Max(0, Identity(q1 - 2))) + 1, 1, 2)`` (the clamp under
+  a reshape), Inductor asks the shape environment whether ``Identity(q1 - 2) >= 0`` without the
+  index variable's range, and its static evaluation raises where it should answer "unknown"
+  (`AssertionError` "vr must not be None for symbol q1").
+Either way the whole compile raises, in plain torch.compile as in magi: the KVAE-3D decoder (its
+causal conv's cached frames concatenated with a replicate-padded clip) cannot be compiled for
+CUDA on torch 2.13 (fake CUDA: the first bug at the zoo's tiny size, the second at full size).
+torch 2.11 compiled it on the GPU (session 31).
 
-How: for the block, `torch._inductor.lowering.Identity` (the name `pointwise_cat` calls) is
-`NumberIdentity`, a subclass whose evaluation returns an integer argument itself. A class of its
-own, so sympy's cache of `Identity` is untouched and nothing else in the process changes;
-`NumberIdentity` prints, simplifies and is interpreted as `Identity` (same printer, subclass
-checks, `_torch_handler_name`). The name is restored when the block ends. Applies where
-`has_identity_number_bug()` (a probe run once: the failing expression evaluated) says this
-torch has the bug. The magi backend and `pytest_magi.inductor_codegen(config=...)` enter it
-around each compilation with `PassConfig.work_around_inductor_bugs`; a backward graph that
-AOTAutograd compiles lazily, at the first backward call, is outside the block.
+How: `identity_numbers` makes the name `pointwise_cat` calls (`torch._inductor.lowering.Identity`)
+`NumberIdentity` for a block, a subclass that is its argument once that is an integer: a class of
+its own, so sympy's cache of `Identity` is untouched; it prints, simplifies and is interpreted
+as `Identity` (same printers, subclass checks, `_torch_handler_name`). `unranged_undecided` makes
+the shape environment's static evaluation answer "unknown" (None) for an expression with a
+symbol it has no range for, as it does for any expression it cannot decide. Both restore what
+they replaced when the block ends. They change generated code (an unwrapped constant can drop
+a load's eviction hint), so they are entered only to compile again a graph whose compile raised
+one of these errors (`sympy_failure`), never on the first try. The magi backend and
+`pytest_magi.inductor_codegen(config=...)` compile each graph through `compile_working_around`
+with `PassConfig.work_around_inductor_bugs`; a backward graph that AOTAutograd compiles lazily,
+at the first backward call, is not retried.
 """
 
 from __future__ import annotations
@@ -109,8 +114,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import re
-from collections.abc import Iterator
-from typing import Any, ClassVar
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar, TypeVar
 
 import sympy
 import torch
@@ -291,3 +296,68 @@ def identity_numbers(enabled: bool = True) -> Iterator[bool]:
         yield True
     finally:
         lowering.Identity = Identity  # type: ignore[misc]
+
+
+@contextlib.contextmanager
+def unranged_undecided() -> Iterator[None]:
+    """For the block, the shape environment's static evaluation answers None ("cannot decide")
+    for an expression with a symbol it has no value range for, instead of raising."""
+    from torch.fx.experimental import symbolic_shapes
+    from torch.utils._sympy.singleton_int import SingletonInt
+
+    worker = symbolic_shapes._maybe_evaluate_static_worker
+
+    def undecided(expr: Any, symbol_info: Any, *args: Any, **kwargs: Any) -> Any:
+        if any(s.vr is None and not isinstance(s.val, SingletonInt) for s in symbol_info):
+            return None
+        return worker(expr, symbol_info, *args, **kwargs)
+
+    symbolic_shapes._maybe_evaluate_static_worker = undecided
+    try:
+        yield
+    finally:
+        symbolic_shapes._maybe_evaluate_static_worker = worker
+
+
+# what each of the two bugs raises, as the compile's error (or one it wraps) says it
+SYMPY_FAILURES = (
+    ("clamp of a constant Identity", re.compile(r"is not comparable|maximum recursion depth")),
+    ("index variable without a range", re.compile(r"vr must not be None for symbol")),
+)
+
+T = TypeVar("T")
+
+
+def sympy_failure(error: BaseException) -> str | None:
+    """Which of the two bugs `error` (or an exception it wraps) is, or None."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        text = f"{type(current).__name__}: {current}"
+        for name, pattern in SYMPY_FAILURES:
+            if pattern.search(text):
+                return name
+        current = current.__cause__ or current.__context__
+    return None
+
+
+def compile_working_around(
+    compile_: Callable[[], T],
+    enabled: bool,
+    *,
+    before_retry: Callable[[], None] | None = None,
+) -> T:
+    """``compile_()``; where it raised one of the two bugs (`sympy_failure`) and ``enabled``,
+    ``before_retry()`` (undo what the failed try recorded) and ``compile_()`` again inside
+    `identity_numbers` and `unranged_undecided`. Any other error, or one with ``enabled``
+    False, is raised as it is."""
+    try:
+        return compile_()
+    except Exception as error:
+        if not enabled or sympy_failure(error) is None:
+            raise
+    if before_retry is not None:
+        before_retry()
+    with identity_numbers(), unranged_undecided():
+        return compile_()

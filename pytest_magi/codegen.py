@@ -416,18 +416,14 @@ def _make_backend(
         from torch._inductor.compile_fx import compile_fx
 
         from magi_passes.kernel_configs import group_norm_kernel_configs
-        from magi_passes.workarounds import identity_numbers
+        from magi_passes.workarounds import compile_working_around
 
         stats.on_compile()
-        # as the magi backend compiles: with the fixed configs of GroupNorm's kernels and,
-        # where its config works around Inductor's bugs, the pointwise concatenation's fix
+        # as the magi backend compiles: with the fixed configs of GroupNorm's kernels, and a
+        # compile that raised on one of torch 2.13's sympy bugs compiled again around them
         fix = manager is not None and manager.config.work_around_inductor_bugs
-        with (
-            torch._inductor.config.patch(patches),
-            group_norm_kernel_configs(manager),
-            identity_numbers(fix),
-        ):
-            compile_fx(gm, example_inputs, inner_compile=inner)
+        with torch._inductor.config.patch(patches), group_norm_kernel_configs(manager):
+            compile_working_around(lambda: compile_fx(gm, example_inputs, inner_compile=inner), fix)
         return _run_graph_eagerly(gm, fake_mode)
 
     return backend

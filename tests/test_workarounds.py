@@ -380,3 +380,62 @@ def test_fake_cuda_the_kvae_3d_decoder_generates_with_magi(inductor_codegen) -> 
             inductor_codegen(model.as_module(), *model.inputs)
     code = inductor_codegen(model.as_module(), *model.inputs, config=PassConfig())
     assert code.kernel_count > 0 and "Identity" not in code.raw
+
+
+def test_unranged_undecided_answers_unknown_and_is_scoped() -> None:
+    """The shape environment asked about an index variable it has no range for: it raises on
+    torch 2.13, and answers None (cannot decide) inside `unranged_undecided`, which restores
+    the evaluator after the block."""
+    import sympy
+    from torch.fx.experimental import symbolic_shapes
+    from torch.utils._sympy.functions import Identity
+
+    env = symbolic_shapes.ShapeEnv()
+    q = sympy.Symbol("q1", integer=True, nonnegative=True)
+    ask = sympy.Ge(Identity(q - 2), 0)
+    worker = symbolic_shapes._maybe_evaluate_static_worker
+    try:
+        answer = env._maybe_evaluate_static(ask)
+    except AssertionError as error:  # torch 2.13
+        assert workarounds.sympy_failure(error) == "index variable without a range"
+    else:
+        assert answer is None  # a torch that answers "cannot decide" itself
+    with workarounds.unranged_undecided():
+        assert symbolic_shapes._maybe_evaluate_static_worker is not worker
+        assert env._maybe_evaluate_static(ask) is None
+    assert symbolic_shapes._maybe_evaluate_static_worker is worker
+
+
+def test_a_compile_is_retried_only_on_the_sympy_failures() -> None:
+    """`compile_working_around`: the first try as Inductor makes it; a retry, inside both
+    scopes and after `before_retry`, only for the two bugs' errors and only when enabled."""
+    from torch._inductor import lowering
+    from torch.utils._sympy.functions import Identity
+
+    calls: list[bool] = []
+    undone: list[int] = []
+
+    def failing_once(message: str) -> object:
+        def compile_() -> str:
+            calls.append(lowering.Identity is workarounds.NumberIdentity)
+            if len(calls) == 1:
+                raise RuntimeError("InductorError") from ValueError(message)
+            return "compiled"
+
+        return compile_
+
+    compile_ = failing_once("The argument '((-2)) - 1' is not comparable.")
+    assert workarounds.compile_working_around(
+        compile_, True, before_retry=lambda: undone.append(1)
+    ) == ("compiled")
+    assert calls == [False, workarounds.has_identity_number_bug()] and undone == [1]
+    assert lowering.Identity is Identity
+    for message, enabled in (("some other bug", True), ("is not comparable", False)):
+        calls.clear()
+        with pytest.raises(RuntimeError):
+            workarounds.compile_working_around(failing_once(message), enabled)
+        assert calls == [False]
+    assert workarounds.sympy_failure(RecursionError("maximum recursion depth exceeded")) == (
+        "clamp of a constant Identity"
+    )
+    assert workarounds.sympy_failure(KeyError("x")) is None
