@@ -350,14 +350,19 @@ def compile_working_around(
 ) -> T:
     """``compile_()``; where it raised one of the two bugs (`sympy_failure`) and ``enabled``,
     ``before_retry()`` (undo what the failed try recorded) and ``compile_()`` again inside
-    `identity_numbers` and `unranged_undecided`. Any other error, or one with ``enabled``
-    False, is raised as it is."""
+    `identity_numbers` and `unranged_undecided` (an error there is raised with the first as its
+    cause). Any other error, or one with ``enabled`` False, is raised as it is."""
     try:
         return compile_()
     except Exception as error:
         if not enabled or sympy_failure(error) is None:
             raise
+        first = error
     if before_retry is not None:
         before_retry()
-    with identity_numbers(), unranged_undecided():
-        return compile_()
+    try:
+        with identity_numbers(), unranged_undecided():
+            return compile_()
+    except Exception as again:
+        # the retry's own error, with the first try's as its cause
+        raise again from first

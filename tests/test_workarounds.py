@@ -439,3 +439,10 @@ def test_a_compile_is_retried_only_on_the_sympy_failures() -> None:
         "clamp of a constant Identity"
     )
     assert workarounds.sympy_failure(KeyError("x")) is None
+
+    def always_failing() -> object:
+        raise RuntimeError("InductorError") from ValueError("is not comparable")
+
+    with pytest.raises(RuntimeError) as raised:
+        workarounds.compile_working_around(always_failing, True)
+    assert isinstance(raised.value.__cause__, RuntimeError)  # the first try's error
