@@ -368,16 +368,14 @@ def test_fake_cuda_kvae_like_concatenation_generates_with_magi(inductor_codegen)
 
 @pytest.mark.slow
 def test_fake_cuda_the_kvae_3d_decoder_generates_with_magi(inductor_codegen) -> None:
-    """The real model behind `identity_numbers`: the KVAE-3D decoder (tiny, bf16) raises in
-    plain Inductor's CUDA lowering on a torch with the bug; magi generates it."""
+    """The real model behind `identity_numbers`: the KVAE-3D decoder (tiny, bf16), which raises
+    in plain Inductor's CUDA lowering on a torch with the bug (as the minimal case above does;
+    not repeated here, for CI's time), is generated with magi."""
     from pytest_magi import zoo
 
     if "kvae-3d-vae" not in zoo.names():
         pytest.skip(zoo.unavailable().get("kvae-3d-vae", "kvae-3d-vae"))
     model = zoo.load("kvae-3d-vae", "tiny", dtype=torch.bfloat16)
-    if workarounds.has_identity_number_bug():
-        with pytest.raises(Exception, match="comparable|recursion"):
-            inductor_codegen(model.as_module(), *model.inputs)
     code = inductor_codegen(model.as_module(), *model.inputs, config=PassConfig())
     assert code.kernel_count > 0 and "Identity" not in code.raw
 
