@@ -8,6 +8,7 @@ import inspect
 import re
 
 import pytest
+import sympy
 import torch
 from graphs import GraphBuilder
 from torch import nn
@@ -303,10 +304,10 @@ def _cat_of_a_clamped_frame(x: torch.Tensor) -> torch.Tensor:
 
 
 def test_the_pointwise_concatenation_of_a_clamped_input_compiles_on_the_cpu() -> None:
-    """`identity_numbers` (torch 2.13 with sympy 1.14): Inductor's pointwise concatenation of
-    a replicate-padded input raises in sympy (`force_pointwise_cat` chooses that lowering on the
-    CPU, as Inductor does on GPUs); the magi backend compiles it right, and the name it swaps
-    is restored afterwards."""
+    """`compile_working_around` (torch 2.13 with sympy 1.14): Inductor's pointwise
+    concatenation of a replicate-padded input raises in sympy (`force_pointwise_cat` chooses
+    that lowering on the CPU, as Inductor does on GPUs); the magi backend compiles it again
+    inside `identity_numbers`, right, and the name it swaps is restored afterwards."""
     from torch._inductor import lowering
     from torch.utils._sympy.functions import Identity
 
@@ -348,7 +349,7 @@ def test_identity_numbers_is_scoped_and_nests() -> None:
         raise KeyError("restored on an error too")
     assert lowering.Identity is Identity
     # the subclass is its argument once that is a number, and Identity otherwise
-    q = __import__("sympy").Symbol("q", integer=True, nonnegative=True)
+    q = sympy.Symbol("q", integer=True, nonnegative=True)
     wrapped = workarounds.NumberIdentity(q - 2)
     assert isinstance(wrapped, Identity) and wrapped.xreplace({q: 0}) == -2
     assert Min(2, Max(0, wrapped.xreplace({q: 0}))) == 0
@@ -384,7 +385,6 @@ def test_unranged_undecided_answers_unknown_and_is_scoped() -> None:
     """The shape environment asked about an index variable it has no range for: it raises on
     torch 2.13, and answers None (cannot decide) inside `unranged_undecided`, which restores
     the evaluator after the block."""
-    import sympy
     from torch.fx.experimental import symbolic_shapes
     from torch.utils._sympy.functions import Identity
 
