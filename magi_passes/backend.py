@@ -46,7 +46,7 @@ from .decisions import Decider, Decision, decision_key, mutates_inputs
 from .kernel_configs import group_norm_kernel_configs
 from .manager import PASS_ORDER, PassManager
 from .predicates import is_dynamic
-from .workarounds import compile_working_around
+from .workarounds import compile_working_around, truncating_to_now
 
 SECONDS_KEYS = ("compile", "compile_discarded", "measure")
 
@@ -323,16 +323,12 @@ class MagiBackend:
         if pass_config.channels_last_weights_once and fires_on(pass_config, _has_conv3d(gm)):
             hoisted = _hoistable_conv_weights(gm, inputs)
             _convert_example_weights(gm, inputs, hoisted)
-        tried = (len(manager.history), len(manager.graphs))
-
-        def forget_the_failed_try() -> None:
-            del manager.history[tried[0] :], manager.graphs[tried[1] :]
-
         with group_norm_kernel_configs(manager):
             compiled: Any = compile_working_around(
                 lambda: compile_fx(gm, inputs, config_patches=patches),
                 pass_config.work_around_inductor_bugs,
-                before_retry=forget_the_failed_try,
+                # a failed try's pass records are not the graph's
+                before_retry=truncating_to_now(manager.history, manager.graphs),
             )
         if hoisted:
             compiled = _with_converted_weights(compiled, hoisted, _eager_output_formats(gm))

@@ -342,6 +342,18 @@ def sympy_failure(error: BaseException) -> str | None:
     return None
 
 
+def truncating_to_now(*records: list[Any]) -> Callable[[], None]:
+    """A `compile_working_around` ``before_retry``: each of ``records`` (lists a compile appends
+    to: a manager's history, a graph log) cut back to the length it has now."""
+    lengths = [len(record) for record in records]
+
+    def truncate() -> None:
+        for record, length in zip(records, lengths, strict=True):
+            del record[length:]
+
+    return truncate
+
+
 def compile_working_around(
     compile_: Callable[[], T],
     enabled: bool,

@@ -416,14 +416,23 @@ def _make_backend(
         from torch._inductor.compile_fx import compile_fx
 
         from magi_passes.kernel_configs import group_norm_kernel_configs
-        from magi_passes.workarounds import compile_working_around
+        from magi_passes.workarounds import compile_working_around, truncating_to_now
 
         stats.on_compile()
         # as the magi backend compiles: with the fixed configs of GroupNorm's kernels, and a
-        # compile that raised on one of torch 2.13's sympy bugs compiled again around them
+        # compile that raised on one of torch 2.13's sympy bugs compiled again around them,
+        # without the failed try's graphs in the log or its records in the manager
         fix = manager is not None and manager.config.work_around_inductor_bugs
+        log = recorder.log
+        records = [log.before, log.after, log.texts, log.owners]
+        if manager is not None:
+            records += [manager.history, manager.graphs]
         with torch._inductor.config.patch(patches), group_norm_kernel_configs(manager):
-            compile_working_around(lambda: compile_fx(gm, example_inputs, inner_compile=inner), fix)
+            compile_working_around(
+                lambda: compile_fx(gm, example_inputs, inner_compile=inner),
+                fix,
+                before_retry=truncating_to_now(*records),
+            )
         return _run_graph_eagerly(gm, fake_mode)
 
     return backend

@@ -364,6 +364,8 @@ def test_fake_cuda_kvae_like_concatenation_generates_with_magi(inductor_codegen)
             inductor_codegen(_cat_of_a_clamped_frame, x)
     code = inductor_codegen(_cat_of_a_clamped_frame, x, config=PassConfig())
     assert sum(len(g.calls) for g in code.captured) == 1
+    # the failed try's graph is not in the log: one graph before and after the passes
+    assert len(code.fx_graphs("before")) == len(code.fx_graphs()) == len(code.captured) == 1
     assert "Identity" not in code.raw  # printed as Identity is: its argument, parenthesised
 
 
