@@ -472,13 +472,18 @@ def _patch_environment(stack: contextlib.ExitStack, props: FakeDeviceProperties)
 
     original_getitem = torch.Tensor.__getitem__
 
-    @functools.wraps(original_getitem)
-    def getitem(self: torch.Tensor, index: Any) -> Any:
-        if (
+    def binding_indexes(self: torch.Tensor, index: Any) -> bool:
+        """Whether the binding indexes ``self`` as it is: not a cuda tensor, the JIT tracing,
+        or an argument with ``__torch_function__`` (get and set alike)."""
+        return (
             self.device.type != "cuda"
             or torch._C._get_tracing_state() is not None
             or _fake_cuda_ops.needs_torch_function(self, index)
-        ):
+        )
+
+    @functools.wraps(original_getitem)
+    def getitem(self: torch.Tensor, index: Any) -> Any:
+        if binding_indexes(self, index):
             return original_getitem(self, index)
         return _fake_cuda_ops.getitem(self, index)
 
@@ -502,11 +507,8 @@ def _patch_environment(stack: contextlib.ExitStack, props: FakeDeviceProperties)
 
     @functools.wraps(original_setitem)
     def setitem(self: torch.Tensor, index: Any, value: Any) -> None:
-        if (
-            self.device.type != "cuda"
-            or torch._C._get_tracing_state() is not None
-            or _fake_cuda_ops.needs_torch_function(self, index)
-            or (isinstance(value, torch.Tensor) and _fake_cuda_ops.needs_torch_function(value, ()))
+        if binding_indexes(self, index) or (
+            isinstance(value, torch.Tensor) and _fake_cuda_ops.needs_torch_function(value, ())
         ):
             original_setitem(self, index, value)
             return
