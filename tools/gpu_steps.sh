@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sourced by a session's GPU script (docs/results/session*/run.sh), with LOGS set to its log
-# folder on the device machine: makes the folder, clears the end marker of an earlier run, sets
-# HBM (the GPU's HBM bandwidth in GB/s, for --hbm-gbps) and defines
+# folder on the device machine: makes the folder, clears the end marker of an earlier run, points
+# TORCHINDUCTOR_CACHE_DIR at $LOGS/inductor_cache (unless set), sets HBM (the GPU's HBM
+# bandwidth in GB/s, for --hbm-gbps) and defines
 #   step NAME CMD...   run CMD, its output in $LOGS/NAME.log and its exit status in $LOGS/NAME.rc;
 #   setup_step         the `setup` step: tools/gpu_setup.sh, then each GPU's name, clock and power
 #                      cap, and the host's cores;
@@ -23,6 +24,9 @@
 : "${LOGS:?set LOGS to the log folder before sourcing tools/gpu_steps.sh}"
 mkdir -p "$LOGS"
 rm -f "$LOGS/ALL.done"
+# the steps' shared Inductor cache (the cold steps give each compile an empty one of its own)
+export TORCHINDUCTOR_CACHE_DIR=${TORCHINDUCTOR_CACHE_DIR:-$LOGS/inductor_cache}
+mkdir -p "$TORCHINDUCTOR_CACHE_DIR"
 export PYTHONUNBUFFERED=1
 case "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" in
 *H100*) HBM=3350 ;;  # H100 SXM HBM3

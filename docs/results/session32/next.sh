@@ -14,8 +14,6 @@ set -u
 LOGS=/tmp/s33
 # shellcheck source=../../../tools/gpu_steps.sh
 source tools/gpu_steps.sh
-mkdir -p "$LOGS/inductor_cache"
-export TORCHINDUCTOR_CACHE_DIR=$LOGS/inductor_cache
 for s in "$@"; do
     case $s in
     setup) setup_step ;;
