@@ -92,7 +92,9 @@ class PassConfig:
       per-channel form gives three or four (Inductor splits the per-channel reduction over all
       positions into stages of its own); values are the same statistics (the parallel-variance
       identity). Off until measured on a GPU; meant to cut the compile time the rewrite adds
-      (HunyuanVideo's decoder: docs/benchmarks.md "Session 30", "Session 31").
+      (HunyuanVideo's decoder: docs/benchmarks.md "Session 30", "Session 31"). With
+      `group_norm_kernel_configs` the chunk reduction launches with one fixed config instead
+      of Inductor's six autotuned at the first call (session 33, `magi_passes.kernel_configs`).
     - `enable_conv_input_windows` (opt-in): let `ConvInputWindowPass` read the windows of a conv
       input's producer (a causal conv's cache, `x[:, :, -2:]`) from the conv input itself, so
       that the producer (norm, SiLU, cache frames, pad) writes the conv input in one kernel

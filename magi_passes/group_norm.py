@@ -39,8 +39,10 @@ makes two kernels instead of splitting a reduction over all positions into stage
 (docs/benchmarks.md, "Session 31"); a static size without a usable divisor keeps the
 per-channel form.
 
-Counted in `PassResult.counts`: `group_norms_rewritten`, `group_norms_chunked`,
-`group_norm_operands_per_channel` (0 where a size is symbolic, or where Inductor's decomposition
+Counted in `PassResult.counts`: `group_norms_rewritten`, `group_norms_chunked` (and, for each
+size of chunk reduction made, `chunk_reduction_<outputs>x<positions>`: the (channels x chunks,
+positions per chunk) of the reduction Inductor makes of it, by which `magi_passes.kernel_configs`
+knows that kernel), `group_norm_operands_per_channel` (0 where a size is symbolic, or where Inductor's decomposition
 already applies the statistics per channel, as its CPU one does), and the gates:
 - `group_norms_skipped_layout`: the graph has no convolution that `ConvChannelsLastPass`
   converted (`channels_last_convs`), so its activations are channels-first and the fused
@@ -139,14 +141,15 @@ class GroupNormStatsPass(MagiPass):
             if fake_value(node.args[0]).dtype not in _STAT_DTYPES:
                 counts["group_norms_skipped_dtype"] += 1
                 continue
-            chunks = (
-                chunk_plan(fake_value(node.args[0]).shape)
-                if self.config.group_norm_chunked_stats
-                else None
-            )
+            shape = fake_value(node.args[0]).shape
+            chunks = chunk_plan(shape) if self.config.group_norm_chunked_stats else None
             counts["group_norm_operands_per_channel"] += self._rewrite(graph, node, chunks)
             counts["group_norms_rewritten"] += 1
-            counts["group_norms_chunked"] += chunks is not None
+            if chunks is not None:
+                counts["group_norms_chunked"] += 1
+                n, g, k, _ = shape
+                key = chunk_reduction_key(n * g * k * chunks[0], chunks[1])
+                counts[key] = counts.get(key, 0) + 1
         if counts["group_norms_rewritten"]:
             result.applied = True
             result.reason = (
@@ -244,6 +247,25 @@ def chunk_plan(shape: Any) -> tuple[int, int] | None:
     most = min(CHUNKS_PER_GROUP_MAX // max(k, 1), positions // CHUNK_MIN_POSITIONS)
     chunks = next((p for p in range(most, 1, -1) if positions % p == 0), None)
     return None if chunks is None else (chunks, positions // chunks)
+
+
+CHUNK_REDUCTION_PREFIX = "chunk_reduction_"
+
+
+def chunk_reduction_key(outputs: int, positions: int) -> str:
+    """The `PassResult.counts` key of a chunk reduction with ``outputs`` (batch x channels x
+    chunks) each over ``positions``: ``chunk_reduction_<outputs>x<positions>``."""
+    return f"{CHUNK_REDUCTION_PREFIX}{outputs}x{positions}"
+
+
+def chunk_reductions(counts: dict[str, int]) -> frozenset[tuple[int, int]]:
+    """The (outputs, positions) of every chunk reduction recorded in a `PassResult.counts`."""
+    sizes = set()
+    for key in counts:
+        if key.startswith(CHUNK_REDUCTION_PREFIX):
+            outputs, _, positions = key[len(CHUNK_REDUCTION_PREFIX) :].partition("x")
+            sizes.add((int(outputs), int(positions)))
+    return frozenset(sizes)
 
 
 def _chunked(

@@ -1,10 +1,10 @@
-"""Fixed Triton configs for the two kernels `GroupNormStatsPass` makes, where Inductor's own choice
-was measured slow.
+"""Fixed Triton configs for the kernels `GroupNormStatsPass` makes, where Inductor's own choice was
+measured slow, or its autotuning costs compile time.
 
 Inductor picks a Triton kernel's block sizes and warps from heuristics on its sizes. For two
 kinds of kernel that the channels-last GroupNorm rewrite creates, the heuristic's choice was the
 slowest the GPU measured (H200, torch 2.11, VAEDecoderLike 540p and a 256-channel GroupNorm block;
-docs/benchmarks.md, "Session 15"):
+docs/benchmarks.md, "Session 15"); a third is fixed for the compile time its autotuning costs:
 
 - **the per-channel statistics** (`group_norm_stats`): the first, split stage of the Welford
   reduction over positions of a channels-last activation. Its reduction hint is OUTER, for which
@@ -21,6 +21,16 @@ docs/benchmarks.md, "Session 15"):
   elements with 2 warps: 61.2 against 87.8 us on the GroupNorm block, 18.6 against 23.4 on
   VAEDecoderLike's smaller one. A kernel with a second full-size read (the residual add) is
   left alone: coordinate descent kept Inductor's config there.
+- **the chunk statistics** (`group_norm_chunk_stats`, with `PassConfig.group_norm_chunked_stats`
+  only): each channel's statistics over each chunk of positions, a Welford reduction whose loads
+  run along the channels exactly as the per-channel split stage's do (channel x0 contiguous,
+  positions strided by the channels). Inductor gives it the "default" reduction hint, so it
+  compiles and benchmarks six configs at the first call: on the H100 (session 32,
+  docs/benchmarks.md) HunyuanVideo's chunked form spent 5.8 s autotuning and 3.4 s waiting for
+  Triton compiles against the per-channel form's 3.7 and 0.8 s. It gets the statistics' config
+  (one of the six Inductor tries); that its speed holds is for the GPU to show before any form
+  turns the option on. Known by its sizes, which the pass records
+  (`group_norm.chunk_reductions`).
 
 How: Inductor asks its `InductorChoices` handler (`V.choices`) for every Triton kernel's keyword
 arguments (`triton_kernel_kwargs`, "used to apply fixed configurations"); a `fixed_config`
@@ -54,6 +64,8 @@ STATS_MIN_OUTPUTS = 100_000
 # (R0_BLOCK = all of it), which a fixed R0_BLOCK must not override; 224 were measured
 STATS_MIN_POSITIONS = 128
 STATS_CONFIG = {"XBLOCK": 64, "R0_BLOCK": 4, "num_warps": 8, "num_stages": 1}
+# the chunk statistics read as the per-channel statistics do (module docstring)
+CHUNK_STATS_CONFIG = STATS_CONFIG
 # the fewest elements of an apply kernel that gets the fixed config
 APPLY_MIN_ELEMENTS = 1 << 22
 APPLY_CONFIG = {"XBLOCK": 2048, "num_warps": 2, "num_stages": 1}
@@ -77,9 +89,16 @@ def _tiling(groups: Any) -> dict[str, Any] | None:
     return tiling if isinstance(tiling, dict) else None
 
 
-def pick(features: Any, groups: Any, *, apply: bool) -> str | None:
+def pick(
+    features: Any,
+    groups: Any,
+    *,
+    apply: bool,
+    chunks: frozenset[tuple[int, int]] = frozenset(),
+) -> str | None:
     """Which fixed config (a key of `CONFIGS`) the kernel of `features` gets, or None.
-    `apply`: whether the apply kernel's operands are stored per channel (static graphs)."""
+    `apply`: whether the apply kernel's operands are stored per channel (static graphs);
+    `chunks`: the (outputs, positions) of the chunk reductions the pass made."""
     from torch._inductor.runtime.hints import ReductionHint
     from torch._inductor.virtualized import V
 
@@ -94,9 +113,12 @@ def pick(features: Any, groups: Any, *, apply: bool) -> str | None:
             getattr(getattr(n.node, "data", None), "reduction_type", None)
             for n in features.reduction_nodes()
         }
+        if kinds != {"welford_reduce"}:
+            return None
+        if (numel, rnumel) in chunks and rnumel >= CHUNK_STATS_CONFIG["R0_BLOCK"]:
+            return "group_norm_chunk_stats"
         if (
-            kinds == {"welford_reduce"}
-            and features.get_reduction_hint() == ReductionHint.OUTER
+            features.get_reduction_hint() == ReductionHint.OUTER
             and numel >= STATS_MIN_OUTPUTS
             and rnumel >= STATS_MIN_POSITIONS
         ):
@@ -124,7 +146,11 @@ def pick(features: Any, groups: Any, *, apply: bool) -> str | None:
     return "group_norm_apply"
 
 
-CONFIGS = {"group_norm_stats": STATS_CONFIG, "group_norm_apply": APPLY_CONFIG}
+CONFIGS = {
+    "group_norm_stats": STATS_CONFIG,
+    "group_norm_apply": APPLY_CONFIG,
+    "group_norm_chunk_stats": CHUNK_STATS_CONFIG,
+}
 
 
 class _Choices:
@@ -150,9 +176,11 @@ class _Choices:
             return kwargs
         from torch._inductor.codegen.triton import FixedTritonConfig
 
+        from .group_norm import chunk_reductions
+
         apply = result.counts.get("group_norm_operands_per_channel", 0) > 0
         try:
-            name = pick(features, groups, apply=apply)
+            name = pick(features, groups, apply=apply, chunks=chunk_reductions(result.counts))
         except Exception:  # Inductor internals differ by version: keep Inductor's choice
             return kwargs
         if name is None:

@@ -12,7 +12,13 @@ import torch
 from torch._inductor.virtualized import V
 
 from magi_passes import PassConfig, PassManager
-from magi_passes.kernel_configs import APPLY_CONFIG, STATS_CONFIG, group_norm_kernel_configs
+from magi_passes.group_norm import chunk_reduction_key, chunk_reductions
+from magi_passes.kernel_configs import (
+    APPLY_CONFIG,
+    CHUNK_STATS_CONFIG,
+    STATS_CONFIG,
+    group_norm_kernel_configs,
+)
 from pytest_magi.codegen import inductor_codegen
 from pytest_magi.models import WanCausalStage
 
@@ -67,6 +73,46 @@ def test_fake_cuda_the_statistics_and_the_apply_kernel_launch_with_the_fixed_con
     assert sorted(k.fused_ops for k in on.kernels) == sorted(k.fused_ops for k in off.kernels)
     # and with the GroupNorm rewrite off, its kernels are not there to configure
     assert fixed(block_code(STATIC.replace(enable_group_norm_stats=False))) == []
+
+
+def test_fake_cuda_the_chunk_statistics_launch_with_one_config() -> None:
+    """With the statistics cut into chunks (HunyuanVideo's 512 channels over 3 x 60 x 106
+    positions: 60 chunks of 318), the chunk reduction, which Inductor would autotune over six
+    configs at the first call (its "default" hint), launches with the statistics' config; the
+    persistent combine (one config of Inductor's already) and the rest keep theirs, the apply
+    kernel its own fixed one. The pass records the chunk reduction's sizes, which is how the
+    handler knows it; with the switch off nothing is fixed."""
+    chunked = STATIC.replace(group_norm_chunked_stats=True)
+    torch.manual_seed(0)
+    model = Block(512).to(torch.bfloat16).eval()
+    x = torch.randn(1, 512, 3, 60, 106, dtype=torch.bfloat16)
+    with torch.no_grad():
+        on = inductor_codegen(model, x, config=chunked)
+        off = inductor_codegen(
+            model, x, config=chunked.replace(group_norm_kernel_configs=False)
+        )
+    (result,) = [r for r in on.pass_results if r.name == "group_norm_stats"]
+    assert chunk_reductions(result.counts) == {(512 * 60, 318)}
+    assert sorted(fixed(on), key=str) == sorted(
+        [("reduction", CHUNK_STATS_CONFIG), ("pointwise", APPLY_CONFIG)], key=str
+    )
+    (chunks,) = [k for k in on.kernels if k.kind == "reduction" and k.fixed_config]
+    assert "xnumel = 30720" in chunks.source and "r0_numel = 318" in chunks.source
+    assert "welford" in chunks.source
+    (autotuned,) = [k for k in off.kernels if k.kind == "reduction"]
+    assert "reduction_hint=ReductionHint.DEFAULT" in autotuned.source
+    assert fixed(off) == []
+    assert on.kernel_count == off.kernel_count
+
+
+def test_chunk_reduction_sizes_round_trip_through_the_counts() -> None:
+    counts = {
+        "group_norms_chunked": 2,
+        chunk_reduction_key(30720, 318): 1,
+        chunk_reduction_key(7680, 1272): 1,
+    }
+    assert chunk_reductions(counts) == {(30720, 318), (7680, 1272)}
+    assert chunk_reductions({"group_norms_chunked": 0}) == frozenset()
 
 
 def test_fake_cuda_dynamic_positions_keep_inductors_configs() -> None:

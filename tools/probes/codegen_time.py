@@ -8,7 +8,9 @@ calls). Sides: `inductor` (plain), `magi` (`PassConfig()`), `magi-no-gn-stats`
 weights are channels-last in place, `convert_conv_parameters`: no per-call weight conversion in
 the graph). Each side also prints its Triton kernels (distinct) and launches; `--repeat N` runs
 the sides N times in turn (codegen time varies by a third between runs of one process);
-`magi-gn-chunks` is `magi` with `PassConfig.group_norm_chunked_stats` (session 31). `--form`
+`magi-gn-chunks` is `magi` with `PassConfig.group_norm_chunked_stats` (session 31);
+`magi-plain` is what the backend compiles where a decision keeps plain Inductor (the config with
+every measured pass off, the rest of magi's passes and settings on; session 33). `--form`
 compiles the magi sides in the model's compile form (its `PassConfig` fields, and its weights
 channels-last in place where the form says so), as `magi_compile` does. A side
 ``magi+FIELD=VALUE[+FIELD=VALUE...]`` is `magi` with those `PassConfig` fields set (session 32:
@@ -31,6 +33,7 @@ import time
 import torch
 
 from magi_passes import PassConfig, forms
+from magi_passes.backend import _plain_config
 from magi_passes.channels_last import convert_conv_parameters
 from magi_passes.manager import PassManager
 from pytest_magi import zoo
@@ -42,6 +45,7 @@ SIDES = {
     "magi-no-gn-stats": PassConfig(enable_group_norm_stats=False),
     "magi-cl-params": PassConfig(),
     "magi-gn-chunks": PassConfig(group_norm_chunked_stats=True),
+    "magi-plain": PassConfig(),  # measured passes off below (after the form's fields)
 }
 
 
@@ -101,6 +105,8 @@ def main() -> None:
                 in_place = form is not None and form.channels_last_parameters
                 if config is not None:
                     config = config.replace(**{**fields, **overrides})
+                if side == "magi-plain":
+                    config = _plain_config(config) or config
                 if side.partition("+")[0] == "magi-cl-params" or (config is not None and in_place):
                     module = copy.deepcopy(module)
                     convert_conv_parameters(module)

@@ -1,0 +1,119 @@
+"""A zoo model's whole frame compile, torch.compile against magi_compile, without a GPU (session 33).
+
+On the GPU (session 32, docs/benchmarks.md) magi's cold compiles spent 1.5-3 s more than
+torch.compile's in dynamo's frame compile outside tracing, AOT dispatch (with Inductor) and
+guards, on every model measured, and mochi's decided-plain compile was slower in every phase.
+This compiles a zoo model's full-size decode (bf16, random weights) under fake CUDA with
+`generate_only` (Inductor generates the code; nothing is compiled by Triton, autotuned or run),
+through `torch.compile` and through `magi_compile` in the model's form, as a user calls them
+(frames isolated, weights converted, the backend's decisions: in fake CUDA the device is named
+as an H100's, so a decision recorded for H100s holds). It prints each side's dynamo phases and
+the rest of the frame compile ("outside": the frame compile less tracing, AOT dispatch and
+guards), alternating the sides `--repeat` times in one process. `--profile` prints where magi's
+outside time goes (cProfile, by cumulative time).
+
+Run: `python tools/probes/frame_compile_time.py mochi-vae [--repeat 2] [--profile]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import cProfile
+import copy
+import io
+import pstats
+import time
+
+import torch
+from torch._subclasses.fake_tensor import FakeTensorMode
+
+from magi_passes import forms, magi_compile
+from pytest_magi import zoo
+from pytest_magi.capture import generate_only, inductor_config_restored
+from pytest_magi.codegen import _copy_to_device, _swapped_module_state
+from pytest_magi.compile_phases import _seconds, compile_phases, summary
+from pytest_magi.fake_cuda import fake_cuda
+
+
+def outside(spent: dict[str, float]) -> float:
+    """The frame compile's seconds outside tracing, AOT dispatch (Inductor in it) and guards."""
+    total = spent.get("_compile.compile_inner", 0.0)
+    for key in ("bytecode_tracing", "create_aot_dispatcher_function", "build_guards"):
+        total -= spent.get(key, 0.0)
+    return total
+
+
+def compile_once(model: zoo.ZooModel, side: str, profile: bool) -> str:
+    owner = copy.deepcopy(model.owner)
+    target = owner if model.attr is None else getattr(owner, model.attr)
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(inductor_config_restored())
+        stack.enter_context(fake_cuda())
+        fake_mode = FakeTensorMode(allow_non_fake_inputs=True)
+
+        def convert(t: torch.Tensor, is_param: bool) -> torch.Tensor:
+            return _copy_to_device(t, fake_mode, "cuda", False)
+
+        inputs = tuple(convert(x, False) if isinstance(x, torch.Tensor) else x for x in model.inputs)
+        stack.enter_context(_swapped_module_state(owner, convert))
+        stack.enter_context(torch.no_grad())
+        stack.enter_context(generate_only(lambda text: None))
+        torch._dynamo.reset()
+        compiled = torch.compile(target) if side == "torch.compile" else magi_compile(target)
+        if model.attr is None:
+            owner = compiled
+        else:
+            setattr(owner, model.attr, compiled)
+        profiler = cProfile.Profile() if profile and side != "torch.compile" else None
+        started = time.perf_counter()
+        with compile_phases() as spent:
+            if profiler is not None:
+                profiler.enable()
+            try:
+                model.spec.run(owner, inputs)
+            except Exception as exc:  # the generated code is not compiled: a call may fail
+                failure = f"; the call raised {type(exc).__name__}: {str(exc)[:200]}"
+            else:
+                failure = ""
+            finally:
+                if profiler is not None:
+                    profiler.disable()
+        took = time.perf_counter() - started
+    text = (
+        f"  {side:<14} {took:5.1f} s, outside {outside(spent):4.1f} s{failure}; {summary(spent)}"
+    )
+    backend = getattr(compiled, "magi_backend", None)
+    if backend is not None:
+        text += "\n" + "".join(
+            f"      decision: {d.choice} ({d.reason[:90]})\n" for d in backend.decisions
+        )
+    if profiler is not None:
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(45)
+        text += out.getvalue()
+    torch._dynamo.reset()
+    return text
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("model", choices=zoo.names())
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--size", default="full")
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    model = zoo.load(args.model, args.size, dtype=torch.bfloat16)
+    form = forms.form_for(model.module)
+    print(
+        f"torch {torch.__version__}; fake CUDA, generate only; {args.model} {args.size}, bf16; "
+        f"form {form.describe() if form is not None else 'generic'}",
+        flush=True,
+    )
+    for _ in range(args.repeat):
+        for side in ("torch.compile", "magi_compile"):
+            print(compile_once(model, side, args.profile), flush=True)
+
+
+if __name__ == "__main__":
+    main()
