@@ -45,6 +45,10 @@ in two kernels instead of four, for the rewrite's compile time; session 31, not 
 `magi-form-cl-params-norm` and `magi-form-cl-params-gn-chunks` (`magi-form-cl-params` with the
 norm-input pin, or with the chunked GroupNorm statistics: Kandinsky-6 SR's RMS norms and
 KVAE-3D's GroupNorms, whose forms session 31 recorded without either; session 32),
+`magi-form-no-pw-autotune` (`magi` with Inductor's `triton.autotune_pointwise` off: each
+pointwise kernel compiled and launched with its first config instead of two compiled and
+benchmarked at the first call; in fake CUDA most of the configs HunyuanVideo's first call
+autotunes are pointwise, 94 of 116 in its form and 92 of 118 under torch.compile; session 33),
 `magi-backend` (`torch.compile(module, backend="magi")`: the passes
 alone), the fair baselines `torch.compile+frames` (frames of their own, no passes: what the
 isolation alone buys) and `torch.compile+limit` (`torch.compile(module)` with dynamo's recompile
@@ -155,6 +159,7 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-form-gn-chunks": ({"group_norm_chunked_stats": True}, "instance"),
     "magi-form-cl-params-norm": ({"channels_last_norm_inputs": True}, "instance"),
     "magi-form-cl-params-gn-chunks": ({"group_norm_chunked_stats": True}, "instance"),
+    "magi-form-no-pw-autotune": ({}, "instance"),
     "magi-backend": ({}, "class"),
     "magi-no-cl": ({"enable_conv_channels_last": False}, "instance"),
     "magi-cl-always": ({"channels_last_conv2d_graphs": True}, "class"),
@@ -199,6 +204,7 @@ FORM_VARIANTS = (
     "magi-form-gn-chunks",
     "magi-form-cl-params-norm",
     "magi-form-cl-params-gn-chunks",
+    "magi-form-no-pw-autotune",
 )
 # the `magi-form-*` variants that change one of the form's own options (`magi_passes.forms`)
 FORM_OPTION_OVERRIDES: dict[str, dict[str, Any]] = {
@@ -207,6 +213,10 @@ FORM_OPTION_OVERRIDES: dict[str, dict[str, Any]] = {
     "magi-form-cl-params": {"channels_last_parameters": True},
     "magi-form-cl-params-norm": {"channels_last_parameters": True},
     "magi-form-cl-params-gn-chunks": {"channels_last_parameters": True},
+}
+# the `magi-form-*` variants compiled with Inductor options of their own (`MagiBackend`'s)
+FORM_INDUCTOR_OPTIONS: dict[str, dict[str, Any]] = {
+    "magi-form-no-pw-autotune": {"triton.autotune_pointwise": False},
 }
 # `magi-form-s29`: what session 30 added to a form, taken back (its options, its PassConfig
 # fields); a form not listed is as session 29 shipped it
@@ -359,7 +369,9 @@ def _build_variant(
         settings = forms.options(form, **option_overrides)
         # a `magi-form-*` variant's overrides go on top of the form's own fields
         backend_class = S28Backend if variant == "magi-form-s28" else MagiBackend
-        backend = backend_class(form.config().replace(**overrides))
+        backend = backend_class(
+            form.config().replace(**overrides), FORM_INDUCTOR_OPTIONS.get(variant)
+        )
         return model.compile(backend=backend, isolate=isolate, **settings), backend
     kwargs: dict[str, Any] = {"dynamic": False} if variant in STATIC_VARIANTS else {}
     kwargs["dynamo_fixes"] = variant in FIX_VARIANTS

@@ -308,6 +308,10 @@ def test_the_zoo_benchmarks_cl_params_variant_is_a_decided_decoders_form_with_it
         compiled, backend = bench._build_variant(model, variant, 64)
         assert backend is not None and backend.config == form.config().replace(**{field: True})
         assert compiled.compile_kwargs["channels_last_parameters"] is True
+    # the form with pointwise autotuning off (session 33): an Inductor option of the backend's
+    compiled, backend = bench._build_variant(model, "magi-form-no-pw-autotune", 64)
+    assert backend is not None and backend.config == form.config()
+    assert backend.inductor_config_patches == {"triton.autotune_pointwise": False}
 
 
 @pytest.mark.slow
