@@ -10,7 +10,9 @@ the graph). Each side also prints its Triton kernels (distinct) and launches; `-
 the sides N times in turn (codegen time varies by a third between runs of one process);
 `magi-gn-chunks` is `magi` with `PassConfig.group_norm_chunked_stats` (session 31);
 `magi-plain` is what the backend compiles where a decision keeps plain Inductor (the config with
-every measured pass off, the rest of magi's passes and settings on; session 33). `--form`
+every measured pass off, the rest of magi's passes and settings on; session 33);
+`magi-no-pw-autotune` is `magi` with Inductor's `triton.autotune_pointwise` off (session 33).
+`--form`
 compiles the magi sides in the model's compile form (its `PassConfig` fields, and its weights
 channels-last in place where the form says so), as `magi_compile` does. A side
 ``magi+FIELD=VALUE[+FIELD=VALUE...]`` is `magi` with those `PassConfig` fields set (session 32:
@@ -55,6 +57,11 @@ SIDES = {
     "magi-cl-params": PassConfig(),
     "magi-gn-chunks": PassConfig(group_norm_chunked_stats=True),
     "magi-plain": PassConfig(),  # measured passes off below (after the form's fields)
+    "magi-no-pw-autotune": PassConfig(),  # with the Inductor options of SIDE_INDUCTOR_OPTIONS
+}
+# the sides compiled with Inductor options of their own
+SIDE_INDUCTOR_OPTIONS: dict[str, dict[str, Any]] = {
+    "magi-no-pw-autotune": {"triton.autotune_pointwise": False},
 }
 
 
@@ -172,7 +179,12 @@ def main() -> None:
                     convert_conv_parameters(module)
                 spent[0] = 0.0
                 start = time.perf_counter()
-                code = inductor_codegen(module, *model.inputs, config=config)
+                code = inductor_codegen(
+                    module,
+                    *model.inputs,
+                    config=config,
+                    inductor_config=SIDE_INDUCTOR_OPTIONS.get(side),
+                )
                 took = time.perf_counter() - start
                 kernels = sum(len(g.kernels) for g in code.captured)
                 launches = sum(len(g.calls) for g in code.captured)
