@@ -16,7 +16,11 @@
 #   suite     the GPU suites after sessions 32-33's code (recorded decisions before the
 #             blockers, the torch 2.13 retry, the chunk statistics' config)
 #   zootests  the never-slower tests of the models last run in session 22 or given a form in
-#             sessions 31-32, one xdist worker per GPU (`-v`)
+#             sessions 31-32, one xdist worker per GPU (`-v`); its report (r_zootests.json)
+#             holds each graph's measured decision: the decoders without a form (svd,
+#             easyanimate, vidtok, minimax-h3, ltx2-video, allegro) compile two variants and a
+#             timing cold, so recording their decisions is how their cold compile gets to
+#             torch.compile's (their last measurements are session 7's, on older passes)
 set -u
 LOGS=/tmp/s34
 # shellcheck source=../../../tools/gpu_steps.sh
@@ -37,8 +41,9 @@ for s in "$@"; do
     suite) suite_step suite ;;
     zootests)
         step zootests python -m pytest -p no:cacheprovider -v -rA -m requires_cuda --magi-perf \
-            -n 2 --dist loadgroup tests/test_zoo_gpu.py -k "video_vae_is_never_slower and (svd \
-or easyanimate or vidtok or minimax or kvae or kandinsky6 or hunyuanvideo1.5 or mochi)" ;;
+            -n 2 --dist loadgroup --magi-report "$LOGS/r_zootests.json" tests/test_zoo_gpu.py \
+            -k "video_vae_is_never_slower and (svd or easyanimate or vidtok or minimax or kvae \
+or kandinsky6 or hunyuanvideo1.5 or mochi or ltx2 or allegro)" ;;
     esac
 done
 echo done >"$LOGS/ALL.done"
