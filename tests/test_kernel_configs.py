@@ -88,9 +88,7 @@ def test_fake_cuda_the_chunk_statistics_launch_with_one_config() -> None:
     x = torch.randn(1, 512, 3, 60, 106, dtype=torch.bfloat16)
     with torch.no_grad():
         on = inductor_codegen(model, x, config=chunked)
-        off = inductor_codegen(
-            model, x, config=chunked.replace(group_norm_kernel_configs=False)
-        )
+        off = inductor_codegen(model, x, config=chunked.replace(group_norm_kernel_configs=False))
     (result,) = [r for r in on.pass_results if r.name == "group_norm_stats"]
     assert chunk_reductions(result.counts) == {(512 * 60, 318)}
     assert sorted(fixed(on), key=str) == sorted(

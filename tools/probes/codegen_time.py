@@ -114,7 +114,9 @@ def candidate_configs(source: str) -> tuple[str, int]:
     try:
         names = {n: getattr(hints, n) for n in ("AutotuneHint", "ReductionHint", "TileHint")}
         namespace: dict[str, Any] = {
-            "heuristics": heuristics, "DeviceProperties": hints.DeviceProperties, **names
+            "heuristics": heuristics,
+            "DeviceProperties": hints.DeviceProperties,
+            **names,
         }
         namespace["__file__"] = "<census>"
         eval(f"heuristics.{kind}({source[found.end() : end - 1]})", namespace)
@@ -172,7 +174,7 @@ def main() -> None:
                 in_place = form is not None and form.channels_last_parameters
                 if config is not None:
                     config = config.replace(**{**fields, **overrides})
-                if side == "magi-plain":
+                if side == "magi-plain" and config is not None:
                     config = _plain_config(config) or config
                 if side.partition("+")[0] == "magi-cl-params" or (config is not None and in_place):
                     module = copy.deepcopy(module)

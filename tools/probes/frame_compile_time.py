@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import cProfile
 import copy
+import cProfile
 import io
 import pstats
 import time
+from typing import Any
 
 import torch
 from torch._subclasses.fake_tensor import FakeTensorMode
@@ -32,7 +33,7 @@ from magi_passes import forms, magi_compile
 from pytest_magi import zoo
 from pytest_magi.capture import generate_only, inductor_config_restored
 from pytest_magi.codegen import _copy_to_device, _swapped_module_state
-from pytest_magi.compile_phases import _seconds, compile_phases, summary
+from pytest_magi.compile_phases import compile_phases, summary
 from pytest_magi.fake_cuda import fake_cuda
 
 
@@ -45,7 +46,7 @@ def outside(spent: dict[str, float]) -> float:
 
 
 def compile_once(model: zoo.ZooModel, side: str, profile: bool) -> str:
-    owner = copy.deepcopy(model.owner)
+    owner: Any = copy.deepcopy(model.owner)
     target = owner if model.attr is None else getattr(owner, model.attr)
     with contextlib.ExitStack() as stack:
         stack.enter_context(inductor_config_restored())
@@ -55,7 +56,9 @@ def compile_once(model: zoo.ZooModel, side: str, profile: bool) -> str:
         def convert(t: torch.Tensor, is_param: bool) -> torch.Tensor:
             return _copy_to_device(t, fake_mode, "cuda", False)
 
-        inputs = tuple(convert(x, False) if isinstance(x, torch.Tensor) else x for x in model.inputs)
+        inputs = tuple(
+            convert(x, False) if isinstance(x, torch.Tensor) else x for x in model.inputs
+        )
         stack.enter_context(_swapped_module_state(owner, convert))
         stack.enter_context(torch.no_grad())
         stack.enter_context(generate_only(lambda text: None))
@@ -80,9 +83,7 @@ def compile_once(model: zoo.ZooModel, side: str, profile: bool) -> str:
                 if profiler is not None:
                     profiler.disable()
         took = time.perf_counter() - started
-    text = (
-        f"  {side:<14} {took:5.1f} s, outside {outside(spent):4.1f} s{failure}; {summary(spent)}"
-    )
+    text = f"  {side:<14} {took:5.1f} s, outside {outside(spent):4.1f} s{failure}; {summary(spent)}"
     backend = getattr(compiled, "magi_backend", None)
     if backend is not None:
         text += "\n" + "".join(
