@@ -42,8 +42,9 @@ per-channel form.
 Counted in `PassResult.counts`: `group_norms_rewritten`, `group_norms_chunked` (and, for each
 size of chunk reduction made, `chunk_reduction_<outputs>x<positions>`: the (channels x chunks,
 positions per chunk) of the reduction Inductor makes of it, by which `magi_passes.kernel_configs`
-knows that kernel), `group_norm_operands_per_channel` (0 where a size is symbolic, or where Inductor's decomposition
-already applies the statistics per channel, as its CPU one does), and the gates:
+knows that kernel), `group_norm_operands_per_channel` (0 where a size is symbolic, or where
+Inductor's decomposition already applies the statistics per channel, as its CPU one does), and
+the gates:
 - `group_norms_skipped_layout`: the graph has no convolution that `ConvChannelsLastPass`
   converted (`channels_last_convs`), so its activations are channels-first and the fused
   reduction already reads contiguous positions;
