@@ -502,6 +502,24 @@ def _patch_environment(stack: contextlib.ExitStack, props: FakeDeviceProperties)
 
     patch(mock.patch.object(torch.Tensor, "copy_", copy_))
 
+    # Tensor.__invert__'s binding opens one as well (``mask.masked_fill(~visible, ...)``: the
+    # HunyuanVideo-1.5 decoder's causal attention mask): ``bitwise_not`` for cuda tensors, after
+    # the binding's own dtype check (a float tensor raises its TypeError)
+    original_invert = torch.Tensor.__invert__
+
+    @functools.wraps(original_invert)
+    def invert(self: torch.Tensor) -> torch.Tensor:
+        integral = not (self.dtype.is_floating_point or self.dtype.is_complex)
+        if (
+            self.device.type != "cuda"
+            or not integral
+            or _fake_cuda_ops.needs_torch_function(self, ())
+        ):
+            return original_invert(self)
+        return torch.bitwise_not(self)
+
+    patch(mock.patch.object(torch.Tensor, "__invert__", invert))
+
     # Tensor.__setitem__'s binding opens one as well (``out[:, :, :n] = conv(x)``)
     original_setitem = torch.Tensor.__setitem__
 

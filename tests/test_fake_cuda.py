@@ -166,8 +166,10 @@ def _snapshot() -> dict[str, object]:
     snap["conv format"] = torch._C._conv_determine_backend_memory_format
     snap["misc_patterns"] = misc_patterns._misc_patterns_init
     snap["pad_mm"] = pad_mm._should_pad
-    snap["Tensor.contiguous"] = torch.Tensor.contiguous
-    snap["Tensor.contiguous patched"] = ("contiguous" in torch.Tensor.__dict__,)
+    # the Tensor methods whose CPU-build bindings open a CUDA device guard (replaced inside)
+    for name in ("contiguous", "__getitem__", "__setitem__", "copy_", "__invert__"):
+        snap[f"Tensor.{name}"] = getattr(torch.Tensor, name)
+        snap[f"Tensor.{name} patched"] = (name in torch.Tensor.__dict__,)
     importlib.import_module("torch._inductor.inductor_prims")  # registers the prim
     force = torch.ops.prims.inductor_force_stride_order.default
     snap["force_stride_order meta"] = force.prim_meta_impl
@@ -258,6 +260,40 @@ def test_contiguous_works_on_fake_cuda_tensors() -> None:
     assert cl.stride() == (60, 1, 15, 3)
     cpu = torch.randn(3, 2).t()
     assert cpu.contiguous().is_contiguous()
+
+
+@needs_cpu_only
+def test_invert_works_on_fake_cuda_tensors() -> None:
+    """The CPU build's ``~tensor`` opens a CUDA device guard (the HunyuanVideo-1.5 decoder's
+    causal attention mask, ``masked_fill(~visible, ...)``, failed dynamo's fake run); inside
+    fake_cuda it is ``bitwise_not``, with the binding's dtype check kept."""
+    with fake_cuda() as env, env.fake_mode:
+        frame = torch.arange(6, device="cuda") // 2
+        visible = frame.unsqueeze(0) <= frame.unsqueeze(1)
+        hidden = ~visible
+        flipped = ~torch.zeros(3, dtype=torch.int32, device="cuda")
+        with pytest.raises(TypeError, match="integer and Boolean"):
+            _ = ~torch.zeros(3, device="cuda")
+    assert hidden.shape == (6, 6) and hidden.dtype == torch.bool and hidden.device.type == "cuda"
+    assert flipped.dtype == torch.int32
+    cpu = torch.tensor([True, False])
+    assert (~cpu).tolist() == [False, True]
+
+
+@needs_cpu_only
+def test_fake_cuda_generates_the_hunyuanvideo15_decoder() -> None:
+    """Its causal attention mask inverts a bool tensor (the test above): the whole tiny
+    decoder's code is generated in fake CUDA (it raised there before session 33)."""
+    from pytest_magi import zoo
+    from pytest_magi.codegen import inductor_codegen
+
+    name = "hunyuanvideo1.5-vae"
+    if name not in zoo.names():
+        pytest.skip(zoo.unavailable().get(name, name))
+    model = zoo.load(name, "tiny", dtype=torch.bfloat16)
+    with torch.no_grad():
+        plain = inductor_codegen(model.as_module(), *model.inputs)
+    assert plain.kernel_count > 0
 
 
 @needs_cpu_only
