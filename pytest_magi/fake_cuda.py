@@ -45,6 +45,9 @@ What is patched (the recipe measured in DESIGN.md, "Facts the design rests on"):
   fill or ``index_put_`` the binding dispatches (:func:`pytest_magi._fake_cuda_ops.setitem`).
 * ``torch.Tensor.copy_`` for cuda tensors (Inductor's reinplacing of a scatter checks its
   shapes with a copy between fake values): ``aten.copy_`` dispatched without the binding.
+* ``torch.Tensor.__invert__`` for integer and bool cuda tensors (``~visible`` failed while
+  dynamo traced diffusers' HunyuanVideo-1.5 decoder): ``bitwise_not``, which the binding
+  dispatches; a float tensor still gets the binding's ``TypeError``.
 * ``prims.inductor_force_stride_order``'s fake value (its meta function copies with
   ``Tensor.copy_``, whose binding opens a CUDA device guard): the same strided empty tensor,
   without the copy (``ConvChannelsLastPass``'s channels-last norm inputs emit it).
