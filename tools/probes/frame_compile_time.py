@@ -10,7 +10,9 @@ through `torch.compile` and through `magi_compile` in the model's form, as a use
 as an H100's, so a decision recorded for H100s holds). It prints each side's dynamo phases and
 the rest of the frame compile ("outside": the frame compile less tracing, AOT dispatch and
 guards), alternating the sides `--repeat` times in one process. `--profile` prints where magi's
-outside time goes (cProfile, by cumulative time).
+outside time goes (cProfile, by cumulative time). A decode that breaks its graph is measured up
+to the break only (a generated graph returns no outputs for the code after it to run on):
+HunyuanVideo-1.5's.
 
 Run: `python tools/probes/frame_compile_time.py mochi-vae [--repeat 2] [--profile]`.
 """
