@@ -11,6 +11,8 @@
 #             torch.compile against the form (decided plain: 1.316x in session 32 beside an
 #             unrelated compile; in fake CUDA on the CPU magi_compile generated it in 30.1 and
 #             30.2 s against torch.compile's 35.8 and 34.6)
+#   coldseq   the same compiles one after another, each alone on the machine (for a 1-GPU
+#             kind, where `cold_both` cannot run: no contention at all, twice the wall time)
 #   hvab      HunyuanVideo's runtime, the form against those two levers and torch.compile, one
 #             process (rounds 5): a lever joins the form only if it is no slower
 #   suite     the GPU suites after sessions 32-33's code (recorded decisions before the
@@ -34,6 +36,13 @@ for s in "$@"; do
         cold_both $HV torch.compile magi-form-gn-chunks hvc MAGI_PASSES__DECIDED_ON=H100,H200
         cold_both $HV torch.compile magi-form-no-pw-autotune hvp MAGI_PASSES__DECIDED_ON=H100,H200
         cold_both mochi-vae torch.compile magi mochi ;;
+    coldseq)
+        for v in torch.compile magi magi-form-gn-chunks magi-form-no-pw-autotune; do
+            step "hv_${v}_seq" cold_model $HV "hv_${v}_seq" "$v" MAGI_PASSES__DECIDED_ON=H100,H200
+        done
+        for v in torch.compile magi; do
+            step "mochi_${v}_seq" cold_model mochi-vae "mochi_${v}_seq" "$v"
+        done ;;
     hvab)
         step hvab env MAGI_PASSES__DECIDED_ON=H100,H200 python benchmarks/zoo.py --models $HV \
             --baseline magi --variants magi,magi-form-gn-chunks,magi-form-no-pw-autotune,torch.compile \
