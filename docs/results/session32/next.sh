@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# (Superseded by docs/results/session33/next.sh, which runs these steps with session 33's levers.)
 # The GPU steps session 32 could not run (its device time ran out), for the next session, written
 # for the 2-GPU kind: `bash docs/results/session32/next.sh STEP...` (background, as run.sh), logs
 # in /tmp/s33, `bash tools/gpu_poll.sh /tmp/s33 540 s33_logs.tgz` to wait.
