@@ -560,7 +560,7 @@ class Decider:
             timer=timer,
             rounds=self.rounds,
             warmup=self.warmup,
-            settled=lambda samples: separated(*samples, self.margin) is not None,
+            settled=lambda samples: separated(samples[0], samples[1], self.margin) is not None,
             min_rounds=self.min_rounds,
         )
         return Measurement(

@@ -110,7 +110,8 @@ def is_group_norm_stats(node: torch.fx.Node) -> bool:
     dims = node.args[1]
     if not isinstance(dims, (list, tuple)) or not all(isinstance(d, int) for d in dims):
         return False  # (None: every dim)
-    if g.dim() != 4 or x.dim() < 3 or sorted(d % 4 for d in dims) != [2, 3]:
+    reduced = [d for d in dims if isinstance(d, int)]  # all of them (checked above)
+    if g.dim() != 4 or x.dim() < 3 or sorted(d % 4 for d in reduced) != [2, 3]:
         return False
     return statically_known_true(g.shape[0] == x.shape[0]) and statically_known_true(
         g.shape[1] * g.shape[2] == x.shape[1]

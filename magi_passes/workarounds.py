@@ -312,7 +312,8 @@ def unranged_undecided() -> Iterator[None]:
             return None
         return worker(expr, symbol_info, *args, **kwargs)
 
-    symbolic_shapes._maybe_evaluate_static_worker = undecided
+    # (an lru_cache-wrapped function in torch: a plain function stands in for it meanwhile)
+    symbolic_shapes._maybe_evaluate_static_worker = undecided  # type: ignore[assignment]
     try:
         yield
     finally:

@@ -424,7 +424,7 @@ def _make_backend(
         # without the failed try's graphs in the log or its records in the manager
         fix = manager is not None and manager.config.work_around_inductor_bugs
         log = recorder.log
-        records = [log.before, log.after, log.texts, log.owners]
+        records: list[list[Any]] = [log.before, log.after, log.texts, log.owners]
         if manager is not None:
             records += [manager.history, manager.graphs]
         with torch._inductor.config.patch(patches), group_norm_kernel_configs(manager):

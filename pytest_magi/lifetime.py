@@ -104,6 +104,7 @@ def release_zoo_pair(pair: Any) -> dict[str, int]:
             continue
         original = getattr(module, "_orig_mod", module)  # under torch.compile's wrapper
         functions.extend(m.forward for m in original.modules())
-        if getattr(model, "backend", None) is not None:
-            backends.append(model.backend)
+        backend = getattr(model, "backend", None)
+        if backend is not None:
+            backends.append(backend)
     return release_compiled(functions, backends)
