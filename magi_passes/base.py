@@ -24,7 +24,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeGuard
 
 import torch
 from torch._inductor import config as inductor_config
@@ -201,7 +201,7 @@ class MagiPass(CustomGraphPass):
         return f"{type(self).__name__}({self.config!r})"
 
 
-def is_call(node: Any, *targets: Any) -> bool:
+def is_call(node: Any, *targets: Any) -> TypeGuard[torch.fx.Node]:
     """Whether `node` is an FX `call_function` node of one of `targets`."""
     return isinstance(node, torch.fx.Node) and node.op == "call_function" and node.target in targets
 

@@ -132,7 +132,9 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, ClassVar
+from functools import partial
+from operator import methodcaller
+from typing import Any, ClassVar, cast
 
 import torch
 from torch._prims_common import suggest_memory_format
@@ -449,15 +451,18 @@ def distribute_pads_into_cat(
         value = pad.args[2] if len(pad.args) > 2 else pad.kwargs.get("value", 0.0)
         if not isinstance(amounts, (list, tuple)) or not all(type(a) is int for a in amounts):
             return None  # symbolic amounts: a dynamic graph (the through-cat path is static)
-        for i in range(0, len(amounts), 2):
+        ints = cast("list[int]", list(amounts))  # (all ints: checked above)
+        for i in range(0, len(ints), 2):
             d = rank - 1 - i // 2
-            low, high = amounts[i], amounts[i + 1]
+            low, high = ints[i], ints[i + 1]
             if d != dim and (low or high):
                 return None
             if d == dim:
                 if low < 0 or high < 0:
                     return None  # a crop, not a pad
                 front, back = front + low, back + high
+        if not isinstance(value, (int, float)):
+            return None  # a symbolic or missing fill value
         values.add(float(value))
     if len(values) != 1 or not (front or back):
         return None
@@ -588,14 +593,14 @@ def _concatenate(graph: torch.fx.Graph, batch: list[torch.fx.Node]) -> None:
             permuted = add(
                 aten.permute.default,
                 (source, order),
-                run_on_fake(value, lambda t, o=order: t.permute(o)),
+                run_on_fake(value, methodcaller("permute", order)),
             )
             shape = [-1, int(value.shape[1])]
             rows.append(
                 add(
                     aten.reshape.default,
                     (permuted, shape),
-                    run_on_fake(permuted.meta["val"], lambda t, s=shape: t.reshape(s)),
+                    run_on_fake(permuted.meta["val"], methodcaller("reshape", shape)),
                 )
             )
         values = [r.meta["val"] for r in rows]
@@ -607,10 +612,7 @@ def _concatenate(graph: torch.fx.Graph, batch: list[torch.fx.Node]) -> None:
             view = add(
                 aten.as_strided.default,
                 (buffer, shape, stride, offset),
-                run_on_fake(
-                    buffer.meta["val"],
-                    lambda t, a=(shape, stride, offset): t.as_strided(*a),
-                ),
+                run_on_fake(buffer.meta["val"], methodcaller("as_strided", shape, stride, offset)),
             )
             clone.replace_all_uses_with(view)
             graph.erase_node(clone)
@@ -660,7 +662,7 @@ def _moved_from(node: torch.fx.Node) -> tuple[set[torch.fx.Node], bool]:
             dim = n.args[1] if len(n.args) > 1 else n.kwargs.get("dim", 0)
             ndim = n.args[0].meta["val"].dim() if isinstance(n.args[0], torch.fx.Node) else 0
             windowed = windowed or (isinstance(dim, int) and dim % max(ndim, 1) >= 2)
-        inputs = n.args[0] if n.target is aten.cat.default else n.args[:1]
+        inputs: Any = n.args[0] if n.target is aten.cat.default else n.args[:1]
         stack.extend(a for a in inputs if isinstance(a, torch.fx.Node))
     return leaves, windowed
 
@@ -738,10 +740,12 @@ def convert_norm_inputs(graph: torch.fx.Graph, *, trust_fake_layout: bool = Fals
         if is_call(source, aten.permute.default):
             # the channels moved last and the norm taken over the last dim (LTX-Video's RMS
             # norm): the permuted tensor's source is what is pinned
-            channel = source.args[1][channel] % value.dim()
-            source = source.args[0]
-            if not isinstance(source, torch.fx.Node):
+            order: Any = source.args[1]
+            channel = order[channel] % value.dim()
+            permuted = source.args[0]
+            if not isinstance(permuted, torch.fx.Node):
                 continue
+            source = permuted
         if channel != 1:
             continue  # not a sum over the channels
         if source.op != "call_function" or source.target is force:
@@ -749,7 +753,9 @@ def convert_norm_inputs(graph: torch.fx.Graph, *, trust_fake_layout: bool = Fals
         if is_call(source, aten.convolution.default):
             continue  # a convolution's output: Inductor lays it out from its inputs already
         source_value = source.meta.get("val")
-        fmt = channels_last_format(source_value.dim()) if source_value is not None else None
+        if not isinstance(source_value, torch.Tensor):
+            continue
+        fmt = channels_last_format(source_value.dim())
         if fmt is None or (trust_fake_layout and suggest_memory_format(source_value) == fmt):
             continue
         # pinned even where the fake value is channels-last already: Inductor realises a
@@ -818,29 +824,36 @@ def convert_state_outputs(
         if node.op != "call_function" or node.target not in _MOVE_OPS or len(node.users) != 1:
             continue
         val = node.meta.get("val")
-        fmt = channels_last_format(val.dim()) if isinstance(val, torch.Tensor) else None
-        if fmt is None or suggest_memory_format(val) == fmt:
+        if not isinstance(val, torch.Tensor):
+            continue
+        layout = channels_last_format(val.dim())
+        if layout is None or suggest_memory_format(val) == layout:
             continue
         built_from, windowed = _moved_from(node)
-        if not windowed or not built_from or any(leaves.get(n) != fmt for n in built_from):
+        if not windowed or not built_from or any(leaves.get(n) != layout for n in built_from):
             continue
         if node.target is aten.clone.default:
-            node.kwargs = {**node.kwargs, "memory_format": fmt}
-            node.meta["val"] = run_on_fake(val, lambda t, f=fmt: t.clone(memory_format=f))
+            node.kwargs = {**node.kwargs, "memory_format": layout}
+            node.meta["val"] = run_on_fake(val, methodcaller("clone", memory_format=layout))
         elif node.target is aten.cat.default:
-            parts = [_clone_before(graph, part, fmt, node) for part in node.args[0]]
-            node.args = (parts, *node.args[1:])
-            node.meta["val"] = run_on_fake(
-                val,
-                lambda _, n=node: aten.cat.default([p.meta["val"] for p in n.args[0]], *n.args[1:]),
-            )
+            inputs: Any = node.args[0]
+            parts = [_clone_before(graph, part, layout, node) for part in inputs]
+            rest = node.args[1:]
+            node.args = (parts, *rest)
+            values = [p.meta["val"] for p in parts]
+            node.meta["val"] = run_on_fake(val, partial(_cat_of, values, rest))
         else:  # a view of a conv's input (a slice): the output becomes a copy of the window
-            clone = _clone_before(graph, node, fmt, output)
+            clone = _clone_before(graph, node, layout, output)
             output.replace_input_with(node, clone)
             node = clone
         set_output_strides(output, node)
         converted += 1
     return converted
+
+
+def _cat_of(values: list[Any], rest: tuple[Any, ...], _: Any) -> Any:
+    """``aten.cat`` of fake ``values`` (its other arguments ``rest``), for `run_on_fake`."""
+    return aten.cat.default(values, *rest)
 
 
 def set_output_strides(output: torch.fx.Node, node: torch.fx.Node) -> None:
@@ -850,7 +863,7 @@ def set_output_strides(output: torch.fx.Node, node: torch.fx.Node) -> None:
     recorded = output.meta.get("original_output_strides")
     if recorded is None:
         return
-    args = output.args[0] if not isinstance(output.args[0], torch.fx.Node) else output.args
+    args: Any = output.args[0] if not isinstance(output.args[0], torch.fx.Node) else output.args
     for i, arg in enumerate(args):
         if arg is node and i < len(recorded):
             recorded[i] = node.meta["val"].stride()

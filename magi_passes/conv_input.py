@@ -66,6 +66,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, ClassVar
 
 import torch
@@ -137,12 +138,14 @@ def _trace(conv_input: torch.fx.Node) -> list[_Input]:
         return []
     ndim = val.dim()
     spans = [_Span() for _ in range(ndim)]
-    node, link = conv_input, conv_input
+    node: Any = conv_input
+    link = conv_input
     while is_call(node, *_CHAIN_OPS):
         if node is not conv_input and len(node.users) != 1:
             return []
         if node.target is aten.constant_pad_nd.default:
-            pads = list(node.args[1])
+            amounts: Any = node.args[1]
+            pads = list(amounts)
             if len(pads) % 2 or len(pads) // 2 > ndim:
                 return []
             for i in range(len(pads) // 2):
@@ -156,9 +159,10 @@ def _trace(conv_input: torch.fx.Node) -> list[_Input]:
     if is_call(node, aten.cat.default):
         if node is not conv_input and len(node.users) != 1:
             return []
-        parts = list(node.args[0])
-        dim = node.args[1] if len(node.args) > 1 else node.kwargs.get("dim", 0)
-        dim = dim % ndim
+        inputs: Any = node.args[0]
+        parts = list(inputs)
+        cat_dim: Any = node.args[1] if len(node.args) > 1 else node.kwargs.get("dim", 0)
+        dim = cat_dim % ndim
         sizes = [
             fake_value(p).shape[dim] if isinstance(fake_value(p), torch.Tensor) else None
             for p in parts
@@ -172,6 +176,11 @@ def _trace(conv_input: torch.fx.Node) -> list[_Input]:
     if node is conv_input or not _is_computed(node):
         return []  # the conv reads x itself: nothing to move
     return [_Input(conv_input, node, link, spans)]
+
+
+def _sliced(dim: Any, start: Any, end: Any, t: Any) -> Any:
+    """``aten.slice.Tensor(t, dim, start, end)`` (a fake value's function for `_new_node`)."""
+    return aten.slice.Tensor(t, dim, start, end)
 
 
 def sum_or_none(values: list[Any]) -> int | None:
@@ -198,10 +207,10 @@ def _window(node: torch.fx.Node, producer: torch.fx.Node) -> tuple[int, int, int
     `dim` where that size is static (`end` may stay `_END`); None for anything else."""
     if not is_call(node, aten.slice.Tensor) or node.args[0] is not producer:
         return None
-    args = list(node.args) + [None] * (5 - len(node.args))
-    dim = args[1] if args[1] is not None else node.kwargs.get("dim", 0)
-    start = args[2] if args[2] is not None else node.kwargs.get("start", 0)
-    end = args[3] if args[3] is not None else node.kwargs.get("end", _END)
+    args: list[Any] = list(node.args) + [None] * (5 - len(node.args))
+    dim: Any = args[1] if args[1] is not None else node.kwargs.get("dim", 0)
+    start: Any = args[2] if args[2] is not None else node.kwargs.get("start", 0)
+    end: Any = args[3] if args[3] is not None else node.kwargs.get("end", _END)
     step = args[4] if args[4] is not None else node.kwargs.get("step", 1)
     if start is None:
         start = 0
@@ -369,7 +378,7 @@ class ConvInputWindowPass(MagiPass):
                     (node, dim, start, end),
                     {},
                     user,
-                    lambda t, d=dim, s=start, e=end: aten.slice.Tensor(t, d, s, e),
+                    partial(_sliced, dim, start, end),
                 )
             copy = clone_node(graph, node, torch.contiguous_format)
         user.replace_all_uses_with(copy)

@@ -86,7 +86,8 @@ def is_square_sum(node: torch.fx.Node) -> bool:
         return False
     square = node.args[0]
     if is_call(square, aten.pow.Tensor_Scalar):
-        return square.args[1] == 2 or square.args[1] == 2.0
+        exponent = square.args[1]
+        return isinstance(exponent, (int, float)) and exponent == 2
     if is_call(square, aten.mul.Tensor):
         return square.args[0] is square.args[1] and isinstance(square.args[0], torch.fx.Node)
     return False
@@ -161,14 +162,17 @@ class NormRsqrtPass(MagiPass):
             if not rounds_to_narrow_float(div):
                 counts["norms_skipped_precision"] += 1
                 continue
-            key = (clamp, tuple(expand.args[1]) if expand is not None else None)
+            sizes: Any = expand.args[1] if expand is not None else None
+            key = (clamp, tuple(sizes) if sizes is not None else None)
             factor = made.get(key)
             if factor is None:
                 factor = self._reciprocal_root(graph, square_sum, squared, expand, div)
                 made[key] = factor
             div.target = aten.mul.Tensor
             div.args = (div.args[0], factor)
-            orphans.update(n for n in (expand, clamp, clamp.args[0]) if n is not None)
+            orphans.update(
+                n for n in (expand, clamp, clamp.args[0]) if isinstance(n, torch.fx.Node)
+            )
             counts["norms_rewritten"] += 1
         # the old root, clamp and broadcast, where nothing else reads them (users before producers)
         for node in reversed(list(graph.nodes)):
