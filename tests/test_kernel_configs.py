@@ -101,6 +101,13 @@ def test_fake_cuda_the_chunk_statistics_launch_with_one_config() -> None:
     assert "reduction_hint=ReductionHint.DEFAULT" in autotuned.source
     assert fixed(off) == []
     assert on.kernel_count == off.kernel_count
+    # what the first call on a GPU would compile and benchmark (tools/probes/codegen_time.py's
+    # census, Inductor's own config lists): six configs for the chunk reduction, one when fixed
+    from scripts import load_probe
+
+    census = load_probe("codegen_time")
+    assert census.candidate_configs(autotuned.source) == ("reduction", 6)
+    assert census.candidate_configs(chunks.source) == ("fixed_config", 1)
 
 
 def test_chunk_reduction_sizes_round_trip_through_the_counts() -> None:
