@@ -11,7 +11,8 @@ to 1-D tiles that read channels-strided data uncoalesced; ND tiling restores 2-D
 
 Why 2 tiles and not 3: a third tile dimension maps onto CUDA's z grid, limited to 65535 blocks,
 which large dynamic shapes overflow, and newer torch produced invalid 3-D reduction grids. At
-1080p 2 tiles were also faster (5.18 ms vs 5.40 ms, DESIGN facts).
+1080p 2 tiles were also faster (5.18 ms vs 5.40 ms; docs/reliability.md, "Facts the design
+rests on").
 
 Why it is safe: tiling changes only how Inductor schedules the same loops; results are identical.
 The keys are declared in `mutates_inductor_config`, and `magi_backend` / `inductor_options`

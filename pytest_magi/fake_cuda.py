@@ -10,7 +10,7 @@ the context yields a :class:`FakeCudaEnv` whose ``fake_mode`` makes them::
     with fake_cuda() as env, env.fake_mode:
         x = torch.empty(8, 16, device="cuda")  # a FakeTensor on "cuda:0"
 
-What is patched (the recipe measured in DESIGN.md, "Facts the design rests on"):
+What is patched (the recipe measured in docs/reliability.md, "Facts the design rests on"):
 
 * ``torch.cuda.device_count / current_device / get_device_properties /
   get_device_capability / get_device_name / is_bf16_supported`` and the same

@@ -10,7 +10,8 @@ per kernel class beside its floor (:mod:`pytest_magi.profiling`).
 Isolation, and why it needs care: two ``torch.compile`` wrappers of the same module share Dynamo's
 frame cache (cache entries hang on the code object of ``forward``). A candidate compiled with other
 Inductor config (or another post-grad pass) after a baseline silently reuses the baseline's compiled
-code: a 1.25x pair re-measured that way gave 1.00x (DESIGN.md, Facts). Here each side gets
+code: a 1.25x pair re-measured that way gave 1.00x (docs/reliability.md, "Facts the design
+rests on"). Here each side gets
 
 1. its own entry function: a fresh, uniquely named code object (``_magi_pair_baseline_<id>``)
    that calls the model, so no cache entry of anyone else can exist on the frame Dynamo compiles;

@@ -59,7 +59,8 @@ MODELS: dict[str, tuple[type[torch.nn.Module], tuple[int, ...]]] = {
 }
 
 # (model, dynamic_dims, backward) -> (forward kernels, backward kernels, extern calls).
-# Measured with torch 2.13 (fake CUDA, H100-like); other torch versions differ (DESIGN.md).
+# Measured with torch 2.13 (fake CUDA, H100-like); other torch versions differ
+# (docs/reliability.md, "Facts the design rests on").
 EXPECTED_2_13: dict[tuple[str, str, bool], tuple[int, int | None, list[str]]] = {
     # static inference conv2d: layout optimisation makes input and weight channels-last
     ("conv_silu", "static", False): (3, None, ["convolution"]),
@@ -135,7 +136,7 @@ def test_kernel_counts(name: str, dynamic_dims: dict[int, Any] | None, backward:
 
 
 def test_gn_silu_is_one_kernel_on_2_13(gn_dynamic_code: GeneratedCode) -> None:
-    """DESIGN: GroupNorm+SiLU is one kernel on torch 2.13 (two on 2.11)."""
+    """GroupNorm+SiLU is one kernel on torch 2.13 (two on 2.11; docs/reliability.md)."""
     if TORCH_MINOR != "2.13":
         pytest.skip("the fusion is torch-version specific")
     fused = [

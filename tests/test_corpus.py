@@ -69,8 +69,9 @@ TOLERANCES: dict[torch.dtype, tuple[tuple[float, float], tuple[float, float]]] =
 UPDATE_TOL = {"atol": 1e-4, "rtol": 1e-4}
 DTYPE_IDS = {torch.float32: "fp32", torch.float16: "fp16", torch.bfloat16: "bf16"}
 
-# The contract (DESIGN.md), spelt out here rather than imported from magi_passes.nd_tiling, so a
-# changed constant there is a failure here: 2 tiles, never 3 (CUDA's 65535 z-grid limit).
+# The contract (docs/reliability.md, "Facts the design rests on"), spelt out here rather than
+# imported from magi_passes.nd_tiling, so a changed constant there is a failure here: 2 tiles,
+# never 3 (CUDA's 65535 z-grid limit).
 ND_TILING_CONTRACT: dict[str, Any] = {
     "triton.prefer_nd_tiling": True,
     "triton.max_tiles": 2,

@@ -44,7 +44,7 @@ def test_canary_fake_cuda_codegen_works_on_this_torch() -> None:
     except Exception as exc:  # noqa: BLE001 - the canary reports whatever broke
         pytest.fail(
             f"fake-CUDA code generation broke on {_versions()}: {type(exc).__name__}: {exc}\n"
-            "The recipe in pytest_magi/fake_cuda.py (DESIGN.md, 'Facts') needs updating for "
+            "The recipe in pytest_magi/fake_cuda.py (docs/reliability.md, 'Facts') needs updating for "
             "this torch version; every codegen/snapshot test depends on it.",
             pytrace=False,
         )

@@ -99,7 +99,7 @@ def test_bad_pair_argument_says_what_is_accepted() -> None:
 
 
 def test_median_of_rounds_is_robust_to_outlier_rounds() -> None:
-    """The DESIGN fact: A/A rounds of 0.998-1.004 plus 1.17 and 1.42 -> a ratio of ~1.0."""
+    """The measured fact (docs/reliability.md): A/A rounds of 0.998-1.004 plus 1.17 and 1.42 -> a ratio of ~1.0."""
     ratios = [0.998, 1.0, 1.17, 1.001, 1.004, 1.42, 0.999, 1.002]
     s = summarize([r * 1.0 for r in ratios], [1.0] * 8, device="test")
     assert s.ratio == pytest.approx(1.0015)
