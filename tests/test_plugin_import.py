@@ -1,8 +1,10 @@
-"""Loading the plugin imports no torch: a pytest run that uses none of pytest-magi starts as
-fast with the plugin as with `-p no:magi` (torch costs seconds and hundreds of MiB)."""
+"""Loading the plugin imports no torch: a pytest run that uses none of pytest-magi starts with
+no more than 0.2 s of extra work than with `-p no:magi` (torch costs seconds and hundreds of
+MiB)."""
 
 from __future__ import annotations
 
+import resource
 import statistics
 import subprocess
 import sys
@@ -11,15 +13,17 @@ import time
 import pytest
 
 EMPTY_TEST = "def test_nothing_of_magi():\n    assert 1 + 1 == 2\n"
-# what "within 0.2 s" means on a loaded 2-core CI machine: the fastest of a few interleaved runs
-# of each (load only ever adds time), so a slow run caused by the neighbours does not count
 MAX_EXTRA_S = 0.2
-# 3 runs each measured 0.22 s once, inside a full `-n 2` suite whose other worker was compiling;
-# the minimum of 5 is less exposed to such bursts (the bound stays 0.2 s)
+# the fewest of several interleaved runs of each side; what is compared is each run's CPU time
+# (user + system, of the pytest process): wall time on a 2-core CI machine whose other xdist
+# worker compiles was a lottery (session 32's CI: minima 1.67 s with the plugin against 1.39 s
+# without, yet medians 1.75 against 1.93 s), while the work a run does is what the plugin adds
 RUNS = 5
 
 
-def _run(pytester: pytest.Pytester, *args: str) -> float:
+def _run(pytester: pytest.Pytester, *args: str) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one ``pytest`` run in a child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
@@ -29,8 +33,10 @@ def _run(pytester: pytest.Pytester, *args: str) -> float:
         check=False,
     )
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    return elapsed
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return elapsed, cpu
 
 
 def test_loading_the_plugin_imports_no_torch(pytester: pytest.Pytester) -> None:
@@ -68,8 +74,8 @@ def test_plugin_startup_is_within_a_fifth_of_a_second_of_no_plugin(
     pytester: pytest.Pytester,
 ) -> None:
     pytester.makepyfile(test_empty=EMPTY_TEST)
-    with_magi: list[float] = []
-    without: list[float] = []
+    with_magi: list[tuple[float, float]] = []
+    without: list[tuple[float, float]] = []
     for i in range(RUNS):  # interleaved: load changes alike for both
         # each side goes first as often as the other: the second run of a pair started faster
         # (session 27: without the plugin always second, its minimum was 0.3-0.4 s lower in 3 of
@@ -80,10 +86,12 @@ def test_plugin_startup_is_within_a_fifth_of_a_second_of_no_plugin(
                 with_magi.append(_run(pytester, "test_empty.py"))
             else:
                 without.append(_run(pytester, "-p", "no:magi", "test_empty.py"))
-    extra = min(with_magi) - min(without)
+    cpu_with, cpu_without = [c for _, c in with_magi], [c for _, c in without]
+    extra = min(cpu_with) - min(cpu_without)
     detail = (
-        f"with magi: min {min(with_magi):.2f} s, median {statistics.median(with_magi):.2f} s; "
-        f"-p no:magi: min {min(without):.2f} s, median {statistics.median(without):.2f} s; "
-        f"ratio of minima {min(with_magi) / min(without):.2f}"
+        f"CPU time with magi: min {min(cpu_with):.2f} s, median {statistics.median(cpu_with):.2f} "
+        f"s; -p no:magi: min {min(cpu_without):.2f} s, median "
+        f"{statistics.median(cpu_without):.2f} s; wall minima {min(w for w, _ in with_magi):.2f} "
+        f"and {min(w for w, _ in without):.2f} s"
     )
-    assert extra <= MAX_EXTRA_S, f"the plugin adds {extra:.2f} s to startup ({detail})"
+    assert extra <= MAX_EXTRA_S, f"the plugin adds {extra:.2f} s of CPU time to startup ({detail})"
