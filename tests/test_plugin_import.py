@@ -1,5 +1,5 @@
-"""Loading the plugin imports no torch: a pytest run that uses none of pytest-magi starts with
-no more than 0.2 s of extra work than with `-p no:magi` (torch costs seconds and hundreds of
+"""Loading the plugin imports no torch: a pytest run that uses none of pytest-magi does at most
+0.2 s more work at startup than one with `-p no:magi` (torch costs seconds and hundreds of
 MiB)."""
 
 from __future__ import annotations
