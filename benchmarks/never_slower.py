@@ -147,9 +147,10 @@ def bench(name: str, args: argparse.Namespace, log: Callable[[str], None]) -> Ro
     # the candidate as magi_compile compiles it: the model's measured form, if it has one
     form = forms.form_for(model.module)
     config = form.config() if form is not None else None
+    options = form.backend_options() if form is not None else None
 
     def measured_pair(**compile_kwargs: Any) -> tuple[MagiBackend, zoo.ZooPair]:
-        backend = MagiBackend(config, decider=Decider(cache=DecisionCache(folder)))
+        backend = MagiBackend(config, options, decider=Decider(cache=DecisionCache(folder)))
         return backend, zoo.ZooPair(model, candidate=backend, **compile_kwargs)
 
     def first_call(side: str) -> tuple[float, Any]:

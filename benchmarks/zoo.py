@@ -370,7 +370,8 @@ def _build_variant(
         # a `magi-form-*` variant's overrides go on top of the form's own fields
         backend_class = S28Backend if variant == "magi-form-s28" else MagiBackend
         backend = backend_class(
-            form.config().replace(**overrides), FORM_INDUCTOR_OPTIONS.get(variant)
+            form.config().replace(**overrides),
+            form.backend_options(FORM_INDUCTOR_OPTIONS.get(variant)),
         )
         return model.compile(backend=backend, isolate=isolate, **settings), backend
     kwargs: dict[str, Any] = {"dynamic": False} if variant in STATIC_VARIANTS else {}

@@ -32,7 +32,7 @@ import re
 import time
 import warnings
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import torch
@@ -383,7 +383,7 @@ def magi_compile(
     `magi_passes.forms.CompileForm`, which sets ``dynamic``, ``dynamo_fixes``,
     ``contiguous_inputs`` and ``channels_last_parameters`` where they are left at None, and
     `PassConfig` fields where ``config`` is left at None (a ``MAGI_PASSES__<FIELD>`` variable
-    still wins). The Wan VAE's decoder
+    still wins), and Inductor options under the caller's ``options``. The Wan VAE's decoder
     (diffusers ``WanDecoder3d``) is compiled so: each chunk one static graph, reused at every
     length, its RMS norms' inputs and its conv weights channels-last, its decisions recorded for
     H100s and H200s (docs/benchmarks.md "Session 26", "Session 27", "Session 31": right
@@ -463,6 +463,8 @@ def magi_compile(
 
         convert_conv_parameters(model)
     options = torch_compile_kwargs.pop("options", None)
+    if chosen is not None and (options is None or isinstance(options, Mapping)):
+        options = chosen.backend_options(options)  # the caller's keys over the form's
     backend = MagiBackend(config, options)
     if isolate_frames and isinstance(model, torch.nn.Module):
         from .frames import isolate_forward_code

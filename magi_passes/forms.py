@@ -18,7 +18,9 @@ What it sets:
   `magi_compile`'s arguments of those names, where the caller passes ``None`` (their default);
 - ``pass_config``: `PassConfig` fields set on top of `PassConfig.from_env()`, where the caller
   passes no ``config``; a field set by its ``MAGI_PASSES__<FIELD>`` variable keeps the
-  environment's value.
+  environment's value;
+- ``inductor_options``: `torch._inductor.config` keys the backend compiles with (`MagiBackend`'s
+  ``inductor_config_patches``), under the caller's ``options`` (a key the caller gives wins).
 ``magi_compile(model, form=None)`` compiles any model in the generic form; ``form=<CompileForm>``
 applies a form of one's own. `form_for(model)` says which form ``"auto"`` picks.
 
@@ -115,6 +117,7 @@ class CompileForm:
     contiguous_inputs: bool = False
     channels_last_parameters: bool = False
     pass_config: Mapping[str, Any] = field(default_factory=dict)
+    inductor_options: Mapping[str, Any] = field(default_factory=dict)
     evidence: str = ""
 
     def __post_init__(self) -> None:
@@ -135,8 +138,13 @@ class CompileForm:
                 "a mapping of PassConfig fields to values", "{'channels_last_norm_inputs': True}",
             )  # fmt: skip
         PassConfig().replace(**self.pass_config)  # an unknown field or a bad value fails here
+        inductor = _validate.check_optional_mapping(
+            where, "inductor_options", self.inductor_options, "{'triton.autotune_pointwise': False}"
+        )
+        _check_inductor_keys(inductor)
         object.__setattr__(self, "classes", tuple(self.classes))
         object.__setattr__(self, "pass_config", dict(self.pass_config))
+        object.__setattr__(self, "inductor_options", inductor)
 
     def applies_to(self, model: object) -> bool:
         return class_name(model) in self.classes
@@ -153,7 +161,34 @@ class CompileForm:
         parts = [f"dynamic={self.dynamic}"]
         parts += [f"{f}=True" for f, d in FORM_OPTIONS.items() if d is False and getattr(self, f)]
         parts += [f"{k}={v!r}" for k, v in self.pass_config.items()]
+        parts += [f"inductor {k}={v!r}" for k, v in self.inductor_options.items()]
         return f"{self.name} ({', '.join(parts)})"
+
+    def backend_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
+        """The backend's Inductor options: this form's ``inductor_options`` with ``given`` (the
+        caller's ``options``) on top; None when both are empty."""
+        merged = {**self.inductor_options, **(given or {})}
+        return merged or None
+
+
+def _check_inductor_keys(options: Mapping[str, Any]) -> None:
+    """Each key a `torch._inductor.config` key; a `PassConfig` field belongs in ``pass_config``."""
+    from torch._inductor import config as inductor_config
+
+    known = inductor_config.get_config_copy()
+    for key in options:
+        if key in PassConfig.field_names():
+            _validate.fail(
+                ValueError, "CompileForm", "inductor_options", dict(options),
+                f"torch._inductor.config keys ({key!r} is a PassConfig field)",
+                f"CompileForm(..., pass_config={{{key!r}: ...}})",
+            )  # fmt: skip
+        if key not in known:
+            _validate.fail(
+                ValueError, "CompileForm", "inductor_options", dict(options),
+                f"torch._inductor.config keys ({key!r} is not one)",
+                "CompileForm(..., inductor_options={'triton.autotune_pointwise': False})",
+            )  # fmt: skip
 
 
 def class_name(model: object) -> str:
@@ -186,12 +221,14 @@ def decided_form(
     plain_on: str = "",
     channels_last_parameters: bool = False,
     pass_config: Mapping[str, Any] | None = None,
+    inductor_options: Mapping[str, Any] | None = None,
 ) -> CompileForm:
     """The generic form of a model whose every measured graph kept magi in a run on
     ``devices`` (`PassConfig.decided_on`), or kept plain Inductor in a run on ``plain_on``
     (`PassConfig.decided_plain_on`): there it compiles once, elsewhere it measures. With the
     levers measured for it on top, if any: its conv weights channels-last in place
-    (``channels_last_parameters``) and `PassConfig` fields (``pass_config``)."""
+    (``channels_last_parameters``), `PassConfig` fields (``pass_config``) and Inductor options
+    (``inductor_options``)."""
     recorded = {k: v for k, v in (("decided_on", devices), ("decided_plain_on", plain_on)) if v}
     if not recorded:
         _validate.fail(
@@ -204,6 +241,7 @@ def decided_form(
         classes=(cls,),
         channels_last_parameters=channels_last_parameters,
         pass_config={**(pass_config or {}), **recorded},
+        inductor_options=inductor_options or {},
         evidence=evidence,
     )
 

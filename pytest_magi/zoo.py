@@ -1065,7 +1065,11 @@ class ZooPair:
         form = forms.resolve("ZooPair", candidate_form, model.module, arg="candidate_form")
         form = form if is_magi else None
         if candidate == "magi":
-            candidate = MagiBackend(form.config() if form is not None else None)
+            candidate = (
+                MagiBackend(form.config(), form.backend_options())
+                if form is not None
+                else MagiBackend()
+            )
         from .compile_stats import CompileStatsCollector
 
         self.model = model

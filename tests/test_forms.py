@@ -167,6 +167,59 @@ def test_what_the_caller_sets_wins_over_the_form(compile_calls) -> None:
     assert magi_compile(_decoder(), form="wan-decoder").magi_form is forms.WAN_DECODER
 
 
+def test_a_forms_inductor_options_reach_the_backend_under_the_callers(compile_calls) -> None:
+    """A form's ``inductor_options`` are the backend's Inductor options; the caller's
+    ``options`` go on top, key by key; the generic form and the known forms set none."""
+    own = CompileForm("mine", inductor_options={"triton.autotune_pointwise": False})
+    compiled = magi_compile(VAEDecoderLike(), form=own)
+    assert compiled.magi_backend.inductor_config_patches == {"triton.autotune_pointwise": False}
+    assert "options" not in compile_calls[-1]  # the backend applies them, not torch.compile
+    mine = magi_compile(
+        VAEDecoderLike(),
+        form=own,
+        options={"triton.autotune_pointwise": True, "triton.max_tiles": 2},
+    )
+    assert mine.magi_backend.inductor_config_patches == {
+        "triton.autotune_pointwise": True,
+        "triton.max_tiles": 2,
+    }
+    assert magi_compile(VAEDecoderLike(), form=None).magi_backend.inductor_config_patches == {}
+    assert all(f.inductor_options == {} for f in forms.KNOWN_FORMS)
+    assert own.describe() == "mine (dynamic=None, inductor triton.autotune_pointwise=False)"
+    assert own.backend_options() == {"triton.autotune_pointwise": False}
+    assert CompileForm("plain").backend_options() is None
+    decided = forms.decided_form(
+        "d", "m.D", "H100", "here", inductor_options={"triton.autotune_pointwise": False}
+    )
+    assert decided.inductor_options == {"triton.autotune_pointwise": False}
+    # a form's options are its own copy: changing the dict given changes no form
+    given = {"triton.max_tiles": 2}
+    copied = CompileForm("copied", inductor_options=given)
+    given["triton.max_tiles"] = 3
+    assert copied.inductor_options == {"triton.max_tiles": 2}
+
+
+def test_a_forms_inductor_options_are_applied_while_it_compiles() -> None:
+    """The option is in force inside the compile and restored after it (CPU, fp32)."""
+    seen: list[bool] = []
+
+    def spy(graph: torch.fx.Graph) -> None:
+        seen.append(torch._inductor.config.triton.autotune_pointwise)
+
+    own = CompileForm(
+        "spied",
+        inductor_options={"triton.autotune_pointwise": False, "post_grad_custom_pre_pass": spy},
+    )
+    before = torch._inductor.config.triton.autotune_pointwise
+    model = nn.Sequential(nn.Linear(8, 8), nn.SiLU())
+    torch._dynamo.reset()
+    with torch.no_grad():
+        out = magi_compile(model, form=own)(torch.randn(2, 8))
+    torch._dynamo.reset()
+    assert out.shape == (2, 8)
+    assert seen == [False] and torch._inductor.config.triton.autotune_pointwise is before
+
+
 def test_channels_last_parameters_converts_the_models_conv_weights_first() -> None:
     """Off in every form so far; asked for (or set by a form of one's own), the model's conv
     weights are channels-last in place before it compiles, the same Parameters."""
@@ -203,6 +256,20 @@ def test_bad_forms_name_the_value_and_the_fix() -> None:
         CompileForm("x", pass_config={"nd_tiling": False})
     with pytest.raises(TypeError, match=r"CompileForm: name must be a non-empty str"):
         CompileForm("")
+    with pytest.raises(
+        ValueError,
+        match=r"inductor_options must be torch._inductor.config keys \('autotune_pointwise' is "
+        r"not one\), got .*; fix: CompileForm\(\.\.\., inductor_options=",
+    ):
+        CompileForm("x", inductor_options={"autotune_pointwise": False})
+    with pytest.raises(
+        ValueError,
+        match=r"\('enable_nd_tiling' is a PassConfig field\).*fix: CompileForm\(\.\.\., "
+        r"pass_config=\{'enable_nd_tiling': \.\.\.\}\)",
+    ):
+        CompileForm("x", inductor_options={"enable_nd_tiling": False})
+    with pytest.raises(TypeError, match=r"CompileForm: inductor_options must be a dict with str"):
+        CompileForm("x", inductor_options=[("triton.max_tiles", 2)])  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"ZooPair: candidate_form must be .* got 'x'.*"
                        r"fix: ZooPair\(model, candidate_form=None\)"):  # fmt: skip
         zoo.ZooPair(zoo.load("sd-vae"), candidate_form="x")

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Session 34's GPU steps (issue 18), written for the 1-GPU kind: a machine of one chip counts half
+# its held time against the session's device time, and each compile then has the host's 16 cores
+# to itself (session 32's cold compiles shared the host with an unrelated one; session 33's
+# `cold_both` needs two GPUs). `bash docs/results/session34/next.sh STEP...` in the background
+# (setsid), logs in /tmp/s34, `bash tools/gpu_poll.sh /tmp/s34 540 s34_logs.tgz` to wait.
+#   setup     wheels, this checkout, versions, the GPU
+#   cold1     the compile-time target's open cases, each compile alone in a fresh process with
+#             empty caches, one after another: HunyuanVideo torch.compile, the form, the form
+#             with the chunked statistics (chunk reduction one fixed config, session 33), the form
+#             with pointwise autotuning off; mochi torch.compile and the form (decided plain)
+#   cold2     the same, the other way round (magi's variants first), for the second machine
+#   hvab      HunyuanVideo's runtime: the form against the two levers and torch.compile, one
+#             process (rounds 5); a lever joins the form only if it is no slower
+#   suite     the GPU suites after sessions 32-33's code, one worker (one GPU: two workers
+#             would time their pairs on a shared card)
+#   zootests  the never-slower tests of the decoders without a recorded decision and those last
+#             run in session 22 or given a form in sessions 31-32, one worker; its report
+#             (r_zootests.json) holds each graph's measured decision
+set -u
+LOGS=/tmp/s34
+# shellcheck source=../../../tools/gpu_steps.sh
+source tools/gpu_steps.sh
+HV=hunyuanvideo-vae
+DEC=MAGI_PASSES__DECIDED_ON=H100,H200
+hv_cold() { step "hv_${1}_$2" cold_model $HV "hv_${1}_$2" "$1" $DEC; }
+mochi_cold() { step "mochi_${1}_$2" cold_model mochi-vae "mochi_${1}_$2" "$1"; }
+for s in "$@"; do
+    case $s in
+    setup) setup_step ;;
+    cold1)
+        hv_cold torch.compile 1
+        hv_cold magi 1
+        mochi_cold torch.compile 1
+        mochi_cold magi 1
+        hv_cold magi-form-gn-chunks 1
+        hv_cold magi-form-no-pw-autotune 1 ;;
+    cold2)
+        mochi_cold magi 2
+        mochi_cold torch.compile 2
+        hv_cold magi 2
+        hv_cold torch.compile 2
+        hv_cold magi-form-no-pw-autotune 2
+        hv_cold magi-form-gn-chunks 2 ;;
+    hvab)
+        step hvab env $DEC python benchmarks/zoo.py --models $HV --baseline magi \
+            --variants magi,magi-form-gn-chunks,magi-form-no-pw-autotune,torch.compile \
+            --rounds 5 --hbm-gbps $HBM --json "$LOGS/hvab.json" ;;
+    suite)
+        step suite python -m pytest -p no:cacheprovider -p no:xdist -v -rA -m requires_cuda \
+            --magi-perf --magi-report "$LOGS/r_suite.json" "${SUITE[@]}" \
+            -k "not test_zoo_gpu or wan_decode_holds or wan-form" ;;
+    zootests)
+        step zootests python -m pytest -p no:cacheprovider -p no:xdist -v -rA -m requires_cuda \
+            --magi-perf --magi-report "$LOGS/r_zootests.json" tests/test_zoo_gpu.py \
+            -k "video_vae_is_never_slower and (svd or easyanimate or vidtok or minimax or ltx2 \
+or allegro or kvae or kandinsky6 or hunyuanvideo1.5 or mochi)" ;;
+    esac
+done
+echo done >"$LOGS/ALL.done"
