@@ -9,13 +9,15 @@
 #             empty caches, one after another: HunyuanVideo torch.compile, the form, the form
 #             with the chunked statistics (chunk reduction one fixed config, session 33), the form
 #             with pointwise autotuning off; mochi torch.compile and the form (decided plain)
-#   cold2     the same, the other way round (magi's variants first), for the second machine
+#   cold2     HunyuanVideo's and mochi's torch.compile and form again, the other way round
+#             (magi first), for the second machine (the levers lost at runtime in `hvab`)
 #   hvab      HunyuanVideo's runtime: the form against the two levers and torch.compile, one
 #             process (rounds 5); a lever joins the form only if it is no slower
-#   suite     the GPU suites after sessions 32-33's code, one worker (one GPU: two workers
-#             would time their pairs on a shared card)
-#   zootests  the never-slower tests of the decoders without a recorded decision and those last
-#             run in session 22 or given a form in sessions 31-32, one worker; its report
+#   suite     the GPU suites after sessions 32-34's code, in one process (`-n 0`: one GPU, two
+#             workers would time their pairs on a shared card; `-p no:xdist` would leave the
+#             `xdist_group` marker unregistered, which the GPU machine's pytest refuses)
+#   zootests  the never-slower tests of the decoders without a recorded decision (svd,
+#             easyanimate, vidtok, minimax-h3, ltx2-video, allegro), in one process; its report
 #             (r_zootests.json) holds each graph's measured decision
 set -u
 LOGS=/tmp/s34
@@ -39,22 +41,20 @@ for s in "$@"; do
         mochi_cold magi 2
         mochi_cold torch.compile 2
         hv_cold magi 2
-        hv_cold torch.compile 2
-        hv_cold magi-form-no-pw-autotune 2
-        hv_cold magi-form-gn-chunks 2 ;;
+        hv_cold torch.compile 2 ;;
     hvab)
         step hvab env $DEC python benchmarks/zoo.py --models $HV --baseline magi \
             --variants magi,magi-form-gn-chunks,magi-form-no-pw-autotune,torch.compile \
             --rounds 5 --hbm-gbps $HBM --json "$LOGS/hvab.json" ;;
     suite)
-        step suite python -m pytest -p no:cacheprovider -p no:xdist -v -rA -m requires_cuda \
+        step suite python -m pytest -p no:cacheprovider -n 0 -v -rA -m requires_cuda \
             --magi-perf --magi-report "$LOGS/r_suite.json" "${SUITE[@]}" \
             -k "not test_zoo_gpu or wan_decode_holds or wan-form" ;;
     zootests)
-        step zootests python -m pytest -p no:cacheprovider -p no:xdist -v -rA -m requires_cuda \
+        step zootests python -m pytest -p no:cacheprovider -n 0 -v -rA -m requires_cuda \
             --magi-perf --magi-report "$LOGS/r_zootests.json" tests/test_zoo_gpu.py \
             -k "video_vae_is_never_slower and (svd or easyanimate or vidtok or minimax or ltx2 \
-or allegro or kvae or kandinsky6 or hunyuanvideo1.5 or mochi)" ;;
+or allegro)" ;;
     esac
 done
 echo done >"$LOGS/ALL.done"
