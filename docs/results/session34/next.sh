@@ -11,6 +11,9 @@
 #             with pointwise autotuning off; mochi torch.compile and the form (decided plain)
 #   cold2     HunyuanVideo's and mochi's torch.compile and form again, the other way round
 #             (magi first), for the second machine (the levers lost at runtime in `hvab`)
+#   prof      HunyuanVideo's cold compile under cProfile, torch.compile and the form, each in a
+#             process with empty caches (tools/probes/gpu_compile_profile.py): where the
+#             form's extra fusion and codegen time goes
 #   hvab      HunyuanVideo's runtime: the form against the two levers and torch.compile, one
 #             process (rounds 5); a lever joins the form only if it is no slower
 #   suite     the GPU suites after sessions 32-34's code, in one process (`-n 0`: one GPU, two
@@ -42,6 +45,13 @@ for s in "$@"; do
         mochi_cold torch.compile 2
         hv_cold magi 2
         hv_cold torch.compile 2 ;;
+    prof)
+        for v in torch.compile magi; do
+            rm -rf "$LOGS/cache_prof_$v" && mkdir -p "$LOGS/cache_prof_$v"
+            step "prof_$v" env TORCHINDUCTOR_CACHE_DIR="$LOGS/cache_prof_$v" \
+                TRITON_CACHE_DIR="$LOGS/cache_prof_$v/triton" $DEC \
+                python tools/probes/gpu_compile_profile.py $HV "$v" --lines 70
+        done ;;
     hvab)
         step hvab env $DEC python benchmarks/zoo.py --models $HV --baseline magi \
             --variants magi,magi-form-gn-chunks,magi-form-no-pw-autotune,torch.compile \

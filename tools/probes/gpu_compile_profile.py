@@ -1,0 +1,71 @@
+"""Where a zoo model's cold compile spends its time on the GPU, one side per process (session 34).
+
+On an H100 (torch 2.11, session 34) HunyuanVideo's decoder compiled cold in its magi form in
+45.4 and 48.1 s against torch.compile's 36.2 and 36.5 s, and Inductor's fusion phase
+(`Scheduler.__init__`) took 9.5-11.4 s under magi against 7.6-7.8 s; in fake CUDA on torch 2.13
+(`frame_compile_time.py`) both sides' fusion took 3.5 s. This compiles the model's full-size
+decode (bf16, random weights) on the GPU as one side (`torch.compile` or `magi_compile`, as
+users call them) under cProfile and prints the first call's wall time, dynamo's phases and the
+functions that took the most time, by cumulative and by own time. Give
+each side a process and an empty cache of its own (TORCHINDUCTOR_CACHE_DIR, TRITON_CACHE_DIR).
+
+Run: `python tools/probes/gpu_compile_profile.py hunyuanvideo-vae magi`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import pstats
+import time
+from typing import Any
+
+import torch
+
+from magi_passes import magi_compile
+from pytest_magi import zoo
+from pytest_magi.compile_phases import compile_phases, summary
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("model")
+    parser.add_argument("side", choices=("torch.compile", "magi"))
+    parser.add_argument("--lines", type=int, default=40)
+    parser.add_argument("--size", default="full")
+    parser.add_argument("--device", default="cuda", help="cpu: to try the probe itself")
+    args = parser.parse_args()
+    model = zoo.load(args.model, args.size, device=args.device, dtype=torch.bfloat16)
+    sync = torch.cuda.synchronize if args.device == "cuda" else (lambda: None)
+    owner: Any = model.owner
+    target = owner if model.attr is None else getattr(owner, model.attr)
+    compiled = torch.compile(target) if args.side == "torch.compile" else magi_compile(target)
+    if model.attr is None:
+        owner = compiled
+    else:
+        setattr(owner, model.attr, compiled)
+    profiler = cProfile.Profile()
+    sync()
+    started = time.perf_counter()
+    with torch.no_grad(), compile_phases() as spent:
+        profiler.enable()
+        try:
+            model.spec.run(owner, model.inputs)
+            sync()
+        finally:
+            profiler.disable()
+    took = time.perf_counter() - started
+    print(f"{args.model} {args.side}: first call {took:.1f} s under cProfile; {summary(spent)}")
+    name = torch.cuda.get_device_name() if args.device == "cuda" else args.device
+    print(f"torch {torch.__version__}, {name}")
+    for sort in ("cumulative", "tottime"):
+        out = io.StringIO()
+        stats = pstats.Stats(profiler, stream=out).sort_stats(sort)
+        # Inductor's, Triton's and the passes' own functions (the wrappers above them say little)
+        stats.print_stats(r"_inductor|magi_passes|triton|sympy", args.lines)
+        print(f"== by {sort}\n{out.getvalue()}")
+
+
+if __name__ == "__main__":
+    main()
