@@ -174,7 +174,7 @@ class GroupNormStatsPass(MagiPass):
 
         mode_of = fake_value(grouped)  # new values are made under the fake mode of the graph's own
 
-        def add(
+        def add_node(
             target: Any,
             args: tuple[Any, ...],
             fn: Callable[..., Any],
@@ -185,11 +185,18 @@ class GroupNormStatsPass(MagiPass):
             node.meta["val"] = run_on_fake(mode_of, lambda _: fn(*values))
             return node
 
-        made: list[torch.fx.Node] = []
+        created: list[torch.fx.Node] = []  # every node of this rewrite
 
-        def add_twin(*args: Any) -> torch.fx.Node:
-            made.append(add(*args))
-            return made[-1]
+        def add(
+            target: Any,
+            args: tuple[Any, ...],
+            fn: Callable[..., Any],
+            kwargs: dict[str, Any] | None = None,
+        ) -> torch.fx.Node:
+            created.append(add_node(target, args, fn, kwargs))
+            return created[-1]
+
+        add_twin = add  # (a twin nothing reads is erased with the rest, `_drop_orphans`)
 
         with graph.inserting_before(stats):
             if chunks is None:
@@ -214,10 +221,41 @@ class GroupNormStatsPass(MagiPass):
         if twins is None:
             return 0
         replaced = _per_channel_operands(graph, grouped, {mean: twins[0], var: twins[1]}, add_twin)
-        for node in reversed(made):  # unused where no operand was per group (Inductor's CPU form)
-            if not node.users:
-                graph.erase_node(node)
+        _drop_orphans(graph, created, roots=(mean, var))
         return replaced
+
+
+def _drop_orphans(
+    graph: torch.fx.Graph, created: list[torch.fx.Node], roots: tuple[Any, ...]
+) -> int:
+    """Erase what the rewrite left unused: its own nodes that nothing reads (the twins where no
+    operand was per group, Inductor's CPU form) and, once every operand reads per channel, the
+    per-group statistics (`roots`) with the ops that derived the old operands from them (the
+    variance plus eps, its rsqrt). Inductor's scheduler would drop their buffers unrun, but only
+    after lowering them and weighing them for fusion: HunyuanVideo's decoder left 210 such nodes
+    (60 mean reductions) for Inductor to lower (session 34, docs/benchmarks.md). Only pure
+    nodes computed from `roots`, or made by the rewrite, are erased. Returns how many."""
+    region = set(created)
+    seen: set[torch.fx.Node] = set()
+    stack = [r for r in roots if isinstance(r, torch.fx.Node)]
+    while stack:  # everything computed from the per-group statistics
+        node = stack.pop()
+        if node not in seen:
+            seen.add(node)
+            stack.extend(node.users)
+    region |= seen
+    pending = [n for n in region if not n.users]
+    erased = 0
+    while pending:
+        node = pending.pop()
+        if node not in region or node.users or node.op != "call_function" or node.is_impure():
+            continue  # (erased already, read again, or not ours to drop)
+        inputs = node.all_input_nodes
+        graph.erase_node(node)
+        region.discard(node)
+        erased += 1
+        pending.extend(i for i in inputs if i in region and not i.users)
+    return erased
 
 
 Add = Callable[..., torch.fx.Node]

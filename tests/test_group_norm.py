@@ -293,6 +293,33 @@ def test_fake_cuda_the_apply_kernel_reads_its_statistics_per_channel(dynamic: bo
     assert sum(load.endswith("+ (x0)") for load in on_loads) >= 3, on_loads
 
 
+@pytest.mark.parametrize("config", [STATIC, CHUNKED], ids=["per-channel", "chunked"])
+def test_fake_cuda_the_rewrite_leaves_no_unused_node_for_inductor_to_lower(
+    config: PassConfig,
+) -> None:
+    """Once the normalisation reads its operands per channel, the per-group statistics and the
+    ops that made the old operands from them (the variance plus eps, its rsqrt) are unused;
+    the pass erases them, so Inductor neither lowers them nor weighs them for fusion (it would
+    drop their buffers unrun: the same kernels either way). Session 34: HunyuanVideo's decoder
+    had 210 such nodes, 60 of them mean reductions."""
+    model, _ = block_inputs(128)
+    x = torch.randn(1, 128, 3, 16, 24, dtype=torch.bfloat16)
+    unused: list[str] = []
+
+    def record(graph: torch.fx.Graph) -> None:  # runs after the magi passes
+        unused.extend(
+            str(n.target) for n in graph.nodes if n.op == "call_function" and not n.users
+        )
+
+    with torch.no_grad():
+        code = inductor_codegen(model, x, config=config, passes=[record])
+    (result,) = [r for r in code.pass_results if r.name == "group_norm_stats"]
+    assert result.counts["group_norms_rewritten"] == 1
+    assert result.counts["group_norm_operands_per_channel"] == 2
+    assert unused == []
+
+
+# --------------------------------------------------------------------------- chunked statistics
 # --------------------------------------------------------------------------- chunked statistics
 
 

@@ -22,6 +22,8 @@ GPU, LTX-Video and HunyuanVideo compiled cold slower under magi than under torch
 with their decisions recorded (docs/benchmarks.md "Session 27"); this says whether the passes or
 Inductor's work on the rewritten graph is why (session 29: the per-call weight conversions).
 
+Each side also prints how many operations Inductor's scheduler was given (one scheduler node
+each before fusion) and the time it took to build and fuse them (session 34).
 `--census` also counts, for each side, the kernels Inductor would autotune at the first call on
 the GPU and the configs it would compile and benchmark for them (each kernel's heuristics
 decorator evaluated with Inductor's own config lists; one config: nothing to autotune). On
@@ -162,6 +164,23 @@ def main() -> None:
             spent[0] += time.perf_counter() - start
 
     PassManager.__call__ = timed  # type: ignore[method-assign]
+    # the operations Inductor's scheduler is given (one scheduler node each before fusion) and
+    # the time it takes to build and fuse them (session 34: on the H100 HunyuanVideo's form spent
+    # 1.2-3.8 s more there than torch.compile)
+    from torch._inductor import scheduler
+
+    scheduled = [0, 0.0]
+    init = scheduler.Scheduler.__init__
+
+    def counted(self: Any, nodes: Any, *args: Any, **kwargs: Any) -> None:
+        scheduled[0] += len(nodes)
+        start = time.perf_counter()
+        try:
+            init(self, nodes, *args, **kwargs)
+        finally:
+            scheduled[1] += time.perf_counter() - start
+
+    scheduler.Scheduler.__init__ = counted  # type: ignore[method-assign]
     try:
         print(
             f"torch {torch.__version__}; fake CUDA; {args.model} full, bf16; "
@@ -180,6 +199,7 @@ def main() -> None:
                     module = copy.deepcopy(module)
                     convert_conv_parameters(module)
                 spent[0] = 0.0
+                scheduled[:] = [0, 0.0]
                 start = time.perf_counter()
                 code = inductor_codegen(
                     module,
@@ -192,13 +212,15 @@ def main() -> None:
                 launches = sum(len(g.calls) for g in code.captured)
                 print(
                     f"  {side:<18} codegen {took:5.1f} s, of it the magi passes {spent[0]:4.1f} s; "
-                    f"{kernels} Triton kernels, {launches} launches",
+                    f"{kernels} Triton kernels, {launches} launches; the scheduler given "
+                    f"{scheduled[0]} operations, {scheduled[1]:.1f} s to fuse them",
                     flush=True,
                 )
                 if args.census:
                     print(f"  {'':<18} {census(code)}", flush=True)
     finally:
         PassManager.__call__ = call  # type: ignore[method-assign]
+        scheduler.Scheduler.__init__ = init  # type: ignore[method-assign]
 
 
 if __name__ == "__main__":
