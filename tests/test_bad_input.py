@@ -410,9 +410,10 @@ CALL_SITE_CASES: list[tuple[str, Any, type[Exception], str]] = [
         lambda: magi_compile(nn.ReLU(), form="wan"),
         ValueError,
         "magi_compile: form must be 'auto', None, a CompileForm or a known form's name "
-        "(cogvideox-decoder, cosmos-decoder, hunyuanvideo-decoder, hunyuanvideo1.5-decoder, "
-        "kandinsky6-sr-decoder, kvae-3d-decoder, ltx-video-decoder, mochi-decoder, wan-decoder), "
-        "got 'wan' (str); fix: magi_compile(model, form=None) for the generic form",
+        "(allegro-decoder, cogvideox-decoder, cosmos-decoder, easyanimate-decoder, "
+        "hunyuanvideo-decoder, hunyuanvideo1.5-decoder, kandinsky6-sr-decoder, kvae-3d-decoder, "
+        "ltx-video-decoder, ltx2-video-decoder, mochi-decoder, svd-decoder, vidtok-decoder, "
+        "wan-decoder), got 'wan' (str); fix: magi_compile(model, form=None) for the generic form",
     ),
     (
         "magi-backend-called-with-a-module",

@@ -49,6 +49,11 @@ DECIDED = {
     "kvae-3d-decoder": (("H100,H200", ""), False, {}),
     "kandinsky6-sr-decoder": (("H100,H200", ""), True, {"channels_last_norm_inputs": True}),
     "mochi-decoder": (("", "H100,H200"), False, {}),
+    "svd-decoder": (("H100", ""), False, {}),
+    "allegro-decoder": (("H100", ""), False, {}),
+    "easyanimate-decoder": (("H100", ""), False, {}),
+    "vidtok-decoder": (("H100", ""), False, {}),
+    "ltx2-video-decoder": (("H100", ""), False, {}),
 }
 DEVICES = {"H100": "NVIDIA H100 80GB HBM3", "H200": "NVIDIA H200"}
 
@@ -243,7 +248,8 @@ def test_channels_last_parameters_converts_the_models_conv_weights_first() -> No
 def test_bad_forms_name_the_value_and_the_fix() -> None:
     with pytest.raises(
         ValueError,
-        match=r"form must be 'auto', None, .*\(cogvideox-decoder, .*, wan-decoder\), got 'wan'",
+        match=r"form must be 'auto', None, .*\(allegro-decoder, cogvideox-decoder, .*, wan-decoder\), "
+        r"got 'wan'",
     ):
         magi_compile(VAEDecoderLike(), form="wan")
     with pytest.raises(TypeError, match=r"got 3 \(int\); fix: magi_compile\(model, form=None\)"):
