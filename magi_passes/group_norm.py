@@ -174,17 +174,6 @@ class GroupNormStatsPass(MagiPass):
 
         mode_of = fake_value(grouped)  # new values are made under the fake mode of the graph's own
 
-        def add_node(
-            target: Any,
-            args: tuple[Any, ...],
-            fn: Callable[..., Any],
-            kwargs: dict[str, Any] | None = None,
-        ) -> torch.fx.Node:
-            node = graph.call_function(target, args, kwargs or {})
-            values = [fake_value(a) if isinstance(a, torch.fx.Node) else a for a in args]
-            node.meta["val"] = run_on_fake(mode_of, lambda _: fn(*values))
-            return node
-
         created: list[torch.fx.Node] = []  # every node of this rewrite
 
         def add(
@@ -193,8 +182,11 @@ class GroupNormStatsPass(MagiPass):
             fn: Callable[..., Any],
             kwargs: dict[str, Any] | None = None,
         ) -> torch.fx.Node:
-            created.append(add_node(target, args, fn, kwargs))
-            return created[-1]
+            node = graph.call_function(target, args, kwargs or {})
+            values = [fake_value(a) if isinstance(a, torch.fx.Node) else a for a in args]
+            node.meta["val"] = run_on_fake(mode_of, lambda _: fn(*values))
+            created.append(node)
+            return node
 
         add_twin = add  # (a twin nothing reads is erased with the rest, `_drop_orphans`)
 

@@ -307,9 +307,7 @@ def test_fake_cuda_the_rewrite_leaves_no_unused_node_for_inductor_to_lower(
     unused: list[str] = []
 
     def record(graph: torch.fx.Graph) -> None:  # runs after the magi passes
-        unused.extend(
-            str(n.target) for n in graph.nodes if n.op == "call_function" and not n.users
-        )
+        unused.extend(str(n.target) for n in graph.nodes if n.op == "call_function" and not n.users)
 
     with torch.no_grad():
         code = inductor_codegen(model, x, config=config, passes=[record])

@@ -14,6 +14,10 @@
 #   prof      HunyuanVideo's cold compile under cProfile, torch.compile and the form, each in a
 #             process with empty caches (tools/probes/gpu_compile_profile.py): where the
 #             form's extra fusion and codegen time goes
+#   snap211   (for the next session) the torch 2.11 snapshots the GroupNorm change of session 34
+#             touches, updated (snap211.tgz)
+#   coldnew   (for the next session) the five decoders whose decisions session 34 recorded for
+#             H100s, torch.compile and magi, each compile alone with empty caches
 #   hvab      HunyuanVideo's runtime: the form against the two levers and torch.compile, one
 #             process (rounds 5); a lever joins the form only if it is no slower
 #   suite     the GPU suites after sessions 32-34's code, in one process (`-n 0`: one GPU, two
@@ -51,6 +55,19 @@ for s in "$@"; do
             step "prof_$v" env TORCHINDUCTOR_CACHE_DIR="$LOGS/cache_prof_$v" \
                 TRITON_CACHE_DIR="$LOGS/cache_prof_$v/triton" $DEC \
                 python tools/probes/gpu_compile_profile.py $HV "$v" --lines 70
+        done ;;
+    snap211)
+        # session 34 erased the GroupNorm rewrite's unused nodes after its last GPU run: the
+        # torch 2.11 snapshots of the static tiny VAE decoder under magi lose those nodes (FX)
+        # and renumber their buffers (Triton); made again here, where torch 2.11 is
+        step snap211 python -m pytest -p no:cacheprovider -n 0 -q tests/test_snapshot_suite.py \
+            -k "vae_decoder_tiny and static-magi" --snapshot-update
+        tar czf "$LOGS/snap211.tgz" tests/__snapshots__/torch-2.11/test_snapshot_suite ;;
+    coldnew)
+        for m in svd-vae allegro-vae easyanimate-vae vidtok-vae ltx2-video-vae; do
+            for v in torch.compile magi; do
+                step "${m%-vae}_${v}" cold_model "$m" "${m%-vae}_${v}" "$v"
+            done
         done ;;
     hvab)
         step hvab env $DEC python benchmarks/zoo.py --models $HV --baseline magi \
