@@ -1,7 +1,8 @@
 """House style held by CI: the packages type-check (mypy, with the configuration in
 pyproject.toml) and the Python code is ruff clean and formatted. Each check skips where its tool
 is not installed; both are in the `test` extra, pinned, so that a new release's rules never turn
-CI red on unchanged code."""
+CI red on unchanged code. And the suite collects with xdist off, every marker it uses
+registered."""
 
 from __future__ import annotations
 
@@ -38,3 +39,16 @@ def test_the_code_is_ruff_clean(check: str) -> None:
     args = ("check",) if check == "lint" else ("format", "--check")
     proc = _run(ruff, *args, *PYTHON_DIRS)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+
+
+def test_the_suite_collects_without_xdist_and_every_marker_is_registered() -> None:
+    """The GPU machine ran the suites with `-p no:xdist` (session 34), and its pytest refused
+    the `xdist_group` marker as unknown at collection; pyproject.toml registers it. Collected
+    here with xdist off and unknown markers as errors (`--strict-markers` is in addopts)."""
+    proc = _run(
+        sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:xdist",
+        "-p", "no:cacheprovider", "-W", "error::pytest.PytestUnknownMarkWarning",
+        "tests/test_zoo_gpu.py", "tests/test_perf_gpu.py", "tests/test_snapshot_suite.py",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    assert "tests collected" in proc.stdout
