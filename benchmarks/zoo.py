@@ -49,6 +49,10 @@ KVAE-3D's GroupNorms, whose forms session 31 recorded without either; session 32
 pointwise kernel compiled and launched with its first config instead of two compiled and
 benchmarked at the first call; in fake CUDA most of the configs HunyuanVideo's first call
 autotunes are pointwise, 94 of 116 in its form and 92 of 118 under torch.compile; session 33),
+`magi-form-no-gn-stats` and `magi-form-no-nd-tiling` (`magi` without the GroupNorm statistics
+rewrite, or without ND tiling: what each costs a form's compile and buys its runtime; in fake
+CUDA the statistics rewrite gives HunyuanVideo's scheduler 63 of the form's 145 operations
+beyond torch.compile's, ND tiling none; session 34),
 `magi-backend` (`torch.compile(module, backend="magi")`: the passes
 alone), the fair baselines `torch.compile+frames` (frames of their own, no passes: what the
 isolation alone buys) and `torch.compile+limit` (`torch.compile(module)` with dynamo's recompile
@@ -160,6 +164,8 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-form-cl-params-norm": ({"channels_last_norm_inputs": True}, "instance"),
     "magi-form-cl-params-gn-chunks": ({"group_norm_chunked_stats": True}, "instance"),
     "magi-form-no-pw-autotune": ({}, "instance"),
+    "magi-form-no-gn-stats": ({"enable_group_norm_stats": False}, "instance"),
+    "magi-form-no-nd-tiling": ({"enable_nd_tiling": False}, "instance"),
     "magi-backend": ({}, "class"),
     "magi-no-cl": ({"enable_conv_channels_last": False}, "instance"),
     "magi-cl-always": ({"channels_last_conv2d_graphs": True}, "class"),
@@ -205,6 +211,8 @@ FORM_VARIANTS = (
     "magi-form-cl-params-norm",
     "magi-form-cl-params-gn-chunks",
     "magi-form-no-pw-autotune",
+    "magi-form-no-gn-stats",
+    "magi-form-no-nd-tiling",
 )
 # the `magi-form-*` variants that change one of the form's own options (`magi_passes.forms`)
 FORM_OPTION_OVERRIDES: dict[str, dict[str, Any]] = {

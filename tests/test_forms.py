@@ -385,6 +385,14 @@ def test_the_zoo_benchmarks_cl_params_variant_is_a_decided_decoders_form_with_it
     compiled, backend = bench._build_variant(model, "magi-form-no-pw-autotune", 64)
     assert backend is not None and backend.config == form.config()
     assert backend.inductor_config_patches == {"triton.autotune_pointwise": False}
+    # the form without the GroupNorm statistics rewrite, or without ND tiling (session 34)
+    for variant, field in (
+        ("magi-form-no-gn-stats", "enable_group_norm_stats"),
+        ("magi-form-no-nd-tiling", "enable_nd_tiling"),
+    ):
+        compiled, backend = bench._build_variant(model, variant, 64)
+        assert backend is not None and backend.config == form.config().replace(**{field: False})
+        assert backend.inductor_config_patches == {}
 
 
 @pytest.mark.slow

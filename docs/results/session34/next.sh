@@ -18,6 +18,9 @@
 #             touches, updated (snap211.tgz)
 #   coldnew   (for the next session) the five decoders whose decisions session 34 recorded for
 #             H100s, torch.compile and magi, each compile alone with empty caches
+#   hvab2     (for the next session) HunyuanVideo's runtime: the form against the form without
+#             the GroupNorm statistics rewrite and without ND tiling, and torch.compile
+#   cold3     (for the next session) HunyuanVideo cold: those two, the form, torch.compile
 #   hvab      HunyuanVideo's runtime: the form against the two levers and torch.compile, one
 #             process (rounds 5); a lever joins the form only if it is no slower
 #   suite     the GPU suites after sessions 32-34's code, in one process (`-n 0`: one GPU, two
@@ -69,6 +72,15 @@ for s in "$@"; do
                 step "${m%-vae}_${v}" cold_model "$m" "${m%-vae}_${v}" "$v"
             done
         done ;;
+    hvab2)
+        step hvab2 env $DEC python benchmarks/zoo.py --models $HV --baseline magi \
+            --variants magi,magi-form-no-gn-stats,magi-form-no-nd-tiling,torch.compile \
+            --rounds 5 --hbm-gbps $HBM --json "$LOGS/hvab2.json" ;;
+    cold3)
+        hv_cold magi-form-no-gn-stats 3
+        hv_cold magi-form-no-nd-tiling 3
+        hv_cold magi 3
+        hv_cold torch.compile 3 ;;
     hvab)
         step hvab env $DEC python benchmarks/zoo.py --models $HV --baseline magi \
             --variants magi,magi-form-gn-chunks,magi-form-no-pw-autotune,torch.compile \
