@@ -180,6 +180,8 @@ class CompileForm:
 
 def _check_inductor_keys(options: Mapping[str, Any]) -> None:
     """Each key a `torch._inductor.config` key; a `PassConfig` field belongs in ``pass_config``."""
+    if not options:
+        return  # (every known form: no copy of Inductor's config at import)
     from torch._inductor import config as inductor_config
 
     known = inductor_config.get_config_copy()

@@ -188,8 +188,6 @@ class GroupNormStatsPass(MagiPass):
             created.append(node)
             return node
 
-        add_twin = add  # (a twin nothing reads is erased with the rest, `_drop_orphans`)
-
         with graph.inserting_before(stats):
             if chunks is None:
                 per_channel = add(
@@ -201,9 +199,9 @@ class GroupNormStatsPass(MagiPass):
                 var_c = add(operator.getitem, (per_channel, 0), operator.getitem)
                 mean_c = add(operator.getitem, (per_channel, 1), operator.getitem)
                 mean, var = _combine(add, mean_c, var_c, dims=[2])
-                twins = _per_channel_twins(add_twin, grouped, mean_c, var_c)
+                twins = _per_channel_twins(add, grouped, mean_c, var_c)
             else:
-                mean, var, twins = _chunked(add, add_twin, grouped, chunks)
+                mean, var, twins = _chunked(add, grouped, chunks)
         for user in list(stats.users):
             if user.target is operator.getitem and user.args[1] in (0, 1):
                 user.replace_all_uses_with(var if user.args[1] == 0 else mean)
@@ -212,21 +210,21 @@ class GroupNormStatsPass(MagiPass):
             graph.erase_node(stats)
         if twins is None:
             return 0
-        replaced = _per_channel_operands(graph, grouped, {mean: twins[0], var: twins[1]}, add_twin)
+        replaced = _per_channel_operands(graph, grouped, {mean: twins[0], var: twins[1]}, add)
         _drop_orphans(graph, created, roots=(mean, var))
         return replaced
 
 
 def _drop_orphans(
     graph: torch.fx.Graph, created: list[torch.fx.Node], roots: tuple[Any, ...]
-) -> int:
+) -> None:
     """Erase what the rewrite left unused: its own nodes that nothing reads (the twins where no
     operand was per group, Inductor's CPU form) and, once every operand reads per channel, the
     per-group statistics (`roots`) with the ops that derived the old operands from them (the
     variance plus eps, its rsqrt). Inductor's scheduler would drop their buffers unrun, but only
     after lowering them and weighing them for fusion: HunyuanVideo's decoder left 210 such nodes
     (60 mean reductions) for Inductor to lower (session 34, docs/benchmarks.md). Only pure
-    nodes computed from `roots`, or made by the rewrite, are erased. Returns how many."""
+    nodes computed from `roots`, or made by the rewrite, are erased."""
     region = set(created)
     seen: set[torch.fx.Node] = set()
     stack = [r for r in roots if isinstance(r, torch.fx.Node)]
@@ -237,7 +235,6 @@ def _drop_orphans(
             stack.extend(node.users)
     region |= seen
     pending = [n for n in region if not n.users]
-    erased = 0
     while pending:
         node = pending.pop()
         if node not in region or node.users or node.op != "call_function" or node.is_impure():
@@ -245,9 +242,7 @@ def _drop_orphans(
         inputs = node.all_input_nodes
         graph.erase_node(node)
         region.discard(node)
-        erased += 1
         pending.extend(i for i in inputs if i in region and not i.users)
-    return erased
 
 
 Add = Callable[..., torch.fx.Node]
@@ -301,7 +296,7 @@ def chunk_reductions(counts: dict[str, int]) -> frozenset[tuple[int, int]]:
 
 
 def _chunked(
-    add: Add, add_twin: Add, grouped: torch.fx.Node, chunks: tuple[int, int]
+    add: Add, grouped: torch.fx.Node, chunks: tuple[int, int]
 ) -> tuple[Any, Any, tuple[torch.fx.Node, torch.fx.Node]]:
     """GroupNorm's statistics from chunks of positions (`PassConfig.group_norm_chunked_stats`):
     each channel's over each chunk, `(N, P, G, C/G)` with the channels innermost (the reduction
@@ -325,13 +320,10 @@ def _chunked(
     var = add(aten.reshape.default, (var_g, [n, g, 1, 1]), torch.reshape)
 
     mean_t, var_t = _combine(
-        add_twin,
-        _across(add_twin, mean_p, [n, p, g], k),
-        _across(add_twin, var_p, [n, p, g], k),
-        dims=[1, 4],
+        add, _across(add, mean_p, [n, p, g], k), _across(add, var_p, [n, p, g], k), dims=[1, 4]
     )
     twins = tuple(
-        add_twin(aten.reshape.default, (t, [n, g, k, 1]), torch.reshape) for t in (mean_t, var_t)
+        add(aten.reshape.default, (t, [n, g, k, 1]), torch.reshape) for t in (mean_t, var_t)
     )
     return mean, var, (twins[0], twins[1])
 
