@@ -29,8 +29,8 @@ Statistics (``Speedup``):
 
 - ``round_ratios``: per round, baseline median / candidate median.
 - ``ratio``: the **median of the round ratios**. A median, never a mean: an A/A pair on an H200
-  gave 0.998-1.004 in 6 of 8 rounds and 1.17 and 1.42 in the other two (docs/reliability.md, "Facts the design rests on"); the
-  median of the 8 was 1.002, the mean would have been 1.07.
+  gave 0.998-1.004 in 6 of 8 rounds and 1.17 and 1.42 in the other two (docs/reliability.md,
+  "Facts the design rests on"); the median of the 8 was 1.002, the mean would have been 1.07.
 - ``baseline_ms`` / ``candidate_ms``: the median over rounds of each side's round medians. They are
   reported for reading; ``ratio`` is computed per round (both sides of a round saw the same machine
   state), so ``baseline_ms / candidate_ms`` can differ slightly from ``ratio``.
