@@ -47,9 +47,20 @@ def outside(spent: dict[str, float]) -> float:
     return total
 
 
+def compiled_owner(model: zoo.ZooModel, owner: Any, side: str) -> tuple[Any, Any]:
+    """The model's module in ``owner`` (the model's owner or a copy of it) compiled as users
+    call each side, ``torch.compile(module)`` or ``magi_compile(module)``: (what
+    ``model.spec.run`` takes, the compiled module)."""
+    target = owner if model.attr is None else getattr(owner, model.attr)
+    compiled = torch.compile(target) if side == "torch.compile" else magi_compile(target)
+    if model.attr is None:
+        return compiled, compiled
+    setattr(owner, model.attr, compiled)
+    return owner, compiled
+
+
 def compile_once(model: zoo.ZooModel, side: str, profile: bool) -> str:
     owner: Any = copy.deepcopy(model.owner)
-    target = owner if model.attr is None else getattr(owner, model.attr)
     with contextlib.ExitStack() as stack:
         stack.enter_context(inductor_config_restored())
         stack.enter_context(fake_cuda())
@@ -65,11 +76,7 @@ def compile_once(model: zoo.ZooModel, side: str, profile: bool) -> str:
         stack.enter_context(torch.no_grad())
         stack.enter_context(generate_only(lambda text: None))
         torch._dynamo.reset()
-        compiled = torch.compile(target) if side == "torch.compile" else magi_compile(target)
-        if model.attr is None:
-            owner = compiled
-        else:
-            setattr(owner, model.attr, compiled)
+        owner, compiled = compiled_owner(model, owner, side)
         profiler = cProfile.Profile() if profile and side != "torch.compile" else None
         started = time.perf_counter()
         with compile_phases() as spent:

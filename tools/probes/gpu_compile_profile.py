@@ -18,14 +18,17 @@ import argparse
 import cProfile
 import io
 import pstats
+import sys
 import time
-from typing import Any
+from pathlib import Path
 
 import torch
 
-from magi_passes import magi_compile
 from pytest_magi import zoo
 from pytest_magi.compile_phases import compile_phases, summary
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from frame_compile_time import compiled_owner  # noqa: E402
 
 
 def main() -> None:
@@ -38,13 +41,7 @@ def main() -> None:
     args = parser.parse_args()
     model = zoo.load(args.model, args.size, device=args.device, dtype=torch.bfloat16)
     sync = torch.cuda.synchronize if args.device == "cuda" else (lambda: None)
-    owner: Any = model.owner
-    target = owner if model.attr is None else getattr(owner, model.attr)
-    compiled = torch.compile(target) if args.side == "torch.compile" else magi_compile(target)
-    if model.attr is None:
-        owner = compiled
-    else:
-        setattr(owner, model.attr, compiled)
+    owner, _ = compiled_owner(model, model.owner, args.side)
     profiler = cProfile.Profile()
     sync()
     started = time.perf_counter()
