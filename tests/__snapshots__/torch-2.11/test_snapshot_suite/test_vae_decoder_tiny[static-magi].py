@@ -335,7 +335,7 @@ def triton_poi_fused_convolution_native_group_norm_3(in_out_ptr0, in_ptr0, in_pt
 #   %clone_default_2 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_5,), kwargs = {memory_format: torch.channels_last_3d})
 #   %as_strided_default : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 0), kwargs = {})
 #   %convolution_1 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_2, %as_strided_default, %arg6_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %add_1,%buf12
+#   return %add_1,%buf11
 triton_poi_fused_convolution_native_group_norm_silu_4 = async_compile.triton('triton_poi_fused_convolution_native_group_norm_silu_4', '''
 import triton
 import triton.language as tl
@@ -487,7 +487,7 @@ def triton_poi_fused_5(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, out
 # Graph fragment:
 #   %buf2 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0" = PlaceHolder[target=buf2]
 #   %arg1_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg1_1]
-#   %buf23 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0" = PlaceHolder[target=buf23]
+#   %buf21 : Tensor "bf16[1, 16, 2, 6, 8][1536, 1, 768, 128, 16]cuda:0" = PlaceHolder[target=buf21]
 #   %arg10_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg10_1]
 #   %_unsafe_index : Tensor "f32[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0" = PlaceHolder[target=_unsafe_index]
 #   %clone_default_1 : Tensor "bf16[16, 4, 3, 3, 3][108, 1, 36, 12, 4]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%arg0_1,), kwargs = {memory_format: torch.channels_last_3d})
@@ -532,7 +532,7 @@ def triton_poi_fused_5(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, out
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
 #   %clone_default_6 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_3 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_6, %as_strided_default_2, %arg12_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %_unsafe_index,%buf25
+#   return %_unsafe_index,%buf23
 triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_6 = async_compile.triton('triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_6', '''
 import triton
 import triton.language as tl
@@ -598,7 +598,7 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsq
 #   input_2 => convolution_3
 #   interpolate => clone_default_6, convert_element_type_19
 # Graph fragment:
-#   %buf26 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf26]
+#   %buf24 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf24]
 #   %arg12_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg12_1]
 #   %as_strided_default_2 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 13824), kwargs = {})
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
@@ -607,7 +607,7 @@ def triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsq
 #   %convert_element_type_20 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution_3, torch.float32), kwargs = {})
 #   %view_4 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, 384]), kwargs = {})
 #   %var_mean_correction_2 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_4, [3]), kwargs = {correction: 0, keepdim: True})
-#   return %buf27,%buf28,%buf29
+#   return %buf25,%buf26,%buf27
 triton_red_fused__to_copy_convolution_native_group_norm_7 = async_compile.triton('triton_red_fused__to_copy_convolution_native_group_norm_7', '''
 import triton
 import triton.language as tl
@@ -675,9 +675,9 @@ def triton_red_fused__to_copy_convolution_native_group_norm_7(in_ptr0, in_ptr1, 
 #   input_2 => convolution_3
 #   interpolate => clone_default_6, convert_element_type_19
 # Graph fragment:
+#   %buf25 : Tensor "f32[1, 4, 4, 1, 3][48, 4, 1, 48, 16]cuda:0" = PlaceHolder[target=buf25]
+#   %buf26 : Tensor "f32[1, 4, 4, 1, 3][48, 4, 1, 48, 16]cuda:0" = PlaceHolder[target=buf26]
 #   %buf27 : Tensor "f32[1, 4, 4, 1, 3][48, 4, 1, 48, 16]cuda:0" = PlaceHolder[target=buf27]
-#   %buf28 : Tensor "f32[1, 4, 4, 1, 3][48, 4, 1, 48, 16]cuda:0" = PlaceHolder[target=buf28]
-#   %buf29 : Tensor "f32[1, 4, 4, 1, 3][48, 4, 1, 48, 16]cuda:0" = PlaceHolder[target=buf29]
 #   %as_strided_default_2 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 13824), kwargs = {})
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
 #   %clone_default_6 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_19,), kwargs = {memory_format: torch.channels_last_3d})
@@ -685,7 +685,7 @@ def triton_red_fused__to_copy_convolution_native_group_norm_7(in_ptr0, in_ptr1, 
 #   %convert_element_type_20 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%convolution_3, torch.float32), kwargs = {})
 #   %view_4 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_20, [1, 4, 4, 384]), kwargs = {})
 #   %var_mean_correction_2 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_4, [3]), kwargs = {correction: 0, keepdim: True})
-#   return %getitem_15,%buf31
+#   return %getitem_15,%buf29
 triton_per_fused__to_copy_convolution_native_group_norm_8 = async_compile.triton('triton_per_fused__to_copy_convolution_native_group_norm_8', '''
 import triton
 import triton.language as tl
@@ -745,7 +745,7 @@ def triton_per_fused__to_copy_convolution_native_group_norm_8(in_ptr0, in_ptr1, 
 #   interpolate => clone_default_6, convert_element_type_19
 # Graph fragment:
 #   %getitem_15 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=getitem_15]
-#   %buf31 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=buf31]
+#   %buf29 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=buf29]
 #   %mean_dim_11 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 16]cuda:0" = PlaceHolder[target=mean_dim_11]
 #   %as_strided_default_2 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 13824), kwargs = {})
 #   %convert_element_type_19 : Tensor "bf16[1, 16, 2, 12, 16][6144, 384, 192, 16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%_unsafe_index, torch.bfloat16), kwargs = {})
@@ -843,7 +843,7 @@ def triton_poi_fused__to_copy_convolution_native_group_norm_9(in_out_ptr0, in_pt
 #   interpolate => clone_default_6, convert_element_type_19
 #   silu_2 => add_15, clone_default_8, convert_element_type_25, div_2, exp_2, neg_2
 # Graph fragment:
-#   %buf26 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf26]
+#   %buf24 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf24]
 #   %arg12_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg12_1]
 #   %clone_default_19 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=clone_default_19]
 #   %clone_default_18 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=clone_default_18]
@@ -879,7 +879,7 @@ def triton_poi_fused__to_copy_convolution_native_group_norm_9(in_out_ptr0, in_pt
 #   %convert_element_type_25 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_2, torch.bfloat16), kwargs = {})
 #   %clone_default_8 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_25,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_4 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_8, %as_strided_default_3, %arg16_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %add_14,%buf38
+#   return %add_14,%buf35
 triton_poi_fused__to_copy_convolution_native_group_norm_silu_10 = async_compile.triton('triton_poi_fused__to_copy_convolution_native_group_norm_silu_10', '''
 import triton
 import triton.language as tl
@@ -938,9 +938,9 @@ def triton_poi_fused__to_copy_convolution_native_group_norm_silu_10(in_ptr0, in_
 #   interpolate => clone_default_6, convert_element_type_19
 #   silu_3 => add_18, clone_default_10, convert_element_type_31, div_3, exp_3, neg_3
 # Graph fragment:
-#   %buf26 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf26]
+#   %buf24 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf24]
 #   %arg12_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg12_1]
-#   %buf52 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf52]
+#   %buf48 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf48]
 #   %arg20_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg20_1]
 #   %as_strided_default_2 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 13824), kwargs = {})
 #   %as_strided_default_4 : Tensor "bf16[16, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [16, 16, 3, 3, 3], [432, 1, 144, 48, 16], 27648), kwargs = {})
@@ -958,7 +958,7 @@ def triton_poi_fused__to_copy_convolution_native_group_norm_silu_10(in_ptr0, in_
 #   %convert_element_type_32 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%add_19, torch.float32), kwargs = {})
 #   %view_8 : Tensor "f32[1, 4, 4, 384][6144, 4, 1, 16]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.reshape.default](args = (%convert_element_type_32, [1, 4, 4, 384]), kwargs = {})
 #   %var_mean_correction_4 : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%view_8, [3]), kwargs = {correction: 0, keepdim: True})
-#   return %buf53,%buf54,%buf55
+#   return %buf49,%buf50,%buf51
 triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11 = async_compile.triton('triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11', '''
 import triton
 import triton.language as tl
@@ -1035,9 +1035,9 @@ def triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11(in_ptr0,
 #   silu_3 => add_18, clone_default_10, convert_element_type_31, div_3, exp_3, neg_3
 #   silu_4 => add_22, clone_default_12, convert_element_type_37, div_4, exp_4, neg_4
 # Graph fragment:
-#   %buf26 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf26]
+#   %buf24 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf24]
 #   %arg12_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg12_1]
-#   %buf52 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf52]
+#   %buf48 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0" = PlaceHolder[target=buf48]
 #   %arg20_1 : Tensor "bf16[16][1]cuda:0" = PlaceHolder[target=arg20_1]
 #   %clone_default_23 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=clone_default_23]
 #   %clone_default_22 : Tensor "f32[1, 4, 4, 1][16, 4, 1, 1]cuda:0" = PlaceHolder[target=clone_default_22]
@@ -1082,7 +1082,7 @@ def triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11(in_ptr0,
 #   %convert_element_type_37 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.prims.convert_element_type.default](args = (%div_4, torch.bfloat16), kwargs = {})
 #   %clone_default_12 : Tensor "bf16[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%convert_element_type_37,), kwargs = {memory_format: torch.channels_last_3d})
 #   %convolution_6 : Tensor "bf16[1, 3, 2, 12, 16][1152, 1, 576, 48, 3]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%clone_default_12, %as_strided_default_5, %arg24_1, [1, 1, 1], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), kwargs = {})
-#   return %add_21,%buf64
+#   return %add_21,%buf59
 triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12 = async_compile.triton('triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12', '''
 import triton
 import triton.language as tl
@@ -1141,7 +1141,7 @@ def triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12(in_ptr0,
 #   conv3d_6 => convolution_6
 #   silu_4 => add_22, clone_default_12, convert_element_type_37, div_4, exp_4, neg_4
 # Graph fragment:
-#   %buf65 : Tensor "bf16[1, 3, 2, 12, 16][1152, 1, 576, 48, 3]cuda:0" = PlaceHolder[target=buf65]
+#   %buf60 : Tensor "bf16[1, 3, 2, 12, 16][1152, 1, 576, 48, 3]cuda:0" = PlaceHolder[target=buf60]
 #   %arg24_1 : Tensor "bf16[3][1]cuda:0" = PlaceHolder[target=arg24_1]
 #   %as_strided_default_5 : Tensor "bf16[3, 16, 3, 3, 3][432, 1, 144, 48, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%cat_default, [3, 16, 3, 3, 3], [432, 1, 144, 48, 16], 34560), kwargs = {})
 #   %neg_4 : Tensor "f32[1, 16, 2, 12, 16][6144, 1, 3072, 256, 16]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%add_21,), kwargs = {})
@@ -1250,22 +1250,22 @@ class Runner:
             # Topologically Sorted Source Nodes: [h, group_norm], Original ATen: [aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
             triton_red_fused_convolution_native_group_norm_2.run(buf2, arg1_1, buf3, buf4, 16, 96, stream=stream0)
-            buf7 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 1), torch.float32)
-            buf8 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 16), torch.float32)
-            buf9 = reinterpret_tensor(buf8, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf8  # reuse
+            buf6 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 1), torch.float32)
+            buf7 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 16), torch.float32)
+            buf8 = reinterpret_tensor(buf7, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf7  # reuse
             # Topologically Sorted Source Nodes: [h, group_norm], Original ATen: [aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_native_group_norm_3.run(buf9, buf3, buf4, buf7, 16, stream=stream0)
-            buf12 = empty_strided_cuda((1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), torch.bfloat16)
+            triton_poi_fused_convolution_native_group_norm_3.run(buf8, buf3, buf4, buf6, 16, stream=stream0)
+            buf11 = empty_strided_cuda((1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), torch.bfloat16)
             # Topologically Sorted Source Nodes: [h, group_norm, silu, h_1], Original ATen: [aten.convolution, aten.native_group_norm, aten.silu]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_native_group_norm_silu_4.run(buf2, arg1_1, buf7, buf9, arg3_1, arg4_1, buf12, 1536, stream=stream0)
+            triton_poi_fused_convolution_native_group_norm_silu_4.run(buf2, arg1_1, buf6, buf8, arg3_1, arg4_1, buf11, 1536, stream=stream0)
             del arg3_1
             del arg4_1
-            buf11 = empty_strided_cuda((2241, 16), (16, 1), torch.bfloat16)
+            buf10 = empty_strided_cuda((2241, 16), (16, 1), torch.bfloat16)
             # Topologically Sorted Source Nodes: [], Original ATen: []
             stream0 = get_raw_stream(0)
-            triton_poi_fused_5.run(arg5_1, arg9_1, arg11_1, arg15_1, arg19_1, arg23_1, buf11, 2241, 16, stream=stream0)
+            triton_poi_fused_5.run(arg5_1, arg9_1, arg11_1, arg15_1, arg19_1, arg23_1, buf10, 2241, 16, stream=stream0)
             del arg11_1
             del arg15_1
             del arg19_1
@@ -1273,147 +1273,147 @@ class Runner:
             del arg5_1
             del arg9_1
             # Topologically Sorted Source Nodes: [silu, h_1], Original ATen: [aten.silu, aten.convolution]
-            buf13 = extern_kernels.convolution(buf12, reinterpret_tensor(buf11, (16, 16, 3, 3, 3), (432, 1, 144, 48, 16), 0), stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf13, (1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), 'torch.ops.aten.convolution.default')
-            buf14 = buf9; del buf9  # reuse
-            buf15 = reinterpret_tensor(buf7, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf7  # reuse
+            buf12 = extern_kernels.convolution(buf11, reinterpret_tensor(buf10, (16, 16, 3, 3, 3), (432, 1, 144, 48, 16), 0), stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf12, (1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), 'torch.ops.aten.convolution.default')
+            buf13 = buf8; del buf8  # reuse
+            buf14 = reinterpret_tensor(buf6, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf6  # reuse
             # Topologically Sorted Source Nodes: [silu, h_1, group_norm_1], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_red_fused_convolution_native_group_norm_2.run(buf13, arg6_1, buf14, buf15, 16, 96, stream=stream0)
-            buf18 = reinterpret_tensor(buf4, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf4  # reuse
-            buf19 = reinterpret_tensor(buf3, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf3  # reuse
-            buf20 = reinterpret_tensor(buf19, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf19  # reuse
+            triton_red_fused_convolution_native_group_norm_2.run(buf12, arg6_1, buf13, buf14, 16, 96, stream=stream0)
+            buf16 = reinterpret_tensor(buf4, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf4  # reuse
+            buf17 = reinterpret_tensor(buf3, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf3  # reuse
+            buf18 = reinterpret_tensor(buf17, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf17  # reuse
             # Topologically Sorted Source Nodes: [silu, h_1, group_norm_1], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_native_group_norm_3.run(buf20, buf14, buf15, buf18, 16, stream=stream0)
-            buf22 = buf12; del buf12  # reuse
+            triton_poi_fused_convolution_native_group_norm_3.run(buf18, buf13, buf14, buf16, 16, stream=stream0)
+            buf20 = buf11; del buf11  # reuse
             # Topologically Sorted Source Nodes: [silu, h_1, group_norm_1, silu_1, h_2], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_native_group_norm_silu_4.run(buf13, arg6_1, buf18, buf20, arg7_1, arg8_1, buf22, 1536, stream=stream0)
+            triton_poi_fused_convolution_native_group_norm_silu_4.run(buf12, arg6_1, buf16, buf18, arg7_1, arg8_1, buf20, 1536, stream=stream0)
             del arg6_1
             del arg7_1
             del arg8_1
-            del buf13
+            del buf12
             # Topologically Sorted Source Nodes: [silu_1, h_2], Original ATen: [aten.silu, aten.convolution]
-            buf23 = extern_kernels.convolution(buf22, reinterpret_tensor(buf11, (16, 16, 3, 3, 3), (432, 1, 144, 48, 16), 6912), stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf23, (1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), 'torch.ops.aten.convolution.default')
-            del buf22
-            buf25 = empty_strided_cuda((1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), torch.bfloat16)
+            buf21 = extern_kernels.convolution(buf20, reinterpret_tensor(buf10, (16, 16, 3, 3, 3), (432, 1, 144, 48, 16), 6912), stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf21, (1, 16, 2, 6, 8), (1536, 1, 768, 128, 16), 'torch.ops.aten.convolution.default')
+            del buf20
+            buf23 = empty_strided_cuda((1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), torch.bfloat16)
             # Topologically Sorted Source Nodes: [h, silu_1, h_2, input_1, interpolate, input_2], Original ATen: [aten.convolution, aten.silu, aten.add, aten._to_copy, aten.arange, aten.mul, aten.unsqueeze, aten._unsafe_index]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_6.run(buf2, arg1_1, buf23, arg10_1, buf25, 16, 384, stream=stream0)
+            triton_poi_fused__to_copy__unsafe_index_add_arange_convolution_mul_silu_unsqueeze_6.run(buf2, arg1_1, buf21, arg10_1, buf23, 16, 384, stream=stream0)
             del arg10_1
             del arg1_1
             del buf2
-            del buf23
+            del buf21
             # Topologically Sorted Source Nodes: [interpolate, input_2], Original ATen: [aten._to_copy, aten.convolution]
-            buf26 = extern_kernels.convolution(buf25, reinterpret_tensor(buf11, (16, 16, 3, 3, 3), (432, 1, 144, 48, 16), 13824), stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf26, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
+            buf24 = extern_kernels.convolution(buf23, reinterpret_tensor(buf10, (16, 16, 3, 3, 3), (432, 1, 144, 48, 16), 13824), stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf24, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
+            buf25 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
+            buf26 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
             buf27 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
-            buf28 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
-            buf29 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
             # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_red_fused__to_copy_convolution_native_group_norm_7.run(buf26, arg12_1, buf27, buf28, buf29, 48, 128, stream=stream0)
-            buf30 = buf20; del buf20  # reuse
-            buf31 = reinterpret_tensor(buf18, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf18  # reuse
+            triton_red_fused__to_copy_convolution_native_group_norm_7.run(buf24, arg12_1, buf25, buf26, buf27, 48, 128, stream=stream0)
+            buf28 = buf18; del buf18  # reuse
+            buf29 = reinterpret_tensor(buf16, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf16  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf27, buf28, buf29, buf30, buf31, 16, 3, stream=stream0)
-            buf34 = reinterpret_tensor(buf15, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf15  # reuse
-            buf35 = reinterpret_tensor(buf14, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf14  # reuse
-            buf36 = reinterpret_tensor(buf35, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf35  # reuse
+            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf25, buf26, buf27, buf28, buf29, 16, 3, stream=stream0)
+            buf31 = reinterpret_tensor(buf14, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf14  # reuse
+            buf32 = reinterpret_tensor(buf13, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf13  # reuse
+            buf33 = reinterpret_tensor(buf32, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf32  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_9.run(buf36, buf30, buf31, buf34, 16, stream=stream0)
-            buf38 = buf25; del buf25  # reuse
+            triton_poi_fused__to_copy_convolution_native_group_norm_9.run(buf33, buf28, buf29, buf31, 16, stream=stream0)
+            buf35 = buf23; del buf23  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, group_norm_2, silu_2, h_3], Original ATen: [aten._to_copy, aten.convolution, aten.native_group_norm, aten.silu]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_silu_10.run(buf26, arg12_1, buf34, buf36, arg13_1, arg14_1, buf38, 6144, stream=stream0)
+            triton_poi_fused__to_copy_convolution_native_group_norm_silu_10.run(buf24, arg12_1, buf31, buf33, arg13_1, arg14_1, buf35, 6144, stream=stream0)
             del arg13_1
             del arg14_1
             # Topologically Sorted Source Nodes: [silu_2, h_3], Original ATen: [aten.silu, aten.convolution]
-            buf39 = extern_kernels.convolution(buf38, reinterpret_tensor(buf11, (16, 16, 3, 3, 3), (432, 1, 144, 48, 16), 20736), stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf39, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
-            buf40 = buf29; del buf29  # reuse
-            buf41 = buf28; del buf28  # reuse
-            buf42 = buf27; del buf27  # reuse
+            buf36 = extern_kernels.convolution(buf35, reinterpret_tensor(buf10, (16, 16, 3, 3, 3), (432, 1, 144, 48, 16), 20736), stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf36, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
+            buf37 = buf27; del buf27  # reuse
+            buf38 = buf26; del buf26  # reuse
+            buf39 = buf25; del buf25  # reuse
             # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_red_fused__to_copy_convolution_native_group_norm_7.run(buf39, arg16_1, buf40, buf41, buf42, 48, 128, stream=stream0)
-            buf43 = buf36; del buf36  # reuse
-            buf44 = reinterpret_tensor(buf34, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf34  # reuse
+            triton_red_fused__to_copy_convolution_native_group_norm_7.run(buf36, arg16_1, buf37, buf38, buf39, 48, 128, stream=stream0)
+            buf40 = buf33; del buf33  # reuse
+            buf41 = reinterpret_tensor(buf31, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf31  # reuse
             # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf40, buf41, buf42, buf43, buf44, 16, 3, stream=stream0)
+            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf37, buf38, buf39, buf40, buf41, 16, 3, stream=stream0)
+            del buf37
+            del buf38
+            del buf39
+            buf43 = reinterpret_tensor(buf29, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf29  # reuse
+            buf44 = reinterpret_tensor(buf28, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf28  # reuse
+            buf45 = reinterpret_tensor(buf44, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf44  # reuse
+            # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
+            stream0 = get_raw_stream(0)
+            triton_poi_fused__to_copy_convolution_native_group_norm_9.run(buf45, buf40, buf41, buf43, 16, stream=stream0)
             del buf40
             del buf41
-            del buf42
-            buf47 = reinterpret_tensor(buf31, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf31  # reuse
-            buf48 = reinterpret_tensor(buf30, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf30  # reuse
-            buf49 = reinterpret_tensor(buf48, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf48  # reuse
-            # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
-            stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_9.run(buf49, buf43, buf44, buf47, 16, stream=stream0)
-            del buf43
-            del buf44
-            buf51 = buf38; del buf38  # reuse
+            buf47 = buf35; del buf35  # reuse
             # Topologically Sorted Source Nodes: [silu_2, h_3, group_norm_3, silu_3, h_4], Original ATen: [aten.silu, aten.convolution, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_silu_10.run(buf39, arg16_1, buf47, buf49, arg17_1, arg18_1, buf51, 6144, stream=stream0)
+            triton_poi_fused__to_copy_convolution_native_group_norm_silu_10.run(buf36, arg16_1, buf43, buf45, arg17_1, arg18_1, buf47, 6144, stream=stream0)
             del arg16_1
             del arg17_1
             del arg18_1
-            del buf39
+            del buf36
             # Topologically Sorted Source Nodes: [silu_3, h_4], Original ATen: [aten.silu, aten.convolution]
-            buf52 = extern_kernels.convolution(buf51, reinterpret_tensor(buf11, (16, 16, 3, 3, 3), (432, 1, 144, 48, 16), 27648), stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf52, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
-            buf53 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
-            buf54 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
-            buf55 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
+            buf48 = extern_kernels.convolution(buf47, reinterpret_tensor(buf10, (16, 16, 3, 3, 3), (432, 1, 144, 48, 16), 27648), stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf48, (1, 16, 2, 12, 16), (6144, 1, 3072, 256, 16), 'torch.ops.aten.convolution.default')
+            buf49 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
+            buf50 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
+            buf51 = empty_strided_cuda((1, 4, 4, 1, 3), (48, 4, 1, 48, 16), torch.float32)
             # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11.run(buf26, arg12_1, buf52, arg20_1, buf53, buf54, buf55, 48, 128, stream=stream0)
-            buf56 = buf49; del buf49  # reuse
-            buf57 = reinterpret_tensor(buf47, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf47  # reuse
+            triton_red_fused__to_copy_add_convolution_native_group_norm_silu_11.run(buf24, arg12_1, buf48, arg20_1, buf49, buf50, buf51, 48, 128, stream=stream0)
+            buf52 = buf45; del buf45  # reuse
+            buf53 = reinterpret_tensor(buf43, (1, 4, 4, 1), (16, 4, 1, 16), 0); del buf43  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf53, buf54, buf55, buf56, buf57, 16, 3, stream=stream0)
+            triton_per_fused__to_copy_convolution_native_group_norm_8.run(buf49, buf50, buf51, buf52, buf53, 16, 3, stream=stream0)
+            del buf49
+            del buf50
+            del buf51
+            buf55 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 1), torch.float32)
+            buf56 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 16), torch.float32)
+            buf57 = reinterpret_tensor(buf56, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf56  # reuse
+            # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
+            stream0 = get_raw_stream(0)
+            triton_poi_fused__to_copy_convolution_native_group_norm_9.run(buf57, buf52, buf53, buf55, 16, stream=stream0)
+            del buf52
             del buf53
-            del buf54
-            del buf55
-            buf60 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 1), torch.float32)
-            buf61 = empty_strided_cuda((1, 4, 4, 1), (16, 4, 1, 16), torch.float32)
-            buf62 = reinterpret_tensor(buf61, (1, 4, 4, 1), (16, 4, 1, 1), 0); del buf61  # reuse
-            # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
-            stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_convolution_native_group_norm_9.run(buf62, buf56, buf57, buf60, 16, stream=stream0)
-            del buf56
-            del buf57
-            buf64 = buf51; del buf51  # reuse
+            buf59 = buf47; del buf47  # reuse
             # Topologically Sorted Source Nodes: [interpolate, input_2, silu_3, h_4, input_3, group_norm_4, silu_4, conv3d_6], Original ATen: [aten._to_copy, aten.convolution, aten.silu, aten.add, aten.native_group_norm]
             stream0 = get_raw_stream(0)
-            triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12.run(buf26, arg12_1, buf52, arg20_1, buf60, buf62, arg21_1, arg22_1, buf64, 6144, stream=stream0)
+            triton_poi_fused__to_copy_add_convolution_native_group_norm_silu_12.run(buf24, arg12_1, buf48, arg20_1, buf55, buf57, arg21_1, arg22_1, buf59, 6144, stream=stream0)
             del arg12_1
             del arg20_1
             del arg21_1
             del arg22_1
-            del buf26
-            del buf52
-            del buf60
-            del buf62
+            del buf24
+            del buf48
+            del buf55
+            del buf57
             # Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
-            buf65 = extern_kernels.convolution(buf64, reinterpret_tensor(buf11, (3, 16, 3, 3, 3), (432, 1, 144, 48, 16), 34560), stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
-            assert_size_stride(buf65, (1, 3, 2, 12, 16), (1152, 1, 576, 48, 3), 'torch.ops.aten.convolution.default')
-            del buf11
-            del buf64
-            buf66 = empty_strided_cuda((1, 3, 2, 12, 16), (1152, 384, 192, 16, 1), torch.bfloat16)
+            buf60 = extern_kernels.convolution(buf59, reinterpret_tensor(buf10, (3, 16, 3, 3, 3), (432, 1, 144, 48, 16), 34560), stride=(1, 1, 1), padding=(1, 1, 1), dilation=(1, 1, 1), transposed=False, output_padding=(0, 0, 0), groups=1, bias=None)
+            assert_size_stride(buf60, (1, 3, 2, 12, 16), (1152, 1, 576, 48, 3), 'torch.ops.aten.convolution.default')
+            del buf10
+            del buf59
+            buf61 = empty_strided_cuda((1, 3, 2, 12, 16), (1152, 384, 192, 16, 1), torch.bfloat16)
             # Topologically Sorted Source Nodes: [silu_4, conv3d_6], Original ATen: [aten.silu, aten.convolution]
             stream0 = get_raw_stream(0)
-            triton_poi_fused_convolution_silu_13.run(buf65, arg24_1, buf66, 3, 384, stream=stream0)
+            triton_poi_fused_convolution_silu_13.run(buf60, arg24_1, buf61, 3, 384, stream=stream0)
             del arg24_1
-            del buf65
-        return (buf66, )
+            del buf60
+        return (buf61, )
 
 runner = Runner(partitions=[])
 call = runner.call
