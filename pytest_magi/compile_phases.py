@@ -13,15 +13,25 @@ that runs at the first call of a kernel with several configs. Each is the phase'
 nested ones are parts of the one above them, so they do not add up to a total. Phase names are
 torch's own and present in torch 2.11 and 2.13; one missing from a torch is left out of the
 summary, never shown as zero.
+
+Garbage collection is timed too (`GC_KEY`, through `gc.callbacks`, registered for the block
+only): Python's collector pauses whatever phase was running, so its seconds are a part of the
+phases above, not an addition to them. On HunyuanVideo's decoder (fake CUDA, torch 2.11 and
+2.13, docs/benchmarks.md "Session 35") the collector took 1.3-2.2 s of a 16-20 s compile.
 """
 
 from __future__ import annotations
 
 import contextlib
+import gc
+import time
 from collections.abc import Iterator, Mapping
+from typing import Any
 
+# the key of the seconds the garbage collector paused the block (no dynamo phase has it)
+GC_KEY = "gc.collect"
 # (label, dynamo_timed key), in the order a compile runs them; the indented ones are parts of
-# Inductor's time
+# Inductor's time; garbage collection is a part of whichever phase it paused
 PHASES: tuple[tuple[str, str], ...] = (
     ("frame compiles", "_compile.compile_inner"),
     ("dynamo tracing", "bytecode_tracing"),
@@ -35,6 +45,7 @@ PHASES: tuple[tuple[str, str], ...] = (
     ("  kernel compile wait", "async_compile.wait"),
     ("autotuning at first call", "CachingAutotuner.benchmark_all_configs"),
     ("guards", "build_guards"),
+    ("garbage collection", GC_KEY),
 )
 
 
@@ -47,14 +58,27 @@ def _metrics() -> Mapping[str, list[float]]:
 @contextlib.contextmanager
 def compile_phases() -> Iterator[dict[str, float]]:
     """Yield a dict that, when the block ends, holds the seconds each dynamo phase took within
-    it (every phase dynamo timed, keyed by its name; `summary` picks `PHASES`). A phase whose
-    record dynamo cleared inside the block (``torch._dynamo.reset()``) counts from the clear."""
+    it (every phase dynamo timed, keyed by its name; `summary` picks `PHASES`) and the seconds
+    the garbage collector paused it (`GC_KEY`, where it ran). A phase whose record dynamo
+    cleared inside the block (``torch._dynamo.reset()``) counts from the clear."""
     # each phase's list and its length: after a clear, dynamo starts a new list for the phase
     before = {key: (values, len(values)) for key, values in _metrics().items()}
     spent: dict[str, float] = {}
+    collecting = [0.0, 0.0]  # when the running collection started; seconds so far
+
+    def timed(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            collecting[0] = time.perf_counter()
+        else:
+            collecting[1] += time.perf_counter() - collecting[0]
+
+    gc.callbacks.append(timed)
     try:
         yield spent
     finally:
+        gc.callbacks.remove(timed)
+        if collecting[1] > 0:
+            spent[GC_KEY] = collecting[1]
         for key, values in _metrics().items():
             old, start = before.get(key, (None, 0))
             new = values[start:] if values is old else values
@@ -101,4 +125,4 @@ def shown(spent: Mapping[str, float]) -> dict[str, float]:
     return out
 
 
-__all__ = ["PHASES", "compile_phases", "shown", "summary"]
+__all__ = ["GC_KEY", "PHASES", "compile_phases", "shown", "summary"]
