@@ -9,6 +9,14 @@ users call them) under cProfile and prints the first call's wall time, dynamo's 
 functions that took the most time, by cumulative and by own time. Give
 each side a process and an empty cache of its own (TORCHINDUCTOR_CACHE_DIR, TRITON_CACHE_DIR).
 
+Session 35 (H100, torch 2.11): magi's frame compile spent 2.2-2.4 s more than torch.compile's
+outside dynamo's tracing, AOT dispatch and Inductor, with or without cProfile (so not Python
+work that the profiler slows), and fake CUDA does not show it (`frame_compile_time.py`, torch
+2.11 and 2.13: 0.1-0.2 s on either side). A third listing therefore shows dynamo's, AOT
+autograd's, the backend's and the caches' functions, and ``--stats FILE`` keeps the whole
+profile (`pstats`) for reading after the GPU machine is gone; the phases line includes the
+garbage collector's pauses.
+
 Run: `python tools/probes/gpu_compile_profile.py hunyuanvideo-vae magi`.
 """
 
@@ -38,6 +46,7 @@ def main() -> None:
     parser.add_argument("--lines", type=int, default=40)
     parser.add_argument("--size", default="full")
     parser.add_argument("--device", default="cuda", help="cpu: to try the probe itself")
+    parser.add_argument("--stats", help="write the whole profile here (pstats.Stats reads it)")
     args = parser.parse_args()
     model = zoo.load(args.model, args.size, device=args.device, dtype=torch.bfloat16)
     sync = torch.cuda.synchronize if args.device == "cuda" else (lambda: None)
@@ -56,12 +65,20 @@ def main() -> None:
     print(f"{args.model} {args.side}: first call {took:.1f} s under cProfile; {summary(spent)}")
     name = torch.cuda.get_device_name() if args.device == "cuda" else args.device
     print(f"torch {torch.__version__}, {name}")
-    for sort in ("cumulative", "tottime"):
+    if args.stats:
+        profiler.dump_stats(args.stats)
+    listings = (
+        # Inductor's, Triton's and the passes' own functions (the wrappers above them say little)
+        ("cumulative", r"_inductor|magi_passes|triton|sympy"),
+        ("tottime", r"_inductor|magi_passes|triton|sympy"),
+        # the frame compile outside Inductor: dynamo, AOT autograd, the backend, the caches
+        ("cumulative", r"_dynamo|_functorch|_guards|magi_passes/backend|codecache|pickle"),
+    )
+    for sort, functions in listings:
         out = io.StringIO()
         stats = pstats.Stats(profiler, stream=out).sort_stats(sort)
-        # Inductor's, Triton's and the passes' own functions (the wrappers above them say little)
-        stats.print_stats(r"_inductor|magi_passes|triton|sympy", args.lines)
-        print(f"== by {sort}\n{out.getvalue()}")
+        stats.print_stats(functions, args.lines)
+        print(f"== by {sort}, {functions}\n{out.getvalue()}")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@
 #             session 34 erased the GroupNorm rewrite's unused nodes (snap211.tgz)
 #   suite     the GPU suites after session 34's code, one process (`-n 0`: one GPU)
 #   prof      HunyuanVideo's cold compile under cProfile, torch.compile and the form, each in a
-#             process with empty caches (tools/probes/gpu_compile_profile.py)
+#             process with empty caches (tools/probes/gpu_compile_profile.py); the whole
+#             profiles kept (prof_*.pstats; the first run of this step had no --stats)
 #   cold3     HunyuanVideo cold, each compile alone with empty caches, alternating sides: the form,
 #             torch.compile, the form without the GroupNorm statistics rewrite, without ND tiling,
 #             then the form and torch.compile again
@@ -38,7 +39,8 @@ for s in "$@"; do
             rm -rf "$LOGS/cache_prof_$v" && mkdir -p "$LOGS/cache_prof_$v"
             step "prof_$v" env TORCHINDUCTOR_CACHE_DIR="$LOGS/cache_prof_$v" \
                 TRITON_CACHE_DIR="$LOGS/cache_prof_$v/triton" $DEC \
-                python tools/probes/gpu_compile_profile.py $HV "$v" --lines 70
+                python tools/probes/gpu_compile_profile.py $HV "$v" --lines 70 \
+                --stats "$LOGS/prof_$v.pstats"
         done ;;
     cold3)
         hv_cold magi 1
