@@ -16,8 +16,8 @@ summary, never shown as zero.
 
 Garbage collection is timed too (`GC_KEY`, through `gc.callbacks`, registered for the block
 only): Python's collector pauses whatever phase was running, so its seconds are a part of the
-phases above, not an addition to them. On HunyuanVideo's decoder (fake CUDA, torch 2.11 and
-2.13, docs/benchmarks.md "Session 35") the collector took 1.3-2.2 s of a 16-20 s compile.
+phases above, not an addition to them. On HunyuanVideo's decoder (fake CUDA, torch 2.11,
+docs/benchmarks.md "Session 35") the collector took 1.2-2.2 s of a 16-20 s compile.
 """
 
 from __future__ import annotations
