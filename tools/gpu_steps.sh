@@ -9,6 +9,9 @@
 #   suite_step NAME    the GPU suites (`SUITE`: perf pairs, examples, config sweep, workarounds,
 #                      channels-last, norm inputs, bounds, the Wan zoo tests), `--magi-perf -n 2
 #                      --dist loadgroup` (one xdist worker per GPU), report in $LOGS/r_NAME.json;
+#   suite_one_gpu_step NAME   the same in one process on one GPU (`-n 0`);
+#   profile_step MODEL SIDE [ENV=VALUE...]   MODEL's cold compile as SIDE under cProfile, empty
+#                      caches, the whole profile kept ($LOGS/prof_SIDE.pstats);
 #   cold VARIANT TAG [ENV=VALUE...]   the Wan decode (T=3) compiled as VARIANT in a process of its
 #                      own with empty Inductor, Triton and decision caches ($LOGS/cache_TAG).
 #   cold_model MODEL TAG VARIANTS [ENV=VALUE...]   MODEL (full size, bf16) compiled as each of
@@ -46,10 +49,28 @@ setup_step() {
 
 SUITE=(tests/test_perf_gpu.py examples/vae tests/test_config_sweep.py tests/test_workarounds.py
     tests/test_channels_last.py tests/test_norm_inputs.py tests/test_bounds.py tests/test_zoo_gpu.py)
+SUITE_K="not test_zoo_gpu or wan_decode_holds or wan-form"
 suite_step() {
     step "$1" python -m pytest -p no:cacheprovider -v -rA -m requires_cuda --magi-perf -n 2 \
-        --dist loadgroup --magi-report "$LOGS/r_$1.json" "${SUITE[@]}" \
-        -k "not test_zoo_gpu or wan_decode_holds or wan-form"
+        --dist loadgroup --magi-report "$LOGS/r_$1.json" "${SUITE[@]}" -k "$SUITE_K"
+}
+# the same on the one GPU of the one-GPU kind, in one process (`-n 0`: two workers would time
+# their pairs on a shared card; `-p no:xdist` would leave the `xdist_group` marker unregistered)
+suite_one_gpu_step() {
+    step "$1" python -m pytest -p no:cacheprovider -n 0 -v -rA -m requires_cuda --magi-perf \
+        --magi-report "$LOGS/r_$1.json" "${SUITE[@]}" -k "$SUITE_K"
+}
+
+# MODEL's cold compile as SIDE (torch.compile or magi) under cProfile, in a process with empty
+# caches (tools/probes/gpu_compile_profile.py): $LOGS/prof_SIDE.log, the whole profile in
+# $LOGS/prof_SIDE.pstats
+profile_step() {
+    local m=$1 v=$2 dir=$LOGS/cache_prof_$2
+    shift 2
+    rm -rf "$dir" && mkdir -p "$dir"
+    step "prof_$v" env TORCHINDUCTOR_CACHE_DIR="$dir" TRITON_CACHE_DIR="$dir/triton" "$@" \
+        python tools/probes/gpu_compile_profile.py "$m" "$v" --lines 70 \
+        --stats "$LOGS/prof_$v.pstats"
 }
 
 # one variant of the Wan decode (T=3) compiled in a process of its own with empty Inductor,

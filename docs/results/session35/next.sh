@@ -30,18 +30,10 @@ for s in "$@"; do
         step snap211 python -m pytest -p no:cacheprovider -n 0 -q tests/test_snapshot_suite.py \
             -k "vae_decoder_tiny and static-magi" --snapshot-update
         tar czf "$LOGS/snap211.tgz" tests/__snapshots__/torch-2.11/test_snapshot_suite ;;
-    suite)
-        step suite python -m pytest -p no:cacheprovider -n 0 -v -rA -m requires_cuda \
-            --magi-perf --magi-report "$LOGS/r_suite.json" "${SUITE[@]}" \
-            -k "not test_zoo_gpu or wan_decode_holds or wan-form" ;;
+    suite) suite_one_gpu_step suite ;;
     prof)
-        for v in torch.compile magi; do
-            rm -rf "$LOGS/cache_prof_$v" && mkdir -p "$LOGS/cache_prof_$v"
-            step "prof_$v" env TORCHINDUCTOR_CACHE_DIR="$LOGS/cache_prof_$v" \
-                TRITON_CACHE_DIR="$LOGS/cache_prof_$v/triton" $DEC \
-                python tools/probes/gpu_compile_profile.py $HV "$v" --lines 70 \
-                --stats "$LOGS/prof_$v.pstats"
-        done ;;
+        profile_step $HV torch.compile $DEC
+        profile_step $HV magi $DEC ;;
     cold3)
         hv_cold magi 1
         hv_cold torch.compile 1
