@@ -9,7 +9,14 @@ import gc
 import pytest
 import torch
 
-from pytest_magi.compile_phases import GC_KEY, PHASES, compile_phases, shown, summary
+from pytest_magi.compile_phases import (
+    GC_KEY,
+    PHASES,
+    compile_phases,
+    outside,
+    shown,
+    summary,
+)
 
 
 def _compile_and_call(scale: float) -> None:
@@ -66,7 +73,7 @@ def test_the_summary_shows_the_phases_that_took_time_with_inductors_parts_inside
     }
     assert summary(spent) == (
         "frame compiles 40.0 s, dynamo tracing 2.5 s, AOT dispatch 3.0 s, Inductor 30.0 s "
-        "(kernel codegen 12.0 s), autotuning at first call 1.5 s"
+        "(kernel codegen 12.0 s), autotuning at first call 1.5 s, rest of the frame compiles 4.5 s"
     )
     assert summary({"Scheduler.codegen": 1.0}) == "Inductor's parts (kernel codegen 1.0 s)"
     assert summary({}) == "no compile phase recorded"
@@ -89,3 +96,19 @@ def test_the_collectors_pauses_are_timed_inside_the_block_and_its_callback_leave
     assert summary({GC_KEY: 1.5, "compile_fx_inner": 9.0}) == (
         "Inductor 9.0 s, garbage collection 1.5 s"
     )
+
+
+def test_the_rest_of_the_frame_compiles_is_what_tracing_aot_dispatch_and_guards_leave() -> None:
+    spent = {
+        "_compile.compile_inner": 40.0,
+        "bytecode_tracing": 2.5,
+        "create_aot_dispatcher_function": 33.0,  # Inductor's 30 s inside it
+        "compile_fx_inner": 30.0,
+        "build_guards": 0.5,
+    }
+    assert outside(spent) == 4.0
+    assert shown(spent)["rest of the frame compiles"] == 4.0
+    assert outside({"compile_fx_inner": 3.0}) is None  # no frame compile recorded
+    assert "rest of the frame compiles" not in shown({"compile_fx_inner": 3.0})
+    # never negative where the nested timers' rounding exceeds the frame's
+    assert outside({"_compile.compile_inner": 1.0, "create_aot_dispatcher_function": 1.01}) == 0.0

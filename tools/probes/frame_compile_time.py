@@ -35,16 +35,8 @@ from magi_passes import forms, magi_compile
 from pytest_magi import zoo
 from pytest_magi.capture import generate_only, inductor_config_restored
 from pytest_magi.codegen import _copy_to_device, _swapped_module_state
-from pytest_magi.compile_phases import compile_phases, summary
+from pytest_magi.compile_phases import compile_phases, outside, summary
 from pytest_magi.fake_cuda import fake_cuda
-
-
-def outside(spent: dict[str, float]) -> float:
-    """The frame compile's seconds outside tracing, AOT dispatch (Inductor in it) and guards."""
-    total = spent.get("_compile.compile_inner", 0.0)
-    for key in ("bytecode_tracing", "create_aot_dispatcher_function", "build_guards"):
-        total -= spent.get(key, 0.0)
-    return total
 
 
 def compiled_owner(model: zoo.ZooModel, owner: Any, side: str) -> tuple[Any, Any]:
@@ -92,7 +84,8 @@ def compile_once(model: zoo.ZooModel, side: str, profile: bool) -> str:
                 if profiler is not None:
                     profiler.disable()
         took = time.perf_counter() - started
-    text = f"  {side:<14} {took:5.1f} s, outside {outside(spent):4.1f} s{failure}; {summary(spent)}"
+    rest = outside(spent) or 0.0
+    text = f"  {side:<14} {took:5.1f} s, outside {rest:4.1f} s{failure}; {summary(spent)}"
     backend = getattr(compiled, "magi_backend", None)
     if backend is not None:
         text += "\n" + "".join(
