@@ -51,7 +51,8 @@ def test_the_suite_collects_without_xdist_and_every_marker_is_registered() -> No
     proc = _run(
         sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:xdist",
         "-p", "no:cacheprovider", "-W", "error::pytest.PytestUnknownMarkWarning",
-        "--snapshot-warn-unused", "tests/test_zoo_gpu.py", "tests/test_perf_gpu.py", "tests/test_snapshot_suite.py",
+        "--snapshot-warn-unused",
+        "tests/test_zoo_gpu.py", "tests/test_perf_gpu.py", "tests/test_snapshot_suite.py",
     )  # fmt: skip
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert "tests collected" in proc.stdout

@@ -11,8 +11,8 @@ each side a process and an empty cache of its own (TORCHINDUCTOR_CACHE_DIR, TRIT
 
 Session 35 (H100, torch 2.11): magi's frame compile spent 2.2-2.4 s more than torch.compile's
 outside dynamo's tracing, AOT dispatch and Inductor, with or without cProfile (so not Python
-work that the profiler slows), and fake CUDA does not show it (`frame_compile_time.py`, torch
-2.11 and 2.13: 0.1-0.2 s on either side). A third listing therefore shows dynamo's, AOT
+work that the profiler slows), and fake CUDA does not show it (`frame_compile_time.py`:
+0.1-0.9 s on either side, torch 2.11 and 2.13). A third listing therefore shows dynamo's, AOT
 autograd's, the backend's and the caches' functions, and ``--stats FILE`` keeps the whole
 profile (`pstats`) for reading after the GPU machine is gone; the phases line includes the
 garbage collector's pauses.
