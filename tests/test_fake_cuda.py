@@ -326,7 +326,11 @@ def test_fake_conv_answers_do_not_leak_through_the_dispatch_cache() -> None:
 
     outside = raw()
     assert _conv_out_strides(torch.channels_last_3d, emulate=True) == (4096, 1, 1024, 128, 16)
-    assert raw() == outside == (4096, 256, 64, 8, 1)
+    assert raw() == outside
+    if not torch.backends.cudnn.is_available():
+        # a CPU build's answer is channels-first, so a leaked emulated answer would show; a CUDA
+        # build without a GPU (torch 2.11.0+cu130 here, session 35) answers as cuDNN already
+        assert outside == (4096, 256, 64, 8, 1)
 
 
 def _conv_out_strides(weight_format: torch.memory_format, emulate: bool) -> tuple[int, ...]:

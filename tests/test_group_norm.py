@@ -379,7 +379,7 @@ def test_chunked_statistics_fall_back_per_channel_where_the_positions_do_not_div
 def test_fake_cuda_chunked_statistics_are_two_kernels() -> None:
     """What the GPU would run: the chunks' statistics in one reduction whose loads run along the
     channels (the channel, x0, is the contiguous index), and each channel's group operands in
-    one persistent reduction over the group's channels x chunks, stored per channel; the
+    one reduction over the group's channels x chunks, stored per channel; the
     per-channel form takes four (three stages of Inductor's split, then the operands)."""
     model, _ = block_inputs(128)
     x = torch.randn(1, 128, 3, 32, 48, dtype=torch.bfloat16)  # 4608 positions: 144 chunks of 32
@@ -401,9 +401,10 @@ def test_fake_cuda_chunked_statistics_are_two_kernels() -> None:
     # 128 channels x 144 chunks of 32 positions, loaded along the channels
     assert "xnumel = 18432" in first.source and "r0_numel = 32" in first.source
     assert "in_ptr0 + (x0 + 128*" in first.source
-    # 4 channels x 144 chunks a group, for each of the 128 channels
-    assert "persistent_reduction" in combine.source and "r0_numel = 576" in combine.source
-    assert "xnumel = 128" in combine.source
+    # 4 channels x 144 chunks a group, for each of the 128 channels: one reduction, persistent
+    # on torch 2.13, looped on torch 2.11 (session 35: Inductor's persistence rule differs)
+    assert combine.kind in ("persistent_reduction", "reduction")
+    assert "r0_numel = 576" in combine.source and "xnumel = 128" in combine.source
 
 
 # --------------------------------------------------------------------------- measured
