@@ -33,7 +33,7 @@ from typing import Any, NoReturn
 
 import pytest
 
-from . import gpus, markers, report
+from . import gpus, markers, report, xdist_compat
 from .plugin_state import (
     COMPILE_LIMITS_KEY,
     CONFIG_BEFORE_KEY,
@@ -280,7 +280,10 @@ def pytest_report_header(config: pytest.Config) -> str | None:
     )
 
 
+@pytest.hookimpl(trylast=True)  # after xdist's, which marks the grouped tests (xdist_compat)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if _is_xdist_worker(config) and getattr(config.option, "loadgroup", False):
+        xdist_compat.keep_group_suffixes(items)
     for item in items:
         try:
             parsed = markers.parse_item_markers(item)

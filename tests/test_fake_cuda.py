@@ -346,7 +346,8 @@ def _conv_out_strides(weight_format: torch.memory_format, emulate: bool) -> tupl
 
 @needs_cpu_only
 def test_select_conv_backend_runs_on_fake_cuda_tensors() -> None:
-    """Measured fact: the CPU build answers a native (non-cuDNN) backend for fake cuda tensors."""
+    """Measured fact: the CPU build answers a native (non-cuDNN) backend for fake cuda tensors
+    (which is why `fake_cuda` emulates cuDNN's layouts); a CUDA build answers cuDNN."""
     with fake_cuda() as env, env.fake_mode:
         x = torch.empty(1, 8, 4, 8, 8, device="cuda")
         w = torch.empty(16, 8, 3, 3, 3, device="cuda")
@@ -362,7 +363,11 @@ def test_select_conv_backend_runs_on_fake_cuda_tensors() -> None:
             bias=None,
         )
     assert isinstance(backend, torch._C._ConvBackend)
-    assert backend not in (torch._C._ConvBackend.Cudnn, torch._C._ConvBackend.CudnnTranspose)
+    if torch.backends.cudnn.is_available():
+        # a CUDA build without a GPU (torch 2.11.0+cu130, session 35) answers cuDNN itself
+        assert backend == torch._C._ConvBackend.Cudnn
+    else:
+        assert backend not in (torch._C._ConvBackend.Cudnn, torch._C._ConvBackend.CudnnTranspose)
 
 
 @needs_cpu_only
@@ -371,8 +376,10 @@ def test_fake_conv_strides_follow_cudnn() -> None:
     # cuDNN: a channels-last-3d weight makes the output channels-last-3d
     assert _conv_out_strides(cl3d, emulate=True) == (4096, 1, 1024, 128, 16)
     assert _conv_out_strides(torch.contiguous_format, emulate=True) == (4096, 256, 64, 8, 1)
-    # the raw recipe (no emulation) answers contiguous: what a real GPU would not do
-    assert _conv_out_strides(cl3d, emulate=False) == (4096, 256, 64, 8, 1)
+    # the raw recipe (no emulation) answers contiguous on a CPU build: what a real GPU would not
+    # do; a CUDA build without a GPU answers as cuDNN does already
+    raw = (4096, 1, 1024, 128, 16) if torch.backends.cudnn.is_available() else (4096, 256, 64, 8, 1)
+    assert _conv_out_strides(cl3d, emulate=False) == raw
 
 
 def test_channels_last_weight_pins_producer_layout_without_copy() -> None:

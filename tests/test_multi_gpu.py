@@ -707,3 +707,74 @@ def test_a_run_over_two_gpus_compares_with_one_in_a_process(
     assert "all 3 timed pairs within 3.0%" in out
     assert "in one process" in out and "on 2 workers" in out
     assert "test time: before" in out
+
+
+# --------------------------------------------------------------------------- loadgroup on pytest 9.2
+GROUPED_WRITERS = """
+import os
+import pytest
+
+def _write(name):
+    with open(name + ".worker", "w") as f:
+        f.write(os.environ["PYTEST_XDIST_WORKER"])
+
+@pytest.mark.xdist_group("vae")
+def test_a1():
+    _write("a1")
+
+@pytest.mark.xdist_group("vae")
+def test_a2():
+    _write("a2")
+
+@pytest.mark.xdist_group("gqa")
+def test_b():
+    _write("b")
+"""
+
+
+def test_loadgroup_sends_one_groups_tests_to_one_worker_on_every_pytest(
+    pytester: pytest.Pytester,
+) -> None:
+    """With pytest 9.2.0 and pytest-xdist 3.8.0 the group's two tests ran on two workers
+    (pytest-xdist#1386) until the plugin kept xdist's group suffix (`xdist_compat`); here it
+    holds on whichever pytest runs the suite. Three runs: a lost group would be spread by
+    chance in one of them at least as often as not."""
+    pytester.makepyfile(GROUPED_WRITERS)
+    for _ in range(3):
+        result = _run(pytester, "-n", "2", "--dist", "loadgroup")
+        result.assert_outcomes(passed=3)
+        worker = {n: (pytester.path / f"{n}.worker").read_text() for n in ("a1", "a2", "b")}
+        assert worker["a1"] == worker["a2"], worker
+
+
+def test_the_group_suffix_is_kept_where_the_node_id_is_derived_from_a_structured_id() -> None:
+    """pytest 9.2's shape (``nodeid`` is ``str(item._id)``), imitated, so that CI's pytest
+    exercises the change too: xdist's write to ``_nodeid`` is carried into ``_id``."""
+    from pytest_magi.xdist_compat import keep_group_suffixes
+
+    class StructuredId:
+        def __init__(self, text: str) -> None:
+            self.text = text
+
+        @classmethod
+        def parse(cls, text: str) -> StructuredId:
+            return cls(text)
+
+        def __str__(self) -> str:
+            return self.text
+
+    class Item:
+        def __init__(self, nodeid: str) -> None:
+            self._id = StructuredId(nodeid)
+
+        @property
+        def nodeid(self) -> str:
+            return str(self._id)
+
+    grouped, plain, shown = Item("t.py::test_a"), Item("t.py::test_b"), Item("t.py::test_c")
+    grouped._nodeid = "t.py::test_a@vae"  # what xdist writes for a grouped test
+    shown._nodeid = "t.py::test_c"  # a pytest that reads _nodeid shows it already
+    assert keep_group_suffixes([grouped, plain, shown]) == 1
+    assert grouped.nodeid == "t.py::test_a@vae"
+    assert plain.nodeid == "t.py::test_b" and shown.nodeid == "t.py::test_c"
+    assert keep_group_suffixes([grouped]) == 0  # once is enough
