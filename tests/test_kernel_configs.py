@@ -80,9 +80,9 @@ def test_fake_cuda_the_chunk_statistics_launch_with_one_config() -> None:
     positions: 60 chunks of 318), the chunk reduction, which Inductor would autotune over six
     configs at the first call (its "default" hint), launches with the statistics' config; the
     combine (persistent on torch 2.13, one config of Inductor's already; looped on torch 2.11)
-    and the rest keep theirs, the apply
-    kernel its own fixed one. The pass records the chunk reduction's sizes, which is how the
-    handler knows it; with the switch off nothing is fixed."""
+    and the rest keep theirs, the apply kernel its own fixed one. The pass records the chunk
+    reduction's sizes, which is how the handler knows it; with the switch off nothing is
+    fixed."""
     chunked = STATIC.replace(group_norm_chunked_stats=True)
     torch.manual_seed(0)
     model = Block(512).to(torch.bfloat16).eval()
