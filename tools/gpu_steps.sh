@@ -10,6 +10,7 @@
 #                      channels-last, norm inputs, bounds, the Wan zoo tests), `--magi-perf -n 2
 #                      --dist loadgroup` (one xdist worker per GPU), report in $LOGS/r_NAME.json;
 #   suite_one_gpu_step NAME   the same in one process on one GPU (`-n 0`);
+#   cold_pairs MODEL...   each MODEL compiled cold as torch.compile, then magi (`cold_model`);
 #   profile_step MODEL SIDE [ENV=VALUE...]   MODEL's cold compile as SIDE under cProfile, empty
 #                      caches, the whole profile kept ($LOGS/prof_SIDE.pstats);
 #   cold VARIANT TAG [ENV=VALUE...]   the Wan decode (T=3) compiled as VARIANT in a process of its
@@ -50,16 +51,17 @@ setup_step() {
 SUITE=(tests/test_perf_gpu.py examples/vae tests/test_config_sweep.py tests/test_workarounds.py
     tests/test_channels_last.py tests/test_norm_inputs.py tests/test_bounds.py tests/test_zoo_gpu.py)
 SUITE_K="not test_zoo_gpu or wan_decode_holds or wan-form"
-suite_step() {
-    step "$1" python -m pytest -p no:cacheprovider -v -rA -m requires_cuda --magi-perf -n 2 \
-        --dist loadgroup --magi-report "$LOGS/r_$1.json" "${SUITE[@]}" -k "$SUITE_K"
+# the GPU suites as step NAME, with xdist's arguments after it
+gpu_suites() {
+    local name=$1
+    shift
+    step "$name" python -m pytest -p no:cacheprovider -v -rA -m requires_cuda --magi-perf "$@" \
+        --magi-report "$LOGS/r_$name.json" "${SUITE[@]}" -k "$SUITE_K"
 }
+suite_step() { gpu_suites "$1" -n 2 --dist loadgroup; }
 # the same on the one GPU of the one-GPU kind, in one process (`-n 0`: two workers would time
 # their pairs on a shared card; `-p no:xdist` would leave the `xdist_group` marker unregistered)
-suite_one_gpu_step() {
-    step "$1" python -m pytest -p no:cacheprovider -n 0 -v -rA -m requires_cuda --magi-perf \
-        --magi-report "$LOGS/r_$1.json" "${SUITE[@]}" -k "$SUITE_K"
-}
+suite_one_gpu_step() { gpu_suites "$1" -n 0; }
 
 # MODEL's cold compile as SIDE (torch.compile or magi) under cProfile, in a process with empty
 # caches (tools/probes/gpu_compile_profile.py): $LOGS/prof_SIDE.log, the whole profile in
@@ -90,6 +92,17 @@ cold_model() {
     rm -rf "$dir" && mkdir -p "$dir"
     env TORCHINDUCTOR_CACHE_DIR=$dir TRITON_CACHE_DIR=$dir/triton "$@" python benchmarks/zoo.py \
         --models "$m" --baseline "${vs%%,*}" --variants "$vs" --rounds 5 --hbm-gbps $HBM
+}
+
+# each MODEL compiled cold as torch.compile, then as magi, each in a process of its own with
+# empty caches (`cold_model`): $LOGS/<model without -vae>_<variant>.log
+cold_pairs() {
+    local m v
+    for m in "$@"; do
+        for v in torch.compile magi; do
+            step "${m%-vae}_${v}" cold_model "$m" "${m%-vae}_${v}" "$v"
+        done
+    done
 }
 
 # two variants of one model compiled cold at once, one per GPU, then swapped

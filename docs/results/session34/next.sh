@@ -66,12 +66,7 @@ for s in "$@"; do
         step snap211 python -m pytest -p no:cacheprovider -n 0 -q tests/test_snapshot_suite.py \
             -k "vae_decoder_tiny and static-magi" --snapshot-update
         tar czf "$LOGS/snap211.tgz" tests/__snapshots__/torch-2.11/test_snapshot_suite ;;
-    coldnew)
-        for m in svd-vae allegro-vae easyanimate-vae vidtok-vae ltx2-video-vae; do
-            for v in torch.compile magi; do
-                step "${m%-vae}_${v}" cold_model "$m" "${m%-vae}_${v}" "$v"
-            done
-        done ;;
+    coldnew) cold_pairs svd-vae allegro-vae easyanimate-vae vidtok-vae ltx2-video-vae ;;
     hvab2)
         step hvab2 env $DEC python benchmarks/zoo.py --models $HV --baseline magi \
             --variants magi,magi-form-no-gn-stats,magi-form-no-nd-tiling,torch.compile \
@@ -85,10 +80,7 @@ for s in "$@"; do
         step hvab env $DEC python benchmarks/zoo.py --models $HV --baseline magi \
             --variants magi,magi-form-gn-chunks,magi-form-no-pw-autotune,torch.compile \
             --rounds 5 --hbm-gbps $HBM --json "$LOGS/hvab.json" ;;
-    suite)
-        step suite python -m pytest -p no:cacheprovider -n 0 -v -rA -m requires_cuda \
-            --magi-perf --magi-report "$LOGS/r_suite.json" "${SUITE[@]}" \
-            -k "not test_zoo_gpu or wan_decode_holds or wan-form" ;;
+    suite) suite_one_gpu_step suite ;;
     zootests)
         step zootests python -m pytest -p no:cacheprovider -n 0 -v -rA -m requires_cuda \
             --magi-perf --magi-report "$LOGS/r_zootests.json" tests/test_zoo_gpu.py \

@@ -45,12 +45,7 @@ for s in "$@"; do
         step hvab2 env $DEC python benchmarks/zoo.py --models $HV --baseline magi \
             --variants magi,magi-form-no-gn-stats,magi-form-no-nd-tiling,torch.compile \
             --rounds 5 --hbm-gbps $HBM --json "$LOGS/hvab2.json" ;;
-    coldnew)
-        for m in svd-vae allegro-vae easyanimate-vae vidtok-vae ltx2-video-vae; do
-            for v in torch.compile magi; do
-                step "${m%-vae}_${v}" cold_model "$m" "${m%-vae}_${v}" "$v"
-            done
-        done ;;
+    coldnew) cold_pairs svd-vae allegro-vae easyanimate-vae vidtok-vae ltx2-video-vae ;;
     mochi)
         step mochi_magi cold_model mochi-vae mochi_magi magi
         step mochi_torch.compile cold_model mochi-vae mochi_torch.compile torch.compile ;;
