@@ -344,35 +344,15 @@ DECIDED_DECODERS: tuple[CompileForm, ...] = (
     # each graph kept magi and the output was right (svd 1.843x, allegro 1.396x, easyanimate's
     # two graphs 1.298x, vidtok 1.270x, ltx2-video 1.185x), so they compile once on H100s
     # instead of twice and a timing. MiniMax-H3's decoder has no measured pass (no decision)
-    decided_form(
-        "svd-decoder",
-        f"{_AUTOENCODERS}.autoencoder_kl_temporal_decoder.TemporalDecoder",
-        "H100",
-        _SESSION_34,
-    ),
-    decided_form(
-        "allegro-decoder",
-        f"{_AUTOENCODERS}.autoencoder_kl_allegro.AllegroDecoder3D",
-        "H100",
-        _SESSION_34,
-    ),
-    decided_form(
-        "easyanimate-decoder",
-        f"{_AUTOENCODERS}.autoencoder_kl_magvit.EasyAnimateDecoder",
-        "H100",
-        _SESSION_34,
-    ),
-    decided_form(
-        "vidtok-decoder",
-        f"{_AUTOENCODERS}.autoencoder_vidtok.VidTokDecoder3D",
-        "H100",
-        _SESSION_34,
-    ),
-    decided_form(
-        "ltx2-video-decoder",
-        f"{_AUTOENCODERS}.autoencoder_kl_ltx2.LTX2VideoDecoder3d",
-        "H100",
-        _SESSION_34,
+    *(
+        decided_form(name, f"{_AUTOENCODERS}.{cls}", "H100", _SESSION_34)
+        for name, cls in (
+            ("svd-decoder", "autoencoder_kl_temporal_decoder.TemporalDecoder"),
+            ("allegro-decoder", "autoencoder_kl_allegro.AllegroDecoder3D"),
+            ("easyanimate-decoder", "autoencoder_kl_magvit.EasyAnimateDecoder"),
+            ("vidtok-decoder", "autoencoder_vidtok.VidTokDecoder3D"),
+            ("ltx2-video-decoder", "autoencoder_kl_ltx2.LTX2VideoDecoder3d"),
+        )
     ),
 )
 
