@@ -310,6 +310,16 @@ def test_force_stride_order_works_on_fake_cuda_tensors() -> None:
     assert same is x
 
 
+# the sample conv's output strides: channels-last-3d (cuDNN's answer for a channels-last-3d
+# weight) and channels-first
+CL3D_STRIDES = (4096, 1, 1024, 128, 16)
+CF_STRIDES = (4096, 256, 64, 8, 1)
+# what the raw recipe (no emulation) answers for a channels-last-3d weight: channels-first on a
+# CPU build, what a real GPU would not do; as cuDNN on a CUDA build without a GPU (torch
+# 2.11.0+cu130, session 35)
+RAW_CL3D_STRIDES = CL3D_STRIDES if torch.backends.cudnn.is_available() else CF_STRIDES
+
+
 @needs_cpu_only
 def test_fake_conv_answers_do_not_leak_through_the_dispatch_cache() -> None:
     """FakeTensorMode's dispatch cache is class-wide: cleared on entry and exit."""
@@ -324,13 +334,11 @@ def test_fake_conv_answers_do_not_leak_through_the_dispatch_cache() -> None:
             )
             return tuple(out.stride())
 
+    # (on a CPU build the raw answer is channels-first, so a leaked emulated answer would show;
+    # a CUDA build answers as cuDNN already, `RAW_CL3D_STRIDES`)
     outside = raw()
-    assert _conv_out_strides(torch.channels_last_3d, emulate=True) == (4096, 1, 1024, 128, 16)
-    assert raw() == outside
-    if not torch.backends.cudnn.is_available():
-        # a CPU build's answer is channels-first, so a leaked emulated answer would show; a CUDA
-        # build without a GPU (torch 2.11.0+cu130 here, session 35) answers as cuDNN already
-        assert outside == (4096, 256, 64, 8, 1)
+    assert _conv_out_strides(torch.channels_last_3d, emulate=True) == CL3D_STRIDES
+    assert raw() == outside == RAW_CL3D_STRIDES
 
 
 def _conv_out_strides(weight_format: torch.memory_format, emulate: bool) -> tuple[int, ...]:
@@ -374,12 +382,9 @@ def test_select_conv_backend_runs_on_fake_cuda_tensors() -> None:
 def test_fake_conv_strides_follow_cudnn() -> None:
     cl3d = torch.channels_last_3d
     # cuDNN: a channels-last-3d weight makes the output channels-last-3d
-    assert _conv_out_strides(cl3d, emulate=True) == (4096, 1, 1024, 128, 16)
-    assert _conv_out_strides(torch.contiguous_format, emulate=True) == (4096, 256, 64, 8, 1)
-    # the raw recipe (no emulation) answers contiguous on a CPU build: what a real GPU would not
-    # do; a CUDA build without a GPU answers as cuDNN does already
-    raw = (4096, 1, 1024, 128, 16) if torch.backends.cudnn.is_available() else (4096, 256, 64, 8, 1)
-    assert _conv_out_strides(cl3d, emulate=False) == raw
+    assert _conv_out_strides(cl3d, emulate=True) == CL3D_STRIDES
+    assert _conv_out_strides(torch.contiguous_format, emulate=True) == CF_STRIDES
+    assert _conv_out_strides(cl3d, emulate=False) == RAW_CL3D_STRIDES
 
 
 def test_channels_last_weight_pins_producer_layout_without_copy() -> None:
