@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Session 36's GPU steps (issue 18), for the 1-GPU kind. `bash docs/results/session36/next.sh
+# STEP...` in the background (setsid), logs in /tmp/s36, `bash tools/gpu_poll.sh /tmp/s36 540
+# s36_logs.tgz` to wait.
+#   setup     wheels, this checkout, versions, the GPU
+#   prof      HunyuanVideo's cold compile under cProfile, torch.compile and the form, each in a
+#             process with empty caches, the whole profiles kept (prof_*.pstats): first, so that
+#             the profiles come back with the first poll
+#   suite     the GPU suites after session 35's code (xdist_compat, the forms table), one process
+#   coldnew   the five decoders whose decisions session 34 recorded for H100s, torch.compile and
+#             magi, each compile alone with empty caches
+#   mochi     mochi cold, torch.compile and magi
+#   hvcold    HunyuanVideo cold, each compile alone with empty caches, alternating sides
+set -u
+LOGS=/tmp/s36
+# shellcheck source=../../../tools/gpu_steps.sh
+source tools/gpu_steps.sh
+HV=hunyuanvideo-vae
+DEC=MAGI_PASSES__DECIDED_ON=H100,H200
+hv_cold() { step "hv_${1}_$2" cold_model $HV "hv_${1}_$2" "$1" $DEC; }
+for s in "$@"; do
+    case $s in
+    setup) setup_step ;;
+    prof)
+        profile_step $HV torch.compile $DEC
+        profile_step $HV magi $DEC ;;
+    suite) suite_one_gpu_step suite ;;
+    coldnew) cold_pairs svd-vae allegro-vae easyanimate-vae vidtok-vae ltx2-video-vae ;;
+    mochi) cold_pairs mochi-vae ;;
+    hvcold)
+        hv_cold magi 1
+        hv_cold torch.compile 1
+        hv_cold magi 2
+        hv_cold torch.compile 2 ;;
+    esac
+done
+echo done >"$LOGS/ALL.done"
