@@ -52,7 +52,9 @@ autotunes are pointwise, 94 of 116 in its form and 92 of 118 under torch.compile
 `magi-form-no-gn-stats` and `magi-form-no-nd-tiling` (`magi` without the GroupNorm statistics
 rewrite, or without ND tiling: what each costs a form's compile and buys its runtime; in fake
 CUDA the statistics rewrite gives HunyuanVideo's scheduler 63 of the form's 145 operations
-beyond torch.compile's, ND tiling none; session 34),
+beyond torch.compile's, ND tiling none; session 34), `magi-form-sympy-min-max` (`magi` with
+Inductor's index propagation building SymPy's Min / Max, as torch 2.11 does on its own:
+`PassConfig.torch_index_min_max` off; what the backport saves a form's compile; session 36),
 `magi-backend` (`torch.compile(module, backend="magi")`: the passes
 alone), the fair baselines `torch.compile+frames` (frames of their own, no passes: what the
 isolation alone buys) and `torch.compile+limit` (`torch.compile(module)` with dynamo's recompile
@@ -116,6 +118,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import json
 import logging
 import platform
@@ -166,6 +169,7 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-form-no-pw-autotune": ({}, "instance"),
     "magi-form-no-gn-stats": ({"enable_group_norm_stats": False}, "instance"),
     "magi-form-no-nd-tiling": ({"enable_nd_tiling": False}, "instance"),
+    "magi-form-sympy-min-max": ({"torch_index_min_max": False}, "instance"),
     "magi-backend": ({}, "class"),
     "magi-no-cl": ({"enable_conv_channels_last": False}, "instance"),
     "magi-cl-always": ({"channels_last_conv2d_graphs": True}, "class"),
@@ -213,6 +217,7 @@ FORM_VARIANTS = (
     "magi-form-no-pw-autotune",
     "magi-form-no-gn-stats",
     "magi-form-no-nd-tiling",
+    "magi-form-sympy-min-max",
 )
 # the `magi-form-*` variants that change one of the form's own options (`magi_passes.forms`)
 FORM_OPTION_OVERRIDES: dict[str, dict[str, Any]] = {
@@ -469,6 +474,11 @@ def bench_model(name: str, args: argparse.Namespace, log: Callable[[str], None])
     log(f"  eager: rel-L2 vs {high} {eager_err:.2e}; bound for compiled runs {bound:.2e}")
     rows: list[Row] = []
     compiled: dict[str, Runnable] = {}
+    # Inductor's modules imported before any variant is built: `torch.compile(module)` imports
+    # them itself (1.9 s on this CPU, more on the H100's host), `magi_compile(module)` at its
+    # first call, so a cold process would count them in magi's compile and not in torch.compile's
+    # (docs/benchmarks.md, "Session 36")
+    importlib.import_module("torch._inductor.compile_fx")
     for variant in [args.baseline, *[v for v in args.variants if v != args.baseline]]:
         cm, backend = _build_variant(model, variant, args.recompile_limit)
         with compile_phases() as spent:

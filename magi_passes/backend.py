@@ -43,6 +43,7 @@ from .base import PassResult, get_inductor_config_value
 from .channels_last import channels_last_format, fires_on
 from .config import PassConfig
 from .decisions import Decider, Decision, decision_key, mutates_inputs
+from .index_min_max import torch_index_min_max
 from .kernel_configs import group_norm_kernel_configs
 from .manager import PASS_ORDER, PassManager
 from .predicates import is_dynamic
@@ -323,7 +324,10 @@ class MagiBackend:
         if pass_config.channels_last_weights_once and fires_on(pass_config, _has_conv3d(gm)):
             hoisted = _hoistable_conv_weights(gm, inputs)
             _convert_example_weights(gm, inputs, hoisted)
-        with group_norm_kernel_configs(manager):
+        with (
+            group_norm_kernel_configs(manager),
+            torch_index_min_max(pass_config.torch_index_min_max),
+        ):
             compiled: Any = compile_working_around(
                 lambda: compile_fx(gm, inputs, config_patches=patches),
                 pass_config.work_around_inductor_bugs,

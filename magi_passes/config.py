@@ -172,6 +172,12 @@ class PassConfig:
       Both hold where no timing could be taken (CUDA graphs on; fake CUDA, whose device is
       named as an H100's), so the code is what the measurement kept; a training graph is
       decided by the static rules, as no recorded forward timing saw its backward.
+    - `torch_index_min_max`: on a torch whose Inductor builds SymPy's own ``Min`` / ``Max`` in
+      its index propagation (2.11, 2.12), build torch's for each compile instead, as torch 2.13
+      does (pytorch#184589; `magi_passes.index_min_max`): SymPy's compare their arguments pairwise
+      each time Inductor substitutes into an index with a clamp (a replicate pad), which took
+      a quarter of HunyuanVideo's decoder compile on an H100 (docs/benchmarks.md, "Session
+      36"); the generated code is the same. Not a measured pass: it changes compile time only.
     """
 
     enable_conv_channels_last: bool = True
@@ -197,6 +203,7 @@ class PassConfig:
     channels_last_pad_through_cat: bool = False
     decided_on: str = ""
     decided_plain_on: str = ""
+    torch_index_min_max: bool = True
 
     def __new__(cls, *args: Any, **kwargs: Any) -> PassConfig:
         # names are checked before the dataclass __init__ sees them, so a misspelt field gets the

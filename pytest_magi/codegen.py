@@ -415,19 +415,26 @@ def _make_backend(
     def backend(gm: torch.fx.GraphModule, example_inputs: Sequence[Any]) -> Callable[..., Any]:
         from torch._inductor.compile_fx import compile_fx
 
+        from magi_passes.index_min_max import torch_index_min_max
         from magi_passes.kernel_configs import group_norm_kernel_configs
         from magi_passes.workarounds import compile_working_around, truncating_to_now
 
         stats.on_compile()
-        # as the magi backend compiles: with the fixed configs of GroupNorm's kernels, and a
-        # compile that raised on one of torch 2.13's sympy bugs compiled again around them,
-        # without the failed try's graphs in the log or its records in the manager
+        # as the magi backend compiles: with the fixed configs of GroupNorm's kernels, torch's
+        # Min / Max in index propagation, and a compile that raised on one of torch 2.13's
+        # sympy bugs compiled again around them, without the failed try's graphs in the log or
+        # its records in the manager
         fix = manager is not None and manager.config.work_around_inductor_bugs
+        min_max = manager is not None and manager.config.torch_index_min_max
         log = recorder.log
         records: list[list[Any]] = [log.before, log.after, log.texts, log.owners]
         if manager is not None:
             records += [manager.history, manager.graphs]
-        with torch._inductor.config.patch(patches), group_norm_kernel_configs(manager):
+        with (
+            torch._inductor.config.patch(patches),
+            group_norm_kernel_configs(manager),
+            torch_index_min_max(min_max),
+        ):
             compile_working_around(
                 lambda: compile_fx(gm, example_inputs, inner_compile=inner),
                 fix,

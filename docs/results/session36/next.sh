@@ -10,7 +10,9 @@
 #   coldnew   the five decoders whose decisions session 34 recorded for H100s, torch.compile and
 #             magi, each compile alone with empty caches
 #   mochi     mochi cold, torch.compile and magi
-#   hvcold    HunyuanVideo cold, each compile alone with empty caches, alternating sides
+#   hvcold    HunyuanVideo cold, each compile alone with empty caches (Inductor imported before
+#             either side's timing), alternating: the form, torch.compile, the form with
+#             index propagation's SymPy Min / Max (PassConfig.torch_index_min_max off), twice
 set -u
 LOGS=/tmp/s36
 # shellcheck source=../../../tools/gpu_steps.sh
@@ -28,10 +30,11 @@ for s in "$@"; do
     coldnew) cold_pairs svd-vae allegro-vae easyanimate-vae vidtok-vae ltx2-video-vae ;;
     mochi) cold_pairs mochi-vae ;;
     hvcold)
-        hv_cold magi 1
-        hv_cold torch.compile 1
-        hv_cold magi 2
-        hv_cold torch.compile 2 ;;
+        for i in 1 2; do
+            hv_cold magi $i
+            hv_cold torch.compile $i
+            hv_cold magi-form-sympy-min-max $i
+        done ;;
     esac
 done
 echo done >"$LOGS/ALL.done"
