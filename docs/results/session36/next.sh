@@ -12,7 +12,9 @@
 #   mochi     mochi cold, torch.compile and magi
 #   hvcold    HunyuanVideo cold, each compile alone with empty caches (Inductor imported before
 #             either side's timing), alternating: the form, torch.compile, the form with
-#             index propagation's SymPy Min / Max (PassConfig.torch_index_min_max off), twice
+#             index propagation's SymPy Min / Max (PassConfig.torch_index_min_max off); ROUNDS
+#             rounds ("1 2" unless set)
+#   newpairs  LTX-2's and VidTok's decoders cold, torch.compile then magi (after the backport)
 set -u
 LOGS=/tmp/s36
 # shellcheck source=../../../tools/gpu_steps.sh
@@ -29,8 +31,9 @@ for s in "$@"; do
     suite) suite_one_gpu_step suite ;;
     coldnew) cold_pairs svd-vae allegro-vae easyanimate-vae vidtok-vae ltx2-video-vae ;;
     mochi) cold_pairs mochi-vae ;;
+    newpairs) cold_pairs ltx2-video-vae vidtok-vae ;;
     hvcold)
-        for i in 1 2; do
+        for i in ${ROUNDS:-1 2}; do
             hv_cold magi $i
             hv_cold torch.compile $i
             hv_cold magi-form-sympy-min-max $i
