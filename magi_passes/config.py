@@ -176,8 +176,9 @@ class PassConfig:
       its index propagation (2.11, 2.12), build torch's for each compile instead, as torch 2.13
       does (pytorch#184589; `magi_passes.index_min_max`): SymPy's compare their arguments pairwise
       each time Inductor substitutes into an index with a clamp (a replicate pad), which took
-      a quarter of HunyuanVideo's decoder compile on an H100 (docs/benchmarks.md, "Session
-      36"); the generated code is the same. Not a measured pass: it changes compile time only.
+      a quarter of HunyuanVideo's decoder compile on an H100 under cProfile (docs/benchmarks.md,
+      "Session 36"); the generated code is the same. Not a measured pass: it changes compile
+      time only.
     """
 
     enable_conv_channels_last: bool = True
