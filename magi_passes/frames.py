@@ -20,6 +20,9 @@ and magi ran 1.15x over torch.compile instead of 1.62x (both measured before mag
 made correct; 1.63x with it correct, docs/benchmarks.md).
 ``per="class"`` gives one new code object per class (instances of a class still share it), which
 makes a second compiled copy of a model behave as if it were alone in the process.
+``per="root"`` gives the module itself one and leaves its submodules alone: for a model that
+compiles to one graph, whose submodules dynamo only inlines, it keeps the copy's frame apart
+without the cost `isolate_forward_code` describes (session 36; not yet any form's choice).
 
 torch's own modules (`torch.nn.Conv2d`, `nn.Sequential`, `nn.SiLU`...) get one more change:
 dynamo compiles a frame of torch's own code only when it traces into it from compiled code,
@@ -55,7 +58,7 @@ from typing import Any
 
 import torch
 
-ISOLATION_LEVELS = ("instance", "class")
+ISOLATION_LEVELS = ("instance", "class", "root")
 _MARK = "__magi_fresh_forward__"
 _NAME_MARK = "__magi_"
 FRAME_FILE_PREFIX = "<magi frame> "
@@ -110,7 +113,17 @@ def isolate_forward_code(module: torch.nn.Module, per: str = "instance") -> int:
     """Give ``module`` and each of its submodules a ``forward`` on a new code object.
 
     ``per="instance"``: one code object per module instance (each gets its own dynamo cache);
-    ``per="class"``: one per class within ``module``. Returns how many code objects were made.
+    ``per="class"``: one per class within ``module``; ``per="root"``: ``module``'s own only,
+    its submodules left as they are. Returns how many code objects were made.
+
+    Dynamo calls a submodule's ``forward`` directly only when the instance has no ``forward``
+    of its own; otherwise it traces `torch.nn.Module._call_impl` around every call and guards
+    each ``forward``. So isolation below the root doubles the bytecode dynamo traces: on
+    HunyuanVideo's decoder (fake CUDA) 19,679 steps against 9,590 with the root alone, the same
+    generated code, and on the H100 dynamo's tracing took 0.7-2.6 s longer under magi than
+    under torch.compile on the decoders measured (docs/benchmarks.md, "Session 36"). A model
+    that compiles to one graph per call has no frame below its root, so ``per="root"`` keeps
+    its frames apart from any other copy's at the tracing cost of torch.compile.
     """
     if not isinstance(module, torch.nn.Module):
         raise TypeError(f"isolate_forward_code(module={module!r}): expected a torch.nn.Module")
@@ -118,7 +131,7 @@ def isolate_forward_code(module: torch.nn.Module, per: str = "instance") -> int:
         raise ValueError(f"isolate_forward_code(per={per!r}): expected one of {ISOLATION_LEVELS}")
     by_class: dict[type, types.FunctionType] = {}
     made = 0
-    for sub in module.modules():
+    for sub in [module] if per == "root" else module.modules():
         existing = vars(sub).get("forward")
         if existing is not None and not getattr(getattr(existing, "__func__", None), _MARK, False):
             continue  # another library's per-instance forward (e.g. an offloading hook)

@@ -821,7 +821,9 @@ class ZooModel:
         in the process — two copies sharing the classes' code share dynamo's frames and recompile
         limits (measured on the Wan 2.2 decode on the GPU: the second copy ran its up blocks
         eagerly); ``isolate="instance"`` gives every module instance its own frames, as
-        `magi_compile` does. ``dynamo_fixes=True`` runs every call of the compiled module
+        `magi_compile` does; ``isolate="root"`` gives the compiled module alone one (enough for
+        a model that is one graph, and dynamo then traces its submodules as torch.compile does:
+        `magi_passes.frames.isolate_forward_code`). ``dynamo_fixes=True`` runs every call of the compiled module
         inside `magi_passes.dynamo_fixes.tensor_constant_compare`, and ``contiguous_inputs=True``
         makes its positional tensor arguments contiguous first
         (`magi_passes.dynamo_fixes.attach_contiguous_inputs`), as `magi_compile` does with them;
