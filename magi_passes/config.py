@@ -173,7 +173,7 @@ class PassConfig:
       named as an H100's), so the code is what the measurement kept; a training graph is
       decided by the static rules, as no recorded forward timing saw its backward.
     - `torch_index_min_max`: on a torch whose Inductor builds SymPy's own ``Min`` / ``Max`` in
-      its index propagation (2.11, 2.12), build torch's for each compile instead, as torch 2.13
+      its index propagation (2.11; 2.12 by the fix's date), build torch's for each compile instead, as torch 2.13
       does (pytorch#184589; `magi_passes.index_min_max`): SymPy's compare their arguments pairwise
       each time Inductor substitutes into an index with a clamp (a replicate pad), which took
       a quarter of HunyuanVideo's decoder compile on an H100 under cProfile (docs/benchmarks.md,

@@ -1,7 +1,7 @@
 """torch's own Min and Max in Inductor's index propagation, on the torch versions that build SymPy's.
 
-The slowness (torch 2.11, and 2.12 by its source; fixed upstream by pytorch#184589, in torch
-2.13): Inductor's index propagation (`torch._inductor.index_propagation.SymPyOps`) turns a
+The slowness (torch 2.11, and 2.12 by the dates: pytorch#184589 fixed it in May 2026, after 2.12's
+April branch cut and before 2.13's): Inductor's index propagation (`torch._inductor.index_propagation.SymPyOps`) turns a
 kernel's ``ops.minimum`` / ``ops.maximum`` of index values into ``sympy.Min`` / ``sympy.Max``
 terms of the load's index. A replicate pad is such a clamp on every padded dim, and a video
 decoder pads every causal convolution's input that way. Each time Inductor substitutes into
@@ -46,7 +46,7 @@ def _sym_ops() -> Any:
 
 def builds_sympy_min_max() -> bool:
     """Whether this torch's index propagation builds ``sympy.Min`` for ``ops.minimum`` (torch
-    2.11, 2.12), rather than torch's own `Min` (2.13)."""
+    2.11; 2.12 by the dates of the fix), rather than torch's own `Min` (2.13)."""
     from torch._inductor.index_propagation import TypedExpr
 
     x, y = sympy.symbols("x y", integer=True)

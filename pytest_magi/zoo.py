@@ -823,9 +823,9 @@ class ZooModel:
         eagerly); ``isolate="instance"`` gives every module instance its own frames, as
         `magi_compile` does; ``isolate="root"`` gives the compiled module alone one (enough for
         a model that is one graph, and dynamo then traces its submodules as torch.compile does:
-        `magi_passes.frames.isolate_forward_code`). ``dynamo_fixes=True`` runs every call of the compiled module
-        inside `magi_passes.dynamo_fixes.tensor_constant_compare`, and ``contiguous_inputs=True``
-        makes its positional tensor arguments contiguous first
+        `magi_passes.frames.isolate_forward_code`). ``dynamo_fixes=True`` runs every call of
+        the compiled module inside `magi_passes.dynamo_fixes.tensor_constant_compare`, and
+        ``contiguous_inputs=True`` makes its positional tensor arguments contiguous first
         (`magi_passes.dynamo_fixes.attach_contiguous_inputs`), as `magi_compile` does with them;
         ``channels_last_parameters=True`` lays the copy's conv weights out channels-last first
         (`magi_passes.channels_last.convert_conv_parameters`; the eager model is not touched).
