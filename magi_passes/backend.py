@@ -26,13 +26,14 @@ clones stay in the graph: a copy per call, bandwidth-bound and tiled (the Wan 2.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import re
 import time
 import warnings
 import weakref
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import torch
@@ -90,6 +91,19 @@ def _split_options(
 def config_snapshot(manager: PassManager) -> dict[str, Any]:
     """Current values of every key the manager's passes may change, for `config.patch`."""
     return {key: get_inductor_config_value(key) for key in manager.mutates_inductor_config}
+
+
+@contextlib.contextmanager
+def compile_scope(manager: PassManager | None) -> Iterator[None]:
+    """What each graph's compile with `manager`'s passes runs inside, in the magi backend and in
+    `pytest_magi.inductor_codegen(config=...)`: the fixed Triton configs of the GroupNorm
+    rewrite's kernels (`magi_passes.kernel_configs`) and torch's Min / Max in Inductor's index
+    propagation (`magi_passes.index_min_max`, `PassConfig.torch_index_min_max`). ``None``: a
+    plain compile, nothing changed."""
+    config = getattr(manager, "config", None)
+    min_max = config is not None and config.torch_index_min_max
+    with group_norm_kernel_configs(manager), torch_index_min_max(min_max):
+        yield
 
 
 def inductor_options(config: PassConfig | None = None, **inductor_patches: Any) -> dict[str, Any]:
@@ -324,10 +338,7 @@ class MagiBackend:
         if pass_config.channels_last_weights_once and fires_on(pass_config, _has_conv3d(gm)):
             hoisted = _hoistable_conv_weights(gm, inputs)
             _convert_example_weights(gm, inputs, hoisted)
-        with (
-            group_norm_kernel_configs(manager),
-            torch_index_min_max(pass_config.torch_index_min_max),
-        ):
+        with compile_scope(manager):
             compiled: Any = compile_working_around(
                 lambda: compile_fx(gm, inputs, config_patches=patches),
                 pass_config.work_around_inductor_bugs,

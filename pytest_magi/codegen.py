@@ -415,8 +415,7 @@ def _make_backend(
     def backend(gm: torch.fx.GraphModule, example_inputs: Sequence[Any]) -> Callable[..., Any]:
         from torch._inductor.compile_fx import compile_fx
 
-        from magi_passes.index_min_max import torch_index_min_max
-        from magi_passes.kernel_configs import group_norm_kernel_configs
+        from magi_passes.backend import compile_scope
         from magi_passes.workarounds import compile_working_around, truncating_to_now
 
         stats.on_compile()
@@ -425,16 +424,11 @@ def _make_backend(
         # sympy bugs compiled again around them, without the failed try's graphs in the log or
         # its records in the manager
         fix = manager is not None and manager.config.work_around_inductor_bugs
-        min_max = manager is not None and manager.config.torch_index_min_max
         log = recorder.log
         records: list[list[Any]] = [log.before, log.after, log.texts, log.owners]
         if manager is not None:
             records += [manager.history, manager.graphs]
-        with (
-            torch._inductor.config.patch(patches),
-            group_norm_kernel_configs(manager),
-            torch_index_min_max(min_max),
-        ):
+        with torch._inductor.config.patch(patches), compile_scope(manager):
             compile_working_around(
                 lambda: compile_fx(gm, example_inputs, inner_compile=inner),
                 fix,

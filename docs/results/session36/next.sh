@@ -15,11 +15,11 @@
 #             index propagation's SymPy Min / Max (PassConfig.torch_index_min_max off), the form
 #             with a frame of its own for the decoder only (magi-form-root-frames); ROUNDS
 #             rounds ("1 2" unless set)
+#   newpairs  LTX-2's and VidTok's decoders cold, torch.compile then magi (after the backport)
 #   pairs2    Allegro's and EasyAnimate's decoders cold, torch.compile then magi
 # Run on this session's tree: `setup hvcold newpairs` (its logs were lost: the device's time ran
 # out under the poll). Planned for the next session: `setup suite hvcold newpairs pairs2`
 # (ROUNDS=1), the suites first, as the backport is in every magi compile on torch 2.11.
-#   newpairs  LTX-2's and VidTok's decoders cold, torch.compile then magi (after the backport)
 set -u
 LOGS=/tmp/s36
 # shellcheck source=../../../tools/gpu_steps.sh
