@@ -10,7 +10,8 @@
 #                      channels-last, norm inputs, bounds, the Wan zoo tests), `--magi-perf -n 2
 #                      --dist loadgroup` (one xdist worker per GPU), report in $LOGS/r_NAME.json;
 #   suite_one_gpu_step NAME   the same in one process on one GPU (`-n 0`);
-#   cold_pairs MODEL...   each MODEL compiled cold as torch.compile, then magi (`cold_model`);
+#   cold_pairs MODEL...   each MODEL compiled cold as torch.compile, then magi (`cold_model`),
+#                      or as each of COLD_VARIANTS (space-separated) where that is set;
 #   profile_step MODEL SIDE [ENV=VALUE...]   MODEL's cold compile as SIDE under cProfile, empty
 #                      caches, the whole profile kept ($LOGS/prof_SIDE.pstats);
 #   cold VARIANT TAG [ENV=VALUE...]   the Wan decode (T=3) compiled as VARIANT in a process of its
@@ -94,12 +95,12 @@ cold_model() {
         --models "$m" --baseline "${vs%%,*}" --variants "$vs" --rounds 5 --hbm-gbps $HBM
 }
 
-# each MODEL compiled cold as torch.compile, then as magi, each in a process of its own with
-# empty caches (`cold_model`): $LOGS/<model without -vae>_<variant>.log
+# each MODEL compiled cold as torch.compile, then as magi (or as each of COLD_VARIANTS), each in a
+# process of its own with empty caches (`cold_model`): $LOGS/<model without -vae>_<variant>.log
 cold_pairs() {
     local m v
     for m in "$@"; do
-        for v in torch.compile magi; do
+        for v in ${COLD_VARIANTS:-torch.compile magi}; do
             step "${m%-vae}_${v}" cold_model "$m" "${m%-vae}_${v}" "$v"
         done
     done
