@@ -57,7 +57,10 @@ Inductor's index propagation building SymPy's Min / Max, as torch 2.11 does on i
 `PassConfig.torch_index_min_max` off; what the backport saves a form's compile; session 36),
 `magi-form-root-frames` (`magi` with a frame of its own for the decoder only, not for each of
 its submodules: `isolate_forward_code(per="root")`, dynamo tracing the submodules as it does for
-torch.compile; for the decoders that are one graph; session 36),
+torch.compile; for the decoders that are one graph; session 36), `magi-form-no-cl-slices`
+(`magi` with `PassConfig.channels_last_through_slices` off: each frame window a convolution
+reads cloned channels-last on its own, as before session 37, instead of a view of its source
+converted once; EasyAnimate's chunked causal convolutions),
 `magi-backend` (`torch.compile(module, backend="magi")`: the passes
 alone), the fair baselines `torch.compile+frames` (frames of their own, no passes: what the
 isolation alone buys) and `torch.compile+limit` (`torch.compile(module)` with dynamo's recompile
@@ -174,6 +177,7 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-form-no-nd-tiling": ({"enable_nd_tiling": False}, "instance"),
     "magi-form-sympy-min-max": ({"torch_index_min_max": False}, "instance"),
     "magi-form-root-frames": ({}, "root"),
+    "magi-form-no-cl-slices": ({"channels_last_through_slices": False}, "instance"),
     "magi-backend": ({}, "class"),
     "magi-no-cl": ({"enable_conv_channels_last": False}, "instance"),
     "magi-cl-always": ({"channels_last_conv2d_graphs": True}, "class"),
@@ -223,6 +227,7 @@ FORM_VARIANTS = (
     "magi-form-no-nd-tiling",
     "magi-form-sympy-min-max",
     "magi-form-root-frames",
+    "magi-form-no-cl-slices",
 )
 # the `magi-form-*` variants that change one of the form's own options (`magi_passes.forms`)
 FORM_OPTION_OVERRIDES: dict[str, dict[str, Any]] = {

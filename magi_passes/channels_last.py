@@ -60,6 +60,17 @@ kernel is tiled 2-D (fake CUDA, a norm + cat + pad + conv3d block, torch 2.13).
   On in the Wan decoder's form (`magi_passes.forms`), with the weights channels-last: 1.071x at
   T=3 and 1.037x at T=21 over the form without both (H100, torch 2.11; docs/benchmarks.md
   "Session 27").
+- Windows (`PassConfig.channels_last_through_slices`, static graphs): where a conv input (or
+  the input of its pad chain) is a slice of a frame or spatial dim of a tensor, that tensor is
+  pinned channels-last (`prims.inductor_force_stride_order`, shared by every window of it) and
+  the conv reads the same slice of the pin: Inductor realises the tensor once in channels-last
+  and each window is a view of that buffer. A clone would not do: Inductor inlines a clone
+  read through several views into each of them, so every window would be a kernel computing
+  its frames again. Only where the window is dense channels-last in the pin (batch 1, or the
+  whole dim) and starts 16-byte aligned, so the convolution takes it as it is; otherwise the
+  window gets its own clone. EasyAnimate's decoder convolves each 3-frame window of
+  ``cat(cache, x)`` in turn: its window copies became views, 155 -> 130 kernels at full size
+  (fake CUDA, torch 2.13; torch.compile 111).
 - Causal conv state (`PassConfig.channels_last_conv_state`, opt-in): a graph output that is
   a window (slice or select of a frame or spatial dim) of what a converted convolution reads,
   built by data movement alone and used by nothing else in the graph, is laid out channels-last
@@ -309,17 +320,83 @@ class ConvChannelsLastPass(MagiPass):
             pads_only = True  # the pad input is already channels-last: only refresh the pads
         else:
             pads_only = False
+        converted_from = source
         if not pads_only:
+            user = pads[-1] if pads else conv
             if self._converts_through_cat(graph, source, fmt):
                 self._convert_cat_inputs(graph, source, fmt, clones, counts)
+            elif (
+                window := self._window_of_converted(graph, source, fmt, clones, counts)
+            ) is not None:
+                user.replace_input_with(source, window)
+                converted_from = cast("torch.fx.Node", source.args[0])
+                if not source.users:
+                    graph.erase_node(source)
             else:
-                user = pads[-1] if pads else conv
                 user.replace_input_with(source, _shared_clone(graph, source, fmt, clones, counts))
         # refresh the fake values of the hoisted-over pads, innermost first
         for pad in reversed(pads):
             refresh_pad_value(pad)
             counts["pads_hoisted"] += 1
-        return source
+        return converted_from
+
+    def _window_of_converted(
+        self,
+        graph: torch.fx.Graph,
+        node: torch.fx.Node,
+        fmt: torch.memory_format,
+        clones: Clones,
+        counts: dict[str, int],
+    ) -> torch.fx.Node | None:
+        """`PassConfig.channels_last_through_slices`: where ``node`` is a slice of a frame or
+        spatial dim of a tensor in a static graph, the same slice of that tensor's (shared) clone
+        in ``fmt``, provided the slice of the clone is dense in ``fmt`` (the convolution then
+        reads it as it is); None otherwise."""
+        if not (self.config.channels_last_through_slices and is_call(node, aten.slice.Tensor)):
+            return None
+        base = node.args[0]
+        dim = node.args[1] if len(node.args) > 1 else node.kwargs.get("dim", 0)
+        if not isinstance(base, torch.fx.Node) or not isinstance(dim, int) or is_dynamic(graph):
+            return None
+        rank = base.meta["val"].dim()
+        if dim % rank < 2 or channels_last_format(rank) != fmt:
+            return None
+        rest = node.args[2:]
+        # the window of the converted tensor, on fake values: dense in ``fmt``, or no rewrite
+        window_val = run_on_fake(
+            base.meta["val"],
+            lambda t: aten.slice.Tensor(t.clone(memory_format=fmt), dim, *rest),  # type: ignore[misc]
+        )
+        offset = window_val.storage_offset() * window_val.element_size()
+        if (
+            not window_val.is_contiguous(memory_format=fmt)
+            or not isinstance(offset, int)
+            or offset % 16
+        ):
+            counts["windows_not_dense"] = counts.get("windows_not_dense", 0) + 1
+            return None
+        pin = clones.get((base, fmt))
+        if pin is None:
+            # a pin, not a clone: Inductor realises ``base`` itself in ``fmt`` (one buffer that
+            # every window is a view of), where a clone's windows would each be computed again
+            value = run_on_fake(base.meta["val"], lambda t: t.contiguous(memory_format=fmt))
+            with graph.inserting_after(base):
+                pin = graph.call_function(force_stride_order_op(), (base, list(value.stride())))
+            pin.meta.update({k: v for k, v in base.meta.items() if k != "val"})
+            pin.meta["val"] = value
+            clones[(base, fmt)] = pin
+            counts["clones_inserted"] += 1
+        else:
+            counts["clones_shared"] += 1
+        with graph.inserting_after(pin):
+            window = graph.call_function(aten.slice.Tensor, (pin, dim, *rest))
+        window.meta.update({k: v for k, v in node.meta.items() if k != "val"})
+        window.meta["val"] = run_on_fake(
+            pin.meta["val"],
+            lambda t: aten.slice.Tensor(t, dim, *rest),  # type: ignore[misc]
+        )
+        counts["windows_of_converted"] = counts.get("windows_of_converted", 0) + 1
+        return window
 
     def _pads_into_cat(
         self,

@@ -179,6 +179,14 @@ class PassConfig:
       a quarter of HunyuanVideo's decoder compile on an H100 under cProfile (docs/benchmarks.md,
       "Session 36"); the generated code is the same. Not a measured pass: it changes compile
       time only.
+    - `channels_last_through_slices`: in static graphs, where a convolution reads a window (a
+      slice of a frame or spatial dim) of a tensor, `ConvChannelsLastPass` pins that tensor
+      channels-last once and the convolution reads the same window of it, a view, wherever the
+      window is dense channels-last there (batch 1; 16-byte aligned). Without it each window is
+      cloned channels-last by a kernel of its own that computes its frames again. EasyAnimate's
+      decoder runs each causal conv over the 3-frame windows of ``cat(cache, x)``: at its full
+      size in fake CUDA (torch 2.13) 155 kernels became 130 (torch.compile: 111), the chunks'
+      copies gone. On by default, as part of the measured channels-last rewrite.
     """
 
     enable_conv_channels_last: bool = True
@@ -205,6 +213,7 @@ class PassConfig:
     decided_on: str = ""
     decided_plain_on: str = ""
     torch_index_min_max: bool = True
+    channels_last_through_slices: bool = True
 
     def __new__(cls, *args: Any, **kwargs: Any) -> PassConfig:
         # names are checked before the dataclass __init__ sees them, so a misspelt field gets the

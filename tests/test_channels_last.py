@@ -677,3 +677,126 @@ def test_a_block_with_channels_last_weights_compiles_to_eagers_numbers_without_w
     # the two weights found channels-last; the only clones are of the two SiLU outputs
     assert result.applied and result.counts["already_channels_last"] == 2
     assert result.counts["clones_inserted"] == 2
+
+
+# --------------------------------------------------------------------------- through slices
+def _chunked_conv_graph(*, batch: int = 1, dim: int = 2, dynamic: bool = False):
+    """A causal conv run chunk by chunk, as EasyAnimate's decoder runs it: ``h = cat(cache,
+    silu(x))`` along frames, the conv over each 3-frame window of ``h``, and the next cache a
+    window of ``h`` that leaves the graph."""
+    b = GraphBuilder(dynamic=dynamic)
+    x = b.input((batch, 4, 2, 6, 6), dynamic_dims=(3, 4) if dynamic else ())
+    cache = b.input((batch, 4, 2, 6, 6), dynamic_dims=(3, 4) if dynamic else ())
+    w = b.input((8, 3 if dim == 1 else 4, 3, 3, 3))  # a window of 3 channels, or of 3 frames
+    h = b.call(aten.cat.default, [cache, b.call(aten.silu.default, x)], 2)
+    windows = [b.call(aten.slice.Tensor, h, dim, i, i + 3) for i in range(2)]
+    outs = [b.conv(window, w, padding=1) for window in windows]
+    state = b.call(aten.clone.default, b.call(aten.slice.Tensor, h, 2, -2, 2**63 - 1))
+    return b.output(b.call(aten.cat.default, outs, 2), state), h
+
+
+def _conv_inputs(graph: torch.fx.Graph) -> list[torch.fx.Node]:
+    return [n.args[0] for n in graph.nodes if n.target is aten.convolution.default]
+
+
+def test_the_windows_of_a_chunked_conv_are_views_of_one_conversion() -> None:
+    """`channels_last_through_slices`: the tensor the windows are taken from is pinned
+    channels-last once and each conv reads its window of the pin; no copy per window."""
+    graph, h = _chunked_conv_graph()
+    result = run_pass(graph, FORCED)
+    assert result.counts["windows_of_converted"] == 2
+    windows = _conv_inputs(graph)
+    assert [w.target for w in windows] == [aten.slice.Tensor] * 2
+    (pin,) = {w.args[0] for w in windows}
+    assert pin.target is channels_last.force_stride_order_op() and pin.args[0] is h
+    for w in windows:
+        assert w.meta["val"].is_contiguous(memory_format=torch.channels_last_3d)
+    # the state window still reads ``h`` as eager laid it out; no activation clone was made
+    assert [c.args[0].args[0] for c in clones(graph) if "memory_format" not in c.kwargs] == [h]
+    assert not [c for c in clones(graph) if c.args[0] in (h, *windows)]
+
+
+def test_without_the_option_each_window_is_cloned() -> None:
+    assert PassConfig().channels_last_through_slices
+    graph, h = _chunked_conv_graph()
+    result = run_pass(graph, FORCED.replace(channels_last_through_slices=False))
+    assert "windows_of_converted" not in result.counts
+    windows = _conv_inputs(graph)
+    assert [w.target for w in windows] == [aten.clone.default] * 2
+    assert [w.args[0].args[0] for w in windows] == [h, h]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "why"),
+    [({"batch": 2}, "windows_not_dense"), ({"dim": 1}, None), ({"dynamic": True}, None)],
+    ids=["batch-2-windows-not-dense", "window-of-channels", "dynamic"],
+)
+def test_windows_are_taken_from_the_conversion_only_where_they_are_dense(kwargs, why) -> None:
+    """A frame window of a batch of 2 is not dense in channels-last (the conv would copy it
+    again), a window of the channels is no frame or spatial window, and a dynamic graph keeps
+    the clone per window: each window keeps its own clone."""
+    graph, _ = _chunked_conv_graph(**kwargs)
+    result = run_pass(graph, FORCED)
+    assert result.applied and "windows_of_converted" not in result.counts
+    assert (why in result.counts) if why else True
+    assert all(w.target is aten.clone.default for w in _conv_inputs(graph))
+
+
+def test_windows_of_a_conversion_compute_what_eager_does() -> None:
+    from graphs import assert_rewrite_keeps_values
+
+    assert_rewrite_keeps_values(
+        lambda: _chunked_conv_graph()[0],
+        lambda graph: run_pass(graph, FORCED),
+        [(1, 4, 2, 6, 6), (1, 4, 2, 6, 6), (8, 4, 3, 3, 3)],
+    )
+
+
+class ChunkedCausalConv(torch.nn.Module):
+    """EasyAnimate's causal conv in its steady chunk, small: the cache concatenated in front of
+    SiLU(x), the conv run over each window of ``kernel`` frames, the next cache the last frames."""
+
+    def __init__(self, channels: int = 8, frames: int = 3) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv3d(channels, channels, 3, padding=(0, 1, 1))
+        self.frames = frames
+
+    def forward(self, x: torch.Tensor, cache: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = torch.cat([cache, F.silu(x)], 2)
+        outs = [self.conv(h[:, :, i : i + 3]) for i in range(h.shape[2] - 2)]
+        return torch.cat(outs, 2), h[:, :, -2:].clone()
+
+
+def test_windows_of_a_conversion_on_the_cpu_end_to_end() -> None:
+    from graphs import compile_on_cpu, pass_result
+
+    torch.manual_seed(0)
+    model = ChunkedCausalConv(8).eval()
+    x, cache = torch.randn(1, 8, 3, 6, 6), torch.randn(1, 8, 2, 6, 6)
+    with torch.no_grad():
+        want, want_cache = model(x, cache)
+    (out, next_cache), backend = compile_on_cpu(model, PassConfig(measure_decisions=False), x, cache)
+    torch.testing.assert_close(out, want, rtol=1e-4, atol=1e-4)
+    torch.testing.assert_close(next_cache, want_cache)
+    assert next_cache.stride() == want_cache.stride()
+    assert pass_result(backend, "conv_channels_last").counts["windows_of_converted"] == 3
+
+
+def test_fake_cuda_the_windows_of_a_chunked_conv_are_written_once() -> None:
+    """Off: a kernel per window copies (and recomputes) its frames into a channels-last conv
+    input. On: one kernel writes the concatenation channels-last and every convolution reads a
+    view of it."""
+    from pytest_magi.codegen import inductor_codegen
+
+    model = ChunkedCausalConv(64).eval().to(torch.bfloat16)
+    x = torch.randn(1, 64, 3, 16, 16, dtype=torch.bfloat16)
+    cache = torch.randn(1, 64, 2, 16, 16, dtype=torch.bfloat16)
+    codes = {}
+    with torch.no_grad():
+        for on in (False, True):
+            config = PassConfig(measure_decisions=False, channels_last_through_slices=on)
+            codes[on] = inductor_codegen(model, x, cache, config=config)
+    views = {on: c.wrapper.count("convolution(reinterpret_tensor(") for on, c in codes.items()}
+    assert views == {False: 0, True: 3}
+    # three window copies become one write of the concatenation
+    assert codes[True].kernel_count == codes[False].kernel_count - 2
