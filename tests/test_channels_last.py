@@ -775,7 +775,9 @@ def test_windows_of_a_conversion_on_the_cpu_end_to_end() -> None:
     x, cache = torch.randn(1, 8, 3, 6, 6), torch.randn(1, 8, 2, 6, 6)
     with torch.no_grad():
         want, want_cache = model(x, cache)
-    (out, next_cache), backend = compile_on_cpu(model, PassConfig(measure_decisions=False), x, cache)
+    (out, next_cache), backend = compile_on_cpu(
+        model, PassConfig(measure_decisions=False), x, cache
+    )
     torch.testing.assert_close(out, want, rtol=1e-4, atol=1e-4)
     torch.testing.assert_close(next_cache, want_cache)
     assert next_cache.stride() == want_cache.stride()
