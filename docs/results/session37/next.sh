@@ -12,6 +12,9 @@
 #   newpairs  LTX-2's and VidTok's decoders cold: torch.compile, magi, magi-form-root-frames
 #   pairs2    Allegro's and EasyAnimate's decoders cold: the same three
 #   rest      SVD's and Mochi's decoders cold: the same three
+#   eacold    EasyAnimate's decoder cold after channels_last_through_slices: torch.compile, magi
+#   eaab      EasyAnimate's decoder in one process: magi (cold), magi-form-no-cl-slices (each
+#             window cloned, as before) and torch.compile, their runtime side by side
 set -u
 LOGS=/tmp/s37
 # shellcheck source=../../../tools/gpu_steps.sh
@@ -27,6 +30,8 @@ for s in "$@"; do
     newpairs) cold_pairs ltx2-video-vae vidtok-vae ;;
     pairs2) cold_pairs allegro-vae easyanimate-vae ;;
     rest) cold_pairs svd-vae mochi-vae ;;
+    eacold) COLD_VARIANTS="torch.compile magi" cold_pairs easyanimate-vae ;;
+    eaab) step ea_ab cold_model easyanimate-vae ea_ab magi,magi-form-no-cl-slices,torch.compile ;;
     hvcold)
         for i in ${ROUNDS:-1}; do
             hv_cold magi "$i"
