@@ -57,7 +57,9 @@ Inductor's index propagation building SymPy's Min / Max, as torch 2.11 does on i
 `PassConfig.torch_index_min_max` off; what the backport saves a form's compile; session 36),
 `magi-form-root-frames` (`magi` with a frame of its own for the decoder only, not for each of
 its submodules: `isolate_forward_code(per="root")`, dynamo tracing the submodules as it does for
-torch.compile; for the decoders that are one graph; session 36), `magi-form-no-cl-slices`
+torch.compile; for the decoders that are one graph; session 36; since session 37 the forms of
+HunyuanVideo's, LTX-2's and VidTok's decoders do so themselves, `CompileForm.frames`, and
+`magi-form-instance-frames` is their `magi` with a frame per module instance, as before), `magi-form-no-cl-slices`
 (`magi` with `PassConfig.channels_last_through_slices` off: each frame window a convolution
 reads cloned channels-last on its own, as before session 37, instead of a view of its source
 converted once; EasyAnimate's chunked causal convolutions),
@@ -177,6 +179,7 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-form-no-nd-tiling": ({"enable_nd_tiling": False}, "instance"),
     "magi-form-sympy-min-max": ({"torch_index_min_max": False}, "instance"),
     "magi-form-root-frames": ({}, "root"),
+    "magi-form-instance-frames": ({}, "instance"),
     "magi-form-no-cl-slices": ({"channels_last_through_slices": False}, "instance"),
     "magi-backend": ({}, "class"),
     "magi-no-cl": ({"enable_conv_channels_last": False}, "instance"),
@@ -227,8 +230,11 @@ FORM_VARIANTS = (
     "magi-form-no-nd-tiling",
     "magi-form-sympy-min-max",
     "magi-form-root-frames",
+    "magi-form-instance-frames",
     "magi-form-no-cl-slices",
 )
+# the form variants whose frames are their own, not the form's (`CompileForm.frames`)
+FRAME_VARIANTS = {"magi-form-root-frames": "root", "magi-form-instance-frames": "instance"}
 # the `magi-form-*` variants that change one of the form's own options (`magi_passes.forms`)
 FORM_OPTION_OVERRIDES: dict[str, dict[str, Any]] = {
     "magi-form-no-cl-params": {"channels_last_parameters": False},
@@ -396,6 +402,8 @@ def _build_variant(
             form.config().replace(**overrides),
             form.backend_options(FORM_INDUCTOR_OPTIONS.get(variant)),
         )
+        # the form's frames, as magi_compile gives them, unless the variant sets its own
+        isolate = FRAME_VARIANTS.get(variant, form.frames)
         return model.compile(backend=backend, isolate=isolate, **settings), backend
     kwargs: dict[str, Any] = {"dynamic": False} if variant in STATIC_VARIANTS else {}
     kwargs["dynamo_fixes"] = variant in FIX_VARIANTS

@@ -385,7 +385,7 @@ def magi_compile(
     *,
     config: PassConfig | None = None,
     dynamic: bool | None = None,
-    isolate_frames: bool = True,
+    isolate_frames: bool | str | None = True,
     dynamo_fixes: bool | None = None,
     contiguous_inputs: bool | None = None,
     channels_last_parameters: bool | None = None,
@@ -412,6 +412,10 @@ def magi_compile(
     so graph breaks inside repeated blocks never make instances share dynamo's frames, exhaust
     its recompile limit and fall back to eager (measured on the Wan 2.2 VAE decode:
     docs/benchmarks.md). The module computes the same; `restore_forward_code` undoes it.
+    ``True`` (or None) isolates as the model's form says (``CompileForm.frames``: per
+    instance, or, for a decoder measured to compile to one graph, its own frame only,
+    ``"root"``); ``"instance"`` or ``"root"`` asks for that level whatever the form says;
+    ``False`` gives no frames.
 
     ``dynamo_fixes`` (off in the generic form): every call of the compiled model runs inside
     `magi_passes.dynamo_fixes.tensor_constant_compare`, so dynamo traces a tensor compared with
@@ -446,7 +450,16 @@ def magi_compile(
             "magi_compile() chooses the backend itself; call torch.compile(..., backend=...) "
             "directly to use another one"
         )
-    _validate.check_optional_bool("magi_compile", "isolate_frames", isolate_frames)
+    if not (
+        isolate_frames is None
+        or isinstance(isolate_frames, bool)
+        or (isinstance(isolate_frames, str) and isolate_frames in forms.FORM_FRAMES)
+    ):
+        _validate.fail(
+            TypeError, "magi_compile", "isolate_frames", isolate_frames,
+            f"True or None (as the model's form says), False, or one of {forms.FORM_FRAMES}",
+            "magi_compile(model, isolate_frames='instance')",
+        )  # fmt: skip
     _validate.check_optional_bool("magi_compile", "dynamo_fixes", dynamo_fixes)
     _validate.check_optional_bool("magi_compile", "contiguous_inputs", contiguous_inputs)
     _validate.check_optional_bool(
@@ -481,10 +494,12 @@ def magi_compile(
     if chosen is not None and (options is None or isinstance(options, Mapping)):
         options = chosen.backend_options(options)  # the caller's keys over the form's
     backend = MagiBackend(config, options)
-    if isolate_frames and isinstance(model, torch.nn.Module):
+    if isolate_frames is not False and isinstance(model, torch.nn.Module):
         from .frames import isolate_forward_code
 
-        isolate_forward_code(model, "instance")
+        if isolate_frames is True or isolate_frames is None:
+            isolate_frames = chosen.frames if chosen is not None else "instance"
+        isolate_forward_code(model, isolate_frames)
     compiled: Any = torch.compile(
         model, backend=backend, dynamic=settings["dynamic"], **torch_compile_kwargs
     )

@@ -16,6 +16,11 @@ be imported here): the module passed to `magi_compile` (``vae.decoder``), not a 
 What it sets:
 - ``dynamic``, ``dynamo_fixes``, ``contiguous_inputs``, ``channels_last_parameters``:
   `magi_compile`'s arguments of those names, where the caller passes ``None`` (their default);
+- ``frames``: the dynamo frames `magi_compile` gives the model where the caller leaves
+  ``isolate_frames=True`` (the default): one per module instance (``"instance"``, the generic
+  form's), or the compiled module's own only (``"root"``: its submodules traced inline, as
+  torch.compile traces them; for a model that compiles to one graph, where the frames per
+  instance only cost dynamo's tracing);
 - ``pass_config``: `PassConfig` fields set on top of `PassConfig.from_env()`, where the caller
   passes no ``config``; a field set by its ``MAGI_PASSES__<FIELD>`` variable keeps the
   environment's value;
@@ -87,7 +92,12 @@ The forms:
   never-slower test, which compiles each as ``magi_compile`` does with nothing recorded: every
   graph (EasyAnimate's two, the others' one) kept magi against plain Inductor, the output was
   right and magi faster than torch.compile (1.843x, 1.396x, 1.298x, 1.270x and 1.185x). Any
-  other device measures them.
+  other device measures them. VidTok's and LTX-2's decoders, like HunyuanVideo's, compile with
+  one frame for the decoder (``frames="root"``): measured cold on an H100 ("Session 37", torch
+  2.11, bf16, each compile alone with empty caches) against a frame per module instance, the
+  same one graph ran at the same speed (VidTok 67.82 against 67.75 ms, LTX-2 21.10 against
+  21.08, HunyuanVideo 208.62 against 208.76), with the output right and dynamo's tracing
+  2.4 against 3.1 s, 1.3 against 1.9 and 1.5 against 3.0.
 """
 
 from __future__ import annotations
@@ -109,6 +119,10 @@ FORM_OPTIONS = {
     "contiguous_inputs": False,
     "channels_last_parameters": False,
 }
+# the frame isolation a form may ask for (`CompileForm.frames`): `magi_compile`'s, per module
+# instance, or the compiled module's own frame only (its submodules traced inline, as
+# torch.compile traces them), for a model that compiles to one graph
+FORM_FRAMES = ("instance", "root")
 
 
 @dataclass(frozen=True)
@@ -123,6 +137,7 @@ class CompileForm:
     dynamo_fixes: bool = False
     contiguous_inputs: bool = False
     channels_last_parameters: bool = False
+    frames: str = "instance"
     pass_config: Mapping[str, Any] = field(default_factory=dict)
     inductor_options: Mapping[str, Any] = field(default_factory=dict)
     evidence: str = ""
@@ -139,6 +154,12 @@ class CompileForm:
         for option, default in FORM_OPTIONS.items():  # dynamic may be None, the rest are bools
             check = _validate.check_optional_bool if default is None else _validate.check_bool
             check(where, option, getattr(self, option))
+        if self.frames not in FORM_FRAMES:
+            _validate.fail(
+                ValueError, where, "frames", self.frames,
+                f"one of {FORM_FRAMES} (magi_passes.frames.isolate_forward_code's per=)",
+                "frames='root'",
+            )  # fmt: skip
         if not isinstance(self.pass_config, Mapping):
             _validate.fail(
                 TypeError, where, "pass_config", self.pass_config,
@@ -167,6 +188,7 @@ class CompileForm:
     def describe(self) -> str:
         parts = [f"dynamic={self.dynamic}"]
         parts += [f"{f}=True" for f, d in FORM_OPTIONS.items() if d is False and getattr(self, f)]
+        parts += [f"frames={self.frames!r}"] if self.frames != "instance" else []
         parts += [f"{k}={v!r}" for k, v in self.pass_config.items()]
         parts += [f"inductor {k}={v!r}" for k, v in self.inductor_options.items()]
         return f"{self.name} ({', '.join(parts)})"
@@ -229,6 +251,7 @@ def decided_form(
     *,
     plain_on: str = "",
     channels_last_parameters: bool = False,
+    frames: str = "instance",
     pass_config: Mapping[str, Any] | None = None,
     inductor_options: Mapping[str, Any] | None = None,
 ) -> CompileForm:
@@ -236,8 +259,8 @@ def decided_form(
     ``devices`` (`PassConfig.decided_on`), or kept plain Inductor in a run on ``plain_on``
     (`PassConfig.decided_plain_on`): there it compiles once, elsewhere it measures. With the
     levers measured for it on top, if any: its conv weights channels-last in place
-    (``channels_last_parameters``), `PassConfig` fields (``pass_config``) and Inductor options
-    (``inductor_options``)."""
+    (``channels_last_parameters``), a frame for the decoder only (``frames="root"``),
+    `PassConfig` fields (``pass_config``) and Inductor options (``inductor_options``)."""
     recorded = {k: v for k, v in (("decided_on", devices), ("decided_plain_on", plain_on)) if v}
     if not recorded:
         _validate.fail(
@@ -249,6 +272,7 @@ def decided_form(
         name=name,
         classes=(cls,),
         channels_last_parameters=channels_last_parameters,
+        frames=frames,
         pass_config={**(pass_config or {}), **recorded},
         inductor_options=inductor_options or {},
         evidence=evidence,
@@ -261,6 +285,7 @@ _SESSION_30 = 'docs/benchmarks.md "Session 27", "Session 30"'
 _SESSION_31 = 'docs/benchmarks.md "Session 31"'
 _SESSION_32 = 'docs/benchmarks.md "Session 31", "Session 32"'
 _SESSION_34 = 'docs/benchmarks.md "Session 34"'
+_SESSION_37 = 'docs/benchmarks.md "Session 34", "Session 37"'
 # video VAE decoders of the zoo, each one graph, each measured cold on an H100 (torch 2.11,
 # bf16, the zoo's full size) as magi_compile compiles it: the graph's decision kept magi, the
 # output was right and magi faster than torch.compile (cogvideox 1.305x, ltx-video 1.242x,
@@ -289,8 +314,9 @@ DECIDED_DECODERS: tuple[CompileForm, ...] = (
         "hunyuanvideo-decoder",
         f"{_AUTOENCODERS}.autoencoder_kl_hunyuan_video.HunyuanVideoDecoder3D",
         "H100",
-        _SESSION_30,
+        _SESSION_37,
         channels_last_parameters=True,
+        frames="root",
     ),
     decided_form(
         "cosmos-decoder",
@@ -343,13 +369,23 @@ DECIDED_DECODERS: tuple[CompileForm, ...] = (
     # every graph (plain Inductor against magi, 2% margin) and timed it beside torch.compile;
     # each graph kept magi and the output was right (svd 1.843x, allegro 1.396x, easyanimate's
     # two graphs 1.298x, vidtok 1.270x, ltx2-video 1.185x), so they compile once on H100s
-    # instead of twice and a timing. MiniMax-H3's decoder has no measured pass (no decision)
+    # instead of twice and a timing. MiniMax-H3's decoder has no measured pass (no decision).
+    # VidTok's and LTX-2's decoders (and HunyuanVideo's above) take one frame for the decoder
+    # (``frames="root"``): measured cold on an H100 ("Session 37", torch 2.11, each compile
+    # alone with empty caches), the same one graph at the same speed (67.82 vs 67.75, 21.10 vs
+    # 21.08 and 208.62 vs 208.76 ms), and dynamo's tracing 2.4 vs 3.1, 1.3 vs 1.9 and 1.5 vs
+    # 3.0 s against a frame per module instance
     *(
         decided_form(name, f"{_AUTOENCODERS}.{cls}", "H100", _SESSION_34)
         for name, cls in (
             ("svd-decoder", "autoencoder_kl_temporal_decoder.TemporalDecoder"),
             ("allegro-decoder", "autoencoder_kl_allegro.AllegroDecoder3D"),
             ("easyanimate-decoder", "autoencoder_kl_magvit.EasyAnimateDecoder"),
+        )
+    ),
+    *(
+        decided_form(name, f"{_AUTOENCODERS}.{cls}", "H100", _SESSION_37, frames="root")
+        for name, cls in (
             ("vidtok-decoder", "autoencoder_vidtok.VidTokDecoder3D"),
             ("ltx2-video-decoder", "autoencoder_kl_ltx2.LTX2VideoDecoder3d"),
         )

@@ -1011,8 +1011,9 @@ class ZooPair:
     """Two compiled copies of one zoo model, the way users compile it: ``baseline`` (plain
     ``torch.compile``) and ``candidate`` (``backend="magi"`` by default).
 
-    The candidate's modules get frames of their own per instance (``candidate_isolate``), as
-    `magi_compile` gives them, and a magi candidate is compiled in the model's measured form as
+    The candidate's modules get frames of their own as `magi_compile` gives them
+    (``candidate_isolate``, None: as its form says, ``CompileForm.frames``, else per
+    instance; or ``"instance"``, ``"class"``, ``"root"``), and a magi candidate is compiled in the model's measured form as
     `magi_compile` compiles it (``candidate_form="auto"``, `magi_passes.forms`: the Wan decoder
     one static graph a chunk with contiguous inputs and its dynamo fix, and, where the pair
     builds the ``MagiBackend`` itself (``candidate="magi"``), the form's `PassConfig` fields);
@@ -1044,7 +1045,7 @@ class ZooPair:
         baseline: Any = "inductor",
         candidate: Any = "magi",
         label: str | None = None,
-        candidate_isolate: str = "instance",
+        candidate_isolate: str | None = None,
         candidate_dynamo_fixes: bool | None = None,
         candidate_form: Any = "auto",
         **torch_compile_kwargs: Any,
@@ -1090,7 +1091,12 @@ class ZooPair:
         chosen = {k: v for k, v in settings.items() if v is not None}
         self.side_options: dict[str, dict[str, Any]] = {
             "baseline": {"isolate": "class", **torch_compile_kwargs},
-            "candidate": {"isolate": candidate_isolate, **torch_compile_kwargs, **chosen},
+            "candidate": {
+                # the form's frames where the caller gives none, as magi_compile isolates them
+                "isolate": candidate_isolate or (form.frames if form is not None else "instance"),
+                **torch_compile_kwargs,
+                **chosen,
+            },
         }
         self.compile_kwargs = dict(torch_compile_kwargs)
         self.candidate_backend = candidate if hasattr(candidate, "managers") else None

@@ -56,6 +56,8 @@ DECIDED = {
     "ltx2-video-decoder": (("H100", ""), False, {}),
 }
 DEVICES = {"H100": "NVIDIA H100 80GB HBM3", "H200": "NVIDIA H200"}
+# the forms measured to compile as well with one frame for the decoder (session 37)
+ROOT_FRAMES = {"hunyuanvideo-decoder", "vidtok-decoder", "ltx2-video-decoder"}
 
 
 def test_decoders_measured_on_a_device_compile_once_there_and_generically_elsewhere() -> None:
@@ -69,6 +71,7 @@ def test_decoders_measured_on_a_device_compile_once_there_and_generically_elsewh
             **forms.options(None),
             "channels_last_parameters": weights_in_place,
         }
+        assert form.frames == ("root" if form.name in ROOT_FRAMES else "instance")
         config = form.config({})
         assert config == PassConfig(decided_on=magi_on, decided_plain_on=plain_on, **fields)
         for short, device in DEVICES.items():
@@ -281,6 +284,81 @@ def test_bad_forms_name_the_value_and_the_fix() -> None:
         zoo.ZooPair(zoo.load("sd-vae"), candidate_form="x")
     with pytest.raises(TypeError, match=r"contiguous_inputs must be True, False or None"):
         magi_compile(VAEDecoderLike(), contiguous_inputs="yes")
+    with pytest.raises(
+        ValueError, match=r"CompileForm: frames must be one of \('instance', 'root'\).*got 'class'"
+    ):
+        CompileForm("x", frames="class")
+    with pytest.raises(
+        TypeError,
+        match=r"isolate_frames must be True or None \(as the model's form says\), False, or one "
+        r"of \('instance', 'root'\), got 'all'.*fix: magi_compile\(model, isolate_frames=",
+    ):
+        magi_compile(VAEDecoderLike(), isolate_frames="all")
+
+
+def _fresh_forwards(model: nn.Module) -> list[str]:
+    """The modules of ``model`` (by name, "" the root) with a forward of their own."""
+    return [name for name, m in model.named_modules() if "forward" in vars(m)]
+
+
+def test_a_forms_frames_decide_magi_compiles_isolation_unless_the_caller_says() -> None:
+    """`CompileForm.frames`: ``"root"`` gives the compiled module alone a frame of its own
+    (its submodules traced inline, as torch.compile traces them), ``"instance"`` (the generic
+    form's) every module instance; an ``isolate_frames`` level given wins over the form's."""
+    root = CompileForm("root-decoder", frames="root")
+    assert "frames='root'" in root.describe()
+    assert "frames" not in CompileForm("instance-decoder").describe()
+    model = VAEDecoderLike()
+    magi_compile(model, form=root)
+    assert _fresh_forwards(model) == [""]
+    model = VAEDecoderLike()
+    magi_compile(model, form=root, isolate_frames=None)  # None: as the form says, like True
+    assert _fresh_forwards(model) == [""]
+    model = VAEDecoderLike()
+    magi_compile(model, form=root, isolate_frames="instance")
+    assert _fresh_forwards(model) == [name for name, _ in model.named_modules()]
+    model = VAEDecoderLike()
+    magi_compile(model, form=None)
+    assert _fresh_forwards(model) == [name for name, _ in model.named_modules()]
+    model = VAEDecoderLike()
+    magi_compile(model, form=None, isolate_frames="root")
+    assert _fresh_forwards(model) == [""]
+    model = VAEDecoderLike()
+    magi_compile(model, form=root, isolate_frames=False)
+    assert _fresh_forwards(model) == []
+
+
+@pytest.mark.parametrize("name", ["vidtok-vae", "ltx2-video-vae", "hunyuanvideo-vae"])
+def test_a_decoder_with_root_frames_is_one_graph_with_eagers_numbers(name: str) -> None:
+    """The three decoders whose forms take one frame (``frames="root"``) trace with it as one
+    graph, no break, the output eager's (dynamo alone, a counting backend: the frames change
+    what dynamo traces, not what Inductor makes of the graph); the zoo pair and the benchmark's
+    ``magi`` give the candidate the form's frames, ``magi-form-instance-frames`` a frame each."""
+    from scripts import load_benchmark
+
+    if name not in zoo.names():
+        pytest.skip(zoo.unavailable().get(name, name))
+    model = zoo.load(name, "tiny", dtype=torch.float32)
+    form = form_for(model.module)
+    assert form is not None and form.frames == "root"
+    assert zoo.ZooPair(model).side_options["candidate"]["isolate"] == "root"
+    pair = zoo.ZooPair(model, candidate_isolate="instance")
+    assert pair.side_options["candidate"]["isolate"] == "instance"
+    bench = load_benchmark("zoo")
+    assert bench._build_variant(model, "magi", 64)[0].compile_kwargs["isolate"] == "root"
+    instance = bench._build_variant(model, "magi-form-instance-frames", 64)[0]
+    assert instance.compile_kwargs["isolate"] == "instance"
+
+    graphs: list[torch.fx.GraphModule] = []
+
+    def counting(gm: torch.fx.GraphModule, example_inputs: object) -> object:
+        graphs.append(gm)
+        return gm.forward
+
+    torch._dynamo.reset()
+    compiled = model.compile(backend=counting, isolate=form.frames)
+    torch.testing.assert_close(compiled.run(), model.run(), rtol=0, atol=0)
+    assert len(graphs) == 1
 
 
 def test_the_zoo_pair_compiles_its_magi_candidate_in_the_form() -> None:
