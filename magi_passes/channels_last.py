@@ -257,7 +257,8 @@ class ConvChannelsLastPass(MagiPass):
                 continue
             for arg in tensors:
                 assert isinstance(arg, torch.fx.Node)
-                sources[self._convert(graph, conv, arg, fmt, clones, counts)] = fmt
+                windows = arg is not weight  # a weight's window is no frame of an activation
+                sources[self._convert(graph, conv, arg, fmt, clones, counts, windows)] = fmt
             counts["conv_backwards_converted" if backward else "convs_converted"] += 1
         converted = counts["convs_converted"] + counts["conv_backwards_converted"]
         if converted == 0:
@@ -302,9 +303,13 @@ class ConvChannelsLastPass(MagiPass):
         fmt: torch.memory_format,
         clones: Clones,
         counts: dict[str, int],
+        windows: bool = True,
     ) -> torch.fx.Node:
         """Make ``conv`` read ``arg`` in ``fmt``; returns the tensor the conversion starts from
-        (``arg``, or the input of the pad chain in front of it)."""
+        (``arg``, the input of the pad chain in front of it, or the tensor a window of which
+        ``arg`` is). ``windows``: whether a window may be read from its tensor's conversion
+        (`_window_of_converted`; activations only: the causal pad trim's taps of a weight are
+        no frames)."""
         if arg.target is aten.clone.default and arg.kwargs.get("memory_format") == fmt:
             counts["already_channels_last"] += 1  # an earlier conv's clone, or our own
             source = arg.args[0]
@@ -326,8 +331,10 @@ class ConvChannelsLastPass(MagiPass):
             if self._converts_through_cat(graph, source, fmt):
                 self._convert_cat_inputs(graph, source, fmt, clones, counts)
             elif (
-                window := self._window_of_converted(graph, source, fmt, clones, counts)
-            ) is not None:
+                windows
+                and (window := self._window_of_converted(graph, source, fmt, clones, counts))
+                is not None
+            ):
                 user.replace_input_with(source, window)
                 converted_from = cast("torch.fx.Node", source.args[0])
                 if not source.users:

@@ -802,3 +802,17 @@ def test_fake_cuda_the_windows_of_a_chunked_conv_are_written_once() -> None:
     assert views == {False: 0, True: 3}
     # three window copies become one write of the concatenation
     assert codes[True].kernel_count == codes[False].kernel_count - 2
+
+
+def test_a_weights_window_keeps_its_clone() -> None:
+    """The causal pad trim's taps of a weight (a slice of its kernel's frame dim) are a window of
+    a weight, not of frames: the weight's window keeps its clone, as before."""
+    b = GraphBuilder()
+    x = b.input((1, 4, 1, 6, 6))
+    w = b.input((1, 4, 3, 3, 3))  # one output channel: its tap window would be dense
+    taps = b.call(aten.slice.Tensor, w, 2, 2, 3)
+    graph = b.output(b.conv(b.call(aten.silu.default, x), taps, padding=1))
+    result = run_pass(graph, FORCED)
+    assert result.applied and "windows_of_converted" not in result.counts
+    (conv,) = [n for n in graph.nodes if n.target is aten.convolution.default]
+    assert conv.args[1].target is aten.clone.default and conv.args[1].args[0] is taps
