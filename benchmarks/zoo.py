@@ -59,10 +59,10 @@ Inductor's index propagation building SymPy's Min / Max, as torch 2.11 does on i
 its submodules: `isolate_forward_code(per="root")`, dynamo tracing the submodules as it does for
 torch.compile; for the decoders that are one graph; session 36; since session 37 the forms of
 HunyuanVideo's, LTX-2's and VidTok's decoders do so themselves, `CompileForm.frames`, and
-`magi-form-instance-frames` is their `magi` with a frame per module instance, as before), `magi-form-no-cl-slices`
-(`magi` with `PassConfig.channels_last_through_slices` off: each frame window a convolution
-reads cloned channels-last on its own, as before session 37, instead of a view of its source
-converted once; EasyAnimate's chunked causal convolutions),
+`magi-form-instance-frames` is their `magi` with a frame per module instance, as before),
+`magi-form-no-cl-slices` (`magi` with `PassConfig.channels_last_through_slices` off: each frame
+window a convolution reads cloned channels-last on its own, as before session 37, instead of a
+view of its source converted once; EasyAnimate's chunked causal convolutions),
 `magi-backend` (`torch.compile(module, backend="magi")`: the passes
 alone), the fair baselines `torch.compile+frames` (frames of their own, no passes: what the
 isolation alone buys) and `torch.compile+limit` (`torch.compile(module)` with dynamo's recompile

@@ -356,9 +356,10 @@ class ConvChannelsLastPass(MagiPass):
         counts: dict[str, int],
     ) -> torch.fx.Node | None:
         """`PassConfig.channels_last_through_slices`: where ``node`` is a slice of a frame or
-        spatial dim of a tensor in a static graph, the same slice of that tensor's (shared) clone
-        in ``fmt``, provided the slice of the clone is dense in ``fmt`` (the convolution then
-        reads it as it is); None otherwise."""
+        spatial dim of a tensor in a static graph, the same slice of that tensor pinned in
+        ``fmt`` (one pin per tensor and format, kept with the clones), provided the slice is
+        dense in ``fmt`` there and starts 16-byte aligned (the convolution then reads it as it
+        is); None otherwise."""
         if not (self.config.channels_last_through_slices and is_call(node, aten.slice.Tensor)):
             return None
         base = node.args[0]

@@ -314,7 +314,7 @@ DECIDED_DECODERS: tuple[CompileForm, ...] = (
         "hunyuanvideo-decoder",
         f"{_AUTOENCODERS}.autoencoder_kl_hunyuan_video.HunyuanVideoDecoder3D",
         "H100",
-        _SESSION_37,
+        f'{_SESSION_30}, "Session 37"',
         channels_last_parameters=True,
         frames="root",
     ),

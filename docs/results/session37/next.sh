@@ -15,6 +15,14 @@
 #   eacold    EasyAnimate's decoder cold after channels_last_through_slices: torch.compile, magi
 #   eaab      EasyAnimate's decoder in one process: magi (cold), magi-form-no-cl-slices (each
 #             window cloned, as before) and torch.compile, their runtime side by side
+#   lever2    the LTX-Video form's levers (weights channels-last in place, RMS norm inputs
+#             pinned: magi-form-cl-params-norm) on LTX-2's decoder, and the weights in place
+#             on the others, each in one process beside magi and torch.compile (the first
+#             variant cold): in fake CUDA LTX-2's kernels went 80 -> 32 (torch.compile 60)
+#   frames2   root-only frames (magi-form-root-frames) cold on the other one-graph decided
+#             decoders: Allegro, SVD
+# Planned for the next session (session 37's device time ran out during pairs2):
+# `setup eaab lever2 eacold frames2` (ROUNDS unset), then the suites.
 set -u
 LOGS=/tmp/s37
 # shellcheck source=../../../tools/gpu_steps.sh
@@ -32,6 +40,12 @@ for s in "$@"; do
     rest) cold_pairs svd-vae mochi-vae ;;
     eacold) COLD_VARIANTS="torch.compile magi" cold_pairs easyanimate-vae ;;
     eaab) step ea_ab cold_model easyanimate-vae ea_ab magi,magi-form-no-cl-slices,torch.compile ;;
+    lever2)
+        step ltx2_ab cold_model ltx2-video-vae ltx2_ab magi-form-cl-params-norm,magi,torch.compile
+        for m in vidtok-vae allegro-vae easyanimate-vae; do
+            step "${m%-vae}_clp" cold_model "$m" "${m%-vae}_clp" magi-form-cl-params,magi,torch.compile
+        done ;;
+    frames2) COLD_VARIANTS="magi-form-root-frames" cold_pairs allegro-vae svd-vae ;;
     hvcold)
         for i in ${ROUNDS:-1}; do
             hv_cold magi "$i"
