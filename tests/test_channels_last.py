@@ -754,12 +754,12 @@ def test_windows_of_a_conversion_compute_what_eager_does() -> None:
 
 class ChunkedCausalConv(torch.nn.Module):
     """EasyAnimate's causal conv in its steady chunk, small: the cache concatenated in front of
-    SiLU(x), the conv run over each window of ``kernel`` frames, the next cache the last frames."""
+    SiLU(x), the conv run over each window of 3 frames (its kernel's), the next cache the last
+    two frames."""
 
-    def __init__(self, channels: int = 8, frames: int = 3) -> None:
+    def __init__(self, channels: int = 8) -> None:
         super().__init__()
         self.conv = torch.nn.Conv3d(channels, channels, 3, padding=(0, 1, 1))
-        self.frames = frames
 
     def forward(self, x: torch.Tensor, cache: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         h = torch.cat([cache, F.silu(x)], 2)
