@@ -233,8 +233,8 @@ FORM_VARIANTS = (
     "magi-form-instance-frames",
     "magi-form-no-cl-slices",
 )
-# the form variants whose frames are their own, not the form's (`CompileForm.frames`)
-FRAME_VARIANTS = {"magi-form-root-frames": "root", "magi-form-instance-frames": "instance"}
+# the form variants compiled with their own frames (VARIANTS), not the form's (`CompileForm.frames`)
+FRAME_VARIANTS = ("magi-form-root-frames", "magi-form-instance-frames")
 # the `magi-form-*` variants that change one of the form's own options (`magi_passes.forms`)
 FORM_OPTION_OVERRIDES: dict[str, dict[str, Any]] = {
     "magi-form-no-cl-params": {"channels_last_parameters": False},
@@ -403,7 +403,7 @@ def _build_variant(
             form.backend_options(FORM_INDUCTOR_OPTIONS.get(variant)),
         )
         # the form's frames, as magi_compile gives them, unless the variant sets its own
-        isolate = FRAME_VARIANTS.get(variant, form.frames)
+        isolate = isolate if variant in FRAME_VARIANTS else form.frames
         return model.compile(backend=backend, isolate=isolate, **settings), backend
     kwargs: dict[str, Any] = {"dynamic": False} if variant in STATIC_VARIANTS else {}
     kwargs["dynamo_fixes"] = variant in FIX_VARIANTS

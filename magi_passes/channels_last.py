@@ -370,10 +370,16 @@ class ConvChannelsLastPass(MagiPass):
         if dim % rank < 2 or channels_last_format(rank) != fmt:
             return None
         rest = node.args[2:]
+        pin = clones.get((base, fmt))
+        converted = (
+            pin.meta["val"]
+            if pin is not None
+            else run_on_fake(base.meta["val"], lambda t: t.contiguous(memory_format=fmt))
+        )
         # the window of the converted tensor, on fake values: dense in ``fmt``, or no rewrite
         window_val = run_on_fake(
-            base.meta["val"],
-            lambda t: aten.slice.Tensor(t.clone(memory_format=fmt), dim, *rest),  # type: ignore[misc]
+            converted,
+            lambda t: aten.slice.Tensor(t, dim, *rest),  # type: ignore[misc]
         )
         offset = window_val.storage_offset() * window_val.element_size()
         if (
@@ -383,15 +389,11 @@ class ConvChannelsLastPass(MagiPass):
         ):
             counts["windows_not_dense"] = counts.get("windows_not_dense", 0) + 1
             return None
-        pin = clones.get((base, fmt))
         if pin is None:
             # a pin, not a clone: Inductor realises ``base`` itself in ``fmt`` (one buffer that
             # every window is a view of), where a clone's windows would each be computed again
-            value = run_on_fake(base.meta["val"], lambda t: t.contiguous(memory_format=fmt))
-            with graph.inserting_after(base):
-                pin = graph.call_function(force_stride_order_op(), (base, list(value.stride())))
+            pin = _pin_node(graph, base, converted, force_stride_order_op())
             pin.meta.update({k: v for k, v in base.meta.items() if k != "val"})
-            pin.meta["val"] = value
             clones[(base, fmt)] = pin
             counts["clones_inserted"] += 1
         else:
@@ -399,10 +401,7 @@ class ConvChannelsLastPass(MagiPass):
         with graph.inserting_after(pin):
             window = graph.call_function(aten.slice.Tensor, (pin, dim, *rest))
         window.meta.update({k: v for k, v in node.meta.items() if k != "val"})
-        window.meta["val"] = run_on_fake(
-            pin.meta["val"],
-            lambda t: aten.slice.Tensor(t, dim, *rest),  # type: ignore[misc]
-        )
+        window.meta["val"] = window_val
         counts["windows_of_converted"] = counts.get("windows_of_converted", 0) + 1
         return window
 
@@ -875,12 +874,21 @@ def _pin(
     """Insert ``force(source, strides of fmt)`` after ``source``; every user of ``source`` but
     the pin and the graph's output reads the pin."""
     value = run_on_fake(source.meta["val"], lambda t: t.contiguous(memory_format=fmt))
-    with graph.inserting_after(source):
-        pin = graph.call_function(force, (source, list(value.stride())))
-    pin.meta["val"] = value
+    pin = _pin_node(graph, source, value, force)
     source.replace_all_uses_with(
         pin, delete_user_cb=lambda user: user is not pin and user.op != "output"
     )
+
+
+def _pin_node(
+    graph: torch.fx.Graph, source: torch.fx.Node, value: Any, force: Any
+) -> torch.fx.Node:
+    """``force(source, value's strides)`` right after ``source``, with ``value`` (``source``'s
+    fake value in the pinned layout) as its fake value."""
+    with graph.inserting_after(source):
+        pin = graph.call_function(force, (source, list(value.stride())))
+    pin.meta["val"] = value
+    return pin
 
 
 def convert_state_outputs(

@@ -22,7 +22,8 @@ made correct; 1.63x with it correct, docs/benchmarks.md).
 makes a second compiled copy of a model behave as if it were alone in the process.
 ``per="root"`` gives the module itself one and leaves its submodules alone: for a model that
 compiles to one graph, whose submodules dynamo only inlines, it keeps the copy's frame apart
-without the cost `isolate_forward_code` describes (session 36; not yet any form's choice).
+without the cost `isolate_forward_code` describes (session 36; the forms of the decoders
+measured with it take it, `magi_passes.forms.CompileForm.frames`, session 37).
 
 torch's own modules (`torch.nn.Conv2d`, `nn.Sequential`, `nn.SiLU`...) get one more change:
 dynamo compiles a frame of torch's own code only when it traces into it from compiled code,

@@ -1013,8 +1013,9 @@ class ZooPair:
 
     The candidate's modules get frames of their own as `magi_compile` gives them
     (``candidate_isolate``, None: as its form says, ``CompileForm.frames``, else per
-    instance; or ``"instance"``, ``"class"``, ``"root"``), and a magi candidate is compiled in the model's measured form as
-    `magi_compile` compiles it (``candidate_form="auto"``, `magi_passes.forms`: the Wan decoder
+    instance; or ``"instance"``, ``"class"``, ``"root"``), and a magi candidate is compiled
+    in the model's measured form as `magi_compile` compiles it (``candidate_form="auto"``,
+    `magi_passes.forms`: the Wan decoder
     one static graph a chunk with contiguous inputs and its dynamo fix, and, where the pair
     builds the ``MagiBackend`` itself (``candidate="magi"``), the form's `PassConfig` fields);
     ``candidate_form=None`` compiles the generic form. ``candidate_dynamo_fixes`` (None: as the
