@@ -38,7 +38,7 @@ def test_the_wan_decoder_has_its_measured_form_and_other_models_none() -> None:
 
 
 # each decided decoder's recorded decisions, (decided_on, decided_plain_on), and the levers
-# measured for it on top of them (sessions 30, 31): (conv weights channels-last in place,
+# measured for it on top of them (sessions 30, 31, 38): (conv weights channels-last in place,
 # PassConfig fields)
 DECIDED = {
     "cogvideox-decoder": (("H100", ""), False, {}),
@@ -53,7 +53,7 @@ DECIDED = {
     "allegro-decoder": (("H100", ""), False, {}),
     "easyanimate-decoder": (("H100", ""), False, {}),
     "vidtok-decoder": (("H100", ""), False, {}),
-    "ltx2-video-decoder": (("H100", ""), False, {}),
+    "ltx2-video-decoder": (("H100", ""), True, {"channels_last_norm_inputs": True}),
 }
 DEVICES = {"H100": "NVIDIA H100 80GB HBM3", "H200": "NVIDIA H200"}
 # the forms measured to compile as well with one frame for the decoder (session 37)
@@ -528,3 +528,34 @@ def test_the_zoo_benchmarks_s29_variant_takes_back_what_session_30_gave_a_form()
         wan = zoo.load(WAN, "tiny", dtype=torch.float32, frames=3)
         _, backend = bench._build_variant(wan, "magi-form-s29", 64)
         assert backend is not None and backend.config == forms.WAN_DECODER.config()
+
+
+@pytest.mark.slow
+def test_the_ltx2_decoders_form_generates_fewer_kernels_than_inductor_in_fake_cuda() -> None:
+    """LTX-2's form takes LTX-Video's levers (session 38): its conv weights channels-last in
+    place and its RMS norms' inputs pinned channels-last. Without them magi's rewrite left each
+    norm's input realised channels-first beside its channels-last copy (full size: 67 Triton
+    kernels against Inductor's 48 on torch 2.11); with them 32. Tiny, on torch 2.13: Inductor
+    29, the form without its levers 39, with them 27."""
+    from magi_passes.channels_last import convert_conv_parameters
+    from pytest_magi.codegen import inductor_codegen
+    from pytest_magi.fake_cuda import fake_cuda_status
+
+    name = "ltx2-video-vae"
+    if name not in zoo.names():
+        pytest.skip(zoo.unavailable().get(name, name))
+    ok, why = fake_cuda_status()
+    if not ok:
+        pytest.skip(why)
+    model = zoo.load(name, "tiny", dtype=torch.float32)
+    form = form_for(model.module)
+    assert form is not None and form.channels_last_parameters
+    assert form.config().channels_last_norm_inputs
+    decode = model.as_module()
+    plain = inductor_codegen(decode, *model.inputs)
+    in_place = copy.deepcopy(decode)
+    convert_conv_parameters(in_place)
+    magi = inductor_codegen(in_place, *model.inputs, config=form.config())
+    result = next(r for r in magi.pass_results if r.name == "conv_channels_last")
+    assert result.applied and result.counts["norm_inputs_channels_last"] > 0
+    assert magi.kernel_count <= plain.kernel_count, (magi.kernel_count, plain.kernel_count)
