@@ -97,7 +97,12 @@ The forms:
   2.11, bf16, each compile alone with empty caches) against a frame per module instance, the
   same one graph ran at the same speed (VidTok 67.82 against 67.75 ms, LTX-2 21.10 against
   21.08, HunyuanVideo 208.62 against 208.76), with the output right and dynamo's tracing
-  2.4 against 3.1 s, 1.3 against 1.9 and 1.5 against 3.0.
+  2.4 against 3.1 s, 1.3 against 1.9 and 1.5 against 3.0. SVD's and Allegro's too ("Session
+  38": on an H100 74.08 and 1478.0 ms, as with a frame per instance, output right; dynamo made
+  the same graph in 1.2-1.4 against 1.9-2.6 s and 2.4-2.5 against 3.7-4.0 s on the CPU).
+  LTX-2's also takes LTX-Video's two levers ("Session 38", H100, torch 2.11, one run): its
+  weights in place and its RMS norms' inputs pinned, 19.71 ms against 20.98 without them
+  (torch.compile 24.72), output right, 32 Triton kernels against 67 (torch.compile 48).
 """
 
 from __future__ import annotations
@@ -376,13 +381,23 @@ DECIDED_DECODERS: tuple[CompileForm, ...] = (
     # alone with empty caches), the same one graph at the same speed (67.82 vs 67.75, 21.10 vs
     # 21.08 and 208.62 vs 208.76 ms), and dynamo's tracing 2.4 vs 3.1, 1.3 vs 1.9 and 1.5 vs
     # 3.0 s against a frame per module instance
+    # SVD's and Allegro's decoders take one frame for the decoder too: compiled so on an H100
+    # ("Session 38", torch 2.11, cold), the same speed as with a frame per instance (74.08
+    # against 74.18 ms, 1478.0 against 1482.4, sessions 36 and 38) with the output right; on the
+    # CPU (torch 2.11) dynamo made the same one graph in 1.2-1.4 against 1.9-2.6 s and 2.4-2.5
+    # against 3.7-4.0 s
     *(
-        decided_form(name, f"{_AUTOENCODERS}.{cls}", "H100", _SESSION_34)
+        decided_form(name, f"{_AUTOENCODERS}.{cls}", "H100", _SESSION_38, frames="root")
         for name, cls in (
             ("svd-decoder", "autoencoder_kl_temporal_decoder.TemporalDecoder"),
             ("allegro-decoder", "autoencoder_kl_allegro.AllegroDecoder3D"),
-            ("easyanimate-decoder", "autoencoder_kl_magvit.EasyAnimateDecoder"),
         )
+    ),
+    decided_form(
+        "easyanimate-decoder",
+        f"{_AUTOENCODERS}.autoencoder_kl_magvit.EasyAnimateDecoder",
+        "H100",
+        _SESSION_34,
     ),
     decided_form(
         "vidtok-decoder",

@@ -56,8 +56,14 @@ DECIDED = {
     "ltx2-video-decoder": (("H100", ""), True, {"channels_last_norm_inputs": True}),
 }
 DEVICES = {"H100": "NVIDIA H100 80GB HBM3", "H200": "NVIDIA H200"}
-# the forms measured to compile as well with one frame for the decoder (session 37)
-ROOT_FRAMES = {"hunyuanvideo-decoder", "vidtok-decoder", "ltx2-video-decoder"}
+# the forms measured to compile as well with one frame for the decoder (sessions 37, 38)
+ROOT_FRAMES = {
+    "hunyuanvideo-decoder",
+    "vidtok-decoder",
+    "ltx2-video-decoder",
+    "svd-decoder",
+    "allegro-decoder",
+}
 
 
 def test_decoders_measured_on_a_device_compile_once_there_and_generically_elsewhere() -> None:
@@ -328,9 +334,11 @@ def test_a_forms_frames_decide_magi_compiles_isolation_unless_the_caller_says() 
     assert _fresh_forwards(model) == []
 
 
-@pytest.mark.parametrize("name", ["vidtok-vae", "ltx2-video-vae", "hunyuanvideo-vae"])
+@pytest.mark.parametrize(
+    "name", ["vidtok-vae", "ltx2-video-vae", "hunyuanvideo-vae", "svd-vae", "allegro-vae"]
+)
 def test_a_decoder_with_root_frames_is_one_graph_with_eagers_numbers(name: str) -> None:
-    """The three decoders whose forms take one frame (``frames="root"``) trace with it as one
+    """The decoders whose forms take one frame (``frames="root"``) trace with it as one
     graph, no break, the output eager's (dynamo alone, a counting backend: the frames change
     what dynamo traces, not what Inductor makes of the graph); the zoo pair and the benchmark's
     ``magi`` give the candidate the form's frames, ``magi-form-instance-frames`` a frame each."""
