@@ -99,7 +99,7 @@ The forms:
   21.08, HunyuanVideo 208.62 against 208.76), with the output right and dynamo's tracing
   2.4 against 3.1 s, 1.3 against 1.9 and 1.5 against 3.0. SVD's and Allegro's too ("Session
   38": on an H100 74.08 and 1478.0 ms, as with a frame per instance, output right; dynamo made
-  the same graph in 1.2-1.4 against 1.9-2.6 s and 2.4-2.5 against 3.7-4.0 s on the CPU).
+  the same graph in 1.3-1.6 against 2.1-2.6 s and 2.8-3.1 against 4.9-5.5 s on the CPU).
   LTX-2's also takes LTX-Video's two levers ("Session 38", H100, torch 2.11, one run): its
   weights in place and its RMS norms' inputs pinned, 19.71 ms against 20.98 without them
   (torch.compile 24.72), output right, 32 Triton kernels against 67 (torch.compile 48).
@@ -384,8 +384,8 @@ DECIDED_DECODERS: tuple[CompileForm, ...] = (
     # SVD's and Allegro's decoders take one frame for the decoder too: compiled so on an H100
     # ("Session 38", torch 2.11, cold), the same speed as with a frame per instance (74.08
     # against 74.18 ms, 1478.0 against 1482.4, sessions 36 and 38) with the output right; on the
-    # CPU (torch 2.11) dynamo made the same one graph in 1.2-1.4 against 1.9-2.6 s and 2.4-2.5
-    # against 3.7-4.0 s
+    # CPU (torch 2.11) dynamo made the same one graph in 1.3-1.6 against 2.1-2.6 s and 2.8-3.1
+    # against 4.9-5.5 s
     *(
         decided_form(name, f"{_AUTOENCODERS}.{cls}", "H100", _SESSION_38, frames="root")
         for name, cls in (

@@ -30,6 +30,9 @@ decorator evaluated with Inductor's own config lists; one config: nothing to aut
 the H100 (session 32) the first call's autotuning was 3.7 s of HunyuanVideo's magi compile
 against torch.compile's 2.8 s, and 5.8 s with the chunked statistics.
 
+`--option NAME=INT` passes an input-shape option to `zoo.load` (session 38: Allegro's decoder
+at height 45 and width 80, the same network over fewer tiles, in 1.5 minutes a side instead of 9).
+
 Run: `python tools/probes/codegen_time.py hunyuanvideo-vae [--sides inductor,magi]` (about half
 a minute a side on 2 cores).
 """
@@ -130,7 +133,7 @@ def candidate_configs(source: str) -> tuple[str, int]:
 def census(code: Any) -> str:
     """``N kernels autotuned over M configs (by heuristic)`` for one side's generated code."""
     by_kind: collections.Counter[str] = collections.Counter()
-    kernels = configs = 0
+    kernels = configs = single = 0
     for graph in code.captured:
         for kernel in graph.kernels:
             kind, count = candidate_configs(kernel.source)
@@ -138,8 +141,13 @@ def census(code: Any) -> str:
                 kernels += 1
                 configs += count
                 by_kind[kind] += count
+            else:
+                single += 1
     kinds = ", ".join(f"{k} {v}" for k, v in sorted(by_kind.items()))
-    return f"autotuned at the first call: {kernels} kernels over {configs} configs ({kinds})"
+    return (
+        f"autotuned at the first call: {kernels} kernels over {configs} configs ({kinds}); "
+        f"{single} kernels with one config"
+    )
 
 
 def main() -> None:
@@ -149,8 +157,21 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--form", action="store_true", help="the magi sides in the model's form")
     parser.add_argument("--census", action="store_true", help="count the autotuned configs")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=INT",
+        help="an input-shape option of zoo.load (e.g. height=45): the same decoder, smaller",
+    )
     args = parser.parse_args()
-    model = zoo.load(args.model, "full", dtype=torch.bfloat16)
+    options = {}
+    for option in args.option:
+        name, _, value = option.partition("=")
+        if not name or not value.isdigit():
+            parser.error(f"--option {option!r}: expected NAME=INT, e.g. --option height=45")
+        options[name] = int(value)
+    model = zoo.load(args.model, "full", dtype=torch.bfloat16, **options)
     form = forms.form_for(model.module) if args.form else None
     fields = dict(form.pass_config) if form is not None else {}
     spent = [0.0]
