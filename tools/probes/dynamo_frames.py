@@ -7,8 +7,9 @@ tracing, guards and the rest of its frame compiles; the sides alternate ``--roun
 Each line also says how many graphs dynamo made so far, the call nodes of the last one and
 whether its ops are those of the first (the two frame levels must give the same graph). On the
 H100 the compile totals of one run moved by up to 2x on one graph (docs/benchmarks.md "Session
-38"), so the two levels were compared here: SVD 1.29-1.58 against 2.10-2.58 s, Allegro 2.75-3.08
-against 4.87-5.49 (torch 2.11, full size, bf16; docs/results/session38/dynamo_frames_cpu_torch211.log).
+38"), so the two levels were compared here: SVD 1.29-1.58 against 2.10-2.58 s, Allegro
+2.75-3.08 against 4.87-5.49 (torch 2.11, full size, bf16;
+docs/results/session38/dynamo_frames_cpu_torch211.log).
 
 Run: `python tools/probes/dynamo_frames.py svd-vae [--size full] [--rounds 2]`.
 """
