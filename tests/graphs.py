@@ -158,6 +158,19 @@ def compile_dynamic_on_cpu(
     return out, pass_result(backend, "conv_channels_last")
 
 
+def codegen_off_and_on(model: torch.nn.Module, field: str, *args: torch.Tensor) -> dict[bool, Any]:
+    """``model(*args)``'s generated code (fake CUDA where there is no GPU) with the `PassConfig`
+    bool ``field`` off and on, decisions not measured, without grad: ``{False: ..., True: ...}``."""
+    from pytest_magi.codegen import inductor_codegen
+
+    codes = {}
+    with torch.no_grad():
+        for on in (False, True):
+            config = PassConfig(measure_decisions=False, **{field: on})
+            codes[on] = inductor_codegen(model, *args, config=config)
+    return codes
+
+
 def pass_result(backend: MagiBackend, name: str) -> Any:
     """The `PassResult` of the pass called ``name`` in ``backend``'s one compilation."""
     (manager,) = backend.managers

@@ -413,16 +413,12 @@ def test_fake_cuda_a_cat_converted_through_writes_the_new_frames_once() -> None:
     and the new frames are computed again for the next cache. On: the cache is transposed into
     its slice and one kernel computes the new frames once, storing them twice (channels-last
     into the conv input, eager's layout into the next cache)."""
-    from pytest_magi.codegen import inductor_codegen
+    from graphs import codegen_off_and_on
 
     model = CachedConvBlock(256).eval().to(torch.bfloat16)  # the norm a reduction of its own
     x = torch.randn(1, 256, 1, 34, 60, dtype=torch.bfloat16)
     cache = torch.randn(1, 256, 2, 34, 60, dtype=torch.bfloat16)
-    codes = {}
-    with torch.no_grad():
-        for on in (False, True):
-            config = PassConfig(measure_decisions=False, channels_last_through_cat=on)
-            codes[on] = inductor_codegen(model, x, cache, config=config)
+    codes = codegen_off_and_on(model, "channels_last_through_cat", x, cache)
     two_stores = {on: [k for k in c.kernels if k.num_stores == 2] for on, c in codes.items()}
     assert not two_stores[False] and len(two_stores[True]) == 1
     assert "silu" in two_stores[True][0].name and two_stores[True][0].nd_tiling
@@ -788,16 +784,12 @@ def test_fake_cuda_the_windows_of_a_chunked_conv_are_written_once() -> None:
     """Off: a kernel per window copies (and recomputes) its frames into a channels-last conv
     input. On: one kernel writes the concatenation channels-last and every convolution reads a
     view of it."""
-    from pytest_magi.codegen import inductor_codegen
+    from graphs import codegen_off_and_on
 
     model = ChunkedCausalConv(64).eval().to(torch.bfloat16)
     x = torch.randn(1, 64, 3, 16, 16, dtype=torch.bfloat16)
     cache = torch.randn(1, 64, 2, 16, 16, dtype=torch.bfloat16)
-    codes = {}
-    with torch.no_grad():
-        for on in (False, True):
-            config = PassConfig(measure_decisions=False, channels_last_through_slices=on)
-            codes[on] = inductor_codegen(model, x, cache, config=config)
+    codes = codegen_off_and_on(model, "channels_last_through_slices", x, cache)
     views = {on: c.wrapper.count("convolution(reinterpret_tensor(") for on, c in codes.items()}
     assert views == {False: 0, True: 3}
     # three window copies become one write of the concatenation

@@ -182,16 +182,12 @@ def test_fake_cuda_the_pad_copy_is_gone_and_the_producer_writes_the_conv_input()
     and a pad kernel copies it into the channels-last conv input, while the next cache computes
     the new frames again. On: the padded cache is written into its slice, and one kernel
     computes the new frames once and stores them twice (the conv input, the next cache)."""
-    from pytest_magi.codegen import inductor_codegen
+    from graphs import codegen_off_and_on
 
     model = ShortCacheBlock(256).eval().to(torch.bfloat16)
     x = torch.randn(1, 256, 2, 34, 60, dtype=torch.bfloat16)
     cache = torch.randn(1, 256, 1, 34, 60, dtype=torch.bfloat16)
-    codes = {}
-    with torch.no_grad():
-        for on in (False, True):
-            config = PassConfig(measure_decisions=False, channels_last_pad_through_cat=on)
-            codes[on] = inductor_codegen(model, x, cache, config=config)
+    codes = codegen_off_and_on(model, "channels_last_pad_through_cat", x, cache)
 
     def pad_copies(code) -> list[str]:  # a kernel that only pads one buffer into another
         return [
