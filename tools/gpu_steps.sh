@@ -12,6 +12,9 @@
 #   suite_one_gpu_step NAME   the same in one process on one GPU (`-n 0`);
 #   cold_pairs MODEL...   each MODEL compiled cold as torch.compile, then magi (`cold_model`),
 #                      or as each of COLD_VARIANTS (space-separated) where that is set;
+#   cold_abba MODEL A B   MODEL compiled cold as A, B, B, A (each `cold_model`, a process of
+#                      its own with empty caches): a host that slows or speeds up during the
+#                      four compiles moves both sides' means alike. Logs $LOGS/<model>_{A,B}_{1,2}.log;
 #   profile_step MODEL SIDE [ENV=VALUE...]   MODEL's cold compile as SIDE under cProfile, empty
 #                      caches, the whole profile kept ($LOGS/prof_SIDE.pstats);
 #   cold VARIANT TAG [ENV=VALUE...]   the Wan decode (T=3) compiled as VARIANT in a process of its
@@ -19,7 +22,7 @@
 #   cold_model MODEL TAG VARIANTS [ENV=VALUE...]   MODEL (full size, bf16) compiled as each of
 #                      VARIANTS (comma-separated) in one process with empty caches
 #                      ($LOGS/cache_TAG): the first one's compile is cold, the others are timed
-#                      against it.
+#                      against it (COLD_ROUNDS rounds, 5 unless set).
 #   cold_both MODEL A B TAG [ENV=VALUE...]   (2-GPU kind) MODEL compiled cold as variant A on GPU 0
 #                      and B on GPU 1 at the same time, then again with the GPUs swapped: each
 #                      side's compile shares the host with the other's, so contention falls on
@@ -92,7 +95,8 @@ cold_model() {
     shift 3
     rm -rf "$dir" && mkdir -p "$dir"
     env TORCHINDUCTOR_CACHE_DIR=$dir TRITON_CACHE_DIR=$dir/triton "$@" python benchmarks/zoo.py \
-        --models "$m" --baseline "${vs%%,*}" --variants "$vs" --rounds 5 --hbm-gbps $HBM
+        --models "$m" --baseline "${vs%%,*}" --variants "$vs" --rounds "${COLD_ROUNDS:-5}" \
+        --hbm-gbps $HBM
 }
 
 # each MODEL compiled cold as torch.compile, then as magi (or as each of COLD_VARIANTS), each in a
@@ -104,6 +108,15 @@ cold_pairs() {
             step "${m%-vae}_${v}" cold_model "$m" "${m%-vae}_${v}" "$v"
         done
     done
+}
+
+# MODEL compiled cold as A, B, B, A, each alone in a process of its own with empty caches
+cold_abba() {
+    local m=$1 a=$2 b=$3 t=${1%-vae}
+    step "${t}_${a}_1" cold_model "$m" "${t}_${a}_1" "$a"
+    step "${t}_${b}_1" cold_model "$m" "${t}_${b}_1" "$b"
+    step "${t}_${b}_2" cold_model "$m" "${t}_${b}_2" "$b"
+    step "${t}_${a}_2" cold_model "$m" "${t}_${a}_2" "$a"
 }
 
 # two variants of one model compiled cold at once, one per GPU, then swapped

@@ -150,13 +150,9 @@ def census(code: Any) -> str:
     )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("model", choices=zoo.names())
-    parser.add_argument("--sides", default=",".join(SIDES))
-    parser.add_argument("--repeat", type=int, default=1)
-    parser.add_argument("--form", action="store_true", help="the magi sides in the model's form")
-    parser.add_argument("--census", action="store_true", help="count the autotuned configs")
+def add_shape_options(parser: argparse.ArgumentParser) -> None:
+    """`--option NAME=INT`, repeatable: an input-shape option of `zoo.load` (also read by
+    `post_grad_ops.py`)."""
     parser.add_argument(
         "--option",
         action="append",
@@ -164,14 +160,29 @@ def main() -> None:
         metavar="NAME=INT",
         help="an input-shape option of zoo.load (e.g. height=45): the same decoder, smaller",
     )
-    args = parser.parse_args()
+
+
+def shape_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, int]:
+    """The `--option` values as `zoo.load`'s keyword arguments."""
     options = {}
     for option in args.option:
         name, _, value = option.partition("=")
         if not name or not value.isdigit():
             parser.error(f"--option {option!r}: expected NAME=INT, e.g. --option height=45")
         options[name] = int(value)
-    model = zoo.load(args.model, "full", dtype=torch.bfloat16, **options)
+    return options
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("model", choices=zoo.names())
+    parser.add_argument("--sides", default=",".join(SIDES))
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--form", action="store_true", help="the magi sides in the model's form")
+    parser.add_argument("--census", action="store_true", help="count the autotuned configs")
+    add_shape_options(parser)
+    args = parser.parse_args()
+    model = zoo.load(args.model, "full", dtype=torch.bfloat16, **shape_options(parser, args))
     form = forms.form_for(model.module) if args.form else None
     fields = dict(form.pass_config) if form is not None else {}
     spent = [0.0]

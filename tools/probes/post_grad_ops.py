@@ -8,7 +8,8 @@ plain Inductor, as the form, and as the form with the channels-last rewrite off,
 post-grad graph's `call_function` targets after the magi passes (a pass of one's own run last,
 `inductor_codegen(passes=...)`), and prints the targets whose counts differ.
 
-Run: `python tools/probes/post_grad_ops.py hunyuanvideo-vae`.
+Run: `python tools/probes/post_grad_ops.py hunyuanvideo-vae [--option height=45 ...]` (the
+input-shape options of `codegen_time.py`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import collections
 import copy
 
 import torch
+from codegen_time import add_shape_options, shape_options
 
 from magi_passes import PassConfig, forms
 from magi_passes.channels_last import convert_conv_parameters
@@ -28,8 +30,9 @@ from pytest_magi.codegen import inductor_codegen
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("model", choices=zoo.names())
+    add_shape_options(parser)
     args = parser.parse_args()
-    model = zoo.load(args.model, "full", dtype=torch.bfloat16)
+    model = zoo.load(args.model, "full", dtype=torch.bfloat16, **shape_options(parser, args))
     form = forms.form_for(model.module)
     config = form.config() if form is not None else None
     sides = {
