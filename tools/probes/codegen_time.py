@@ -30,6 +30,11 @@ decorator evaluated with Inductor's own config lists; one config: nothing to aut
 the H100 (session 32) the first call's autotuning was 3.7 s of HunyuanVideo's magi compile
 against torch.compile's 2.8 s, and 5.8 s with the chunked statistics.
 
+`--instances` prints, after the sides, each kernel name (its fused ops, the index dropped) whose
+launches differ between the sides, with each side's count: the launches are what Inductor
+generates code for one by one (session 39: Allegro's form at height 45, width 80 launched 1413
+kernels against Inductor's 1179, and the profiled code generation grew with them).
+
 `--option NAME=INT` passes an input-shape option to `zoo.load` (session 38: Allegro's decoder
 at height 45 and width 80, the same network over fewer tiles, in 1.5 minutes a side instead of 9).
 
@@ -150,6 +155,27 @@ def census(code: Any) -> str:
     )
 
 
+def launches_by_name(code: Any) -> collections.Counter[str]:
+    """How many times each kernel (by name less its index, e.g. ``triton_poi_fused_clone``) or
+    extern op is launched in one side's generated code."""
+    return collections.Counter(
+        re.sub(r"_\d+$", "", call) for graph in code.captured for call in graph.calls
+    )
+
+
+def instance_table(by_side: dict[str, collections.Counter[str]]) -> list[str]:
+    """The rows of `--instances`: each name launched a different number of times by the
+    sides, most launched first, with each side's count."""
+    sides = list(by_side)
+    names = set().union(*by_side.values())
+    rows = [f"  launches by kernel name where the sides differ: {', '.join(sides)}"]
+    for name in sorted(names, key=lambda n: (-max(c[n] for c in by_side.values()), n)):
+        counts = [by_side[s][name] for s in sides]
+        if len(set(counts)) > 1:
+            rows.append("  " + " ".join(f"{n:6d}" for n in counts) + f"  {name}")
+    return rows
+
+
 def add_shape_options(parser: argparse.ArgumentParser) -> None:
     """`--option NAME=INT`, repeatable: an input-shape option of `zoo.load` (also read by
     `post_grad_ops.py`)."""
@@ -180,6 +206,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--form", action="store_true", help="the magi sides in the model's form")
     parser.add_argument("--census", action="store_true", help="count the autotuned configs")
+    parser.add_argument(
+        "--instances", action="store_true", help="launches by kernel name where the sides differ"
+    )
     add_shape_options(parser)
     args = parser.parse_args()
     model = zoo.load(args.model, "full", dtype=torch.bfloat16, **shape_options(parser, args))
@@ -218,6 +247,7 @@ def main() -> None:
             f"torch {torch.__version__}; fake CUDA; {args.model} full, bf16; "
             f"form {form.describe() if form is not None else 'generic'}"
         )
+        by_side: dict[str, collections.Counter[str]] = {}  # the last round's launches
         for _ in range(args.repeat):
             for side in args.sides.split(","):
                 module = model.as_module()
@@ -250,6 +280,9 @@ def main() -> None:
                 )
                 if args.census:
                     print(f"  {'':<18} {census(code)}", flush=True)
+                by_side[side] = launches_by_name(code)
+        if args.instances:
+            print("\n".join(instance_table(by_side)))
     finally:
         PassManager.__call__ = call  # type: ignore[method-assign]
         scheduler.Scheduler.__init__ = init  # type: ignore[method-assign]
