@@ -20,6 +20,7 @@ from .manager import PassManager
 from .nd_tiling import NdTilingPass
 from .norm_rsqrt import NormRsqrtPass
 from .predicates import is_conv_heavy, is_dynamic
+from .producer_recompute import ProducerRecomputePass
 from .workarounds import DynamicCatTilingWorkaround, PaddingMiscompileWorkaround
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "PassManager",
     "PaddingMiscompileWorkaround",
     "PassResult",
+    "ProducerRecomputePass",
     "form_for",
     "inductor_options",
     "is_conv_heavy",

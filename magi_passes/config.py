@@ -179,6 +179,11 @@ class PassConfig:
       a quarter of HunyuanVideo's decoder compile on an H100 under cProfile (docs/benchmarks.md,
       "Session 36"); the generated code is the same. Not a measured pass: it changes compile
       time only.
+    - `recompute_norm_producers` (opt-in, not yet timed on a GPU): a full-size pointwise chain
+      (a norm's apply) that Inductor would store because several cheap ops read it (SiLU reads
+      its input twice, a replicate pad of frames three times) is copied for each reader, so the
+      chain is computed where the convolution's input is written instead of stored in fp32
+      (`ProducerRecomputePass`, session 39).
     - `channels_last_through_slices`: in static graphs, where a convolution reads a window (a
       slice of a frame or spatial dim) of a tensor, `ConvChannelsLastPass` pins that tensor
       channels-last once and the convolution reads the same window of it, a view, wherever the
@@ -214,6 +219,7 @@ class PassConfig:
     decided_plain_on: str = ""
     torch_index_min_max: bool = True
     channels_last_through_slices: bool = True
+    recompute_norm_producers: bool = False
 
     def __new__(cls, *args: Any, **kwargs: Any) -> PassConfig:
         # names are checked before the dataclass __init__ sees them, so a misspelt field gets the

@@ -14,6 +14,8 @@ Order, and why:
    `ConvPadFoldPass`: folds symmetric zero pads into the convolutions' padding before the layout
    pass, so that pass hoists its clones over the pads that are left (a causal frame pad) and the
    conv input's producer writes the unpadded domain.
+   `ProducerRecomputePass` (opt-in): copies a norm's apply chain for each of its cheap readers
+   before the layout pass, so that pass's clones convert each copy where it is written.
 4. `DynamicCatTilingWorkaround`: right before the layout pass, whose rewrite (and ND tiling's)
    it keeps off dynamic CUDA graphs where a convolution reads a concatenation (a Triton
    miscompile of the 2-D tiled channels-last producer there); it marks such a graph and both
@@ -58,6 +60,7 @@ from .dynamic_reshape import DynamicReshapePass
 from .group_norm import GroupNormStatsPass
 from .nd_tiling import NdTilingPass
 from .norm_rsqrt import NormRsqrtPass
+from .producer_recompute import ProducerRecomputePass
 from .workarounds import DynamicCatTilingWorkaround, PaddingMiscompileWorkaround
 
 log = logging.getLogger(__name__)
@@ -68,6 +71,7 @@ PASS_ORDER: tuple[type[MagiPass], ...] = (
     NormRsqrtPass,
     CausalPadTrimPass,
     ConvPadFoldPass,
+    ProducerRecomputePass,
     DynamicCatTilingWorkaround,
     ConvChannelsLastPass,
     ConvInputWindowPass,

@@ -83,6 +83,7 @@ def test_pass_order_and_results() -> None:
         "norm_rsqrt",
         "causal_pad_trim",
         "conv_pad_fold",
+        "producer_recompute",
         "dynamic_cat_tiling_workaround",
         "conv_channels_last",
         "conv_input_windows",

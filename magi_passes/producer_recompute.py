@@ -1,0 +1,181 @@
+"""`ProducerRecomputePass`: a norm's apply chain recomputed for each of its readers, not stored.
+
+Matches, in a static post-grad graph, a full-size value ``y`` computed by a chain of cheap
+pointwise and view ops (`CHAIN_OPS`) that is read by two or more cheap consumers (`READERS`:
+pointwise ops, slices, concatenations), and whose chain reads more than
+`REALIZE_READS_THRESHOLD` inputs. Emits, for each reader after the first, a copy of the chain
+that reads the same inputs, so that every copy has one reader.
+
+Why: Inductor's lowering stores a value with several FX readers in a buffer of its own when it
+reads more than `torch._inductor.config.realize_reads_threshold` (4) inputs
+(`should_realize_on_reuse`). A GroupNorm's apply reads five (the activation, the mean, the
+reciprocal root, the weight, the bias), and two readers are common: SiLU as Inductor decomposes
+it, ``y / (1 + exp(-y))``, reads its input twice, and a replicate pad of frames,
+``cat([y[:, :, :1], y, y[:, :, -1:]])`` (Allegro's temporal convolutions), three times. So the
+norm's output is written in fp32 to a buffer the size of the activation and read back by the
+kernel that writes the convolution's input (session 39 located it in fake CUDA: Allegro's
+temporal layer as Inductor and the magi form compile it, and EasyAnimate's conv windows, session
+38). With one reader per copy Inductor inlines each copy into its reader; the copies of one
+kernel load the same addresses and compute the same expressions, which Inductor's kernel CSE
+merges, so a pointwise reader computes the chain once. In fake CUDA (torch 2.13) a GroupNorm,
+SiLU, replicate pad and Conv3d twice over `(1, 512, 8, 90, 160)` bf16 (the magi form) went from
+15 launches, with two fp32 buffers of 59M elements, to 13 and none: the norm, SiLU and pad
+write the convolution's channels-last input in one kernel.
+
+Where it stops: only the nodes of the reader's own size are copied; smaller operands (per-group
+or per-channel statistics, weights) stay shared, since Inductor keeps them apart or inlines them
+either way. A chain longer than `MAX_CHAIN` nodes, a reader that is not cheap (a convolution, a
+reduction: it needs the value stored anyway), more than `MAX_READERS` readers, or a symbolic size
+leaves the value alone. The pass runs before `ConvChannelsLastPass`, whose clones then convert
+each copy where it is written.
+
+Why it is the same: every copy computes the same ops on the same inputs in the same order and
+dtypes; only where the fp32 intermediate lives changes (a register instead of a buffer), so the
+values are bit-identical.
+
+Opt-in (`PassConfig.recompute_norm_producers`): not yet timed on a GPU. Counts in
+`PassResult.counts`: `values_recomputed` (values given copies), `chain_copies` (copies made),
+`skipped_few_reads` (values Inductor would inline anyway), `skipped_readers` (a reader is not
+cheap, or too many), `skipped_chain` (too long, or a symbolic size).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, ClassVar
+
+import torch
+
+from .base import MagiPass, PassResult, fake_value
+
+aten = torch.ops.aten
+prims = torch.ops.prims
+
+COUNT_KEYS = (
+    "values_recomputed",
+    "chain_copies",
+    "skipped_few_reads",
+    "skipped_readers",
+    "skipped_chain",
+)
+# Inductor's default `realize_reads_threshold`: a value read more than this many times is stored
+REALIZE_READS_THRESHOLD = 4
+MAX_CHAIN = 40
+MAX_READERS = 4
+_POINTWISE = (
+    aten.add.Tensor,
+    aten.sub.Tensor,
+    aten.mul.Tensor,
+    aten.div.Tensor,
+    aten.neg.default,
+    aten.exp.default,
+    aten.rsqrt.default,
+    aten.sigmoid.default,
+    prims.convert_element_type.default,
+)
+_VIEWS = (
+    aten.reshape.default,
+    aten.view.default,
+    aten.unsqueeze.default,
+    aten.squeeze.dim,
+    aten.permute.default,
+    aten.expand.default,
+)
+#: the ops a copied chain may consist of
+CHAIN_OPS = frozenset((*_POINTWISE, *_VIEWS))
+#: the readers a value may have for its chain to be copied for them
+READERS = frozenset((*_POINTWISE, aten.slice.Tensor, aten.cat.default))
+
+
+def _numel(node: Any) -> int | None:
+    value = fake_value(node)
+    if not isinstance(value, torch.Tensor):
+        return None
+    sizes = value.shape
+    return math.prod(sizes) if all(isinstance(s, int) for s in sizes) else None
+
+
+def producer_chain(value: torch.fx.Node) -> tuple[list[torch.fx.Node], set[torch.fx.Node]] | None:
+    """The chain that computes ``value``: its `CHAIN_OPS` ancestors of ``value``'s size (itself
+    included), and the nodes they read that are not in it (its inputs); None where it is longer
+    than `MAX_CHAIN` or a size is symbolic."""
+    size = _numel(value)
+    if size is None:
+        return None
+    chain: list[torch.fx.Node] = []
+    inputs: set[torch.fx.Node] = set()
+    stack, seen = [value], set()
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        if node.op == "call_function" and node.target in CHAIN_OPS and _numel(node) == size:
+            chain.append(node)
+            if len(chain) > MAX_CHAIN:
+                return None
+            stack.extend(node.all_input_nodes)
+        else:
+            inputs.add(node)
+    return chain, inputs
+
+
+def _copy_chain(
+    graph: torch.fx.Graph, chain: list[torch.fx.Node], *, before: torch.fx.Node
+) -> torch.fx.Node:
+    """A copy of ``chain`` (in graph order, its value last) inserted before ``before``, reading
+    the chain's own inputs; returns the copy of the value."""
+    copies: dict[torch.fx.Node, torch.fx.Node] = {}
+    with graph.inserting_before(before):
+        for node in chain:
+            copies[node] = graph.node_copy(node, lambda a: copies.get(a, a))
+    return copies[chain[-1]]
+
+
+class ProducerRecomputePass(MagiPass):
+    """A full-size pointwise chain with several cheap readers copied for each of them (module
+    docstring)."""
+
+    name: ClassVar[str] = "producer_recompute"
+
+    def enabled(self) -> bool:
+        return self.config.recompute_norm_producers
+
+    def apply(self, graph: torch.fx.Graph) -> PassResult:
+        counts = dict.fromkeys(COUNT_KEYS, 0)
+        result = PassResult(self.name, applied=False, reason="", counts=counts)
+        for value in list(graph.nodes):  # in order: a chain's inner readers are split first
+            if value.op != "call_function" or value.target not in CHAIN_OPS:
+                continue
+            readers = list(value.users)
+            if len(readers) < 2:
+                continue
+            if len(readers) > MAX_READERS or any(
+                r.op != "call_function" or r.target not in READERS for r in readers
+            ):
+                counts["skipped_readers"] += 1
+                continue
+            found = producer_chain(value)
+            if found is None:
+                counts["skipped_chain"] += 1
+                continue
+            chain, inputs = found
+            if len(inputs) <= REALIZE_READS_THRESHOLD:
+                counts["skipped_few_reads"] += 1
+                continue
+            position = {n: i for i, n in enumerate(graph.nodes)}
+            chain.sort(key=position.__getitem__)
+            for reader in readers[1:]:
+                reader.replace_input_with(value, _copy_chain(graph, chain, before=reader))
+                counts["chain_copies"] += 1
+            counts["values_recomputed"] += 1
+        if counts["values_recomputed"]:
+            graph.lint()
+            result.applied = True
+            result.reason = (
+                f"{counts['values_recomputed']} value(s) recomputed for each reader "
+                f"({counts['chain_copies']} chain copies)"
+            )
+        else:
+            result.reason = "no stored pointwise chain with several cheap readers"
+        return result
