@@ -22,6 +22,13 @@ SiLU, replicate pad and Conv3d twice over `(1, 512, 8, 90, 160)` bf16 (the magi 
 15 launches, with two fp32 buffers of 59M elements, to 13 and none: the norm, SiLU and pad
 write the convolution's channels-last input in one kernel.
 
+Only where it pays: a value whose readers (and their readers, through the chain ops) all
+keep its shape is left alone (`skipped_fused`). Inductor fuses such a stored value into the
+kernel that reads it and drops the store, so nothing is written there; copying only made the
+generated code larger. Session 39 measured that first: Allegro's decoder pads its frames before
+each norm, not after it, and with every multi-reader chain copied its code generation in fake
+CUDA (height 45, width 80) took 94.6 s instead of 80.3, for 1407 launches instead of 1413.
+
 Where it stops: only the nodes of the reader's own size are copied; smaller operands (per-group
 or per-channel statistics, weights) stay shared, since Inductor keeps them apart or inlines them
 either way. A chain longer than `MAX_CHAIN` nodes, a reader that is not cheap (a convolution, a
@@ -35,8 +42,9 @@ values are bit-identical.
 
 Opt-in (`PassConfig.recompute_norm_producers`): not yet timed on a GPU. Counts in
 `PassResult.counts`: `values_recomputed` (values given copies), `chain_copies` (copies made),
-`skipped_few_reads` (values Inductor would inline anyway), `skipped_readers` (a reader is not
-cheap, or too many), `skipped_chain` (too long, or a symbolic size).
+`skipped_few_reads` (values Inductor would inline anyway), `skipped_fused` (no reader changes
+the shape), `skipped_readers` (a reader is not cheap, or too many), `skipped_chain` (too long,
+or a symbolic size).
 """
 
 from __future__ import annotations
@@ -55,6 +63,7 @@ COUNT_KEYS = (
     "values_recomputed",
     "chain_copies",
     "skipped_few_reads",
+    "skipped_fused",
     "skipped_readers",
     "skipped_chain",
 )
@@ -83,8 +92,10 @@ _VIEWS = (
 )
 #: the ops a copied chain may consist of
 CHAIN_OPS = frozenset((*_POINTWISE, *_VIEWS))
+#: the readers that write a different shape than they read (a frame pad, a window)
+RESIZERS = frozenset((aten.slice.Tensor, aten.cat.default))
 #: the readers a value may have for its chain to be copied for them
-READERS = frozenset((*_POINTWISE, aten.slice.Tensor, aten.cat.default))
+READERS = frozenset((*_POINTWISE, *RESIZERS))
 
 
 def _numel(node: Any) -> int | None:
@@ -93,6 +104,28 @@ def _numel(node: Any) -> int | None:
         return None
     sizes = value.shape
     return math.prod(sizes) if all(isinstance(s, int) for s in sizes) else None
+
+
+def _feeds_a_resize(value: torch.fx.Node) -> bool:
+    """Whether ``value``, or a value of its size computed from it by `CHAIN_OPS` alone, is read
+    by a `RESIZERS` op. Otherwise every reader has the value's iteration space and Inductor
+    fuses the stored value into the kernel that reads it, dropping the store (SiLU right
+    before a convolution): copying would only add work to its code generation."""
+    size = _numel(value)
+    stack, seen = [value], set()
+    while stack and len(seen) <= MAX_CHAIN:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        for reader in node.users:
+            if reader.op != "call_function":
+                continue
+            if reader.target in RESIZERS:
+                return True
+            if reader.target in CHAIN_OPS and _numel(reader) == size:
+                stack.append(reader)
+    return False
 
 
 def producer_chain(value: torch.fx.Node) -> tuple[list[torch.fx.Node], set[torch.fx.Node]] | None:
@@ -154,6 +187,9 @@ class ProducerRecomputePass(MagiPass):
                 r.op != "call_function" or r.target not in READERS for r in readers
             ):
                 counts["skipped_readers"] += 1
+                continue
+            if not _feeds_a_resize(value):
+                counts["skipped_fused"] += 1
                 continue
             found = producer_chain(value)
             if found is None:

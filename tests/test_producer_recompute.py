@@ -124,14 +124,32 @@ def test_a_chain_of_few_inputs_is_left_to_inductor() -> None:
 
     def fn(x, w):
         y = x * w
-        return y / (1 + (-y).exp())
+        h = y / (1 + (-y).exp())
+        return torch.cat((h[:, :, :1], h), dim=2)
 
     graph = _graph_of(fn, (1, 4, 6, 6), (1, 4, 1, 1))
     assert REALIZE_READS_THRESHOLD == 4
     p = ProducerRecomputePass(PassConfig(recompute_norm_producers=True))
     p(graph)
     assert p.last_result is not None and not p.last_result.applied
-    assert p.last_result.counts["skipped_few_reads"] == 1
+    assert p.last_result.counts["skipped_few_reads"] == 2  # SiLU's input, its output
+
+
+def test_a_norm_read_only_in_its_own_shape_is_left_to_inductors_fusion() -> None:
+    """SiLU straight into a convolution: Inductor fuses the stored norm into the SiLU kernel and
+    drops the store, so there is nothing to recompute (Allegro pads before its norms)."""
+
+    def fn(x, mean, rstd, w, b, k):
+        y = (x - mean) * rstd * w + b
+        return F.conv2d(y / (1 + (-y).exp()), k)
+
+    graph = _graph_of(
+        fn, (1, 4, 6, 6), (1, 4, 1, 1), (1, 4, 1, 1), (1, 4, 1, 1), (1, 4, 1, 1), (4, 4, 1, 1)
+    )
+    p = ProducerRecomputePass(PassConfig(recompute_norm_producers=True))
+    p(graph)
+    assert p.last_result is not None and not p.last_result.applied
+    assert p.last_result.counts["skipped_fused"] == 1
 
 
 def test_the_pass_is_off_unless_asked_for() -> None:

@@ -17,6 +17,12 @@
 #   ea        EasyAnimate's decoder (1.024x cold in session 38, one round a side)
 #   zoo       the zoo's never-slower test on the three forms session 38 changed
 #   small     sd-vae, resnet50, efficientnet_b0 and MiniMax-H3, one cold compile a side
+#   recompute `PassConfig.recompute_norm_producers` (zoo variant magi-form-recompute, cold and
+#             first) beside magi and torch.compile in one process, on Allegro, EasyAnimate, SVD
+#             and HunyuanVideo: the lever session 39 built after its budget was spent
+#   recold    Allegro's cold compile with the lever against torch.compile, alternated
+# Session 39 ran `setup ltx2 allegro svd ea allegroclp zoo small`; the budget ran out during
+# svd's third compile, so ea, allegroclp, zoo and small are still to run, with recompute and recold.
 set -u
 LOGS=/tmp/s39
 # shellcheck source=../../../tools/gpu_steps.sh
@@ -37,6 +43,12 @@ for s in "$@"; do
             --magi-report "$LOGS/r_zoo.json" tests/test_zoo_gpu.py \
             -k "video_vae_is_never_slower and (ltx2 or allegro or svd)" ;;
     small) cold_pairs sd-vae resnet50 efficientnet_b0 minimax-h3-vae ;;
+    recompute)
+        for m in allegro-vae easyanimate-vae svd-vae hunyuanvideo-vae; do
+            step "${m%-vae}_recompute" cold_model "$m" "${m%-vae}_recompute" \
+                magi-form-recompute,magi,torch.compile
+        done ;;
+    recold) cold_abba allegro-vae torch.compile magi-form-recompute ;;
     esac
 done
 echo done >"$LOGS/ALL.done"
