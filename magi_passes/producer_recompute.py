@@ -112,7 +112,8 @@ def _feeds_a_resize(value: torch.fx.Node) -> bool:
     fuses the stored value into the kernel that reads it, dropping the store (SiLU right
     before a convolution): copying would only add work to its code generation."""
     size = _numel(value)
-    stack, seen = [value], set()
+    stack: list[torch.fx.Node] = [value]
+    seen: set[torch.fx.Node] = set()
     while stack and len(seen) <= MAX_CHAIN:
         node = stack.pop()
         if node in seen:
@@ -137,7 +138,8 @@ def producer_chain(value: torch.fx.Node) -> tuple[list[torch.fx.Node], set[torch
         return None
     chain: list[torch.fx.Node] = []
     inputs: set[torch.fx.Node] = set()
-    stack, seen = [value], set()
+    stack: list[torch.fx.Node] = [value]
+    seen: set[torch.fx.Node] = set()
     while stack:
         node = stack.pop()
         if node in seen:
