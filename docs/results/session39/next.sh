@@ -21,6 +21,12 @@
 #             first) beside magi and torch.compile in one process, on Allegro, EasyAnimate, SVD
 #             and HunyuanVideo: the lever session 39 built after its budget was spent
 #   recold    Allegro's cold compile with the lever against torch.compile, alternated
+#   chunks    Allegro's GroupNorm statistics chunked with its weights in place
+#             (magi-form-cl-params-gn-chunks, cold and first), chunked alone, magi and
+#             torch.compile in one process: in fake CUDA (session 39) 1077 and 1143 launches
+#             against the form's 1413 and Inductor's 1179; on HunyuanVideo the chunked
+#             statistics compiled 18% faster at 0.992x the form's speed (session 33)
+#   chunkscold  magi-form-cl-params-gn-chunks alternated with torch.compile
 # Session 39 ran `setup ltx2 allegro svd ea allegroclp zoo small`; the budget ran out during
 # svd's third compile, so ea, allegroclp, zoo and small are still to run, with recompute and recold.
 set -u
@@ -49,6 +55,10 @@ for s in "$@"; do
                 magi-form-recompute,magi,torch.compile
         done ;;
     recold) cold_abba allegro-vae torch.compile magi-form-recompute ;;
+    chunks)
+        step allegro_chunks cold_model allegro-vae allegro_chunks \
+            magi-form-cl-params-gn-chunks,magi-form-gn-chunks,magi,torch.compile ;;
+    chunkscold) cold_abba allegro-vae torch.compile magi-form-cl-params-gn-chunks ;;
     esac
 done
 echo done >"$LOGS/ALL.done"
