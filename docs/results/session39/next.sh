@@ -25,7 +25,7 @@
 #             (magi-form-cl-params-gn-chunks, cold and first), chunked alone, magi and
 #             torch.compile in one process: in fake CUDA (session 39) 1077 and 1143 launches
 #             against the form's 1413 and Inductor's 1179; on HunyuanVideo the chunked
-#             statistics compiled 18% faster at 0.992x the form's speed (session 33)
+#             statistics compiled 18% faster at 0.992x the form's speed (session 34)
 #   chunkscold  magi-form-cl-params-gn-chunks alternated with torch.compile
 # Session 39 ran `setup ltx2 allegro svd ea allegroclp zoo small`; the budget ran out during
 # svd's third compile, so ea, allegroclp, zoo and small are still to run, with recompute and recold.
