@@ -18,9 +18,10 @@
 #   zoo       the zoo's never-slower test on the three forms session 38 changed
 #   small     sd-vae, resnet50, efficientnet_b0 and MiniMax-H3, one cold compile a side
 #   recompute `PassConfig.recompute_norm_producers` (zoo variant magi-form-recompute, cold and
-#             first) beside magi and torch.compile in one process, on Allegro, EasyAnimate, SVD
-#             and HunyuanVideo: the lever session 39 built after its budget was spent
-#   recold    Allegro's cold compile with the lever against torch.compile, alternated
+#             first) beside magi and torch.compile in one process, on EasyAnimate and VidTok
+#             (where it fires in fake CUDA; not on SVD, HunyuanVideo, Mochi): the lever session
+#             39 built after its budget was spent
+#   recold    EasyAnimate's cold compile with the lever against torch.compile, alternated
 #   chunks    Allegro's GroupNorm statistics chunked with its weights in place
 #             (magi-form-cl-params-gn-chunks, cold and first), chunked alone, magi and
 #             torch.compile in one process: in fake CUDA (session 39) 1077 and 1143 launches
@@ -50,11 +51,11 @@ for s in "$@"; do
             -k "video_vae_is_never_slower and (ltx2 or allegro or svd)" ;;
     small) cold_pairs sd-vae resnet50 efficientnet_b0 minimax-h3-vae ;;
     recompute)
-        for m in allegro-vae easyanimate-vae svd-vae hunyuanvideo-vae; do
+        for m in easyanimate-vae vidtok-vae; do
             step "${m%-vae}_recompute" cold_model "$m" "${m%-vae}_recompute" \
                 magi-form-recompute,magi,torch.compile
         done ;;
-    recold) cold_abba allegro-vae torch.compile magi-form-recompute ;;
+    recold) cold_abba easyanimate-vae torch.compile magi-form-recompute ;;
     chunks)
         step allegro_chunks cold_model allegro-vae allegro_chunks \
             magi-form-cl-params-gn-chunks,magi-form-gn-chunks,magi,torch.compile ;;
