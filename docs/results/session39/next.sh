@@ -22,12 +22,13 @@
 #             (where it fires in fake CUDA; not on SVD, HunyuanVideo, Mochi): the lever session
 #             39 built after its budget was spent
 #   recold    EasyAnimate's cold compile with the lever against torch.compile, alternated
-#   chunks    Allegro's GroupNorm statistics chunked with its weights in place
-#             (magi-form-cl-params-gn-chunks, cold and first), chunked alone, magi and
-#             torch.compile in one process: in fake CUDA (session 39) 1077 and 1143 launches
-#             against the form's 1413 and Inductor's 1179; on HunyuanVideo the chunked
-#             statistics compiled 18% faster at 0.992x the form's speed (session 34)
-#   chunkscold  magi-form-cl-params-gn-chunks alternated with torch.compile
+#   chunks    Allegro's and EasyAnimate's GroupNorm statistics chunked with their weights in
+#             place (magi-form-cl-params-gn-chunks, cold and first), chunked alone, magi and
+#             torch.compile in one process: in fake CUDA (session 39) Allegro 1077 and 1143
+#             launches against the form's 1413 and Inductor's 1179, EasyAnimate 571 and 595
+#             against 689 and 603; on HunyuanVideo the chunked statistics compiled 18% faster
+#             at 0.992x the form's speed (session 34)
+#   chunkscold  magi-form-cl-params-gn-chunks alternated with torch.compile, on both
 # Session 39 ran `setup ltx2 allegro svd ea allegroclp zoo small`; the budget ran out during
 # svd's third compile, so ea, allegroclp, zoo and small are still to run, with recompute and recold.
 set -u
@@ -57,9 +58,14 @@ for s in "$@"; do
         done ;;
     recold) cold_abba easyanimate-vae torch.compile magi-form-recompute ;;
     chunks)
-        step allegro_chunks cold_model allegro-vae allegro_chunks \
-            magi-form-cl-params-gn-chunks,magi-form-gn-chunks,magi,torch.compile ;;
-    chunkscold) cold_abba allegro-vae torch.compile magi-form-cl-params-gn-chunks ;;
+        for m in allegro-vae easyanimate-vae; do
+            step "${m%-vae}_chunks" cold_model "$m" "${m%-vae}_chunks" \
+                magi-form-cl-params-gn-chunks,magi-form-gn-chunks,magi,torch.compile
+        done ;;
+    chunkscold)
+        for m in allegro-vae easyanimate-vae; do
+            cold_abba "$m" torch.compile magi-form-cl-params-gn-chunks
+        done ;;
     esac
 done
 echo done >"$LOGS/ALL.done"
