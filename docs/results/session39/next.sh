@@ -30,7 +30,8 @@
 #             at 0.992x the form's speed (session 34)
 #   chunkscold  magi-form-cl-params-gn-chunks alternated with torch.compile, on both
 # Session 39 ran `setup ltx2 allegro svd ea allegroclp zoo small`; the budget ran out during
-# svd's third compile, so ea, allegroclp, zoo and small are still to run, with recompute and recold.
+# svd's third compile, so ea, allegroclp, zoo and small are still to run, with recompute,
+# recold, chunks and chunkscold (the levers it built or found after that).
 set -u
 LOGS=/tmp/s39
 # shellcheck source=../../../tools/gpu_steps.sh
