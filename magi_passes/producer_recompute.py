@@ -18,7 +18,7 @@ temporal layer as Inductor and the magi form compile it, and EasyAnimate's conv 
 38). With one reader per copy Inductor inlines each copy into its reader; the copies of one
 kernel load the same addresses and compute the same expressions, which Inductor's kernel CSE
 merges, so a pointwise reader computes the chain once. In fake CUDA (torch 2.13) a GroupNorm,
-SiLU, replicate pad and Conv3d twice over `(1, 512, 8, 90, 160)` bf16 (the magi form) went from
+SiLU, replicate pad and Conv3d twice over `(1, 512, 8, 90, 160)` bf16 (magi's passes) went from
 15 launches, with two fp32 buffers of 59M elements, to 13 and none: the norm, SiLU and pad
 write the convolution's channels-last input in one kernel.
 
