@@ -10,7 +10,7 @@
 #             frame), never compiled cold beside torch.compile
 #   allegro   Allegro's decoder in its session 38 form (root frame), the same
 #   allegroclp  Allegro's weights in place (magi-form-cl-params, cold) beside magi, magi without
-#             the GroupNorm statistics rewrite (its 376 mean reductions, 188 clones and 376
+#             the GroupNorm statistics rewrite (its 376 mean reductions, 376 clones and 376
 #             expands in fake CUDA) and torch.compile in one process: session 38 ran out of
 #             budget before the cl-params side's comparisons
 #   svd       SVD's decoder in its session 38 form (root frame)
