@@ -103,6 +103,10 @@ The forms:
   LTX-2's also takes LTX-Video's two levers ("Session 38", H100, torch 2.11, one run): its
   weights in place and its RMS norms' inputs pinned, 19.71 ms against 20.98 without them
   (torch.compile 24.72), output right, 32 Triton kernels against 67 (torch.compile 48).
+  Compiled cold with these forms on an H100 ("Session 39", torch 2.11, each compile alone in a
+  fresh process, torch.compile and the form alternated): LTX-2 23.7 s against torch.compile's
+  27.1 (two rounds a side), SVD 39.5 against 56.6 (one), Allegro 95.0 against 76.3 (two; its
+  channels-last graph has 1413 kernel launches to generate against Inductor's 1179).
 """
 
 from __future__ import annotations
