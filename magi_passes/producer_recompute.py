@@ -131,25 +131,32 @@ def _feeds_a_resize(value: torch.fx.Node) -> bool:
 
 def producer_chain(value: torch.fx.Node) -> tuple[list[torch.fx.Node], set[torch.fx.Node]] | None:
     """The chain that computes ``value``: its `CHAIN_OPS` ancestors of ``value``'s size (itself
-    included), and the nodes they read that are not in it (its inputs); None where it is longer
-    than `MAX_CHAIN` or a size is symbolic."""
+    included) in an order where every node comes after the chain nodes it reads (so ``value``
+    last), and the nodes they read that are not in it (its inputs); None where it is longer than
+    `MAX_CHAIN` or a size is symbolic."""
     size = _numel(value)
     if size is None:
         return None
     chain: list[torch.fx.Node] = []
     inputs: set[torch.fx.Node] = set()
-    stack: list[torch.fx.Node] = [value]
     seen: set[torch.fx.Node] = set()
+    members = 0
+    # depth first; a member is appended once every node pushed above it, its reads, is done
+    stack: list[tuple[torch.fx.Node, bool]] = [(value, False)]
     while stack:
-        node = stack.pop()
+        node, reads_done = stack.pop()
+        if reads_done:
+            chain.append(node)
+            continue
         if node in seen:
             continue
         seen.add(node)
         if node.op == "call_function" and node.target in CHAIN_OPS and _numel(node) == size:
-            chain.append(node)
-            if len(chain) > MAX_CHAIN:
+            members += 1
+            if members > MAX_CHAIN:
                 return None
-            stack.extend(node.all_input_nodes)
+            stack.append((node, True))
+            stack.extend((read, False) for read in node.all_input_nodes)
         else:
             inputs.add(node)
     return chain, inputs
@@ -158,8 +165,8 @@ def producer_chain(value: torch.fx.Node) -> tuple[list[torch.fx.Node], set[torch
 def _copy_chain(
     graph: torch.fx.Graph, chain: list[torch.fx.Node], *, before: torch.fx.Node
 ) -> torch.fx.Node:
-    """A copy of ``chain`` (in graph order, its value last) inserted before ``before``, reading
-    the chain's own inputs; returns the copy of the value."""
+    """A copy of ``chain`` (`producer_chain`'s order, its value last) inserted before ``before``,
+    reading the chain's own inputs; returns the copy of the value."""
     copies: dict[torch.fx.Node, torch.fx.Node] = {}
     with graph.inserting_before(before):
         for node in chain:
@@ -201,8 +208,6 @@ class ProducerRecomputePass(MagiPass):
             if len(inputs) <= REALIZE_READS_THRESHOLD:
                 counts["skipped_few_reads"] += 1
                 continue
-            position = {n: i for i, n in enumerate(graph.nodes)}
-            chain.sort(key=position.__getitem__)
             for reader in readers[1:]:
                 reader.replace_input_with(value, _copy_chain(graph, chain, before=reader))
                 counts["chain_copies"] += 1
