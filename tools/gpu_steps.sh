@@ -24,7 +24,8 @@
 #                      ($LOGS/cache_TAG): the first one's compile is cold, the others are timed
 #                      against it (COLD_ROUNDS rounds, 5 unless set).
 #   cold_both MODEL A B TAG [ENV=VALUE...]   (2-GPU kind) MODEL compiled cold as variant A on GPU 0
-#                      and B on GPU 1 at the same time, then again with the GPUs swapped: each
+#                      and B on GPU 1 at the same time, then again with the GPUs swapped (A and
+#                      B may be VARIANTS lists, as cold_model's; BOTH_ROUNDS picks rounds): each
 #                      side's compile shares the host with the other's, so contention falls on
 #                      both alike (session 32's lanes compiled unrelated models beside each
 #                      other). Logs $LOGS/TAG_{A,B}_{1,2}.log.
@@ -119,14 +120,18 @@ cold_abba() {
     step "${t}_${a}_2" cold_model "$m" "${t}_${a}_2" "$a"
 }
 
-# two variants of one model compiled cold at once, one per GPU, then swapped
+# two variants of one model compiled cold at once, one per GPU, then swapped (ROUND 1 and 2; set
+# BOTH_ROUNDS="1" or "2" for one of them). A and B may be comma-separated lists: the first is
+# compiled cold, the rest are timed against it in the same process; logs are named by the first.
 cold_both() {
-    local m=$1 a=$2 b=$3 tag=$4
+    local m=$1 a=$2 b=$3 tag=$4 r
     shift 4
-    CUDA_VISIBLE_DEVICES=0 step "${tag}_${a}_1" cold_model "$m" "${tag}_${a}_1" "$a" "$@" &
-    CUDA_VISIBLE_DEVICES=1 step "${tag}_${b}_1" cold_model "$m" "${tag}_${b}_1" "$b" "$@" &
-    wait
-    CUDA_VISIBLE_DEVICES=1 step "${tag}_${a}_2" cold_model "$m" "${tag}_${a}_2" "$a" "$@" &
-    CUDA_VISIBLE_DEVICES=0 step "${tag}_${b}_2" cold_model "$m" "${tag}_${b}_2" "$b" "$@" &
-    wait
+    for r in ${BOTH_ROUNDS:-1 2}; do
+        local ga=$((r - 1)) gb=$((2 - r))
+        CUDA_VISIBLE_DEVICES=$ga step "${tag}_${a%%,*}_$r" cold_model "$m" "${tag}_${a%%,*}_$r" \
+            "$a" "$@" &
+        CUDA_VISIBLE_DEVICES=$gb step "${tag}_${b%%,*}_$r" cold_model "$m" "${tag}_${b%%,*}_$r" \
+            "$b" "$@" &
+        wait
+    done
 }
