@@ -30,7 +30,9 @@ docs/benchmarks.md, "Session 15"); a third is fixed for the compile time its aut
   Triton compiles against the per-channel form's 3.7 and 0.8 s. It gets the statistics' config
   (one of the six Inductor tries); that its speed holds is for the GPU to show before any form
   turns the option on. Known by its sizes, which the pass records
-  (`group_norm.chunk_reductions`).
+  (`group_norm.chunk_reductions`). A chunk of at most 64 positions makes a persistent reduction
+  (R0_BLOCK all of them, no argument), which keeps Inductor's config (`may_be_persistent`: on
+  the GPU Triton refused the fixed one, session 40).
 
 How: Inductor asks its `InductorChoices` handler (`V.choices`) for every Triton kernel's keyword
 arguments (`triton_kernel_kwargs`, "used to apply fixed configurations"); a `fixed_config`
@@ -51,7 +53,7 @@ Inductor's configs.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import sympy
@@ -89,16 +91,40 @@ def _tiling(groups: Any) -> dict[str, Any] | None:
     return tiling if isinstance(tiling, dict) else None
 
 
+def may_be_persistent(features: Any, kernel_kwargs: Mapping[str, Any]) -> bool:
+    """Whether Inductor may make the reduction of `features` persistent: one program holds all
+    its positions (`R0_BLOCK` = all of them, a constant, not an argument), so a fixed config
+    with an `R0_BLOCK` cannot apply; on the GPU Triton rejects it when it compiles the kernel
+    ("'R0_BLOCK' is not in list", session 40: Allegro's and EasyAnimate's chunk reductions of
+    at most 64 positions). Asked as `TritonKernel` asks the choices handler, with a cooperative
+    reduction assumed wherever Inductor's config allows one (a cooperative one is persistent up
+    to more positions): where unsure, the kernel keeps Inductor's config."""
+    from torch._inductor import config as inductor_config
+    from torch._inductor.virtualized import V
+
+    forced = kernel_kwargs.get("override_persistent_reduction")
+    if forced is not None:
+        return bool(forced)
+    cooperative = kernel_kwargs.get("override_cooperative_reduction")
+    if cooperative is None:
+        triton = inductor_config.triton
+        cooperative = triton.cooperative_reductions or triton.force_cooperative_reductions
+    return bool(V.choices.should_use_persistent_reduction(features, bool(cooperative)))
+
+
 def pick(
     features: Any,
     groups: Any,
     *,
     apply: bool,
     chunks: frozenset[tuple[int, int]] = frozenset(),
+    kernel_kwargs: Mapping[str, Any] | None = None,
 ) -> str | None:
     """Which fixed config (a key of `CONFIGS`) the kernel of `features` gets, or None.
     `apply`: whether the apply kernel's operands are stored per channel (static graphs);
-    `chunks`: the (outputs, positions) of the chunk reductions the pass made."""
+    `chunks`: the (outputs, positions) of the chunk reductions the pass made;
+    `kernel_kwargs`: the keyword arguments Inductor builds the kernel with (a reduction that
+    may be persistent gets no config, `may_be_persistent`)."""
     from torch._inductor.runtime.hints import ReductionHint
     from torch._inductor.virtualized import V
 
@@ -113,7 +139,7 @@ def pick(
             getattr(getattr(n.node, "data", None), "reduction_type", None)
             for n in features.reduction_nodes()
         }
-        if kinds != {"welford_reduce"}:
+        if kinds != {"welford_reduce"} or may_be_persistent(features, kernel_kwargs or {}):
             return None
         if (numel, rnumel) in chunks and rnumel >= CHUNK_STATS_CONFIG["R0_BLOCK"]:
             return "group_norm_chunk_stats"
@@ -180,7 +206,13 @@ class _Choices:
 
         apply = result.counts.get("group_norm_operands_per_channel", 0) > 0
         try:
-            name = pick(features, groups, apply=apply, chunks=chunk_reductions(result.counts))
+            name = pick(
+                features,
+                groups,
+                apply=apply,
+                chunks=chunk_reductions(result.counts),
+                kernel_kwargs=kwargs,
+            )
         except Exception:  # Inductor internals differ by version: keep Inductor's choice
             return kwargs
         if name is None:

@@ -5,13 +5,15 @@ tools/probes/autotune_ab.py (docs/benchmarks.md, "Session 15")."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
 import torch
+from torch._inductor import config as inductor_config
 from torch._inductor.virtualized import V
 
-from magi_passes import PassConfig, PassManager
+from magi_passes import MagiBackend, PassConfig, PassManager
 from magi_passes.group_norm import chunk_reduction_key, chunk_reductions
 from magi_passes.kernel_configs import (
     APPLY_CONFIG,
@@ -112,6 +114,61 @@ def test_fake_cuda_the_chunk_statistics_launch_with_one_config() -> None:
     census = load_probe("codegen_time")
     assert census.candidate_configs(autotuned.source) == ("reduction", 6)
     assert census.candidate_configs(chunks.source) == ("fixed_config", 1)
+
+
+def chunked_block(shape: tuple[int, ...], device: str = "cpu") -> tuple[Any, Any]:
+    torch.manual_seed(0)
+    model = Block(shape[1]).to(device, torch.bfloat16).eval()
+    return model, torch.randn(*shape, device=device, dtype=torch.bfloat16)
+
+
+# chunk reductions of 64 positions, which Inductor makes persistent (R0_BLOCK all of them), and
+# of 318, a looped reduction (HunyuanVideo's, above): (input shape, (outputs, positions))
+PERSISTENT_CHUNKS = ((1, 512, 1, 64, 64), (512 * 64, 64))
+LOOPED_CHUNKS = ((1, 512, 3, 60, 106), (512 * 60, 318))
+
+
+def test_fake_cuda_a_chunk_reduction_inductor_makes_persistent_keeps_its_config() -> None:
+    """512 channels over 64 x 64 positions: 64 chunks of 64 a channel, a reduction Inductor
+    makes persistent, whose R0_BLOCK is all 64 positions and not an argument. The chunk config
+    (an R0_BLOCK of 4) cannot apply there: on the GPU Triton refused to compile such a kernel
+    (session 40: Allegro's and EasyAnimate's decoders with the chunked statistics, torch 2.11,
+    "'R0_BLOCK' is not in list"). It keeps Inductor's config; no persistent reduction is fixed."""
+    shape, sizes = PERSISTENT_CHUNKS
+    model, x = chunked_block(shape)
+    with torch.no_grad():
+        code = inductor_codegen(model, x, config=STATIC.replace(group_norm_chunked_stats=True))
+    (result,) = [r for r in code.pass_results if r.name == "group_norm_stats"]
+    assert chunk_reductions(result.counts) == {sizes}
+    (chunk,) = [
+        k for k in code.kernels if "xnumel = 32768" in k.source and "r0_numel = 64" in k.source
+    ]
+    assert chunk.kind == "persistent_reduction" and chunk.fixed_config is None
+    assert [k for k in code.kernels if k.fixed_config and k.kind == "persistent_reduction"] == []
+
+
+@pytest.mark.requires_cuda
+@pytest.mark.parametrize("case", [PERSISTENT_CHUNKS, LOOPED_CHUNKS], ids=["persistent", "looped"])
+def test_the_chunked_statistics_compile_and_decode_as_eager_on_the_gpu(case: Any) -> None:
+    """The chunked statistics' kernels, fixed configs included, compile with Triton and run:
+    the output within 2x eager's distance from an fp32 run (session 40's crash was at the
+    first call, where Triton compiled the persistent chunk reduction with a fixed R0_BLOCK)."""
+    shape, _ = case
+    model, x = chunked_block(shape, "cuda")
+    torch._dynamo.reset()
+    backend = MagiBackend(STATIC.replace(group_norm_chunked_stats=True))
+    # (no cache: a cached graph would skip the passes and Triton's compile)
+    with torch.no_grad(), inductor_config.patch(force_disable_caches=True):
+        out = torch.compile(model, backend=backend)(x)
+        eager = model(x)
+        ref = copy.deepcopy(model).float()(x.float())
+    (result,) = [r for r in backend.managers[-1].results if r.name == "group_norm_stats"]
+    assert result.counts["group_norms_chunked"] == 1
+
+    def rel(a: torch.Tensor) -> float:
+        return float((a.float() - ref).norm() / ref.norm())
+
+    assert rel(out) <= max(2 * rel(eager), 1e-3), (rel(out), rel(eager))
 
 
 def test_chunk_reduction_sizes_round_trip_through_the_counts() -> None:
