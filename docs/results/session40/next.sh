@@ -17,6 +17,8 @@
 #             the chunked form 571 launches in fake CUDA against 689 and Inductor's 603)
 #   suite     the GPU suites, one xdist worker per GPU (the passes changed since session 38's
 #             run: ProducerRecomputePass, opt-in, in the pass order)
+#   gputest   tests/test_kernel_configs.py on the GPU (the fixed-config fix after the chunked
+#             forms' crash in allegro1/ea1: a persistent chunk reduction keeps Inductor's config)
 #   small     sd-vae, resnet50, efficientnet_b0 and MiniMax-H3: torch.compile and magi cold at
 #             once, one round (never compiled cold side by side)
 set -u
@@ -34,6 +36,9 @@ for s in "$@"; do
     ea[12])
         BOTH_ROUNDS=${s#ea} cold_both easyanimate-vae "torch.compile,$CHUNKS" "$CHUNKS,magi" ea ;;
     suite) suite_step suite ;;
+    gputest)
+        step gputest python -m pytest -p no:cacheprovider -v -rA -n 0 -m requires_cuda \
+            tests/test_kernel_configs.py ;;
     small)
         for m in sd-vae resnet50 efficientnet_b0 minimax-h3-vae; do
             BOTH_ROUNDS=1 cold_both "$m" torch.compile magi "${m%-vae}"
