@@ -40,6 +40,8 @@ has it, for a model whose form does not: the decided decoders' compile time),
 `magi-form-cl-norm` (`magi` with the norm-input pin on, as the Wan form has it: LTX-Video's RMS
 norms over permuted channels, matched since session 29), `magi-form-s29` (`magi` in the form
 session 29 shipped: LTX-Video's and HunyuanVideo's without the levers session 30 gave them),
+`magi-form-s39` (`magi` in the form session 39 shipped: Allegro's without its weights in place
+and its chunked GroupNorm statistics, which session 40 gave it for its compile time),
 `magi-form-gn-chunks` (`magi` with `PassConfig.group_norm_chunked_stats`: GroupNorm's statistics
 in two kernels instead of four, for the rewrite's compile time; session 31, not yet timed),
 `magi-form-cl-params-norm` and `magi-form-cl-params-gn-chunks` (`magi-form-cl-params` with the
@@ -173,6 +175,7 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-form-cl-params": ({}, "instance"),
     "magi-form-cl-norm": ({"channels_last_norm_inputs": True}, "instance"),
     "magi-form-s29": ({}, "instance"),
+    "magi-form-s39": ({}, "instance"),
     "magi-form-gn-chunks": ({"group_norm_chunked_stats": True}, "instance"),
     "magi-form-cl-params-norm": ({"channels_last_norm_inputs": True}, "instance"),
     "magi-form-cl-params-gn-chunks": ({"group_norm_chunked_stats": True}, "instance"),
@@ -225,6 +228,7 @@ FORM_VARIANTS = (
     "magi-form-cl-params",
     "magi-form-cl-norm",
     "magi-form-s29",
+    "magi-form-s39",
     "magi-form-gn-chunks",
     "magi-form-cl-params-norm",
     "magi-form-cl-params-gn-chunks",
@@ -260,6 +264,17 @@ S29_FORM_CHANGES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     ),
     "hunyuanvideo-decoder": ({"channels_last_parameters": False}, {}),
 }
+# `magi-form-s39`: what session 40 added to a form, taken back (Allegro's weights in place and
+# chunked GroupNorm statistics, for its compile time); its recorded decisions are kept
+S39_FORM_CHANGES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+    "allegro-decoder": (
+        {"channels_last_parameters": False},
+        {"group_norm_chunked_stats": False},
+    ),
+}
+# the variants that take back what a session gave a form: variant -> the session it shipped,
+# the changes since
+TAKEN_BACK = {"magi-form-s29": (29, S29_FORM_CHANGES), "magi-form-s39": (39, S39_FORM_CHANGES)}
 # variants compiled with `dynamic=False`: every shape dynamo sees gets a static graph of its own
 # (automatic dynamic shapes off), so the Wan decode's steady chunk is static in its cache frames
 STATIC_VARIANTS = (
@@ -397,8 +412,8 @@ def _build_variant(
     form = variant_form(model, variant)
     if form is not None:
         option_overrides = FORM_OPTION_OVERRIDES.get(variant, {})
-        if variant == "magi-form-s29":
-            option_overrides, overrides = S29_FORM_CHANGES.get(form.name, ({}, {}))
+        if variant in TAKEN_BACK:
+            option_overrides, overrides = TAKEN_BACK[variant][1].get(form.name, ({}, {}))
         settings = forms.options(form, **option_overrides)
         # a `magi-form-*` variant's overrides go on top of the form's own fields
         backend_class = S28Backend if variant == "magi-form-s28" else MagiBackend
@@ -424,12 +439,13 @@ def _build_variant(
 
 
 def _taken_back(variant: str, form: forms.CompileForm) -> str:
-    """What `magi-form-s29` takes back from ``form`` (S29_FORM_CHANGES), for its log line."""
-    options, fields = S29_FORM_CHANGES.get(form.name, ({}, {}))
-    if variant != "magi-form-s29" or not (options or fields):
+    """What a `TAKEN_BACK` variant takes back from ``form``, for its log line."""
+    session, changes = TAKEN_BACK.get(variant, (0, {}))
+    options, fields = changes.get(form.name, ({}, {}))
+    if not (options or fields):
         return ""
-    changes = ", ".join(f"{k}={v!r}" for k, v in {**options, **fields}.items())
-    return f"; as session 29 shipped it: {changes}"
+    text = ", ".join(f"{k}={v!r}" for k, v in {**options, **fields}.items())
+    return f"; as session {session} shipped it: {text}"
 
 
 def _first_call(compiled: Runnable) -> tuple[float, dict[str, int]]:
