@@ -94,7 +94,10 @@ class PassConfig:
       identity). Off until measured on a GPU; meant to cut the compile time the rewrite adds
       (HunyuanVideo's decoder: docs/benchmarks.md "Session 30", "Session 31"). With
       `group_norm_kernel_configs` the chunk reduction launches with one fixed config instead
-      of Inductor's six autotuned at the first call (session 33, `magi_passes.kernel_configs`).
+      of Inductor's six autotuned at the first call (session 33, `magi_passes.kernel_configs`),
+      unless Inductor makes it persistent (chunks of 64 positions or fewer). Allegro's
+      decoder's form turns it on (its graph's compile 46.3 s against 69.5 on an H200,
+      docs/benchmarks.md "Session 40").
     - `enable_conv_input_windows` (opt-in): let `ConvInputWindowPass` read the windows of a conv
       input's producer (a causal conv's cache, `x[:, :, -2:]`) from the conv input itself, so
       that the producer (norm, SiLU, cache frames, pad) writes the conv input in one kernel
