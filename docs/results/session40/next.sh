@@ -21,6 +21,16 @@
 #             forms' crash in allegro1/ea1: a persistent chunk reduction keeps Inductor's config)
 #   small     sd-vae, resnet50, efficientnet_b0 and MiniMax-H3: torch.compile and magi cold at
 #             once, one round (never compiled cold side by side)
+# Session 40 ran `setup allegro1 ea1 suite allegro2 ea2 small`, then `setup gputest allegro1`
+# after the fix (its budget ended during allegro1's timed pairs). For the next machine:
+#   allegroform1/allegroform2  Allegro's new form (magi: weights in place, chunked statistics)
+#             cold beside torch.compile cold, then magi-form-s39 (the form before) timed
+#             against it: the whole cold compile where the form is decided (an H100's) and the
+#             speed the two levers cost, in pairs of many rounds
+#   ea1/ea2   again: EasyAnimate's chunked form crashed before the fix
+#   zooallegro  the zoo's never-slower test on Allegro's new form
+#   smallswap the small models' second round, the GPUs swapped (ResNet-50 1.284x and MiniMax-H3
+#             1.016x in the first)
 set -u
 LOGS=/tmp/s40
 # shellcheck source=../../../tools/gpu_steps.sh
@@ -36,6 +46,17 @@ for s in "$@"; do
     ea[12])
         BOTH_ROUNDS=${s#ea} cold_both easyanimate-vae "torch.compile,$CHUNKS" "$CHUNKS,magi" ea ;;
     suite) suite_step suite ;;
+    allegroform[12])
+        BOTH_ROUNDS=${s#allegroform} cold_both allegro-vae torch.compile,magi magi,magi-form-s39 \
+            allegro_form ;;
+    zooallegro)
+        step zoo_allegro python -m pytest -p no:cacheprovider -v -rA -n 0 --magi-perf \
+            --magi-report "$LOGS/r_zoo_allegro.json" tests/test_zoo_gpu.py \
+            -k "video_vae_is_never_slower and allegro" ;;
+    smallswap)
+        for m in resnet50 minimax-h3-vae sd-vae efficientnet_b0; do
+            BOTH_ROUNDS=2 cold_both "$m" torch.compile magi "${m%-vae}"
+        done ;;
     gputest)
         step gputest python -m pytest -p no:cacheprovider -v -rA -n 0 -m requires_cuda \
             tests/test_kernel_configs.py ;;
