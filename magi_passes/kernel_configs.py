@@ -28,8 +28,9 @@ docs/benchmarks.md, "Session 15"); a third is fixed for the compile time its aut
   compiles and benchmarks six configs at the first call: on the H100 (session 32,
   docs/benchmarks.md) HunyuanVideo's chunked form spent 5.8 s autotuning and 3.4 s waiting for
   Triton compiles against the per-channel form's 3.7 and 0.8 s. It gets the statistics' config
-  (one of the six Inductor tries); that its speed holds is for the GPU to show before any form
-  turns the option on. Known by its sizes, which the pass records
+  (one of the six Inductor tries). Allegro's decoder's form turns the option on (session 40:
+  one steady call 1.39 s against 1.37 per channel, its graph's compile 46.3 s against 69.5 on
+  an H200); the chunk kernels' own times are not measured apart. Known by its sizes, which the pass records
   (`group_norm.chunk_reductions`). A chunk of at most 64 positions makes a persistent reduction
   (R0_BLOCK all of them, no argument), which keeps Inductor's config (`may_be_persistent`: on
   the GPU Triton refused the fixed one, session 40).
