@@ -558,8 +558,7 @@ def test_the_zoo_benchmarks_s39_variant_takes_back_what_session_40_gave_allegros
     assert backend.config.decided_on == "H100,H200"
     assert old.compile_kwargs["channels_last_parameters"] is False
     assert bench._taken_back("magi-form-s39", form) == (
-        "; as session 39 shipped it: channels_last_parameters=False, "
-        "group_norm_chunked_stats=False"
+        "; as session 39 shipped it: channels_last_parameters=False, group_norm_chunked_stats=False"
     )
     new, backend = bench._build_variant(model, "magi", 64)
     assert backend is not None and backend.config.group_norm_chunked_stats is True
