@@ -115,6 +115,14 @@ The forms:
   magi (so its decisions are recorded for H200s too) with the output right, one steady call
   1.39 s against 1.37 and torch.compile's 1.86. Its whole cold compile on an H100 is still to
   be measured.
+- ``minimax-h3-decoder``, ``timm-resnet``, ``timm-efficientnet`` (`ONE_GRAPH_FORMS`): models
+  that compile to one graph and on which no measured pass fires, so there is nothing to decide;
+  their forms take one frame for the compiled module (``frames="root"``), as the decoders above
+  do. Compiled cold on two H200s with a frame per module instance ("Session 40", one round),
+  MiniMax-H3 took 43.3 s against torch.compile's 42.6 and ResNet-50 19.0 against 14.8, dynamo's
+  tracing 6.8 against 5.3 s and 3.3 against 2.2; on the CPU dynamo made the same one graph with
+  one frame in 3.8-6.2 s against 7.9-9.7 (MiniMax-H3), 0.9-1.2 against 1.7-2.2 (ResNet-50) and
+  1.0-1.4 against 2.4-2.9 (EfficientNet-B0). Their cold compile with it is still to be measured.
 """
 
 from __future__ import annotations
@@ -305,6 +313,7 @@ _SESSION_34 = 'docs/benchmarks.md "Session 34"'
 _SESSION_37 = 'docs/benchmarks.md "Session 34", "Session 37"'
 _SESSION_38 = 'docs/benchmarks.md "Session 34", "Session 37", "Session 38"'
 _SESSION_40 = 'docs/benchmarks.md "Session 34", "Session 38", "Session 39", "Session 40"'
+_SESSION_40_FRAMES = 'docs/benchmarks.md "Session 37", "Session 38", "Session 40"'
 # video VAE decoders of the zoo, each one graph, each measured cold on an H100 (torch 2.11,
 # bf16, the zoo's full size) as magi_compile compiles it: the graph's decision kept magi, the
 # output was right and magi faster than torch.compile (cogvideox 1.305x, ltx-video 1.242x,
@@ -388,7 +397,8 @@ DECIDED_DECODERS: tuple[CompileForm, ...] = (
     # every graph (plain Inductor against magi, 2% margin) and timed it beside torch.compile;
     # each graph kept magi and the output was right (svd 1.843x, allegro 1.396x, easyanimate's
     # two graphs 1.298x, vidtok 1.270x, ltx2-video 1.185x), so they compile once on H100s
-    # instead of twice and a timing. MiniMax-H3's decoder has no measured pass (no decision).
+    # instead of twice and a timing. MiniMax-H3's decoder has no measured pass (no decision; its
+    # form, below, takes the root frame only).
     # VidTok's and LTX-2's decoders (and HunyuanVideo's above) take one frame for the decoder
     # (``frames="root"``): measured cold on an H100 ("Session 37", torch 2.11, each compile
     # alone with empty caches), the same one graph at the same speed (67.82 vs 67.75, 21.10 vs
@@ -454,8 +464,29 @@ DECIDED_DECODERS: tuple[CompileForm, ...] = (
     ),
 )
 
+# zoo models that compile to one graph on which no measured pass fires (nothing to decide): their
+# forms give the compiled module one frame only (``frames="root"``), dynamo tracing its
+# submodules inline as torch.compile does. Measured cold on two H200s ("Session 40", torch 2.11,
+# bf16, the zoo's full size, one round) with a frame per module instance: MiniMax-H3's decoder
+# 43.3 s against torch.compile's 42.6, dynamo's tracing 6.8 s against 5.3; ResNet-50 19.0
+# against 14.8, dynamo 3.3 against 2.2. Dynamo alone on the CPU (torch 2.11, full size, two
+# rounds, tools/probes/dynamo_frames.py) made the same one graph in 6.22 and 3.78 s against
+# 9.66 and 7.87 (MiniMax-H3), 0.94 and 1.22 against 2.15 and 1.72 (ResNet-50), 1.42 and 0.98
+# against 2.86 and 2.44 (EfficientNet-B0)
+ONE_GRAPH_FORMS: tuple[CompileForm, ...] = tuple(
+    CompileForm(name=name, classes=(cls,), frames="root", evidence=_SESSION_40_FRAMES)
+    for name, cls in (
+        (
+            "minimax-h3-decoder",
+            f"{_AUTOENCODERS}.autoencoder_kl_minimax_h3.MiniMaxH3VideoViTDecoder3d",
+        ),
+        ("timm-resnet", "timm.models.resnet.ResNet"),
+        ("timm-efficientnet", "timm.models.efficientnet.EfficientNet"),
+    )
+)
+
 #: every measured form, in the order `form_for` tries them
-KNOWN_FORMS: tuple[CompileForm, ...] = (WAN_DECODER, *DECIDED_DECODERS)
+KNOWN_FORMS: tuple[CompileForm, ...] = (WAN_DECODER, *DECIDED_DECODERS, *ONE_GRAPH_FORMS)
 
 
 def form_for(model: object) -> CompileForm | None:
@@ -499,6 +530,7 @@ __all__ = [
     "AUTO",
     "DECIDED_DECODERS",
     "KNOWN_FORMS",
+    "ONE_GRAPH_FORMS",
     "WAN_DECODER",
     "CompileForm",
     "class_name",

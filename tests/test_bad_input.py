@@ -412,8 +412,9 @@ CALL_SITE_CASES: list[tuple[str, Any, type[Exception], str]] = [
         "magi_compile: form must be 'auto', None, a CompileForm or a known form's name "
         "(allegro-decoder, cogvideox-decoder, cosmos-decoder, easyanimate-decoder, "
         "hunyuanvideo-decoder, hunyuanvideo1.5-decoder, kandinsky6-sr-decoder, kvae-3d-decoder, "
-        "ltx-video-decoder, ltx2-video-decoder, mochi-decoder, svd-decoder, vidtok-decoder, "
-        "wan-decoder), got 'wan' (str); fix: magi_compile(model, form=None) for the generic form",
+        "ltx-video-decoder, ltx2-video-decoder, minimax-h3-decoder, mochi-decoder, svd-decoder, "
+        "timm-efficientnet, timm-resnet, vidtok-decoder, wan-decoder), got 'wan' (str); fix: "
+        "magi_compile(model, form=None) for the generic form",
     ),
     (
         "magi-backend-called-with-a-module",

@@ -98,6 +98,26 @@ def test_decoders_measured_on_a_device_compile_once_there_and_generically_elsewh
         forms.decided_form("x", "m.X", "", "docs/")
 
 
+def test_one_graph_models_take_the_root_frame_and_nothing_else() -> None:
+    """`forms.ONE_GRAPH_FORMS` (session 40): MiniMax-H3's decoder and timm's ResNet and
+    EfficientNet compile to one graph on which no measured pass fires, so their forms set one
+    frame for the compiled module and nothing else (no decision to record, no pass field, no
+    option); each applies to its zoo model where that model loads here."""
+    expected = {
+        "minimax-h3-decoder": "minimax-h3-vae",
+        "timm-resnet": "resnet50",
+        "timm-efficientnet": "efficientnet_b0",
+    }
+    assert {f.name for f in forms.ONE_GRAPH_FORMS} == set(expected)
+    for form in forms.ONE_GRAPH_FORMS:
+        assert form in forms.KNOWN_FORMS and form.frames == "root"
+        assert forms.options(form) == forms.options(None)
+        assert form.pass_config == {} and form.inductor_options == {}
+        assert form.config({}) == PassConfig()
+        if expected[form.name] in zoo.names():
+            assert form_for(zoo.load(expected[form.name], "tiny").module) is form
+
+
 def test_a_form_sets_only_the_options_the_caller_left_unset() -> None:
     wan = forms.WAN_DECODER
     assert forms.options(wan) == {
@@ -336,7 +356,17 @@ def test_a_forms_frames_decide_magi_compiles_isolation_unless_the_caller_says() 
 
 
 @pytest.mark.parametrize(
-    "name", ["vidtok-vae", "ltx2-video-vae", "hunyuanvideo-vae", "svd-vae", "allegro-vae"]
+    "name",
+    [
+        "vidtok-vae",
+        "ltx2-video-vae",
+        "hunyuanvideo-vae",
+        "svd-vae",
+        "allegro-vae",
+        "minimax-h3-vae",
+        "resnet50",
+        "efficientnet_b0",
+    ],
 )
 def test_a_decoder_with_root_frames_is_one_graph_with_eagers_numbers(name: str) -> None:
     """The decoders whose forms take one frame (``frames="root"``) trace with it as one
