@@ -537,10 +537,53 @@ def test_the_wan_decoder_in_its_form_decodes_as_eager_and_reuses_its_graphs() ->
     torch._dynamo.reset()
 
 
-def test_the_zoo_benchmarks_s29_variant_takes_back_what_session_30_gave_a_form() -> None:
+@pytest.mark.parametrize(
+    ("variant", "name", "field", "untouched"),
+    [
+        ("magi-form-s29", "ltx-video-vae", "channels_last_norm_inputs", WAN),
+        ("magi-form-s39", "allegro-vae", "group_norm_chunked_stats", "svd-vae"),
+    ],
+)
+def test_the_zoo_benchmarks_taken_back_variants_are_the_forms_as_a_session_shipped_them(
+    variant: str, name: str, field: str, untouched: str
+) -> None:
     """``magi-form-s29``: LTX-Video's form without its weights in place and without the
-    norm-input pin (as session 29 shipped it), the recorded decisions kept; a form session 30
-    did not change (Wan's) is the form itself."""
+    norm-input pin, as session 29 shipped it; ``magi-form-s39``: Allegro's without its weights
+    in place and without the chunked GroupNorm statistics, as session 39 shipped it. Each keeps
+    the form's recorded decisions (for timing the two forms against each other); a form the
+    next session did not change (Wan's, SVD's) is the form itself."""
+    from scripts import load_benchmark
+
+    bench = load_benchmark("zoo")
+    for needed in (name, untouched):
+        if needed not in zoo.names():
+            pytest.skip(zoo.unavailable().get(needed, needed))
+    model = zoo.load(name, "tiny", dtype=torch.float32)
+    form = forms.form_for(model.module)
+    assert form is not None and form.config().replace(**{field: False}) != form.config()
+    old, backend = bench._build_variant(model, variant, 64)
+    assert backend is not None
+    assert backend.config == form.config().replace(**{field: False})
+    assert backend.config.decided_on == form.config().decided_on != ""
+    assert old.compile_kwargs["channels_last_parameters"] is False
+    session = variant.removeprefix("magi-form-s")
+    assert bench._taken_back(variant, form) == (
+        f"; as session {session} shipped it: channels_last_parameters=False, {field}=False"
+    )
+    new, backend = bench._build_variant(model, "magi", 64)
+    assert backend is not None and getattr(backend.config, field) is True
+    assert new.compile_kwargs["channels_last_parameters"] is True
+    other = zoo.load(untouched, "tiny", dtype=torch.float32)
+    other_form = forms.form_for(other.module)
+    _, backend = bench._build_variant(other, variant, 64)
+    assert backend is not None and other_form is not None
+    assert backend.config == other_form.config()
+    assert bench._taken_back(variant, other_form) == ""
+
+
+def test_the_zoo_benchmarks_gn_chunks_variant_is_the_form_with_chunked_statistics() -> None:
+    """``magi-form-gn-chunks`` (session 31): the form with the chunked GroupNorm statistics, its
+    own options (LTX-Video's weights in place) kept."""
     from scripts import load_benchmark
 
     bench = load_benchmark("zoo")
@@ -549,55 +592,38 @@ def test_the_zoo_benchmarks_s29_variant_takes_back_what_session_30_gave_a_form()
         pytest.skip(zoo.unavailable().get(name, name))
     model = zoo.load(name, "tiny", dtype=torch.float32)
     form = forms.form_for(model.module)
-    assert form is not None and form.name == "ltx-video-decoder"
-    old, backend = bench._build_variant(model, "magi-form-s29", 64)
-    assert backend is not None
-    assert backend.config == form.config().replace(channels_last_norm_inputs=False)
-    assert backend.config.decided_on == "H100"
-    assert old.compile_kwargs["channels_last_parameters"] is False
-    new, backend = bench._build_variant(model, "magi", 64)
-    assert backend is not None and backend.config.channels_last_norm_inputs is True
-    assert new.compile_kwargs["channels_last_parameters"] is True
-    # `magi-form-gn-chunks`: the form with the chunked GroupNorm statistics (session 31)
+    assert form is not None
     chunked, backend = bench._build_variant(model, "magi-form-gn-chunks", 64)
     assert backend is not None
     assert backend.config == form.config().replace(group_norm_chunked_stats=True)
     assert chunked.compile_kwargs["channels_last_parameters"] is True
-    if WAN in zoo.names():
-        wan = zoo.load(WAN, "tiny", dtype=torch.float32, frames=3)
-        _, backend = bench._build_variant(wan, "magi-form-s29", 64)
-        assert backend is not None and backend.config == forms.WAN_DECODER.config()
 
 
-def test_the_zoo_benchmarks_s39_variant_takes_back_what_session_40_gave_allegros_form() -> None:
-    """``magi-form-s39``: Allegro's form without its weights in place and without the chunked
-    GroupNorm statistics (as session 39 shipped it), its recorded decisions kept, for timing the
-    two against each other; a form session 40 did not change is the form itself."""
-    from scripts import load_benchmark
+def _tiny_in_fake_cuda(name: str) -> tuple[Any, CompileForm, Any]:
+    """Zoo model ``name`` (tiny, fp32), its form and its decode as a module, for fake-CUDA code
+    generation; skips where the model or fake CUDA is missing here."""
+    from pytest_magi.fake_cuda import fake_cuda_status
 
-    bench = load_benchmark("zoo")
-    for name in ("allegro-vae", "svd-vae"):
-        if name not in zoo.names():
-            pytest.skip(zoo.unavailable().get(name, name))
-    model = zoo.load("allegro-vae", "tiny", dtype=torch.float32)
-    form = forms.form_for(model.module)
-    assert form is not None and form.name == "allegro-decoder"
-    old, backend = bench._build_variant(model, "magi-form-s39", 64)
-    assert backend is not None
-    assert backend.config == form.config().replace(group_norm_chunked_stats=False)
-    assert backend.config.decided_on == "H100,H200"
-    assert old.compile_kwargs["channels_last_parameters"] is False
-    assert bench._taken_back("magi-form-s39", form) == (
-        "; as session 39 shipped it: channels_last_parameters=False, group_norm_chunked_stats=False"
-    )
-    new, backend = bench._build_variant(model, "magi", 64)
-    assert backend is not None and backend.config.group_norm_chunked_stats is True
-    assert new.compile_kwargs["channels_last_parameters"] is True
-    svd = zoo.load("svd-vae", "tiny", dtype=torch.float32)
-    _, backend = bench._build_variant(svd, "magi-form-s39", 64)
-    svd_form = forms.form_for(svd.module)
-    assert backend is not None and svd_form is not None and backend.config == svd_form.config()
-    assert bench._taken_back("magi-form-s39", svd_form) == ""
+    if name not in zoo.names():
+        pytest.skip(zoo.unavailable().get(name, name))
+    ok, why = fake_cuda_status()
+    if not ok:
+        pytest.skip(why)
+    model = zoo.load(name, "tiny", dtype=torch.float32)
+    form = form_for(model.module)
+    assert form is not None and form.channels_last_parameters
+    return model, form, model.as_module()
+
+
+def _codegen_in_form(model: Any, form: CompileForm, decode: Any) -> Any:
+    """The code Inductor generates for ``decode`` in ``form``: its conv weights channels-last in
+    place (a copy), its `PassConfig`."""
+    from magi_passes.channels_last import convert_conv_parameters
+    from pytest_magi.codegen import inductor_codegen
+
+    in_place = copy.deepcopy(decode)
+    convert_conv_parameters(in_place)
+    return inductor_codegen(in_place, *model.inputs, config=form.config())
 
 
 @pytest.mark.slow
@@ -610,27 +636,14 @@ def test_allegros_form_generates_fewer_kernels_with_its_session_40_levers_in_fak
     with them on torch 2.13; 120 (401) and 111 (400) on torch 2.11. Every GroupNorm's statistics
     are chunked, and no chunk reduction Inductor makes persistent carries a fixed config (on the
     GPU Triton refused one, session 40)."""
-    from magi_passes.channels_last import convert_conv_parameters
     from pytest_magi.codegen import inductor_codegen
-    from pytest_magi.fake_cuda import fake_cuda_status
 
-    name = "allegro-vae"
-    if name not in zoo.names():
-        pytest.skip(zoo.unavailable().get(name, name))
-    ok, why = fake_cuda_status()
-    if not ok:
-        pytest.skip(why)
-    model = zoo.load(name, "tiny", dtype=torch.float32)
-    form = form_for(model.module)
-    assert form is not None and form.channels_last_parameters
+    model, form, decode = _tiny_in_fake_cuda("allegro-vae")
     assert form.config().group_norm_chunked_stats
-    decode = model.as_module()
     before = inductor_codegen(
         decode, *model.inputs, config=form.config().replace(group_norm_chunked_stats=False)
     )
-    in_place = copy.deepcopy(decode)
-    convert_conv_parameters(in_place)
-    magi = inductor_codegen(in_place, *model.inputs, config=form.config())
+    magi = _codegen_in_form(model, form, decode)
     (result,) = [r for r in magi.pass_results if r.name == "group_norm_stats"]
     assert result.counts["group_norms_chunked"] == result.counts["group_norms_rewritten"] > 0
     assert magi.kernel_count < before.kernel_count, (magi.kernel_count, before.kernel_count)
@@ -649,25 +662,12 @@ def test_the_ltx2_decoders_form_generates_fewer_kernels_than_inductor_in_fake_cu
     norm's input realised channels-first beside its channels-last copy (full size: 67 Triton
     kernels against Inductor's 48 on torch 2.11); with them 32. Tiny, on torch 2.13: Inductor
     29, the form without its levers 39, with them 27."""
-    from magi_passes.channels_last import convert_conv_parameters
     from pytest_magi.codegen import inductor_codegen
-    from pytest_magi.fake_cuda import fake_cuda_status
 
-    name = "ltx2-video-vae"
-    if name not in zoo.names():
-        pytest.skip(zoo.unavailable().get(name, name))
-    ok, why = fake_cuda_status()
-    if not ok:
-        pytest.skip(why)
-    model = zoo.load(name, "tiny", dtype=torch.float32)
-    form = form_for(model.module)
-    assert form is not None and form.channels_last_parameters
+    model, form, decode = _tiny_in_fake_cuda("ltx2-video-vae")
     assert form.config().channels_last_norm_inputs
-    decode = model.as_module()
     plain = inductor_codegen(decode, *model.inputs)
-    in_place = copy.deepcopy(decode)
-    convert_conv_parameters(in_place)
-    magi = inductor_codegen(in_place, *model.inputs, config=form.config())
+    magi = _codegen_in_form(model, form, decode)
     result = next(r for r in magi.pass_results if r.name == "conv_channels_last")
     assert result.applied and result.counts["norm_inputs_channels_last"] > 0
     assert magi.kernel_count <= plain.kernel_count, (magi.kernel_count, plain.kernel_count)
