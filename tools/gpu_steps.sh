@@ -23,7 +23,7 @@
 #   cold_model MODEL TAG VARIANTS [ENV=VALUE...]   MODEL (full size, bf16) compiled as each of
 #                      VARIANTS (comma-separated) in one process with empty caches
 #                      ($LOGS/cache_TAG): the first one's compile is cold, the others are timed
-#                      against it (COLD_ROUNDS rounds, 5 unless set).
+#                      against it (COLD_ROUNDS rounds, 5 unless set; eager untimed).
 #   cold_both MODEL A B TAG [ENV=VALUE...]   (2-GPU kind) MODEL compiled cold as variant A on GPU 0
 #                      and B on GPU 1 at the same time, then again with the GPUs swapped (A and
 #                      B may be VARIANTS lists, as cold_model's; BOTH_ROUNDS picks rounds): each
@@ -92,14 +92,16 @@ cold() {
         --models wan2.2-vae --frames 3 --baseline "$v" --variants "$v" --rounds 3 --hbm-gbps $HBM
 }
 
-# a zoo model compiled cold as the first of VARIANTS, the rest timed against it in one process
+# a zoo model compiled cold as the first of VARIANTS, the rest timed against it in one process;
+# eager runs once for the numerics, untimed (`--no-eager-timing`: Allegro's eager rounds took
+# 30-40 s of each such process, session 40)
 cold_model() {
     local m=$1 dir=$LOGS/cache_$2 vs=$3
     shift 3
     rm -rf "$dir" && mkdir -p "$dir"
     env TORCHINDUCTOR_CACHE_DIR=$dir TRITON_CACHE_DIR=$dir/triton "$@" python benchmarks/zoo.py \
         --models "$m" --baseline "${vs%%,*}" --variants "$vs" --rounds "${COLD_ROUNDS:-5}" \
-        --hbm-gbps $HBM
+        --hbm-gbps $HBM --no-eager-timing
 }
 
 # each MODEL compiled cold as torch.compile, then as magi (or as each of COLD_VARIANTS), each in a
