@@ -27,7 +27,9 @@
 #             cold beside torch.compile cold, then magi-form-s39 (the form before) timed
 #             against it: the whole cold compile where the form is decided (an H100's) and the
 #             speed the two levers cost, in pairs of many rounds
-#   ea1/ea2   again: EasyAnimate's chunked form crashed before the fix
+#   ea1/ea2   again: EasyAnimate's chunked form crashed before the fix (in fake CUDA, torch 2.11:
+#             583 launches, 1028 scheduler operations, against the form's 691 and 1288 and
+#             Inductor's 606 and 1038)
 #   zooallegro  the zoo's never-slower test on Allegro's new form
 #   smallswap the small models' second round, the GPUs swapped (ResNet-50 1.284x and MiniMax-H3
 #             1.016x in the first)
