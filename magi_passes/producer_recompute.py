@@ -2,8 +2,8 @@
 
 Matches, in a static post-grad graph, a full-size value ``y`` computed by a chain of cheap
 pointwise and view ops (`CHAIN_OPS`) that is read by two or more cheap consumers (`READERS`:
-pointwise ops, slices, concatenations), and whose chain reads more than
-`REALIZE_READS_THRESHOLD` inputs. Emits, for each reader after the first, a copy of the chain
+pointwise ops, slices, concatenations), and whose chain reads more than Inductor's
+`realize_reads_threshold` inputs. Emits, for each reader after the first, a copy of the chain
 that reads the same inputs, so that every copy has one reader.
 
 Why: Inductor's lowering stores a value with several FX readers in a buffer of its own when it
@@ -53,6 +53,7 @@ import math
 from typing import Any, ClassVar
 
 import torch
+from torch._inductor import config as inductor_config
 
 from .base import MagiPass, PassResult, fake_value
 
@@ -67,8 +68,6 @@ COUNT_KEYS = (
     "skipped_readers",
     "skipped_chain",
 )
-# Inductor's default `realize_reads_threshold`: a value read more than this many times is stored
-REALIZE_READS_THRESHOLD = 4
 MAX_CHAIN = 40
 MAX_READERS = 4
 _POINTWISE = (
@@ -205,7 +204,8 @@ class ProducerRecomputePass(MagiPass):
                 counts["skipped_chain"] += 1
                 continue
             chain, inputs = found
-            if len(inputs) <= REALIZE_READS_THRESHOLD:
+            # Inductor's own threshold, as the compile being run has it (4 unless patched)
+            if len(inputs) <= inductor_config.realize_reads_threshold:
                 counts["skipped_few_reads"] += 1
                 continue
             for reader in readers[1:]:
