@@ -10,8 +10,8 @@ import pytest
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-from torch._inductor import config as inductor_config
 from graphs import assert_rewrite_keeps_values, codegen_off_and_on
+from torch._inductor import config as inductor_config
 
 from magi_passes import PassConfig, ProducerRecomputePass
 
