@@ -589,15 +589,18 @@ def bench_model(name: str, args: argparse.Namespace, log: Callable[[str], None])
             ),
         )
     first = 0 if args.no_eager_timing else 1  # the baseline's row
-    rows[first].ms = float("nan") if args.no_eager_timing else eager_vs.candidate_ms
     rows[first].ratio_vs_compile = 1.0
     for row in rows[first + 1 :]:
         sp = measure_pair((base.run, compiled[row.variant].run), rounds=args.rounds)
         row.ms, row.ratio_vs_compile, row.spread = sp.candidate_ms, sp.ratio, sp.spread
         row.extra["baseline_ms_same_run"] = sp.baseline_ms
         log(f"  {row.variant:<22} {sp}")
-        if math.isnan(rows[first].ms):  # --no-eager-timing: the baseline timed beside the first
-            rows[first].ms = sp.baseline_ms
+    if not args.no_eager_timing:
+        rows[first].ms = eager_vs.candidate_ms
+    elif len(rows) > 1:  # the baseline as timed beside the first other variant
+        rows[0].ms = rows[1].extra["baseline_ms_same_run"]
+    else:
+        rows[0].ms = math.nan  # nothing timed it
     passes_share(rows, compiled, args, log)
     if args.profile:
         for row in rows:
