@@ -171,6 +171,12 @@ def codegen_off_and_on(model: torch.nn.Module, field: str, *args: torch.Tensor) 
     return codes
 
 
+def launches(code: Any) -> int:
+    """How many kernel launches and extern calls a `GeneratedCode`'s wrappers make (the count
+    tools/probes/codegen_time.py prints)."""
+    return sum(len(g.calls) for g in code.captured)
+
+
 def pass_result(backend: MagiBackend, name: str) -> Any:
     """The `PassResult` of the pass called ``name`` in ``backend``'s one compilation."""
     (manager,) = backend.managers

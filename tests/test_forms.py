@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 import torch
+from graphs import launches
 from torch import nn
 
 from magi_passes import CompileForm, MagiBackend, PassConfig, form_for, forms, magi_compile
@@ -647,10 +648,6 @@ def test_allegros_form_generates_fewer_kernels_with_its_session_40_levers_in_fak
     (result,) = [r for r in magi.pass_results if r.name == "group_norm_stats"]
     assert result.counts["group_norms_chunked"] == result.counts["group_norms_rewritten"] > 0
     assert magi.kernel_count < before.kernel_count, (magi.kernel_count, before.kernel_count)
-
-    def launches(code: Any) -> int:
-        return sum(len(g.calls) for g in code.captured)
-
     assert launches(magi) <= launches(before), (launches(magi), launches(before))
     assert not [k for k in magi.kernels if k.kind == "persistent_reduction" and k.fixed_config]
 

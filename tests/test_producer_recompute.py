@@ -10,7 +10,7 @@ import pytest
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-from graphs import assert_rewrite_keeps_values, codegen_off_and_on
+from graphs import assert_rewrite_keeps_values, codegen_off_and_on, launches
 from torch._inductor import config as inductor_config
 
 from magi_passes import PassConfig, ProducerRecomputePass
@@ -55,8 +55,8 @@ def test_the_norm_silu_and_pad_write_the_conv_input_in_one_kernel_in_fake_cuda()
     )
     assert _fp32_buffers(codes[False], shape) == 2, codes[False].kernel_names
     assert _fp32_buffers(codes[True], shape) == 0, codes[True].kernel_names
-    launches = {on: sum(len(g.calls) for g in c.captured) for on, c in codes.items()}
-    assert launches[True] == launches[False] - 2, launches
+    counts = {on: launches(c) for on, c in codes.items()}
+    assert counts[True] == counts[False] - 2, counts
     (result,) = [
         r for g in codes[True].captured for r in g.pass_results if r.name == "producer_recompute"
     ]
