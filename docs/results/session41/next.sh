@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Session 41's GPU steps (issue 18), for the two-GPU kind: `bash docs/results/session41/next.sh
+# STEP...` in the background (setsid), logs in /tmp/s41, `bash tools/gpu_poll.sh /tmp/s41 540
+# s41_logs.tgz` to wait. Everything here runs on the tree with all of session 40's changes
+# (the persistent-reduction fix, Allegro's chunked form, the one-graph forms).
+#   setup        wheels, this checkout, versions, the GPUs
+#   suite        the GPU suites, one xdist worker per GPU
+#   allegroform1/allegroform2  Allegro's form (weights in place, chunked GroupNorm statistics)
+#                cold beside torch.compile cold, then magi-form-s39 (the form before) timed
+#                against magi in pairs: the whole cold compile and what the two levers cost
+#   zooallegro   the zoo's never-slower test on Allegro
+#   small1/small2  ResNet-50, MiniMax-H3, EfficientNet-B0 and SD's VAE: torch.compile cold
+#                beside magi cold (now with a frame for the root module only on the first three),
+#                magi then timed against magi-form-instance-frames (a frame per module instance,
+#                the form before) in the same process
+#   ea1          EasyAnimate's decoder: torch.compile cold beside the chunked form cold
+set -u
+LOGS=/tmp/s41
+# shellcheck source=../../../tools/gpu_steps.sh
+source tools/gpu_steps.sh
+export COLD_ROUNDS=5
+CHUNKS=magi-form-cl-params-gn-chunks
+for s in "$@"; do
+    case $s in
+    setup) setup_step ;;
+    suite) suite_step suite ;;
+    allegroform[12])
+        BOTH_ROUNDS=${s#allegroform} cold_both allegro-vae torch.compile,magi magi,magi-form-s39 \
+            allegro_form ;;
+    zooallegro)
+        step zoo_allegro python -m pytest -p no:cacheprovider -v -rA -n 0 --magi-perf \
+            --magi-report "$LOGS/r_zoo_allegro.json" tests/test_zoo_gpu.py \
+            -k "video_vae_is_never_slower and allegro" ;;
+    small[12])
+        for m in resnet50 minimax-h3-vae efficientnet_b0 sd-vae; do
+            BOTH_ROUNDS=${s#small} cold_both "$m" torch.compile magi,magi-form-instance-frames \
+                "${m%-vae}"
+        done ;;
+    ea1)
+        BOTH_ROUNDS=1 cold_both easyanimate-vae "torch.compile,$CHUNKS" "$CHUNKS,magi" ea ;;
+    esac
+done
+echo done >"$LOGS/ALL.done"
