@@ -8,6 +8,7 @@ import torch.nn.functional as F
 from torch._inductor import config as inductor_config
 
 from magi_passes import MagiBackend, PassConfig, inductor_options, magi_compile
+from magi_passes.backend import warm_compile_workers
 from magi_passes.base import config_differences, inductor_config_values
 from pytest_magi.models import VAEDecoderLike
 
@@ -272,3 +273,77 @@ def test_a_graph_the_fx_graph_cache_serves_is_counted_as_unseen(tmp_path, monkey
             seen.append((backend.unseen, backend.fired("conv_channels_last")))
     torch._dynamo.reset()
     assert seen == [(0, True), (1, False)]
+
+
+@pytest.fixture
+def pool_warms(monkeypatch) -> list[int]:
+    """Each start of Inductor's compile workers, recorded instead of made, a GPU claimed present."""
+    import torch._inductor.async_compile as async_compile
+
+    calls: list[int] = []
+    monkeypatch.setattr(async_compile, "maybe_warm_pool", lambda: calls.append(1))
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    return calls
+
+
+def test_a_backend_starts_inductors_compile_workers_before_dynamo_traces(pool_warms) -> None:
+    MagiBackend()
+    assert pool_warms == [1]
+    magi_compile(TinyConv())  # the workers start here, before the first call traces anything
+    assert pool_warms == [1, 1]
+    assert warm_compile_workers({"compile_threads": 4}) and pool_warms == [1, 1, 1]
+
+
+def test_compile_threads_one_starts_no_compile_workers(pool_warms) -> None:
+    MagiBackend(inductor_config_patches={"compile_threads": 1})
+    magi_compile(TinyConv(), options={"compile_threads": 1})
+    assert not warm_compile_workers({"compile_threads": 1})
+    assert pool_warms == []
+
+
+def test_backend_magi_hands_its_options_to_the_compile_workers(monkeypatch) -> None:
+    import magi_passes.backend as backend
+
+    asked: list[dict] = []
+    monkeypatch.setattr(backend, "warm_compile_workers", lambda patches: asked.append(patches))
+    x = torch.randn(1, 3, 3, 5, 5)
+    torch.compile(TinyConv(), backend="magi", options={"compile_threads": 1})(x)
+    assert asked == [{"compile_threads": 1}]
+
+
+def test_no_gpu_starts_no_compile_workers(pool_warms, monkeypatch) -> None:
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    MagiBackend()
+    assert not warm_compile_workers()
+    assert pool_warms == []
+
+
+# what a fresh process says about Inductor's compile workers once the model is wrapped, before
+# its first call: torch.compile's default backend has not started them, magi_compile has
+_WORKERS_BEFORE_THE_FIRST_CALL = """
+import sys, torch
+from torch._inductor.async_compile import AsyncCompile, get_compile_threads
+from magi_passes import magi_compile
+model = torch.nn.Conv2d(3, 3, 3).cuda()
+compiled = magi_compile(model) if sys.argv[1] == "magi" else torch.compile(model)
+print(get_compile_threads(), AsyncCompile._ready_future is not None)
+"""
+
+
+@pytest.mark.requires_cuda
+def test_magi_compile_has_the_compile_workers_starting_before_the_first_call() -> None:
+    import subprocess
+    import sys
+
+    said = {}
+    for side in ("torch.compile", "magi"):
+        run = subprocess.run(
+            [sys.executable, "-c", _WORKERS_BEFORE_THE_FIRST_CALL, side],
+            capture_output=True, text=True, timeout=300, check=False,
+        )  # fmt: skip
+        assert run.returncode == 0, run.stderr[-3000:]
+        threads, started = run.stdout.split()[-2:]
+        said[side] = started == "True"
+    if int(threads) <= 1:
+        pytest.skip(f"Inductor compiles in the process here (compile_threads {threads})")
+    assert said == {"torch.compile": False, "magi": True}

@@ -7,7 +7,8 @@
 #   setup_step         the `setup` step: tools/gpu_setup.sh, then each GPU's name, clock and power
 #                      cap, and the host's cores;
 #   suite_step NAME    the GPU suites (`SUITE`: perf pairs, examples, config sweep, workarounds,
-#                      channels-last, norm inputs, bounds, the Wan zoo tests, kernel configs),
+#                      channels-last, norm inputs, bounds, the Wan zoo tests, kernel configs,
+#                      the backend's compile workers),
 #                      `--magi-perf -n 2 --dist loadgroup` (one xdist worker per GPU), report in
 #                      $LOGS/r_NAME.json;
 #   suite_one_gpu_step NAME   the same in one process on one GPU (`-n 0`);
@@ -56,7 +57,7 @@ setup_step() {
 
 SUITE=(tests/test_perf_gpu.py examples/vae tests/test_config_sweep.py tests/test_workarounds.py
     tests/test_channels_last.py tests/test_norm_inputs.py tests/test_bounds.py tests/test_zoo_gpu.py
-    tests/test_kernel_configs.py)
+    tests/test_kernel_configs.py tests/test_backend.py)
 SUITE_K="not test_zoo_gpu or wan_decode_holds or wan-form"
 # the GPU suites as step NAME, with xdist's arguments after it
 gpu_suites() {
