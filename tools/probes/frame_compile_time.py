@@ -10,7 +10,9 @@ through `torch.compile` and through `magi_compile` in the model's form, as a use
 as an H100's, so a decision recorded for H100s holds). It prints each side's dynamo phases and
 the rest of the frame compile ("outside": the frame compile less tracing, AOT dispatch and
 guards), alternating the sides `--repeat` times in one process. `--profile` prints where magi's
-outside time goes (cProfile, by cumulative time). A decode that breaks its graph is measured up
+outside time goes (cProfile, by cumulative time); `--stats PREFIX` profiles every side and keeps
+each whole profile as PREFIX_<side>_<round>.pstats, for `pstats_diff.py` (session 41: MiniMax-H3's
+AOT dispatch took 2 s more under magi, its Inductor 7 s less). A decode that breaks its graph is measured up
 to the break only (a generated graph returns no outputs for the code after it to run on):
 HunyuanVideo-1.5's.
 
@@ -51,7 +53,7 @@ def compiled_owner(model: zoo.ZooModel, owner: Any, side: str) -> tuple[Any, Any
     return owner, compiled
 
 
-def compile_once(model: zoo.ZooModel, side: str, profile: bool) -> str:
+def compile_once(model: zoo.ZooModel, side: str, profile: bool, stats: str | None = None) -> str:
     owner: Any = copy.deepcopy(model.owner)
     with contextlib.ExitStack() as stack:
         stack.enter_context(inductor_config_restored())
@@ -69,7 +71,8 @@ def compile_once(model: zoo.ZooModel, side: str, profile: bool) -> str:
         stack.enter_context(generate_only(lambda text: None))
         torch._dynamo.reset()
         owner, compiled = compiled_owner(model, owner, side)
-        profiler = cProfile.Profile() if profile and side != "torch.compile" else None
+        wanted = stats is not None or (profile and side != "torch.compile")
+        profiler = cProfile.Profile() if wanted else None
         started = time.perf_counter()
         with compile_phases() as spent:
             if profiler is not None:
@@ -91,7 +94,10 @@ def compile_once(model: zoo.ZooModel, side: str, profile: bool) -> str:
         text += "\n" + "".join(
             f"      decision: {d.choice} ({d.reason[:90]})\n" for d in backend.decisions
         )
-    if profiler is not None:
+    if profiler is not None and stats is not None:
+        profiler.dump_stats(stats)
+        text += f"\n      profile: {stats}"
+    elif profiler is not None:
         out = io.StringIO()
         pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(45)
         text += out.getvalue()
@@ -105,6 +111,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--size", default="full")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--stats", metavar="PREFIX", help="keep each side's whole profile")
     args = parser.parse_args()
     model = zoo.load(args.model, args.size, dtype=torch.bfloat16)
     form = forms.form_for(model.module)
@@ -113,9 +120,10 @@ def main() -> None:
         f"form {form.describe() if form is not None else 'generic'}",
         flush=True,
     )
-    for _ in range(args.repeat):
+    for round_ in range(1, args.repeat + 1):
         for side in ("torch.compile", "magi_compile"):
-            print(compile_once(model, side, args.profile), flush=True)
+            stats = f"{args.stats}_{side}_{round_}.pstats" if args.stats else None
+            print(compile_once(model, side, args.profile, stats), flush=True)
 
 
 if __name__ == "__main__":
