@@ -127,16 +127,22 @@ cold_abba() {
 
 # two variants of one model compiled cold at once, one per GPU, then swapped (ROUND 1 and 2; set
 # BOTH_ROUNDS="1" or "2" for one of them). A and B may be comma-separated lists: the first is
-# compiled cold, the rest are timed against it in the same process; logs are named by the first.
+# compiled cold, the rest are timed against it in the same process; logs are named by the first,
+# or by A_NAME and B_NAME where set. A_ENV and B_ENV (ENV=VALUE words) set variables for one side
+# only: `A_ENV=TORCH_WARM_POOL=0 A_NAME=magi-cold-pool cold_both resnet50 magi magi rn` compiles
+# magi with its compile workers started late beside magi with them started early.
 cold_both() {
     local m=$1 a=$2 b=$3 tag=$4 r
+    local na=${A_NAME:-${a%%,*}} nb=${B_NAME:-${b%%,*}}
     shift 4
     for r in ${BOTH_ROUNDS:-1 2}; do
         local ga=$((r - 1)) gb=$((2 - r))
-        CUDA_VISIBLE_DEVICES=$ga step "${tag}_${a%%,*}_$r" cold_model "$m" "${tag}_${a%%,*}_$r" \
-            "$a" "$@" &
-        CUDA_VISIBLE_DEVICES=$gb step "${tag}_${b%%,*}_$r" cold_model "$m" "${tag}_${b%%,*}_$r" \
-            "$b" "$@" &
+        # shellcheck disable=SC2086  # the side's ENV=VALUE words, split on purpose
+        CUDA_VISIBLE_DEVICES=$ga step "${tag}_${na}_$r" cold_model "$m" "${tag}_${na}_$r" \
+            "$a" "$@" ${A_ENV:-} &
+        # shellcheck disable=SC2086
+        CUDA_VISIBLE_DEVICES=$gb step "${tag}_${nb}_$r" cold_model "$m" "${tag}_${nb}_$r" \
+            "$b" "$@" ${B_ENV:-} &
         wait
     done
 }

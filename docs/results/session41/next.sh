@@ -13,7 +13,15 @@
 #                beside magi cold (now with a frame for the root module only on the first three),
 #                magi then timed against magi-form-instance-frames (a frame per module instance,
 #                the form before) in the same process
-#   ea1          EasyAnimate's decoder: torch.compile cold beside the chunked form cold
+#   ea1/ea2      EasyAnimate's decoder: torch.compile cold beside the chunked form cold
+# Session 41 ran `setup suite allegroform1 zooallegro small1 small2 allegroform2 ea1`; the budget
+# ended in allegroform2 (torch.compile's side unfinished), so ea1 did not run. Then the backend
+# came to start Inductor's compile workers when it is made. For the next machine:
+#   setup suite  (the suites now hold the workers' GPU test)
+#   small1 small2  again, the workers started early on magi's side
+#   workers1/workers2  ResNet-50 and MiniMax-H3: magi with its workers started late
+#                (TORCH_WARM_POOL=0, as before session 41) beside magi with them early
+#   ea1 ea2 allegroform2
 set -u
 LOGS=/tmp/s41
 # shellcheck source=../../../tools/gpu_steps.sh
@@ -36,8 +44,13 @@ for s in "$@"; do
             BOTH_ROUNDS=${s#small} cold_both "$m" torch.compile magi,magi-form-instance-frames \
                 "${m%-vae}"
         done ;;
-    ea1)
-        BOTH_ROUNDS=1 cold_both easyanimate-vae "torch.compile,$CHUNKS" "$CHUNKS,magi" ea ;;
+    ea[12])
+        BOTH_ROUNDS=${s#ea} cold_both easyanimate-vae "torch.compile,$CHUNKS" "$CHUNKS,magi" ea ;;
+    workers[12])
+        for m in resnet50 minimax-h3-vae; do
+            A_ENV=TORCH_WARM_POOL=0 A_NAME=magi-late-workers BOTH_ROUNDS=${s#workers} \
+                cold_both "$m" magi magi "${m%-vae}_workers"
+        done ;;
     esac
 done
 echo done >"$LOGS/ALL.done"
