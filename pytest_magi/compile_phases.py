@@ -8,7 +8,10 @@ other in one process are told apart. The phases shown (`PHASES`) are the ones th
 compile: dynamo's frame compiles as a whole (tracing, the backend, guards), its tracing, AOT
 dispatch without the Inductor compile it calls, Inductor as a whole and, inside it, the post-grad
 passes (a backend's own graph passes among them), lowering, fusion, kernel code generation,
-loading the generated module and the wait for the kernel (Triton) compiles, then the autotuning
+loading the generated module, the Triton kernels compiled in the compiling process itself while
+it loads (Inductor's compile workers not answering yet: ResNet-50's module load on an H200 took
+2.2-4.7 s on the side whose workers came up late, 0.7-1.2 s on the other, docs/benchmarks.md
+"Session 41") and the wait for the workers' compiles, then the autotuning
 that runs at the first call of a kernel with several configs, and the frame compiles' rest
 outside tracing, AOT dispatch and guards (`outside`). Each is the phase's wall time; the
 nested ones are parts of the one above them, so they do not add up to a total. Phase names are
@@ -46,6 +49,7 @@ PHASES: tuple[tuple[str, str], ...] = (
     ("  fusion", "Scheduler.__init__"),
     ("  kernel codegen", "Scheduler.codegen"),
     ("  module load", "PyCodeCache.load_by_key_path"),
+    ("  kernels compiled in the process", "async_compile.precompile"),
     ("  kernel compile wait", "async_compile.wait"),
     ("autotuning at first call", "CachingAutotuner.benchmark_all_configs"),
     ("guards", "build_guards"),

@@ -76,6 +76,14 @@ def test_the_summary_shows_the_phases_that_took_time_with_inductors_parts_inside
         "(kernel codegen 12.0 s), autotuning at first call 1.5 s, rest of the frame compiles 4.5 s"
     )
     assert summary({"Scheduler.codegen": 1.0}) == "Inductor's parts (kernel codegen 1.0 s)"
+    # Triton kernels compiled in the process while the module loads (no worker answered yet)
+    assert summary(
+        {"PyCodeCache.load_by_key_path": 4.7, "async_compile.precompile": 3.6,
+         "async_compile.wait": 1.0}
+    ) == (
+        "Inductor's parts (module load 4.7 s, kernels compiled in the process 3.6 s, "
+        "kernel compile wait 1.0 s)"
+    )  # fmt: skip
     assert summary({}) == "no compile phase recorded"
     assert shown(spent)["AOT dispatch"] == 3.0 and "some_other_phase" not in shown(spent)
 
