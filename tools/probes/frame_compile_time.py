@@ -12,9 +12,9 @@ the rest of the frame compile ("outside": the frame compile less tracing, AOT di
 guards), alternating the sides `--repeat` times in one process. `--profile` prints where magi's
 outside time goes (cProfile, by cumulative time); `--stats PREFIX` profiles every side and keeps
 each whole profile as PREFIX_<side>_<round>.pstats, for `pstats_diff.py` (session 41: MiniMax-H3's
-AOT dispatch took 2 s more under magi, its Inductor 7 s less). A decode that breaks its graph is measured up
-to the break only (a generated graph returns no outputs for the code after it to run on):
-HunyuanVideo-1.5's.
+AOT dispatch took 2 s more under magi, its Inductor 7 s less). A decode that breaks its graph is
+measured up to the break only (a generated graph returns no outputs for the code after it to run
+on): HunyuanVideo-1.5's.
 
 Run: `python tools/probes/frame_compile_time.py mochi-vae [--repeat 2] [--profile]`.
 """
