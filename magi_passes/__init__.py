@@ -6,7 +6,13 @@
 
 from __future__ import annotations
 
-from .backend import MagiBackend, inductor_options, magi_backend, magi_compile
+from .backend import (
+    MagiBackend,
+    inductor_options,
+    magi_backend,
+    magi_compile,
+    warm_compile_workers,
+)
 from .base import MagiPass, PassResult
 from .causal_pad_trim import CausalPadTrimPass
 from .channels_last import ConvChannelsLastPass
@@ -47,4 +53,5 @@ __all__ = [
     "is_dynamic",
     "magi_backend",
     "magi_compile",
+    "warm_compile_workers",
 ]

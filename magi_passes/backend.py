@@ -111,10 +111,12 @@ def inductor_options(config: PassConfig | None = None, **inductor_patches: Any) 
 
     The dict installs a fresh `PassManager` (chaining an already-installed user pass) and pins the
     passes' declared config keys to their current values, so Inductor restores them after each
-    compilation. The values are those at the time of this call.
+    compilation. The values are those at the time of this call. Where a GPU is present, the call
+    also starts Inductor's compile workers (`warm_compile_workers`), as the magi backend does.
     """
     config = _validate.check_pass_config("inductor_options", config)
     _validate.check_inductor_keys("inductor_options", inductor_patches)
+    warm_compile_workers(inductor_patches)
     manager = PassManager.chained_with_current(
         config if config is not None else PassConfig.from_env()
     )
@@ -379,7 +381,7 @@ def warm_compile_workers(inductor_patches: Mapping[str, Any] | None = None) -> b
     generated module loads: a short compile reaches its kernels first (ResNet-50 cold on an
     H200: module load 4.7 s against torch.compile's 0.7, docs/benchmarks.md "Session 40").
     A `MagiBackend` starts them when it is made, so `magi_compile` has them up while dynamo
-    traces. Nothing is started without a GPU, with ``compile_threads`` 1 (in Inductor's config or
+    traces, and so does `inductor_options()` for ``backend="inductor"``. Nothing is started without a GPU, with ``compile_threads`` 1 (in Inductor's config or
     in ``inductor_patches``, the backend's options), or with ``TORCH_WARM_POOL=0``, torch's own
     switch; the pool is torch's, one per process, and outlives the backend as it does there.
     """

@@ -292,12 +292,15 @@ def test_a_backend_starts_inductors_compile_workers_before_dynamo_traces(pool_wa
     magi_compile(TinyConv())  # the workers start here, before the first call traces anything
     assert pool_warms == [1, 1]
     assert warm_compile_workers({"compile_threads": 4}) and pool_warms == [1, 1, 1]
+    inductor_options()  # backend="inductor" users get them started as early
+    assert pool_warms == [1, 1, 1, 1]
 
 
 def test_compile_threads_one_starts_no_compile_workers(pool_warms) -> None:
     MagiBackend(inductor_config_patches={"compile_threads": 1})
     magi_compile(TinyConv(), options={"compile_threads": 1})
     assert not warm_compile_workers({"compile_threads": 1})
+    inductor_options(compile_threads=1)
     assert pool_warms == []
 
 
