@@ -172,7 +172,8 @@ class MagiBackend:
         # "compile" every variant that runs, "compile_discarded" the variants compiled only to
         # be timed and dropped, "measure" the timing of the two variants
         self.seconds: dict[str, float] = dict.fromkeys(SECONDS_KEYS, 0.0)
-        warm_compile_workers(self.inductor_config_patches)
+        # Inductor's compile workers, started now where CUDA is in use, else at the first graph
+        self.workers_started = warm_compile_workers(self.inductor_config_patches)
 
     @property
     def results(self) -> list[Any]:
@@ -234,6 +235,8 @@ class MagiBackend:
         pass_config, extra = _split_options(
             {**self.inductor_config_patches, **(options or {})}, self.config
         )
+        if not self.workers_started:
+            self.workers_started = warm_compile_workers(extra)
         inputs = list(example_inputs)
         plain_config = _plain_config(pass_config)
         if plain_config is None or not pass_config.measure_decisions:
@@ -372,23 +375,28 @@ class MagiBackend:
 
 
 def warm_compile_workers(inductor_patches: Mapping[str, Any] | None = None) -> bool:
-    """Start Inductor's Triton compile workers now, where a GPU is present; True if asked.
+    """Start Inductor's Triton compile workers now, where CUDA is in use; True if asked.
 
     torch's own registered ``"inductor"`` backend starts them when dynamo looks it up, but
     ``torch.compile(model)`` with its default backend, and a backend that calls ``compile_fx``
     itself, start them only when Inductor is entered, after dynamo has traced. Until the workers
     answer, Inductor compiles each Triton kernel in the process, one after another, while the
     generated module loads: a short compile reaches its kernels first (ResNet-50 cold on an
-    H200: module load 4.7 s against torch.compile's 0.7, docs/benchmarks.md "Session 40").
+    H200: module load 2.2-4.7 s on the side whose workers came up late, against 0.7-1.2 s,
+    docs/benchmarks.md "Session 41").
     A `MagiBackend` starts them when it is made, so `magi_compile` has them up while dynamo
-    traces, and so does `inductor_options()` for ``backend="inductor"``. Nothing is started without a GPU, with ``compile_threads`` 1 (in Inductor's config or
-    in ``inductor_patches``, the backend's options), or with ``TORCH_WARM_POOL=0``, torch's own
-    switch; the pool is torch's, one per process, and outlives the backend as it does there.
+    traces (or, where CUDA was not in use yet then, at its first graph), and so does
+    `inductor_options()` for ``backend="inductor"``. Nothing is started where this process has
+    not initialised CUDA (the model not on a GPU yet: CUDA reads ``CUDA_VISIBLE_DEVICES`` once,
+    when it initialises, and pytest-magi pins each xdist worker to its GPU so, so this never
+    initialises it), with ``compile_threads`` 1 (in Inductor's config or in ``inductor_patches``,
+    the backend's options), or with ``TORCH_WARM_POOL=0``, torch's own switch; the pool is
+    torch's, one per process, and outlives the backend as it does there.
     """
     threads = (inductor_patches or {}).get("compile_threads")
     if isinstance(threads, int) and threads <= 1:
         return False
-    if not torch.cuda.is_available():
+    if not torch.cuda.is_initialized():
         return False
     from torch._inductor.async_compile import maybe_warm_pool
 

@@ -277,12 +277,12 @@ def test_a_graph_the_fx_graph_cache_serves_is_counted_as_unseen(tmp_path, monkey
 
 @pytest.fixture
 def pool_warms(monkeypatch) -> list[int]:
-    """Each start of Inductor's compile workers, recorded instead of made, a GPU claimed present."""
+    """Each start of Inductor's compile workers, recorded instead of made, CUDA claimed in use."""
     import torch._inductor.async_compile as async_compile
 
     calls: list[int] = []
     monkeypatch.setattr(async_compile, "maybe_warm_pool", lambda: calls.append(1))
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "is_initialized", lambda: True)
     return calls
 
 
@@ -308,17 +308,48 @@ def test_backend_magi_hands_its_options_to_the_compile_workers(monkeypatch) -> N
     import magi_passes.backend as backend
 
     asked: list[dict] = []
-    monkeypatch.setattr(backend, "warm_compile_workers", lambda patches: asked.append(patches))
+
+    def started(patches: dict) -> bool:
+        asked.append(patches)
+        return True
+
+    monkeypatch.setattr(backend, "warm_compile_workers", started)
     x = torch.randn(1, 3, 3, 5, 5)
     torch.compile(TinyConv(), backend="magi", options={"compile_threads": 1})(x)
     assert asked == [{"compile_threads": 1}]
 
 
-def test_no_gpu_starts_no_compile_workers(pool_warms, monkeypatch) -> None:
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+def test_no_cuda_in_use_starts_no_compile_workers_and_never_initialises_cuda(
+    pool_warms, monkeypatch
+) -> None:
+    # CUDA reads CUDA_VISIBLE_DEVICES once, when it initialises: asking whether a GPU exists
+    # (torch.cuda.is_available) would initialise the driver before pytest-magi pins a worker
+    monkeypatch.setattr(torch.cuda, "is_initialized", lambda: False)
+    monkeypatch.setattr(torch.cuda, "is_available", _must_not_be_asked)
     MagiBackend()
+    inductor_options()
     assert not warm_compile_workers()
     assert pool_warms == []
+
+
+def _must_not_be_asked() -> bool:
+    raise AssertionError("torch.cuda.is_available() initialises CUDA's driver")
+
+
+def test_a_backend_made_before_cuda_is_in_use_starts_the_workers_at_its_first_graph(
+    pool_warms, monkeypatch
+) -> None:
+    in_use = [False]
+    monkeypatch.setattr(torch.cuda, "is_initialized", lambda: in_use[0])
+    backend = MagiBackend()
+    assert pool_warms == [] and not backend.workers_started
+    in_use[0] = True  # the model moved to the GPU after magi_compile
+    x = torch.randn(1, 3, 3, 5, 5)
+    compiled = torch.compile(TinyConv(), backend=backend)
+    compiled(x)
+    compiled(x + 1)
+    torch.compile(TinyConv(), backend=backend)(x)  # a second graph: started already
+    assert pool_warms == [1] and backend.workers_started
 
 
 # what a fresh process says about Inductor's compile workers once the model is wrapped, before
