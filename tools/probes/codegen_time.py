@@ -35,6 +35,9 @@ launches differ between the sides, with each side's count: the launches are what
 generates code for one by one (session 39: Allegro's form at height 45, width 80 launched 1413
 kernels against Inductor's 1179, and the profiled code generation grew with them).
 
+`--census-classes` prints, for each class of kernel (its heuristic and tiling dims), how many
+kernels each side has and how many configs Inductor would autotune over for them.
+
 `--option NAME=INT` passes an input-shape option to `zoo.load` (session 38: Allegro's decoder
 at height 45 and width 80, the same network over fewer tiles, in 1.5 minutes a side instead of 9).
 
@@ -155,6 +158,43 @@ def census(code: Any) -> str:
     )
 
 
+def config_classes(code: Any) -> dict[tuple[str, str], list[int]]:
+    """`--census-classes`: for one side's generated code, each class of kernel (its heuristic
+    and the dims of its size hints, e.g. ``("pointwise", "y,x")``) -> [kernels, configs
+    Inductor would autotune over at the first call] (session 41: which kernels make
+    EasyAnimate's 265 configs under magi against Inductor's 220)."""
+    classes: dict[tuple[str, str], list[int]] = collections.defaultdict(lambda: [0, 0])
+    for graph in code.captured:
+        for kernel in graph.kernels:
+            kind, count = candidate_configs(kernel.source)
+            key = (kind, ",".join(kernel.size_hints))
+            classes[key][0] += 1
+            classes[key][1] += count if count > 1 else 0
+    return dict(classes)
+
+
+def class_table(by_side: dict[str, dict[tuple[str, str], list[int]]]) -> list[str]:
+    """The rows of `--census-classes`: each class's kernels and autotuned configs on every side,
+    the classes whose configs differ first, most configs first."""
+    sides = list(by_side)
+    keys = set().union(*by_side.values())
+    rows = [f"  kernels / autotuned configs by class: {', '.join(sides)}"]
+
+    def cell(side: str, key: tuple[str, str]) -> list[int]:
+        return by_side[side].get(key, [0, 0])
+
+    for key in sorted(
+        keys,
+        key=lambda k: (
+            len({cell(s, k)[1] for s in sides}) == 1,
+            -max(cell(s, k)[1] for s in sides),
+        ),
+    ):
+        cells = " ".join(f"{cell(s, key)[0]:4d}/{cell(s, key)[1]:<4d}" for s in sides)
+        rows.append(f"  {cells}  {key[0]} ({key[1]})")
+    return rows
+
+
 def launches_by_name(code: Any) -> collections.Counter[str]:
     """How many times each kernel (by name less its index, e.g. ``triton_poi_fused_clone``) or
     extern op is launched in one side's generated code."""
@@ -209,6 +249,11 @@ def main() -> None:
     parser.add_argument(
         "--instances", action="store_true", help="launches by kernel name where the sides differ"
     )
+    parser.add_argument(
+        "--census-classes",
+        action="store_true",
+        help="kernels and autotuned configs by heuristic and tiling dims, each side",
+    )
     add_shape_options(parser)
     args = parser.parse_args()
     model = zoo.load(args.model, "full", dtype=torch.bfloat16, **shape_options(parser, args))
@@ -248,6 +293,7 @@ def main() -> None:
             f"form {form.describe() if form is not None else 'generic'}"
         )
         by_side: dict[str, collections.Counter[str]] = {}  # the last round's launches
+        classes: dict[str, dict[tuple[str, str], list[int]]] = {}
         for _ in range(args.repeat):
             for side in args.sides.split(","):
                 module = model.as_module()
@@ -281,8 +327,12 @@ def main() -> None:
                 if args.census:
                     print(f"  {'':<18} {census(code)}", flush=True)
                 by_side[side] = launches_by_name(code)
+                if args.census_classes:
+                    classes[side] = config_classes(code)
         if args.instances:
             print("\n".join(instance_table(by_side)))
+        if args.census_classes:
+            print("\n".join(class_table(classes)))
     finally:
         PassManager.__call__ = call  # type: ignore[method-assign]
         scheduler.Scheduler.__init__ = init  # type: ignore[method-assign]
