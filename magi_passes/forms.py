@@ -113,8 +113,9 @@ The forms:
   two at once): its graph's compile (AOT and Inductor) 46.3 s against the former form's 69.5
   and torch.compile's 55.0 (of its whole cold compile, 73.6 s); every measurement there kept
   magi (so its decisions are recorded for H200s too) with the output right, one steady call
-  1.39 s against 1.37 and torch.compile's 1.86. Its whole cold compile on an H100 is still to
-  be measured.
+  1.39 s against 1.37 and torch.compile's 1.86. Its whole cold compile on two H200s ("Session
+  41"): 61.8 and 59.5 s against torch.compile's 68.1, and 1.350x faster than torch.compile; on
+  an H100 it is still to be measured.
 - ``minimax-h3-decoder``, ``timm-resnet``, ``timm-efficientnet`` (`ONE_GRAPH_FORMS`): models
   that compile to one graph and on which no measured pass fires, so there is nothing to decide;
   their forms take one frame for the compiled module (``frames="root"``), as the decoders above
@@ -122,7 +123,9 @@ The forms:
   MiniMax-H3 took 43.3 s against torch.compile's 42.6 and ResNet-50 19.0 against 14.8, dynamo's
   tracing 6.8 against 5.3 s and 3.3 against 2.2; on the CPU dynamo made the same one graph with
   one frame in 3.8-6.2 s against 7.9-9.7 (MiniMax-H3), 0.9-1.2 against 1.7-2.2 (ResNet-50) and
-  1.0-1.4 against 2.4-2.9 (EfficientNet-B0). Their cold compile with it is still to be measured.
+  1.0-1.4 against 2.4-2.9 (EfficientNet-B0). With it ("Session 41", two rounds, the GPUs
+  swapped) ResNet-50 compiled cold in 0.926x torch.compile's time and EfficientNet-B0 in
+  0.909x; MiniMax-H3 took 1.019x (no pass fires on it; the 0.8 s not located).
 """
 
 from __future__ import annotations

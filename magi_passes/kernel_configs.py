@@ -30,10 +30,10 @@ docs/benchmarks.md, "Session 15"); a third is fixed for the compile time its aut
   Triton compiles against the per-channel form's 3.7 and 0.8 s. It gets the statistics' config
   (one of the six Inductor tries). Allegro's decoder's form turns the option on (session 40:
   one steady call 1.39 s against 1.37 per channel, its graph's compile 46.3 s against 69.5 on
-  an H200); the chunk kernels' own times are not measured apart. Known by its sizes, which the pass records
-  (`group_norm.chunk_reductions`). A chunk of at most 64 positions makes a persistent reduction
-  (R0_BLOCK all of them, no argument), which keeps Inductor's config (`may_be_persistent`: on
-  the GPU Triton refused the fixed one, session 40).
+  an H200); the chunk kernels' own times are not measured apart. Known by its sizes, which the
+  pass records (`group_norm.chunk_reductions`). A chunk of at most 64 positions makes a
+  persistent reduction (R0_BLOCK all of them, no argument), which keeps Inductor's config
+  (`may_be_persistent`: on the GPU Triton refused the fixed one, session 40).
 
 How: Inductor asks its `InductorChoices` handler (`V.choices`) for every Triton kernel's keyword
 arguments (`triton_kernel_kwargs`, "used to apply fixed configurations"); a `fixed_config`

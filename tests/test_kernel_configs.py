@@ -23,6 +23,7 @@ from magi_passes.kernel_configs import (
 )
 from pytest_magi.codegen import inductor_codegen
 from pytest_magi.models import WanCausalStage
+from pytest_magi.numerics import _relative_l2
 
 STATIC = PassConfig(measure_decisions=False)
 
@@ -165,10 +166,8 @@ def test_the_chunked_statistics_compile_and_decode_as_eager_on_the_gpu(case: Any
     (result,) = [r for r in backend.managers[-1].results if r.name == "group_norm_stats"]
     assert result.counts["group_norms_chunked"] == 1
 
-    def rel(a: torch.Tensor) -> float:
-        return float((a.float() - ref).norm() / ref.norm())
-
-    assert rel(out) <= max(2 * rel(eager), 1e-3), (rel(out), rel(eager))
+    magi, eager_l2 = _relative_l2(out, ref), _relative_l2(eager, ref)
+    assert magi <= max(2 * eager_l2, 1e-3), (magi, eager_l2)
 
 
 def test_chunk_reduction_sizes_round_trip_through_the_counts() -> None:
