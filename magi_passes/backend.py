@@ -42,6 +42,7 @@ from torch._inductor import config as inductor_config
 from . import _validate
 from .base import PassResult, get_inductor_config_value
 from .channels_last import channels_last_format, fires_on
+from .collector import full_collections_deferred
 from .config import PassConfig
 from .decisions import Decider, Decision, decision_key, mutates_inputs
 from .index_min_max import torch_index_min_max
@@ -98,11 +99,17 @@ def compile_scope(manager: PassManager | None) -> Iterator[None]:
     """What each graph's compile with `manager`'s passes runs inside, in the magi backend and in
     `pytest_magi.inductor_codegen(config=...)`: the fixed Triton configs of the GroupNorm
     rewrite's kernels (`magi_passes.kernel_configs`) and torch's Min / Max in Inductor's index
-    propagation (`magi_passes.index_min_max`, `PassConfig.torch_index_min_max`). ``None``: a
-    plain compile, nothing changed."""
+    propagation (`magi_passes.index_min_max`, `PassConfig.torch_index_min_max`), and Python's
+    full garbage collections held off (`magi_passes.collector`,
+    `PassConfig.defer_full_collections`). ``None``: a plain compile, nothing changed."""
     config = getattr(manager, "config", None)
     min_max = config is not None and config.torch_index_min_max
-    with group_norm_kernel_configs(manager), torch_index_min_max(min_max):
+    defer = config is not None and config.defer_full_collections
+    with (
+        group_norm_kernel_configs(manager),
+        torch_index_min_max(min_max),
+        full_collections_deferred(defer),
+    ):
         yield
 
 
@@ -150,7 +157,7 @@ class MagiBackend:
             inductor_config_patches,
             "{'enable_nd_tiling': False, 'triton.max_tiles': 2}",
         )
-        _split_options(patches, config if config is not None else PassConfig())  # names, types
+        _split_options(patches, config)  # names, types; a PassConfig given twice
         if decider is not None and not isinstance(decider, Decider):
             _validate.fail(
                 TypeError,

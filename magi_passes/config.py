@@ -187,6 +187,14 @@ class PassConfig:
       its input twice, a replicate pad of frames three times) is copied for each reader, so the
       chain is computed where the convolution's input is written instead of stored in fp32
       (`ProducerRecomputePass`, session 39).
+    - `defer_full_collections` (opt-in, not yet timed on a GPU): hold off Python's full garbage
+      collections while a graph compiles (`magi_passes.collector`): a compile makes millions of
+      objects that live to its end, so each full collection during it walks them all and frees
+      little. Young collections go on; the full one held off runs once after the compile. On
+      MiniMax-H3's decoder (magi_compile in fake CUDA, CPU, torch 2.13, three rounds a side) the
+      collector took 3.2-3.6 s against 4.1-4.4, the held collection 2.1-2.2 s of it, and the
+      frame compile 30.3 s (median) against 30.9 (docs/benchmarks.md, "Session 42"). Not a
+      measured pass: it changes compile time only.
     - `channels_last_through_slices`: in static graphs, where a convolution reads a window (a
       slice of a frame or spatial dim) of a tensor, `ConvChannelsLastPass` pins that tensor
       channels-last once and the convolution reads the same window of it, a view, wherever the
@@ -223,6 +231,7 @@ class PassConfig:
     torch_index_min_max: bool = True
     channels_last_through_slices: bool = True
     recompute_norm_producers: bool = False
+    defer_full_collections: bool = False
 
     def __new__(cls, *args: Any, **kwargs: Any) -> PassConfig:
         # names are checked before the dataclass __init__ sees them, so a misspelt field gets the

@@ -118,6 +118,22 @@ def test_options_pass_fields_and_inductor_keys() -> None:
     assert_config_unchanged(before)
 
 
+def test_options_take_a_pass_config() -> None:
+    """``options={"pass_config": PassConfig(...)}`` compiles with that config (session 41's
+    backend took every option as its patches and raised that the config was given twice); a
+    backend given a config both ways says so when it is made."""
+    model = TinyConv().eval()
+    x = torch.randn(1, 3, 2, 8, 8)
+    config = PassConfig(enable_conv_channels_last=False, measure_decisions=False)
+    torch._dynamo.reset()
+    with torch.no_grad():
+        compiled = torch.compile(model, backend="magi", options={"pass_config": config})
+        torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
+    torch._dynamo.reset()
+    with pytest.raises(ValueError, match="give the PassConfig once"):
+        MagiBackend(config, inductor_config_patches={"pass_config": config})
+
+
 @pytest.mark.parametrize(
     ("options", "match"),
     [

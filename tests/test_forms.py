@@ -40,7 +40,7 @@ def test_the_wan_decoder_has_its_measured_form_and_other_models_none() -> None:
 
 
 # each decided decoder's recorded decisions, (decided_on, decided_plain_on), and the levers
-# measured for it on top of them (sessions 30, 31, 38, 40): (conv weights channels-last in place,
+# measured for it on top of them (sessions 30, 31, 38, 40, 42): (conv weights channels-last in place,
 # PassConfig fields)
 DECIDED = {
     "cogvideox-decoder": (("H100", ""), False, {}),
@@ -53,7 +53,7 @@ DECIDED = {
     "mochi-decoder": (("", "H100,H200"), False, {}),
     "svd-decoder": (("H100", ""), False, {}),
     "allegro-decoder": (("H100,H200", ""), True, {"group_norm_chunked_stats": True}),
-    "easyanimate-decoder": (("H100", ""), False, {}),
+    "easyanimate-decoder": (("H100,H200", ""), True, {"group_norm_chunked_stats": True}),
     "vidtok-decoder": (("H100", ""), False, {}),
     "ltx2-video-decoder": (("H100", ""), True, {"channels_last_norm_inputs": True}),
 }
