@@ -1,4 +1,7 @@
-"""Python's full garbage collections held off while a graph compiles (`PassConfig.defer_full_collections`).
+"""Python's full garbage collections held off while a graph compiles (opt-in).
+
+`PassConfig.defer_full_collections` puts the magi backend's compiles inside
+`full_collections_deferred`.
 
 CPython collects its youngest objects often and all of them (a "full" collection, the oldest
 generation) after every ``threshold2`` collections of the middle one, when enough objects have
