@@ -12,7 +12,8 @@ the rest of the frame compile ("outside": the frame compile less tracing, AOT di
 guards), alternating the sides `--repeat` times in one process. `--profile` prints where magi's
 outside time goes (cProfile, by cumulative time); `--stats PREFIX` profiles every side and keeps
 each whole profile as PREFIX_<side>_<round>.pstats, for `pstats_diff.py` (session 41: MiniMax-H3's
-AOT dispatch took 2 s more under magi, its Inductor 7 s less). A decode that breaks its graph is
+AOT dispatch took 2 s more under magi, its Inductor 7 s less). `--sides magi_compile,torch.compile`
+reverses the order: the side compiled second in a process finds the process-wide caches warm. A decode that breaks its graph is
 measured up to the break only (a generated graph returns no outputs for the code after it to run
 on): HunyuanVideo-1.5's.
 
@@ -112,7 +113,20 @@ def main() -> None:
     parser.add_argument("--size", default="full")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--stats", metavar="PREFIX", help="keep each side's whole profile")
+    parser.add_argument(
+        "--sides",
+        default="torch.compile,magi_compile",
+        help="the sides in the order each round compiles them (the second of the same model "
+        "in a process finds Inductor's process-wide caches warm)",
+    )
     args = parser.parse_args()
+    sides = args.sides.split(",")
+    unknown = sorted(set(sides) - {"torch.compile", "magi_compile"})
+    if unknown:
+        parser.error(
+            f"--sides {args.sides!r}: unknown side {unknown[0]!r}; give torch.compile and/or "
+            f"magi_compile, comma-separated, e.g. --sides magi_compile,torch.compile"
+        )
     model = zoo.load(args.model, args.size, dtype=torch.bfloat16)
     form = forms.form_for(model.module)
     print(
@@ -121,7 +135,7 @@ def main() -> None:
         flush=True,
     )
     for round_ in range(1, args.repeat + 1):
-        for side in ("torch.compile", "magi_compile"):
+        for side in sides:
             stats = f"{args.stats}_{side}_{round_}.pstats" if args.stats else None
             print(compile_once(model, side, args.profile, stats), flush=True)
 
