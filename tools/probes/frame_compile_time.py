@@ -13,7 +13,11 @@ guards), alternating the sides `--repeat` times in one process. `--profile` prin
 outside time goes (cProfile, by cumulative time); `--stats PREFIX` profiles every side and keeps
 each whole profile as PREFIX_<side>_<round>.pstats, for `pstats_diff.py` (session 41: MiniMax-H3's
 AOT dispatch took 2 s more under magi, its Inductor 7 s less). `--sides magi_compile,torch.compile`
-reverses the order: the side compiled second in a process finds the process-wide caches warm. A decode that breaks its graph is
+reverses the order. `compile_fx` (Inductor's `compile_fx` from a backend of one's own) and
+`compile_fx_patched` (the same with one config patch that changes nothing) locate session 42's
+finding: on torch 2.13 Inductor's post-grad passes and lowering run slower in a compile given no
+config patch (MiniMax-H3: 33.8-34.1 s against 26.6-27.6; torch.compile passes none, magi always
+some); on torch 2.11 the two took 32.5-33.8 and 29.4-31.3 s, the post-grad passes the same. A decode that breaks its graph is
 measured up to the break only (a generated graph returns no outputs for the code after it to run
 on): HunyuanVideo-1.5's.
 
@@ -42,12 +46,32 @@ from pytest_magi.compile_phases import compile_phases, outside, summary
 from pytest_magi.fake_cuda import fake_cuda
 
 
+def _compile_fx(gm: torch.fx.GraphModule, inputs: list[Any]) -> Any:
+    from torch._inductor.compile_fx import compile_fx
+
+    return compile_fx(gm, inputs)
+
+
+def _compile_fx_patched(gm: torch.fx.GraphModule, inputs: list[Any]) -> Any:
+    """compile_fx with one config patch that changes nothing (a key at its default value)."""
+    from torch._inductor.compile_fx import compile_fx
+
+    return compile_fx(gm, inputs, config_patches={"trace.enabled": False})
+
+
 def compiled_owner(model: zoo.ZooModel, owner: Any, side: str) -> tuple[Any, Any]:
     """The model's module in ``owner`` (the model's owner or a copy of it) compiled as users
     call each side, ``torch.compile(module)`` or ``magi_compile(module)``: (what
     ``model.spec.run`` takes, the compiled module)."""
     target = owner if model.attr is None else getattr(owner, model.attr)
-    compiled = torch.compile(target) if side == "torch.compile" else magi_compile(target)
+    if side == "torch.compile":
+        compiled = torch.compile(target)
+    elif side == "compile_fx":  # Inductor through a backend of one's own, as magi calls it
+        compiled = torch.compile(target, backend=_compile_fx)
+    elif side == "compile_fx_patched":
+        compiled = torch.compile(target, backend=_compile_fx_patched)
+    else:
+        compiled = magi_compile(target)
     if model.attr is None:
         return compiled, compiled
     setattr(owner, model.attr, compiled)
@@ -121,11 +145,15 @@ def main() -> None:
     )
     args = parser.parse_args()
     sides = args.sides.split(",")
-    unknown = sorted(set(sides) - {"torch.compile", "magi_compile"})
+    unknown = sorted(
+        set(sides) - {"torch.compile", "magi_compile", "compile_fx", "compile_fx_patched"}
+    )
     if unknown:
         parser.error(
-            f"--sides {args.sides!r}: unknown side {unknown[0]!r}; give torch.compile and/or "
-            f"magi_compile, comma-separated, e.g. --sides magi_compile,torch.compile"
+            f"--sides {args.sides!r}: unknown side {unknown[0]!r}; give torch.compile, "
+            f"magi_compile, compile_fx (Inductor through a backend of one's own) or "
+            f"compile_fx_patched (the same with a config patch that changes nothing), "
+            f"comma-separated, e.g. --sides magi_compile,torch.compile"
         )
     model = zoo.load(args.model, args.size, dtype=torch.bfloat16)
     form = forms.form_for(model.module)
