@@ -1,0 +1,130 @@
+"""MiniMax-H3's frame compile through backends that each do part of what the magi backend does (session 42).
+
+In fake CUDA on the CPU (`frame_compile_time.py`'s setup: full size, bf16, generate only) each
+named backend compiles the decoder in turn in one process, printing its dynamo phases and the
+garbage collector's collections by generation. A name ending in ``-nogc`` runs its compile with
+the collector off (dynamo's own ``gc.collect(1)`` after the compile still runs), so that phases
+are compared without collections landing in one or the other.
+- ``compile_fx``: Inductor's `compile_fx`, no config patch (torch.compile's compile);
+- ``patched``: the same with one patch that changes nothing (``trace.enabled=False``);
+- ``manager``: the same with the magi pass manager as its only patch;
+- ``replica``: what `MagiBackend._compile` does (the pass manager, the passes' config
+  snapshot, `compile_scope`, `compile_working_around`); ``replica-checks`` calls the checks
+  `MagiBackend.__call__` makes before it first;
+- ``method``: `MagiBackend._compile` itself; ``magi``: a `MagiBackend`.
+
+Session 42 (torch 2.13): ``compile_fx`` 33.8-37.3 s against 26.6-30.6 with any patch; with the
+collector off the magi backend's AOT dispatch took 7.4-8.2 s, ``replica`` 5.5-6.1, ``method``
+6.2-6.6 (docs/benchmarks.md "Session 42").
+
+Run: ``python tools/probes/backend_variants.py magi-nogc,replica-nogc,magi-nogc,replica-nogc``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import torch
+from torch._inductor.compile_fx import compile_fx
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import frame_compile_time  # noqa: E402  (this folder's probe)
+
+from magi_passes import backend as magi_backend  # noqa: E402
+from magi_passes.config import PassConfig  # noqa: E402
+from magi_passes.decisions import Decider  # noqa: E402
+from magi_passes.manager import PassManager  # noqa: E402
+from magi_passes.workarounds import compile_working_around  # noqa: E402
+from pytest_magi import zoo  # noqa: E402
+
+NAMES = ("compile_fx", "patched", "manager", "replica", "replica-checks", "method", "magi")
+
+
+def _checks(gm: torch.fx.GraphModule, inputs: list[Any]) -> None:
+    """What `MagiBackend.__call__` asks before it compiles, in fake CUDA."""
+    magi_backend._check_one_device(inputs)
+    config, extra = magi_backend._split_options({}, None)
+    magi_backend.warm_compile_workers(extra)
+    decider = Decider()
+    device = magi_backend._device_name(inputs)
+    decider.training(inputs)
+    config.decided_for(device)
+    decider.blocked(inputs, {"triton.cudagraphs": False})
+    magi_backend._measured_passes_cannot_fire(gm, config)
+
+
+def backend(name: str) -> Callable[..., Any]:
+    if name == "magi":
+        return magi_backend.MagiBackend()
+    if name == "method":
+        made = magi_backend.MagiBackend()
+        return lambda gm, inputs: made._compile(gm, list(inputs), PassConfig.from_env(), {}).fn
+
+    def compile_(gm: torch.fx.GraphModule, inputs: list[Any]) -> Any:
+        inputs = list(inputs)
+        manager = PassManager.chained_with_current(PassConfig())
+        if name == "compile_fx":
+            return compile_fx(gm, inputs)
+        if name == "patched":
+            return compile_fx(gm, inputs, config_patches={"trace.enabled": False})
+        if name == "manager":
+            return compile_fx(gm, inputs, config_patches={"post_grad_custom_post_pass": manager})
+        if name == "replica-checks":
+            _checks(gm, inputs)
+        patches = {
+            **magi_backend.config_snapshot(manager),
+            "post_grad_custom_post_pass": manager,
+        }
+        with magi_backend.compile_scope(manager):
+            return compile_working_around(
+                lambda: compile_fx(gm, inputs, config_patches=patches), True
+            )
+
+    return compile_
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("variants", help=f"comma-separated, each of {', '.join(NAMES)}[-nogc]")
+    args = parser.parse_args()
+    variants = args.variants.split(",")
+    for variant in variants:
+        if variant.removesuffix("-nogc") not in NAMES:
+            parser.error(
+                f"unknown variant {variant!r}; give names from {', '.join(NAMES)}, each "
+                f"optionally ending in -nogc, e.g. magi-nogc,replica-nogc"
+            )
+    collections: dict[int, tuple[int, float]] = {}
+    started = [0.0]
+
+    def count(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            started[0] = time.perf_counter()
+            return
+        n, seconds = collections.get(info["generation"], (0, 0.0))
+        collections[info["generation"]] = (n + 1, seconds + time.perf_counter() - started[0])
+
+    model = zoo.load("minimax-h3-vae", "full", dtype=torch.bfloat16)
+    print(f"torch {torch.__version__}; fake CUDA, generate only; minimax-h3-vae full, bf16")
+    gc.callbacks.append(count)
+    for variant in variants:
+        collections.clear()
+        frame_compile_time._compile_fx = backend(variant.removesuffix("-nogc"))
+        if variant.endswith("-nogc"):
+            gc.disable()
+        try:
+            text = frame_compile_time.compile_once(model, "compile_fx", False)
+        finally:
+            gc.enable()
+        by_generation = {g: (n, round(s, 2)) for g, (n, s) in sorted(collections.items())}
+        print(f"{variant:<20} collections by generation {by_generation}\n{text}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
