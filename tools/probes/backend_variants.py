@@ -66,13 +66,14 @@ def backend(name: str) -> Callable[..., Any]:
         made = magi_backend.MagiBackend()
         return lambda gm, inputs: made._compile(gm, list(inputs), PassConfig.from_env(), {}).fn
 
+    if name == "compile_fx":
+        return frame_compile_time.BACKENDS["compile_fx"]
+    if name == "patched":
+        return frame_compile_time.BACKENDS["compile_fx_patched"]
+
     def compile_(gm: torch.fx.GraphModule, inputs: list[Any]) -> Any:
         inputs = list(inputs)
         manager = PassManager.chained_with_current(PassConfig())
-        if name == "compile_fx":
-            return compile_fx(gm, inputs)
-        if name == "patched":
-            return compile_fx(gm, inputs, config_patches={"trace.enabled": False})
         if name == "manager":
             return compile_fx(gm, inputs, config_patches={"post_grad_custom_post_pass": manager})
         if name == "replica-checks":
@@ -115,11 +116,11 @@ def main() -> None:
     gc.callbacks.append(count)
     for variant in variants:
         collections.clear()
-        frame_compile_time._compile_fx = backend(variant.removesuffix("-nogc"))
+        compiling = backend(variant.removesuffix("-nogc"))
         if variant.endswith("-nogc"):
             gc.disable()
         try:
-            text = frame_compile_time.compile_once(model, "compile_fx", False)
+            text = frame_compile_time.compile_once(model, variant, False, backend=compiling)
         finally:
             gc.enable()
         by_generation = {g: (n, round(s, 2)) for g, (n, s) in sorted(collections.items())}

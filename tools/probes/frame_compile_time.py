@@ -59,17 +59,25 @@ def _compile_fx_patched(gm: torch.fx.GraphModule, inputs: list[Any]) -> Any:
     return compile_fx(gm, inputs, config_patches={"trace.enabled": False})
 
 
-def compiled_owner(model: zoo.ZooModel, owner: Any, side: str) -> tuple[Any, Any]:
+# the sides that compile through a backend of one's own: Inductor's compile_fx as magi calls
+# it, without and with a config patch
+BACKENDS = {"compile_fx": _compile_fx, "compile_fx_patched": _compile_fx_patched}
+SIDES = ("torch.compile", "magi_compile", *BACKENDS)
+
+
+def compiled_owner(
+    model: zoo.ZooModel, owner: Any, side: str, backend: Any = None
+) -> tuple[Any, Any]:
     """The model's module in ``owner`` (the model's owner or a copy of it) compiled as users
-    call each side, ``torch.compile(module)`` or ``magi_compile(module)``: (what
-    ``model.spec.run`` takes, the compiled module)."""
+    call each side, ``torch.compile(module)`` or ``magi_compile(module)``, or through
+    ``backend`` (a side of `BACKENDS` where None): (what ``model.spec.run`` takes, the compiled
+    module)."""
     target = owner if model.attr is None else getattr(owner, model.attr)
-    if side == "torch.compile":
+    backend = backend if backend is not None else BACKENDS.get(side)
+    if backend is not None:
+        compiled = torch.compile(target, backend=backend)
+    elif side == "torch.compile":
         compiled = torch.compile(target)
-    elif side == "compile_fx":  # Inductor through a backend of one's own, as magi calls it
-        compiled = torch.compile(target, backend=_compile_fx)
-    elif side == "compile_fx_patched":
-        compiled = torch.compile(target, backend=_compile_fx_patched)
     else:
         compiled = magi_compile(target)
     if model.attr is None:
@@ -78,7 +86,9 @@ def compiled_owner(model: zoo.ZooModel, owner: Any, side: str) -> tuple[Any, Any
     return owner, compiled
 
 
-def compile_once(model: zoo.ZooModel, side: str, profile: bool, stats: str | None = None) -> str:
+def compile_once(
+    model: zoo.ZooModel, side: str, profile: bool, stats: str | None = None, backend: Any = None
+) -> str:
     owner: Any = copy.deepcopy(model.owner)
     with contextlib.ExitStack() as stack:
         stack.enter_context(inductor_config_restored())
@@ -95,7 +105,7 @@ def compile_once(model: zoo.ZooModel, side: str, profile: bool, stats: str | Non
         stack.enter_context(torch.no_grad())
         stack.enter_context(generate_only(lambda text: None))
         torch._dynamo.reset()
-        owner, compiled = compiled_owner(model, owner, side)
+        owner, compiled = compiled_owner(model, owner, side, backend)
         wanted = stats is not None or (profile and side != "torch.compile")
         profiler = cProfile.Profile() if wanted else None
         started = time.perf_counter()
@@ -145,9 +155,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     sides = args.sides.split(",")
-    unknown = sorted(
-        set(sides) - {"torch.compile", "magi_compile", "compile_fx", "compile_fx_patched"}
-    )
+    unknown = sorted(set(sides) - set(SIDES))
     if unknown:
         parser.error(
             f"--sides {args.sides!r}: unknown side {unknown[0]!r}; give torch.compile, "
