@@ -17,9 +17,10 @@
 #                measured, its decision in the log); on GPU 1 magi cold with H200s recorded
 #                (MAGI_PASSES__DECIDED_ON=H100,H200): the cold compile the form gives there
 #                once the measurement has kept magi
-# For the next machine (about 30 min of device time; the suites are not needed unless the code
-# under them changes): setup ea1 decide-cogvideox decide-ltx-video decide-hunyuanvideo
-# decide-cosmos decide-svd decide-vidtok decide-ltx2-video gc1 ea2 gc2 small1
+# For the next machine (about 30 min of device time): setup suite (the backend changed after the
+# last GPU run: EasyAnimate's form, the pass_config option, the collector) ea1 decide-cogvideox
+# decide-ltx-video decide-hunyuanvideo decide-cosmos decide-svd decide-vidtok decide-ltx2-video
+# gc1 ea2 gc2 small1
 set -u
 LOGS=/tmp/s42
 # shellcheck source=../../../tools/gpu_steps.sh
