@@ -55,11 +55,15 @@ The forms:
   with the fix and dynamic shapes, "Session 24"); the form keeps it static there too. The Wan
   2.1 configuration of the same class was not measured on a GPU.
 - ``cogvideox-decoder``, ``ltx-video-decoder``, ``hunyuanvideo-decoder``, ``cosmos-decoder``
-  (`DECIDED_DECODERS`, `decided_form`): the generic form with the decisions recorded for H100s.
-  Each decoder is one graph; measured cold on an H100 (torch 2.11, bf16, "Session 27") its
+  (`DECIDED_DECODERS`, `decided_form`): the generic form with the decisions recorded for H100s
+  and H200s. Each decoder is one graph; measured cold on an H100 (torch 2.11, bf16, "Session 27") its
   graph kept magi (1.118-1.305x over torch.compile, output right), so there it compiles once
   instead of twice and a timing: cold compile 57.9, 35.5, 42.0 and 30.6 s against
-  torch.compile's 59.6, 30.5, 31.6 and 32.2 s. Any other device measures them.
+  torch.compile's 59.6, 30.5, 31.6 and 32.2 s. Measured on two H200s ("Session 43", torch
+  2.11, bf16, the zoo's full size): every graph kept magi there too (1.285x, 1.372x, 1.137x,
+  1.230x, output right), so H200s are recorded; cold compile there 68.4, 27.5, 35.8 and 34.5 s
+  against torch.compile's 72.1, 35.0, 44.3 and 34.5 s on the other GPU at the same time. Any
+  other device measures them.
   LTX-Video and HunyuanVideo also take their conv weights channels-last in place
   (``channels_last_parameters``: no weight conversion in the graph, 28 and 27 fewer launches),
   and LTX-Video its RMS norms' inputs pinned (`PassConfig.channels_last_norm_inputs`: its norms
@@ -88,7 +92,7 @@ The forms:
   300.3 ms), output right.
 - ``svd-decoder``, ``allegro-decoder``, ``easyanimate-decoder``, ``vidtok-decoder``,
   ``ltx2-video-decoder`` (`DECIDED_DECODERS`): the generic form with the decisions recorded for
-  H100s. Measured on an H100 ("Session 34", torch 2.11, bf16, the zoo's full size) by the zoo's
+  H100s and H200s. Measured on an H100 ("Session 34", torch 2.11, bf16, the zoo's full size) by the zoo's
   never-slower test, which compiles each as ``magi_compile`` does with nothing recorded: every
   graph (EasyAnimate's two, the others' one) kept magi against plain Inductor, the output was
   right and magi faster than torch.compile (1.843x, 1.396x, 1.298x, 1.270x and 1.185x). Any
@@ -119,7 +123,11 @@ The forms:
   42", two H200s, two rounds): 1.074x faster than without them, 1.496x and 1.508x over
   torch.compile, every output right; its cold compiles there measured both graphs (nothing was
   recorded for H200s) and took 1.89x torch.compile's time, every measurement keeping magi, so
-  H200s are recorded too. The other forms recorded for H100s only measure on an H200.
+  H200s are recorded too; its cold compile with them recorded ("Session 43"): 59.2 s against
+  torch.compile's 61.1. SVD's, VidTok's and LTX-2's measured their graphs on two H200s
+  ("Session 43", torch 2.11): each kept magi (1.786x, 1.241x, 1.272x, output right), so H200s
+  are recorded; cold compile with them recorded 49.2, 41.1 and 33.1 s against torch.compile's
+  55.5, 40.8 and 34.6 s on the other GPU at the same time.
 - ``minimax-h3-decoder``, ``timm-resnet``, ``timm-efficientnet`` (`ONE_GRAPH_FORMS`): models
   that compile to one graph and on which no measured pass fires, so there is nothing to decide;
   their forms take one frame for the compiled module (``frames="root"``), as the decoders above
@@ -332,35 +340,45 @@ _SESSION_40_FRAMES = 'docs/benchmarks.md "Session 37", "Session 38", "Session 40
 # LTX-Video and HunyuanVideo also have their conv weights channels-last in place (no conversion
 # in the graph, 28 and 27 fewer launches: the cold compile 30.1 -> 28.1 and 43.5 -> 38.8 s on an
 # H100, LTX-Video 1.035x faster, "Session 30"), and LTX-Video its RMS norms' inputs pinned
-# channels-last (their reductions read along the channels: 1.061x)
+# channels-last (their reductions read along the channels: 1.061x).
+# These four (and SVD's, VidTok's and LTX-2's below) recorded H100s only until "Session 43",
+# so on an H200 each measured its graph at every cold compile. Measured there (two H200s, torch
+# 2.11, bf16, the zoo's full size, each process cold): on one GPU torch.compile, then the form
+# with nothing recorded for H200s, which measured its graph (plain Inductor against magi) and
+# kept magi every time, faster than torch.compile with the output right (cogvideox 1.285x,
+# ltx-video 1.372x, hunyuanvideo 1.137x, cosmos 1.230x, svd 1.786x, vidtok 1.241x, ltx2-video
+# 1.272x); on the other GPU at the same time the form with H200s recorded compiled cold in
+# 68.4, 27.5, 35.8, 34.5, 49.2, 41.1 and 33.1 s against torch.compile's 72.1, 35.0, 44.3, 34.5,
+# 55.5, 40.8 and 34.6 s there (the measuring form: 125.2, 53.0, 69.6, 50.0, 87.7, 57.9, 55.5 s),
+# so H200s are recorded for all seven
 DECIDED_DECODERS: tuple[CompileForm, ...] = (
     decided_form(
         "cogvideox-decoder",
         f"{_AUTOENCODERS}.autoencoder_kl_cogvideox.CogVideoXDecoder3D",
-        "H100",
-        _SESSION_27,
+        "H100,H200",
+        f'{_SESSION_27}, "Session 43"',
     ),
     decided_form(
         "ltx-video-decoder",
         f"{_AUTOENCODERS}.autoencoder_kl_ltx.LTXVideoDecoder3d",
-        "H100",
-        _SESSION_30,
+        "H100,H200",
+        f'{_SESSION_30}, "Session 43"',
         channels_last_parameters=True,
         pass_config={"channels_last_norm_inputs": True},
     ),
     decided_form(
         "hunyuanvideo-decoder",
         f"{_AUTOENCODERS}.autoencoder_kl_hunyuan_video.HunyuanVideoDecoder3D",
-        "H100",
-        f'{_SESSION_30}, "Session 37"',
+        "H100,H200",
+        f'{_SESSION_30}, "Session 37", "Session 43"',
         channels_last_parameters=True,
         frames="root",
     ),
     decided_form(
         "cosmos-decoder",
         f"{_AUTOENCODERS}.autoencoder_kl_cosmos.CosmosDecoder3d",
-        "H100",
-        _SESSION_27,
+        "H100,H200",
+        f'{_SESSION_27}, "Session 43"',
     ),
     # measured on an H200 (torch 2.11, bf16, the zoo's full size, "Session 31"), each model
     # compiled cold with its decisions taken as recorded and torch.compile timed beside it:
@@ -422,8 +440,8 @@ DECIDED_DECODERS: tuple[CompileForm, ...] = (
     decided_form(
         "svd-decoder",
         f"{_AUTOENCODERS}.autoencoder_kl_temporal_decoder.TemporalDecoder",
-        "H100",
-        _SESSION_38,
+        "H100,H200",
+        f'{_SESSION_38}, "Session 43"',
         frames="root",
     ),
     # Allegro's decoder also takes its conv weights channels-last in place and its GroupNorm
@@ -469,8 +487,8 @@ DECIDED_DECODERS: tuple[CompileForm, ...] = (
     decided_form(
         "vidtok-decoder",
         f"{_AUTOENCODERS}.autoencoder_vidtok.VidTokDecoder3D",
-        "H100",
-        _SESSION_37,
+        "H100,H200",
+        f'{_SESSION_37}, "Session 43"',
         frames="root",
     ),
     # LTX-2's decoder takes LTX-Video's two levers too (its RMS norms reduce over the channels
@@ -480,8 +498,8 @@ DECIDED_DECODERS: tuple[CompileForm, ...] = (
     decided_form(
         "ltx2-video-decoder",
         f"{_AUTOENCODERS}.autoencoder_kl_ltx2.LTX2VideoDecoder3d",
-        "H100",
-        _SESSION_38,
+        "H100,H200",
+        f'{_SESSION_38}, "Session 43"',
         channels_last_parameters=True,
         frames="root",
         pass_config={"channels_last_norm_inputs": True},

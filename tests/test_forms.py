@@ -40,22 +40,22 @@ def test_the_wan_decoder_has_its_measured_form_and_other_models_none() -> None:
 
 
 # each decided decoder's recorded decisions, (decided_on, decided_plain_on), and the levers
-# measured for it on top of them (sessions 30, 31, 38, 40, 42): (conv weights channels-last in
+# measured for it on top of them (sessions 30, 31, 38, 40, 42, 43): (conv weights channels-last in
 # place, PassConfig fields)
 DECIDED = {
-    "cogvideox-decoder": (("H100", ""), False, {}),
-    "ltx-video-decoder": (("H100", ""), True, {"channels_last_norm_inputs": True}),
-    "hunyuanvideo-decoder": (("H100", ""), True, {}),
-    "cosmos-decoder": (("H100", ""), False, {}),
+    "cogvideox-decoder": (("H100,H200", ""), False, {}),
+    "ltx-video-decoder": (("H100,H200", ""), True, {"channels_last_norm_inputs": True}),
+    "hunyuanvideo-decoder": (("H100,H200", ""), True, {}),
+    "cosmos-decoder": (("H100,H200", ""), False, {}),
     "hunyuanvideo1.5-decoder": (("H200", ""), False, {}),
     "kvae-3d-decoder": (("H100,H200", ""), False, {}),
     "kandinsky6-sr-decoder": (("H100,H200", ""), True, {"channels_last_norm_inputs": True}),
     "mochi-decoder": (("", "H100,H200"), False, {}),
-    "svd-decoder": (("H100", ""), False, {}),
+    "svd-decoder": (("H100,H200", ""), False, {}),
     "allegro-decoder": (("H100,H200", ""), True, {"group_norm_chunked_stats": True}),
     "easyanimate-decoder": (("H100,H200", ""), True, {"group_norm_chunked_stats": True}),
-    "vidtok-decoder": (("H100", ""), False, {}),
-    "ltx2-video-decoder": (("H100", ""), True, {"channels_last_norm_inputs": True}),
+    "vidtok-decoder": (("H100,H200", ""), False, {}),
+    "ltx2-video-decoder": (("H100,H200", ""), True, {"channels_last_norm_inputs": True}),
 }
 DEVICES = {"H100": "NVIDIA H100 80GB HBM3", "H200": "NVIDIA H200"}
 # the forms measured to compile as well with one frame for the decoder (sessions 37, 38)
