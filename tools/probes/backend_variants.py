@@ -15,7 +15,9 @@ are compared without collections landing in one or the other.
 
 Session 42 (torch 2.13): ``compile_fx`` 33.8-37.3 s against 26.6-30.6 with any patch; with the
 collector off the magi backend's AOT dispatch took 7.4-8.2 s, ``replica`` 5.5-6.1, ``method``
-6.2-6.6 (docs/benchmarks.md "Session 42").
+6.2-6.6 (docs/benchmarks.md "Session 42"). Session 43: 8.4-9.1 s against ``method``'s 7.1-8.0
+over 15 processes, but level in other loops of the same kind; `backend_call_bisect.py` narrows
+the steadier part of it (the pattern matcher's own time) to entering ``MagiBackend.__call__``.
 
 Run: ``python tools/probes/backend_variants.py magi-nogc,replica-nogc,magi-nogc,replica-nogc``.
 """
