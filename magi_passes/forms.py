@@ -56,9 +56,9 @@ The forms:
   2.1 configuration of the same class was not measured on a GPU.
 - ``cogvideox-decoder``, ``ltx-video-decoder``, ``hunyuanvideo-decoder``, ``cosmos-decoder``
   (`DECIDED_DECODERS`, `decided_form`): the generic form with the decisions recorded for H100s
-  and H200s. Each decoder is one graph; measured cold on an H100 (torch 2.11, bf16, "Session 27") its
-  graph kept magi (1.118-1.305x over torch.compile, output right), so there it compiles once
-  instead of twice and a timing: cold compile 57.9, 35.5, 42.0 and 30.6 s against
+  and H200s. Each decoder is one graph; measured cold on an H100 (torch 2.11, bf16, "Session
+  27") its graph kept magi (1.118-1.305x over torch.compile, output right), so there it
+  compiles once instead of twice and a timing: cold compile 57.9, 35.5, 42.0 and 30.6 s against
   torch.compile's 59.6, 30.5, 31.6 and 32.2 s. Measured on two H200s ("Session 43", torch
   2.11, bf16, the zoo's full size): every graph kept magi there too (1.285x, 1.372x, 1.137x,
   1.230x, output right), so H200s are recorded; cold compile there 68.4, 27.5, 35.8 and 34.5 s
@@ -92,42 +92,41 @@ The forms:
   300.3 ms), output right.
 - ``svd-decoder``, ``allegro-decoder``, ``easyanimate-decoder``, ``vidtok-decoder``,
   ``ltx2-video-decoder`` (`DECIDED_DECODERS`): the generic form with the decisions recorded for
-  H100s and H200s. Measured on an H100 ("Session 34", torch 2.11, bf16, the zoo's full size) by the zoo's
-  never-slower test, which compiles each as ``magi_compile`` does with nothing recorded: every
-  graph (EasyAnimate's two, the others' one) kept magi against plain Inductor, the output was
-  right and magi faster than torch.compile (1.843x, 1.396x, 1.298x, 1.270x and 1.185x). Any
-  other device measures them. VidTok's and LTX-2's decoders, like HunyuanVideo's, compile with
-  one frame for the decoder (``frames="root"``): measured cold on an H100 ("Session 37", torch
-  2.11, bf16, each compile alone with empty caches) against a frame per module instance, the
-  same one graph ran at the same speed (VidTok 67.82 against 67.75 ms, LTX-2 21.10 against
-  21.08, HunyuanVideo 208.62 against 208.76), with the output right and dynamo's tracing
-  2.4 against 3.1 s, 1.3 against 1.9 and 1.5 against 3.0. SVD's and Allegro's too ("Session
-  38": on an H100 74.08 and 1478.0 ms, as with a frame per instance, output right; dynamo made
-  the same graph in 1.3-1.6 against 2.1-2.6 s and 2.8-3.1 against 4.9-5.5 s on the CPU).
-  LTX-2's also takes LTX-Video's two levers ("Session 38", H100, torch 2.11, one run): its
-  weights in place and its RMS norms' inputs pinned, 19.71 ms against 20.98 without them
-  (torch.compile 24.72), output right, 32 Triton kernels against 67 (torch.compile 48).
-  Compiled cold with these forms on an H100 ("Session 39", torch 2.11, each compile alone in a
-  fresh process, torch.compile and the form alternated): LTX-2 23.7 s against torch.compile's
-  27.1 (two rounds a side), SVD 39.5 against 56.6 (one), Allegro 95.0 against 76.3 (two; its
-  channels-last graph has 1413 kernel launches to generate against Inductor's 1179). So
-  Allegro's form takes two more levers ("Session 40"): its conv weights channels-last in place
-  and its GroupNorm statistics in chunks (`PassConfig.group_norm_chunked_stats`: 1077 launches
-  in fake CUDA). Measured on two H200s (torch 2.11, each side cold in a process of its own, the
-  two at once): its graph's compile (AOT and Inductor) 46.3 s against the former form's 69.5
-  and torch.compile's 55.0 (of its whole cold compile, 73.6 s); every measurement there kept
-  magi (so its decisions are recorded for H200s too) with the output right, one steady call
-  1.39 s against 1.37 and torch.compile's 1.86. Its whole cold compile on two H200s ("Session
-  41"): 61.8 and 59.5 s against torch.compile's 68.1, and 1.350x faster than torch.compile; on
-  an H100 it is still to be measured. EasyAnimate's form takes the same two levers ("Session
-  42", two H200s, two rounds): 1.074x faster than without them, 1.496x and 1.508x over
-  torch.compile, every output right; its cold compiles there measured both graphs (nothing was
-  recorded for H200s) and took 1.89x torch.compile's time, every measurement keeping magi, so
-  H200s are recorded too; its cold compile with them recorded ("Session 43"): 59.2 s against
-  torch.compile's 61.1. SVD's, VidTok's and LTX-2's measured their graphs on two H200s
-  ("Session 43", torch 2.11): each kept magi (1.786x, 1.241x, 1.272x, output right), so H200s
-  are recorded; cold compile with them recorded 49.2, 41.1 and 33.1 s against torch.compile's
-  55.5, 40.8 and 34.6 s on the other GPU at the same time.
+  H100s and H200s. Measured on an H100 ("Session 34", torch 2.11, bf16, the zoo's full size) by
+  the zoo's never-slower test, which compiles each as ``magi_compile`` does with nothing recorded:
+  every graph (EasyAnimate's two, the others' one) kept magi against plain Inductor, the output
+  was right and magi faster than torch.compile (1.843x, 1.396x, 1.298x, 1.270x and 1.185x). Any
+  other device measures them. VidTok's and LTX-2's decoders, like HunyuanVideo's, compile with one
+  frame for the decoder (``frames="root"``): measured cold on an H100 ("Session 37", torch 2.11,
+  bf16, each compile alone with empty caches) against a frame per module instance, the same one
+  graph ran at the same speed (VidTok 67.82 against 67.75 ms, LTX-2 21.10 against 21.08,
+  HunyuanVideo 208.62 against 208.76), with the output right and dynamo's tracing 2.4 against 3.1
+  s, 1.3 against 1.9 and 1.5 against 3.0. SVD's and Allegro's too ("Session 38": on an H100 74.08
+  and 1478.0 ms, as with a frame per instance, output right; dynamo made the same graph in 1.3-1.6
+  against 2.1-2.6 s and 2.8-3.1 against 4.9-5.5 s on the CPU). LTX-2's also takes LTX-Video's two
+  levers ("Session 38", H100, torch 2.11, one run): its weights in place and its RMS norms' inputs
+  pinned, 19.71 ms against 20.98 without them (torch.compile 24.72), output right, 32 Triton
+  kernels against 67 (torch.compile 48). Compiled cold with these forms on an H100 ("Session 39",
+  torch 2.11, each compile alone in a fresh process, torch.compile and the form alternated): LTX-2
+  23.7 s against torch.compile's 27.1 (two rounds a side), SVD 39.5 against 56.6 (one), Allegro
+  95.0 against 76.3 (two; its channels-last graph has 1413 kernel launches to generate against
+  Inductor's 1179). So Allegro's form takes two more levers ("Session 40"): its conv weights
+  channels-last in place and its GroupNorm statistics in chunks
+  (`PassConfig.group_norm_chunked_stats`: 1077 launches in fake CUDA). Measured on two H200s
+  (torch 2.11, each side cold in a process of its own, the two at once): its graph's compile (AOT
+  and Inductor) 46.3 s against the former form's 69.5 and torch.compile's 55.0 (of its whole cold
+  compile, 73.6 s); every measurement there kept magi (so its decisions are recorded for H200s
+  too) with the output right, one steady call 1.39 s against 1.37 and torch.compile's 1.86. Its
+  whole cold compile on two H200s ("Session 41"): 61.8 and 59.5 s against torch.compile's 68.1,
+  and 1.350x faster than torch.compile; on an H100 it is still to be measured. EasyAnimate's form
+  takes the same two levers ("Session 42", two H200s, two rounds): 1.074x faster than without
+  them, 1.496x and 1.508x over torch.compile, every output right; its cold compiles there measured
+  both graphs (nothing was recorded for H200s) and took 1.89x torch.compile's time, every
+  measurement keeping magi, so H200s are recorded too; its cold compile with them recorded
+  ("Session 43"): 59.2 s against torch.compile's 61.1. SVD's, VidTok's and LTX-2's measured their
+  graphs on two H200s ("Session 43", torch 2.11): each kept magi (1.786x, 1.241x, 1.272x, output
+  right), so H200s are recorded; cold compile with them recorded 49.2, 41.1 and 33.1 s against
+  torch.compile's 55.5, 40.8 and 34.6 s on the other GPU at the same time.
 - ``minimax-h3-decoder``, ``timm-resnet``, ``timm-efficientnet`` (`ONE_GRAPH_FORMS`): models
   that compile to one graph and on which no measured pass fires, so there is nothing to decide;
   their forms take one frame for the compiled module (``frames="root"``), as the decoders above
