@@ -11,15 +11,28 @@ are compared without collections landing in one or the other.
 - ``replica``: what `MagiBackend._compile` does (the pass manager, the passes' config
   snapshot, `compile_scope`, `compile_working_around`); ``replica-checks`` calls the checks
   `MagiBackend.__call__` makes before it first;
-- ``method``: `MagiBackend._compile` itself; ``magi``: a `MagiBackend`.
+- ``method``: `MagiBackend._compile` itself; ``magi``: a `MagiBackend`;
+- ``part-options``, ``part-decider``, ``part-device``, ``part-cudagraphs``: a plain function
+  doing one part of the checks `MagiBackend.__call__` makes (the option split and the plain
+  config; a `Decider`'s ``training`` and ``blocked``, the device name, the recorded
+  decisions; the device check and the compile workers; the read of ``triton.cudagraphs``)
+  and then `MagiBackend._compile`; ``keep``: the same doing ``_keep(_compile(...))``;
+  ``called``: the same calling a `MagiBackend` itself.
+``--stats DIR`` profiles each compile (cProfile, the whole profile kept in DIR) and prints the
+own time of the pattern matcher's ``MatchContext.match``, the steadiest sign of session 43's
+slowdown (the same 352,351 calls in every variant).
 
 Session 42 (torch 2.13): ``compile_fx`` 33.8-37.3 s against 26.6-30.6 with any patch; with the
 collector off the magi backend's AOT dispatch took 7.4-8.2 s, ``replica`` 5.5-6.1, ``method``
 6.2-6.6 (docs/benchmarks.md "Session 42"). Session 43: 8.4-9.1 s against ``method``'s 7.1-8.0
-over 15 processes, but level in other loops of the same kind; `backend_call_bisect.py` narrows
-the steadier part of it (the pattern matcher's own time) to entering ``MagiBackend.__call__``.
+over 15 processes, but level in other loops of the same kind; the pattern matcher's own time,
+0.70-0.73 s under ``magi`` against 0.32-0.34 under ``method``, was 0.31-0.33 s for every
+``part-*`` and ``keep`` and 1.03 s for ``called`` in an earlier loop of its own, but
+``part-decider`` took 0.71 s run through this probe: the slowdown follows how the process is
+set up, not one step of ``MagiBackend.__call__``; not located.
 
-Run: ``python tools/probes/backend_variants.py magi-nogc,replica-nogc,magi-nogc,replica-nogc``.
+Run: ``python tools/probes/backend_variants.py magi-nogc,replica-nogc,magi-nogc,replica-nogc``;
+``python tools/probes/backend_variants.py --stats /tmp part-options-nogc,keep-nogc,called-nogc``.
 """
 
 from __future__ import annotations
@@ -27,6 +40,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import pstats
 import sys
 import time
 from collections.abc import Callable
@@ -45,19 +59,47 @@ from magi_passes.manager import PassManager  # noqa: E402
 from magi_passes.workarounds import compile_working_around  # noqa: E402
 from pytest_magi import zoo  # noqa: E402
 
-NAMES = ("compile_fx", "patched", "manager", "replica", "replica-checks", "method", "magi")
+
+def _part_options(config: PassConfig, extra: dict[str, Any], inputs: list[Any]) -> None:
+    magi_backend._plain_config(config)
 
 
-def _checks(gm: torch.fx.GraphModule, inputs: list[Any]) -> None:
-    """What `MagiBackend.__call__` asks before it compiles, in fake CUDA."""
-    magi_backend._check_one_device(inputs)
-    config, extra = magi_backend._split_options({}, None)
-    magi_backend.warm_compile_workers(extra)
+def _part_decider(config: PassConfig, extra: dict[str, Any], inputs: list[Any]) -> None:
     decider = Decider()
     device = magi_backend._device_name(inputs)
     decider.training(inputs)
     config.decided_for(device)
+    config.decided_plain_for(device)
     decider.blocked(inputs, {"triton.cudagraphs": False})
+
+
+def _part_device(config: PassConfig, extra: dict[str, Any], inputs: list[Any]) -> None:
+    magi_backend._check_one_device(inputs)
+    magi_backend.warm_compile_workers(extra)
+
+
+def _part_cudagraphs(config: PassConfig, extra: dict[str, Any], inputs: list[Any]) -> None:
+    extra.get("triton.cudagraphs", torch._inductor.config.triton.cudagraphs)
+
+
+# the checks `MagiBackend.__call__` makes before it compiles, each part a variant of its own
+PARTS = {
+    "part-options": _part_options,
+    "part-decider": _part_decider,
+    "part-device": _part_device,
+    "part-cudagraphs": _part_cudagraphs,
+}
+NAMES = (
+    "compile_fx", "patched", "manager", "replica", "replica-checks", "method", "magi",
+    *PARTS, "keep", "called",
+)  # fmt: skip
+
+
+def _checks(gm: torch.fx.GraphModule, inputs: list[Any]) -> None:
+    """What `MagiBackend.__call__` asks before it compiles, in fake CUDA."""
+    config, extra = magi_backend._split_options({}, None)
+    for part in PARTS.values():
+        part(config, extra, inputs)
     magi_backend._measured_passes_cannot_fire(gm, config)
 
 
@@ -67,6 +109,8 @@ def backend(name: str) -> Callable[..., Any]:
     if name == "method":
         made = magi_backend.MagiBackend()
         return lambda gm, inputs: made._compile(gm, list(inputs), PassConfig.from_env(), {}).fn
+    if name in (*PARTS, "keep", "called"):
+        return _through_a_function(name)
 
     if name == "compile_fx":
         return frame_compile_time.BACKENDS["compile_fx"]
@@ -92,9 +136,44 @@ def backend(name: str) -> Callable[..., Any]:
     return compile_
 
 
+def _through_a_function(name: str) -> Callable[..., Any]:
+    """A plain function doing part of what `MagiBackend.__call__` does, then compiling through
+    `MagiBackend._compile` (``called``: calling the backend itself)."""
+    made = magi_backend.MagiBackend()
+
+    def compile_(gm: torch.fx.GraphModule, inputs: list[Any]) -> Any:
+        inputs = list(inputs)
+        if name == "called":
+            return made(gm, inputs)
+        config, extra = magi_backend._split_options({}, None)
+        if name == "keep":
+            return made._keep(made._compile(gm, inputs, config, extra), "probe")
+        PARTS[name](config, extra, inputs)
+        return made._compile(gm, inputs, config, extra).fn
+
+    return compile_
+
+
+def match_seconds(stats: str) -> float:
+    """Own time of the pattern matcher's `MatchContext.match` in a saved profile."""
+    from torch._inductor.pattern_matcher import MatchContext
+
+    line = MatchContext.match.__code__.co_firstlineno
+    return sum(
+        row[2]
+        for (path, first, function), row in pstats.Stats(stats).stats.items()  # type: ignore[attr-defined]
+        if function == "match" and first == line and path.endswith("pattern_matcher.py")
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("variants", help=f"comma-separated, each of {', '.join(NAMES)}[-nogc]")
+    parser.add_argument(
+        "--stats",
+        metavar="DIR",
+        help="profile each compile, keep its profile in DIR, print the pattern matcher's time",
+    )
     args = parser.parse_args()
     variants = args.variants.split(",")
     for variant in variants:
@@ -116,17 +195,22 @@ def main() -> None:
     model = zoo.load("minimax-h3-vae", "full", dtype=torch.bfloat16)
     print(f"torch {torch.__version__}; fake CUDA, generate only; minimax-h3-vae full, bf16")
     gc.callbacks.append(count)
-    for variant in variants:
+    for i, variant in enumerate(variants):
         collections.clear()
         compiling = backend(variant.removesuffix("-nogc"))
+        stats = os.path.join(args.stats, f"variant_{i}_{variant}.pstats") if args.stats else None
         if variant.endswith("-nogc"):
             gc.disable()
         try:
-            text = frame_compile_time.compile_once(model, variant, False, backend=compiling)
+            text = frame_compile_time.compile_once(model, variant, False, stats, compiling)
         finally:
             gc.enable()
         by_generation = {g: (n, round(s, 2)) for g, (n, s) in sorted(collections.items())}
-        print(f"{variant:<20} collections by generation {by_generation}\n{text}", flush=True)
+        matcher = f"; pattern matcher {match_seconds(stats):.2f} s" if stats else ""
+        print(
+            f"{variant:<20} collections by generation {by_generation}{matcher}\n{text}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

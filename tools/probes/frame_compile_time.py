@@ -17,9 +17,9 @@ reverses the order. `compile_fx` (Inductor's `compile_fx` from a backend of one'
 `compile_fx_patched` (the same with one config patch that changes nothing) locate session 42's
 finding: on torch 2.13 Inductor's post-grad passes and lowering run slower in a compile given no
 config patch (MiniMax-H3: 33.8-34.1 s against 26.6-27.6; torch.compile passes none, magi always
-some); on torch 2.11 the two took 32.5-33.8 and 29.4-31.3 s, the post-grad passes the same. A decode that breaks its graph is
-measured up to the break only (a generated graph returns no outputs for the code after it to run
-on): HunyuanVideo-1.5's.
+some); on torch 2.11 the two took 32.5-33.8 and 29.4-31.3 s, the post-grad passes the same. A
+decode that breaks its graph is measured up to the break only (a generated graph returns no
+outputs for the code after it to run on): HunyuanVideo-1.5's.
 
 Run: `python tools/probes/frame_compile_time.py mochi-vae [--repeat 2] [--profile]`.
 """
