@@ -49,6 +49,7 @@ from .index_min_max import torch_index_min_max
 from .kernel_configs import group_norm_kernel_configs
 from .manager import PASS_ORDER, PassManager
 from .predicates import is_dynamic
+from .stack_room import call_with_stack_room
 from .workarounds import compile_working_around, truncating_to_now
 
 SECONDS_KEYS = ("compile", "compile_discarded", "measure")
@@ -353,7 +354,10 @@ class MagiBackend:
             _convert_example_weights(gm, inputs, hoisted)
         with compile_scope(manager):
             compiled: Any = compile_working_around(
-                lambda: compile_fx(gm, inputs, config_patches=patches),
+                lambda: call_with_stack_room(
+                    lambda: compile_fx(gm, inputs, config_patches=patches),
+                    pass_config.compile_on_fresh_stack,
+                ),
                 pass_config.work_around_inductor_bugs,
                 # a failed try's pass records are not the graph's
                 before_retry=truncating_to_now(manager.history, manager.graphs),

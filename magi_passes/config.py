@@ -195,6 +195,14 @@ class PassConfig:
       collector took 3.2-3.6 s against 4.1-4.4, the held collection 2.1-2.2 s of it, and the
       frame compile 30.3 s (median) against 30.9 (docs/benchmarks.md, "Session 42"). Not a
       measured pass: it changes compile time only.
+    - `compile_on_fresh_stack`: each graph's compile runs from a frame that starts a chunk of
+      CPython's frame stack with room for the whole compile (`magi_passes.stack_room`), so no
+      hot call in Inductor maps and unmaps a chunk each time it crosses a chunk's end
+      (cpython#142183, fixed from 3.13 on): where those ends fall otherwise depends on how
+      deep the compile was entered. On MiniMax-H3's decoder (fake CUDA, CPU, Python 3.11,
+      torch 2.13) Inductor's pattern matcher took 0.7-1.3 s of own time entered through the
+      backend against 0.28 s entered one way (docs/benchmarks.md, "Session 44"). Not a
+      measured pass: it changes compile time only.
     - `channels_last_through_slices`: in static graphs, where a convolution reads a window (a
       slice of a frame or spatial dim) of a tensor, `ConvChannelsLastPass` pins that tensor
       channels-last once and the convolution reads the same window of it, a view, wherever the
@@ -232,6 +240,7 @@ class PassConfig:
     channels_last_through_slices: bool = True
     recompute_norm_producers: bool = False
     defer_full_collections: bool = False
+    compile_on_fresh_stack: bool = True
 
     def __new__(cls, *args: Any, **kwargs: Any) -> PassConfig:
         # names are checked before the dataclass __init__ sees them, so a misspelt field gets the

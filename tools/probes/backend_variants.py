@@ -41,6 +41,7 @@ import argparse
 import gc
 import os
 import pstats
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -73,6 +74,18 @@ def _part_decider(config: PassConfig, extra: dict[str, Any], inputs: list[Any]) 
     decider.blocked(inputs, {"triton.cudagraphs": False})
 
 
+def _part_devname(config: PassConfig, extra: dict[str, Any], inputs: list[Any]) -> None:
+    magi_backend._device_name(inputs)
+
+
+def _part_decisions(config: PassConfig, extra: dict[str, Any], inputs: list[Any]) -> None:
+    decider = Decider()
+    decider.training(inputs)
+    config.decided_for("cuda")
+    config.decided_plain_for("cuda")
+    decider.blocked(inputs, {"triton.cudagraphs": False})
+
+
 def _part_device(config: PassConfig, extra: dict[str, Any], inputs: list[Any]) -> None:
     magi_backend._check_one_device(inputs)
     magi_backend.warm_compile_workers(extra)
@@ -86,12 +99,15 @@ def _part_cudagraphs(config: PassConfig, extra: dict[str, Any], inputs: list[Any
 PARTS = {
     "part-options": _part_options,
     "part-decider": _part_decider,
+    "part-devname": _part_devname,
+    "part-decisions": _part_decisions,
     "part-device": _part_device,
     "part-cudagraphs": _part_cudagraphs,
 }
 NAMES = (
     "compile_fx", "patched", "manager", "replica", "replica-checks", "method", "magi",
-    *PARTS, "keep", "called",
+    "magi-noroom",
+    *PARTS, "part-nothing", "part-copy", "keep", "called",
 )  # fmt: skip
 
 
@@ -106,10 +122,18 @@ def _checks(gm: torch.fx.GraphModule, inputs: list[Any]) -> None:
 def backend(name: str) -> Callable[..., Any]:
     if name == "magi":
         return magi_backend.MagiBackend()
+    if name == "magi-noroom":
+        return magi_backend.MagiBackend(PassConfig(compile_on_fresh_stack=False))
     if name == "method":
         made = magi_backend.MagiBackend()
         return lambda gm, inputs: made._compile(gm, list(inputs), PassConfig.from_env(), {}).fn
-    if name in (*PARTS, "keep", "called"):
+    if name.startswith("method-deeper"):
+        made = magi_backend.MagiBackend()
+        frames = int(name.removeprefix("method-deeper"))
+        return lambda gm, inputs: _deeper(
+            frames, lambda: made._compile(gm, list(inputs), PassConfig.from_env(), {}).fn
+        )
+    if name in (*PARTS, "part-nothing", "part-copy", "keep", "called"):
         return _through_a_function(name)
 
     if name == "compile_fx":
@@ -136,6 +160,11 @@ def backend(name: str) -> Callable[..., Any]:
     return compile_
 
 
+def _deeper(frames: int, call: Callable[[], Any]) -> Any:
+    """``call()`` from `frames` more Python frames down the stack."""
+    return call() if frames <= 0 else _deeper(frames - 1, call)
+
+
 def _through_a_function(name: str) -> Callable[..., Any]:
     """A plain function doing part of what `MagiBackend.__call__` does, then compiling through
     `MagiBackend._compile` (``called``: calling the backend itself)."""
@@ -145,6 +174,10 @@ def _through_a_function(name: str) -> Callable[..., Any]:
         inputs = list(inputs)
         if name == "called":
             return made(gm, inputs)
+        if name in ("part-nothing", "part-copy"):
+            if name == "part-copy":
+                torch._inductor.config.get_config_copy()
+            return made._compile(gm, inputs, PassConfig.from_env(), {}).fn
         config, extra = magi_backend._split_options({}, None)
         if name == "keep":
             return made._keep(made._compile(gm, inputs, config, extra), "probe")
@@ -177,7 +210,9 @@ def main() -> None:
     args = parser.parse_args()
     variants = args.variants.split(",")
     for variant in variants:
-        if variant.removesuffix("-nogc") not in NAMES:
+        if variant.removesuffix("-nogc") not in NAMES and not re.fullmatch(
+            r"method-deeper\d+", variant.removesuffix("-nogc")
+        ):
             parser.error(
                 f"unknown variant {variant!r}; give names from {', '.join(NAMES)}, each "
                 f"optionally ending in -nogc, e.g. magi-nogc,replica-nogc"

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Session 44's GPU steps (issue 18), for the two-GPU kind: `bash docs/results/session44/next.sh
+# STEP...` in the background (setsid), logs in /tmp/s44, `bash tools/gpu_poll.sh /tmp/s44 540
+# s44_logs.tgz` to wait. Session 44's first run was session 43's script (`setup suite level1 gc1
+# level2 gc2`, on the tree of 408274d); its logs are beside this file.
+#   setup        tools/gpu_setup.sh, the GPUs, and tests/test_stack_room.py on this Python (the
+#                thrashing it measures, and the backend compiling under the room)
+#   room1/room2  MiniMax-H3 and Cosmos (magi's cold compile 1.088x and 1.104x torch.compile's
+#                over session 44's first run, two rounds): torch.compile cold on one GPU, magi
+#                cold (its compiles on a fresh frame-stack chunk) on the other at the same
+#                time, the GPUs swapped between the two steps
+#   noroom1      the same two, magi with PassConfig.compile_on_fresh_stack off beside magi
+set -u
+LOGS=/tmp/s44
+# shellcheck source=../../../tools/gpu_steps.sh
+source tools/gpu_steps.sh
+export COLD_ROUNDS=3
+for s in "$@"; do
+    case $s in
+    setup)
+        setup_step
+        step stack_room python -m pytest -p no:cacheprovider -q -rA tests/test_stack_room.py ;;
+    room[12])
+        for m in minimax-h3-vae cosmos-vae; do
+            BOTH_ROUNDS=${s#room} cold_both "$m" torch.compile magi "${m%-vae}"
+        done ;;
+    noroom1)
+        for m in minimax-h3-vae cosmos-vae; do
+            A_ENV=MAGI_PASSES__COMPILE_ON_FRESH_STACK=0 A_NAME=magi-noroom \
+                BOTH_ROUNDS=1 cold_both "$m" magi magi "${m%-vae}_noroom"
+        done ;;
+    *) echo "unknown step $s" >&2 ;;
+    esac
+done
+echo done >"$LOGS/ALL.done"
