@@ -200,8 +200,8 @@ class PassConfig:
       hot call in Inductor maps and unmaps a chunk each time it crosses a chunk's end
       (cpython#142183, fixed from 3.13 on): where those ends fall otherwise depends on how
       deep the compile was entered. On MiniMax-H3's decoder (fake CUDA, CPU, Python 3.11,
-      torch 2.13) Inductor's pattern matcher took 0.7-1.3 s of own time entered through the
-      backend against 0.28 s entered one way (docs/benchmarks.md, "Session 44"). Not a
+      torch 2.13) the frame compile took 26.6-27.2 s with it against 31.1-33.1 s without, its
+      AOT dispatch 4.2-4.8 s against 8.0-9.4 (docs/benchmarks.md, "Session 44"). Not a
       measured pass: it changes compile time only.
     - `channels_last_through_slices`: in static graphs, where a convolution reads a window (a
       slice of a frame or spatial dim) of a tensor, `ConvChannelsLastPass` pins that tensor
