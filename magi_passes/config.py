@@ -198,7 +198,7 @@ class PassConfig:
     - `compile_on_fresh_stack`: each graph's compile runs from a frame that starts a chunk of
       CPython's frame stack with room for the whole compile (`magi_passes.stack_room`), so no
       hot call in Inductor maps and unmaps a chunk each time it crosses a chunk's end
-      (cpython#142183, fixed from 3.13 on): where those ends fall otherwise depends on how
+      (cpython#142183, not fixed in 3.11 or 3.12): where those ends fall otherwise depends on how
       deep the compile was entered. On MiniMax-H3's decoder (fake CUDA, CPU, Python 3.11,
       torch 2.13) the frame compile took 26.6-27.2 s with it against 31.1-33.1 s without, its
       AOT dispatch 4.2-4.8 s against 8.0-9.4 (docs/benchmarks.md, "Session 44"). Not a

@@ -416,21 +416,26 @@ def _make_backend(
         from torch._inductor.compile_fx import compile_fx
 
         from magi_passes.backend import compile_scope
+        from magi_passes.stack_room import call_with_stack_room
         from magi_passes.workarounds import compile_working_around, truncating_to_now
 
         stats.on_compile()
         # as the magi backend compiles: with the fixed configs of GroupNorm's kernels, torch's
-        # Min / Max in index propagation, and a compile that raised on one of torch 2.13's
-        # sympy bugs compiled again around them, without the failed try's graphs in the log or
-        # its records in the manager
+        # Min / Max in index propagation, on a fresh chunk of Python's frame stack (the same
+        # code, a shorter compile; a capture without magi's passes too), and a compile that
+        # raised on one of torch 2.13's sympy bugs compiled again around them, without the
+        # failed try's graphs in the log or its records in the manager
         fix = manager is not None and manager.config.work_around_inductor_bugs
+        room = manager is None or manager.config.compile_on_fresh_stack
         log = recorder.log
         records: list[list[Any]] = [log.before, log.after, log.texts, log.owners]
         if manager is not None:
             records += [manager.history, manager.graphs]
         with torch._inductor.config.patch(patches), compile_scope(manager):
             compile_working_around(
-                lambda: compile_fx(gm, example_inputs, inner_compile=inner),
+                lambda: call_with_stack_room(
+                    lambda: compile_fx(gm, example_inputs, inner_compile=inner), room
+                ),
                 fix,
                 before_retry=truncating_to_now(*records),
             )

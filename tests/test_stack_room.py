@@ -121,3 +121,28 @@ def test_the_backend_compiles_under_the_room(room: bool) -> None:
         fn(torch.randn(8))
     torch._dynamo.reset()
     assert seen == [room]
+
+
+@pytest.mark.skipif(not CHUNKED_FRAMES, reason="frames are not in chunks on this interpreter")
+@pytest.mark.parametrize(
+    ("config", "room"),
+    [(None, True), (PassConfig(), True), (PassConfig(compile_on_fresh_stack=False), False)],
+    ids=["plain", "magi", "magi-without-room"],
+)
+def test_inductor_codegen_compiles_under_the_room(config: PassConfig | None, room: bool) -> None:
+    """`pytest_magi.inductor_codegen` compiles as the backend does: under the room, with or
+    without magi's passes, unless the given `PassConfig` switches it off."""
+    from pytest_magi.codegen import inductor_codegen
+
+    seen: list[bool] = []
+
+    def user_pass(graph: torch.fx.Graph) -> None:
+        seen.append(_room_on_the_stack())
+
+    inductor_codegen(
+        torch.sin,
+        torch.randn(4),
+        config=config,
+        inductor_config={"post_grad_custom_post_pass": user_pass},
+    )
+    assert seen == [room]

@@ -16,8 +16,12 @@ are compared without collections landing in one or the other.
   doing one part of the checks `MagiBackend.__call__` makes (the option split and the plain
   config; a `Decider`'s ``training`` and ``blocked``, the device name, the recorded
   decisions; the device check and the compile workers; the read of ``triton.cudagraphs``)
-  and then `MagiBackend._compile`; ``keep``: the same doing ``_keep(_compile(...))``;
-  ``called``: the same calling a `MagiBackend` itself.
+  and then `MagiBackend._compile`; ``part-devname`` and ``part-decisions`` split
+  ``part-decider``; ``part-nothing`` does none of them, ``part-copy`` only reads Inductor's
+  config copy; ``keep``: the same doing ``_keep(_compile(...))``; ``called``: the same calling
+  a `MagiBackend` itself;
+- ``method-deeperN``: ``method`` called N Python frames further down;
+- ``magi-noroom``: a `MagiBackend` with `PassConfig.compile_on_fresh_stack` off (session 44).
 ``--stats DIR`` profiles each compile (cProfile, the whole profile kept in DIR) and prints the
 own time of the pattern matcher's ``MatchContext.match``, the steadiest sign of session 43's
 slowdown (the same 352,351 calls in every variant).
@@ -30,6 +34,13 @@ over 15 processes, but level in other loops of the same kind; the pattern matche
 ``part-*`` and ``keep`` and 1.03 s for ``called`` in an earlier loop of its own, but
 ``part-decider`` took 0.71 s run through this probe: the slowdown follows how the process is
 set up, not one step of ``MagiBackend.__call__``; not located.
+Session 44, located: ``part-nothing`` (a plain function calling ``MagiBackend._compile``, as
+``method``'s lambda does) took 0.72 s and ``method`` 0.28 s in one process, and under strace
+each compile made about a million ``mmap``/``munmap`` pairs (0.94 million for ``method``,
+1.09 for ``part-nothing``): CPython's frame-stack chunks allocated and freed by calls that cross
+a chunk's end (cpython#142183), at depths that shift with every frame above the compile.
+`magi_passes.stack_room` runs each compile on a fresh chunk: 72,000 pairs, the AOT dispatch
+4.2-4.8 s against 8.0-9.4 for ``magi-noroom`` (docs/results/session44/).
 
 Run: ``python tools/probes/backend_variants.py magi-nogc,replica-nogc,magi-nogc,replica-nogc``;
 ``python tools/probes/backend_variants.py --stats /tmp part-options-nogc,keep-nogc,called-nogc``.
