@@ -10,6 +10,10 @@
 #                cold (its compiles on a fresh frame-stack chunk) on the other at the same
 #                time, the GPUs swapped between the two steps
 #   noroom1      the same two, magi with PassConfig.compile_on_fresh_stack off beside magi
+#   suite        the GPU suites (every requires_cuda test after the stack room)
+#   room3/room4  VidTok and CogVideoX as room1/room2
+# Session 44's second run: `setup room1 room2 noroom1` on the tree of 89376e6 (logs beside this
+# file). For the next machine: setup suite room3 room4 room1 room2
 set -u
 LOGS=/tmp/s44
 # shellcheck source=../../../tools/gpu_steps.sh
@@ -23,6 +27,11 @@ for s in "$@"; do
     room[12])
         for m in minimax-h3-vae cosmos-vae; do
             BOTH_ROUNDS=${s#room} cold_both "$m" torch.compile magi "${m%-vae}"
+        done ;;
+    suite) suite_step suite ;;
+    room[34])
+        for m in vidtok-vae cogvideox-vae; do
+            BOTH_ROUNDS=$((${s#room} - 2)) cold_both "$m" torch.compile magi "${m%-vae}"
         done ;;
     noroom1)
         for m in minimax-h3-vae cosmos-vae; do
