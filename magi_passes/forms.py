@@ -71,6 +71,12 @@ The forms:
   bf16, each against the form before in one run): LTX-Video 1.035x with the weights in place and
   1.061x with the pin, output right; cold compile 30.1 -> 28.1 s (LTX-Video) and
   43.5 -> 38.8 s (HunyuanVideo) with the weights in place, runtime unchanged on HunyuanVideo.
+  Cosmos's decoder takes one frame for the decoder (``frames="root"``, "Session 44"): its cold
+  compile on two H200s took 1.059x torch.compile's (two rounds, with the stack room), its
+  dynamo tracing 3.3-5.2 s against torch.compile's 2.8-3.4; on the CPU (torch 2.13, full size,
+  dynamo alone) the root frame made the same one graph (388 call nodes, the same ops) in
+  1.15-1.46 s against 1.55-1.99 with a frame per module instance. Its GPU speed with the root
+  frame is for the next machine (docs/results/session44/next.sh).
 - ``hunyuanvideo1.5-decoder``, ``kvae-3d-decoder``, ``kandinsky6-sr-decoder`` (`DECIDED_DECODERS`):
   the generic form with the decisions recorded for H200s. Measured on an H200 ("Session 31",
   torch 2.11, bf16, the zoo's full size), each compiled cold by the static rules with
@@ -377,7 +383,8 @@ DECIDED_DECODERS: tuple[CompileForm, ...] = (
         "cosmos-decoder",
         f"{_AUTOENCODERS}.autoencoder_kl_cosmos.CosmosDecoder3d",
         "H100,H200",
-        f'{_SESSION_27}, "Session 43"',
+        f'{_SESSION_27}, "Session 43", "Session 44"',
+        frames="root",
     ),
     # measured on an H200 (torch 2.11, bf16, the zoo's full size, "Session 31"), each model
     # compiled cold with its decisions taken as recorded and torch.compile timed beside it:

@@ -12,8 +12,11 @@
 #   noroom1      the same two, magi with PassConfig.compile_on_fresh_stack off beside magi
 #   suite        the GPU suites (every requires_cuda test after the stack room)
 #   room3/room4  VidTok and CogVideoX as room1/room2
+#   cosmosframes Cosmos's form (one frame for the decoder since session 44's CPU evidence) cold,
+#                then a frame per module instance timed against it in the same process (the
+#                same graph must run at the same speed)
 # Session 44's second run: `setup room1 room2 noroom1` on the tree of 89376e6 (logs beside this
-# file). For the next machine: setup suite room3 room4 room1 room2
+# file). For the next machine: setup suite cosmosframes room1 room2 room3 room4
 set -u
 LOGS=/tmp/s44
 # shellcheck source=../../../tools/gpu_steps.sh
@@ -29,6 +32,7 @@ for s in "$@"; do
             BOTH_ROUNDS=${s#room} cold_both "$m" torch.compile magi "${m%-vae}"
         done ;;
     suite) suite_step suite ;;
+    cosmosframes) step cosmos_frames cold_model cosmos-vae cosmos_frames magi,magi-form-instance-frames ;;
     room[34])
         for m in vidtok-vae cogvideox-vae; do
             BOTH_ROUNDS=$((${s#room} - 2)) cold_both "$m" torch.compile magi "${m%-vae}"
