@@ -31,6 +31,8 @@
 #                      side's compile shares the host with the other's, so contention falls on
 #                      both alike (session 32's lanes compiled unrelated models beside each
 #                      other). Logs $LOGS/TAG_{A,B}_{1,2}.log.
+#   cold_both_each ROUNDS A B SUFFIX MODEL...   cold_both for each MODEL, tagged by its name
+#                      without -vae and SUFFIX.
 # The script ends with `echo done >"$LOGS/ALL.done"`; tools/gpu_poll.sh waits for that marker.
 : "${LOGS:?set LOGS to the log folder before sourcing tools/gpu_steps.sh}"
 mkdir -p "$LOGS"
@@ -144,5 +146,16 @@ cold_both() {
         CUDA_VISIBLE_DEVICES=$gb step "${tag}_${nb}_$r" cold_model "$m" "${tag}_${nb}_$r" \
             "$b" "$@" ${B_ENV:-} &
         wait
+    done
+}
+
+# cold_both for each MODEL in turn, as A against B, the rounds in ROUNDS ("1", "2" or "1 2"), each
+# tagged by the model's name without -vae and SUFFIX: `cold_both_each 1 torch.compile magi ""
+# cosmos-vae vidtok-vae`. A_ENV, A_NAME, B_ENV and B_NAME pass through as cold_both reads them.
+cold_both_each() {
+    local rounds=$1 a=$2 b=$3 suffix=$4 m
+    shift 4
+    for m in "$@"; do
+        BOTH_ROUNDS=$rounds cold_both "$m" "$a" "$b" "${m%-vae}$suffix"
     done
 }

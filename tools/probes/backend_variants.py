@@ -115,10 +115,11 @@ PARTS = {
     "part-device": _part_device,
     "part-cudagraphs": _part_cudagraphs,
 }
+# the variants compiled through a plain function (`_through_a_function`)
+THROUGH_A_FUNCTION = (*PARTS, "part-nothing", "part-copy", "keep", "called")
 NAMES = (
     "compile_fx", "patched", "manager", "replica", "replica-checks", "method", "magi",
-    "magi-noroom",
-    *PARTS, "part-nothing", "part-copy", "keep", "called",
+    "magi-noroom", *THROUGH_A_FUNCTION,
 )  # fmt: skip
 
 
@@ -144,7 +145,7 @@ def backend(name: str) -> Callable[..., Any]:
         return lambda gm, inputs: _deeper(
             frames, lambda: made._compile(gm, list(inputs), PassConfig.from_env(), {}).fn
         )
-    if name in (*PARTS, "part-nothing", "part-copy", "keep", "called"):
+    if name in THROUGH_A_FUNCTION:
         return _through_a_function(name)
 
     if name == "compile_fx":
@@ -185,9 +186,9 @@ def _through_a_function(name: str) -> Callable[..., Any]:
         inputs = list(inputs)
         if name == "called":
             return made(gm, inputs)
+        if name == "part-copy":
+            torch._inductor.config.get_config_copy()
         if name in ("part-nothing", "part-copy"):
-            if name == "part-copy":
-                torch._inductor.config.get_config_copy()
             return made._compile(gm, inputs, PassConfig.from_env(), {}).fn
         config, extra = magi_backend._split_options({}, None)
         if name == "keep":

@@ -25,14 +25,10 @@ for s in "$@"; do
     setup) setup_step ;;
     suite) suite_step suite ;;
     level[12])
-        for m in cosmos-vae vidtok-vae minimax-h3-vae; do
-            BOTH_ROUNDS=${s#level} cold_both "$m" torch.compile magi "${m%-vae}"
-        done ;;
+        cold_both_each "${s#level}" torch.compile magi "" cosmos-vae vidtok-vae minimax-h3-vae ;;
     gc[12])
-        for m in minimax-h3-vae resnet50 allegro-vae; do
-            A_ENV=MAGI_PASSES__DEFER_FULL_COLLECTIONS=1 A_NAME=magi-deferred-gc \
-                BOTH_ROUNDS=${s#gc} cold_both "$m" magi magi "${m%-vae}_gc"
-        done ;;
+        A_ENV=MAGI_PASSES__DEFER_FULL_COLLECTIONS=1 A_NAME=magi-deferred-gc \
+            cold_both_each "${s#gc}" magi magi _gc minimax-h3-vae resnet50 allegro-vae ;;
     *) echo "unknown step $s" >&2 ;;
     esac
 done

@@ -27,21 +27,13 @@ for s in "$@"; do
     setup)
         setup_step
         step stack_room python -m pytest -p no:cacheprovider -q -rA tests/test_stack_room.py ;;
-    room[12])
-        for m in minimax-h3-vae cosmos-vae; do
-            BOTH_ROUNDS=${s#room} cold_both "$m" torch.compile magi "${m%-vae}"
-        done ;;
+    room[12]) cold_both_each "${s#room}" torch.compile magi "" minimax-h3-vae cosmos-vae ;;
     suite) suite_step suite ;;
     cosmosframes) step cosmos_frames cold_model cosmos-vae cosmos_frames magi,magi-form-instance-frames ;;
-    room[34])
-        for m in vidtok-vae cogvideox-vae; do
-            BOTH_ROUNDS=$((${s#room} - 2)) cold_both "$m" torch.compile magi "${m%-vae}"
-        done ;;
+    room[34]) cold_both_each $((${s#room} - 2)) torch.compile magi "" vidtok-vae cogvideox-vae ;;
     noroom1)
-        for m in minimax-h3-vae cosmos-vae; do
-            A_ENV=MAGI_PASSES__COMPILE_ON_FRESH_STACK=0 A_NAME=magi-noroom \
-                BOTH_ROUNDS=1 cold_both "$m" magi magi "${m%-vae}_noroom"
-        done ;;
+        A_ENV=MAGI_PASSES__COMPILE_ON_FRESH_STACK=0 A_NAME=magi-noroom \
+            cold_both_each 1 magi magi _noroom minimax-h3-vae cosmos-vae ;;
     *) echo "unknown step $s" >&2 ;;
     esac
 done
