@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Session 45's GPU steps (issue 18), for the two-GPU kind: `bash docs/results/session45/next.sh
+# STEP...` in the background (setsid), logs in /tmp/s45, `bash tools/gpu_poll.sh /tmp/s45 540
+# s45_logs.tgz` to wait.
+#   setup        tools/gpu_setup.sh, the GPUs, and tests/test_stack_room.py on this Python
+#   suite        the GPU suites (every requires_cuda test; the first run since the stack room,
+#                Cosmos's root frame and inductor_codegen's room)
+#   cosmosframes Cosmos's form (the root frame since session 44) cold, then a frame per module
+#                instance timed against it in the same process (the same graph, the same speed)
+#   cosmos1/2    Cosmos: torch.compile cold on one GPU, magi cold on the other at the same time,
+#                the GPUs swapped between the two steps (session 44: 1.059x with a frame per
+#                instance)
+#   vc1/vc2      VidTok and CogVideoX as cosmos1/cosmos2 (0.931x and 0.949x before the room)
+set -u
+LOGS=/tmp/s45
+# shellcheck source=../../../tools/gpu_steps.sh
+source tools/gpu_steps.sh
+export COLD_ROUNDS=3
+for s in "$@"; do
+    case $s in
+    setup)
+        setup_step
+        step stack_room python -m pytest -p no:cacheprovider -q -rA tests/test_stack_room.py ;;
+    suite) suite_step suite ;;
+    cosmosframes) step cosmos_frames cold_model cosmos-vae cosmos_frames magi,magi-form-instance-frames ;;
+    cosmos[12]) cold_both_each "${s#cosmos}" torch.compile magi "" cosmos-vae ;;
+    vc[12]) cold_both_each "${s#vc}" torch.compile magi "" vidtok-vae cogvideox-vae ;;
+    *) echo "unknown step $s" >&2 ;;
+    esac
+done
+echo done >"$LOGS/ALL.done"
