@@ -32,6 +32,7 @@ import copy
 import cProfile
 import io
 import pstats
+import resource
 import time
 from typing import Any
 
@@ -109,6 +110,7 @@ def compile_once(
         wanted = stats is not None or (profile and side != "torch.compile")
         profiler = cProfile.Profile() if wanted else None
         started = time.perf_counter()
+        faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
         with compile_phases() as spent:
             if profiler is not None:
                 profiler.enable()
@@ -122,8 +124,12 @@ def compile_once(
                 if profiler is not None:
                     profiler.disable()
         took = time.perf_counter() - started
+        faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults
     rest = outside(spent) or 0.0
-    text = f"  {side:<14} {took:5.1f} s, outside {rest:4.1f} s{failure}; {summary(spent)}"
+    text = (
+        f"  {side:<14} {took:5.1f} s, outside {rest:4.1f} s{failure}; {summary(spent)}; "
+        f"{faults:,} minor page faults"
+    )
     backend = getattr(compiled, "magi_backend", None)
     if backend is not None:
         text += "\n" + "".join(
