@@ -11,6 +11,11 @@
 #                the GPUs swapped between the two steps (session 44: 1.059x with a frame per
 #                instance)
 #   vc1/vc2      VidTok and CogVideoX as cosmos1/cosmos2 (0.931x and 0.949x before the room)
+#   clp1/clp2    Cosmos as cosmos1/cosmos2, magi's side the form with its conv weights
+#                channels-last in place (fake CUDA: 310 launches against 329), then in the same
+#                process the form as it is and the form without the GroupNorm statistics, timed
+#                against it (their compiles warm)
+# Session 45's first run: `setup suite cosmosframes cosmos1 cosmos2` on the tree of cc4cb40.
 set -u
 LOGS=/tmp/s45
 # shellcheck source=../../../tools/gpu_steps.sh
@@ -20,10 +25,11 @@ for s in "$@"; do
     case $s in
     setup)
         setup_step
-        step stack_room python -m pytest -p no:cacheprovider -q -rA tests/test_stack_room.py ;;
+        [ -n "${NO_ROOM_TEST:-}" ] || step stack_room python -m pytest -p no:cacheprovider -q -rA tests/test_stack_room.py ;;
     suite) suite_step suite ;;
     cosmosframes) step cosmos_frames cold_model cosmos-vae cosmos_frames magi,magi-form-instance-frames ;;
     cosmos[12]) cold_both_each "${s#cosmos}" torch.compile magi "" cosmos-vae ;;
+    clp[12]) cold_both_each "${s#clp}" torch.compile magi-form-cl-params,magi,magi-form-no-gn-stats "" cosmos-vae ;;
     vc[12]) cold_both_each "${s#vc}" torch.compile magi "" vidtok-vae cogvideox-vae ;;
     *) echo "unknown step $s" >&2 ;;
     esac
