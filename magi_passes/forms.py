@@ -383,7 +383,8 @@ DECIDED_DECODERS: tuple[CompileForm, ...] = (
         "cosmos-decoder",
         f"{_AUTOENCODERS}.autoencoder_kl_cosmos.CosmosDecoder3d",
         "H100,H200",
-        f'{_SESSION_27}, "Session 43", "Session 44"',
+        f'{_SESSION_27}, "Session 43", "Session 44", "Session 45"',
+        channels_last_parameters=True,
         frames="root",
     ),
     # measured on an H200 (torch 2.11, bf16, the zoo's full size, "Session 31"), each model

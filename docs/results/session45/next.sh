@@ -15,7 +15,15 @@
 #                channels-last in place (fake CUDA: 310 launches against 329), then in the same
 #                process the form as it is and the form without the GroupNorm statistics, timed
 #                against it (their compiles warm)
-# Session 45's first run: `setup suite cosmosframes cosmos1 cosmos2` on the tree of cc4cb40.
+#   new1/new2    Cosmos as cosmos1/cosmos2 with its form's weights in place (the form since
+#                clp: magi-form-cl-params compiled cold in 21.3 and 20.0 s against torch.compile's
+#                22.9 and 23.0)
+#   old1/old2    Cosmos's form before (magi-form-no-cl-params) cold on one GPU, the form now on
+#                the other, the GPUs swapped between the two steps
+# Session 45's first run: `setup suite cosmosframes cosmos1 cosmos2` on the tree of cc4cb40; its
+# second `setup clp1 clp2` (NO_ROOM_TEST=1) on the tree of 375b53e; its third
+# `setup new1 new2 old1 old2 vc1 vc2` (NO_ROOM_TEST=1) with Cosmos's form taking its weights in
+# place.
 set -u
 LOGS=/tmp/s45
 # shellcheck source=../../../tools/gpu_steps.sh
@@ -30,6 +38,8 @@ for s in "$@"; do
     cosmosframes) step cosmos_frames cold_model cosmos-vae cosmos_frames magi,magi-form-instance-frames ;;
     cosmos[12]) cold_both_each "${s#cosmos}" torch.compile magi "" cosmos-vae ;;
     clp[12]) cold_both_each "${s#clp}" torch.compile magi-form-cl-params,magi,magi-form-no-gn-stats "" cosmos-vae ;;
+    new[12]) cold_both_each "${s#new}" torch.compile magi "" cosmos-vae ;;
+    old[12]) cold_both_each "${s#old}" magi-form-no-cl-params magi _old cosmos-vae ;;
     vc[12]) cold_both_each "${s#vc}" torch.compile magi "" vidtok-vae cogvideox-vae ;;
     *) echo "unknown step $s" >&2 ;;
     esac
