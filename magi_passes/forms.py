@@ -75,8 +75,15 @@ The forms:
   compile on two H200s took 1.059x torch.compile's (two rounds, with the stack room), its
   dynamo tracing 3.3-5.2 s against torch.compile's 2.8-3.4; on the CPU (torch 2.13, full size,
   dynamo alone) the root frame made the same one graph (388 call nodes, the same ops) in
-  1.15-1.46 s against 1.55-1.99 with a frame per module instance. Its GPU speed with the root
-  frame is for the next machine (docs/results/session44/next.sh).
+  1.15-1.46 s against 1.55-1.99 with a frame per module instance, and on an H200 ("Session 45")
+  it ran as fast (94.01 against 94.18 ms) with dynamo's tracing 2.3-2.7 s against
+  torch.compile's 2.7-2.8, but the compile still took 1.058x torch.compile's (two rounds): its
+  rewritten graph had more to fuse and generate (fake CUDA: 80 Triton kernels and 329 launches
+  against Inductor's 63 and 304). So it also takes its conv weights channels-last in place
+  (``channels_last_parameters``: 77 kernels, 310 launches): compiled cold on two H200s (torch
+  2.11, bf16, the zoo's full size, both sides at once, the GPUs swapped) in 0.900x and 0.945x
+  torch.compile's time (two runs, two rounds each) and 0.867x the form's without it, at its
+  speed (1.015x and 0.994x), output right.
 - ``hunyuanvideo1.5-decoder``, ``kvae-3d-decoder``, ``kandinsky6-sr-decoder`` (`DECIDED_DECODERS`):
   the generic form with the decisions recorded for H200s. Measured on an H200 ("Session 31",
   torch 2.11, bf16, the zoo's full size), each compiled cold by the static rules with
@@ -345,7 +352,9 @@ _SESSION_40_FRAMES = 'docs/benchmarks.md "Session 37", "Session 38", "Session 40
 # LTX-Video and HunyuanVideo also have their conv weights channels-last in place (no conversion
 # in the graph, 28 and 27 fewer launches: the cold compile 30.1 -> 28.1 and 43.5 -> 38.8 s on an
 # H100, LTX-Video 1.035x faster, "Session 30"), and LTX-Video its RMS norms' inputs pinned
-# channels-last (their reductions read along the channels: 1.061x).
+# channels-last (their reductions read along the channels: 1.061x). Cosmos's weights are in place
+# too since "Session 45": its cold compile took 1.058x torch.compile's on two H200s without them,
+# 0.900x and 0.945x with them (two runs), at the same speed.
 # These four (and SVD's, VidTok's and LTX-2's below) recorded H100s only until "Session 43",
 # so on an H200 each measured its graph at every cold compile. Measured there (two H200s, torch
 # 2.11, bf16, the zoo's full size, each process cold): on one GPU torch.compile, then the form

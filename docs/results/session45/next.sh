@@ -20,10 +20,10 @@
 #                22.9 and 23.0)
 #   old1/old2    Cosmos's form before (magi-form-no-cl-params) cold on one GPU, the form now on
 #                the other, the GPUs swapped between the two steps
-# Session 45's first run: `setup suite cosmosframes cosmos1 cosmos2` on the tree of cc4cb40; its
-# second `setup clp1 clp2` (NO_ROOM_TEST=1) on the tree of 375b53e; its third
-# `setup new1 new2 old1 old2 vc1 vc2` (NO_ROOM_TEST=1) with Cosmos's form taking its weights in
-# place.
+# Session 45's first run: `setup suite cosmosframes cosmos1 cosmos2` on the tree of cc4cb40
+# (logs in run1/); its second `setup clp1 clp2` (NO_ROOM_TEST=1) on the tree of 375b53e (run2/);
+# its third `setup new1 new2 old1 old2 vc1 vc2` (NO_ROOM_TEST=1) on the tree of a05861b, Cosmos's
+# form taking its weights in place (run3/).
 set -u
 LOGS=/tmp/s45
 # shellcheck source=../../../tools/gpu_steps.sh
