@@ -20,6 +20,12 @@
 #                22.9 and 23.0)
 #   old1/old2    Cosmos's form before (magi-form-no-cl-params) cold on one GPU, the form now on
 #                the other, the GPUs swapped between the two steps
+#   kk1/kk2      KVAE-3D and Kandinsky-6 SR as cosmos1/cosmos2 (their only H200 rounds, session
+#                31, took 1.056x and 1.034x, before their forms' levers, the stack room and the
+#                compile workers started early)
+#   hm1/hm2      HunyuanVideo-1.5 and Mochi likewise (0.974x on an H200 in session 31, alone;
+#                Mochi 0.91x on an H100 only)
+# For the next machine: setup kk1 kk2 hm1 hm2.
 # Session 45's first run: `setup suite cosmosframes cosmos1 cosmos2` on the tree of cc4cb40
 # (logs in run1/); its second `setup clp1 clp2` (NO_ROOM_TEST=1) on the tree of 375b53e (run2/);
 # its third `setup new1 new2 old1 old2 vc1 vc2` (NO_ROOM_TEST=1) on the tree of a05861b, Cosmos's
@@ -40,6 +46,8 @@ for s in "$@"; do
     clp[12]) cold_both_each "${s#clp}" torch.compile magi-form-cl-params,magi,magi-form-no-gn-stats "" cosmos-vae ;;
     new[12]) cold_both_each "${s#new}" torch.compile magi "" cosmos-vae ;;
     old[12]) cold_both_each "${s#old}" magi-form-no-cl-params magi _old cosmos-vae ;;
+    kk[12]) cold_both_each "${s#kk}" torch.compile magi "" kvae-3d-vae kandinsky6-sr-vae ;;
+    hm[12]) cold_both_each "${s#hm}" torch.compile magi "" hunyuanvideo1.5-vae mochi-vae ;;
     vc[12]) cold_both_each "${s#vc}" torch.compile magi "" vidtok-vae cogvideox-vae ;;
     *) echo "unknown step $s" >&2 ;;
     esac
