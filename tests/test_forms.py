@@ -40,8 +40,8 @@ def test_the_wan_decoder_has_its_measured_form_and_other_models_none() -> None:
 
 
 # each decided decoder's recorded decisions, (decided_on, decided_plain_on), and the levers
-# measured for it on top of them (sessions 30, 31, 38, 40, 42, 43, 45): (conv weights channels-last in
-# place, PassConfig fields)
+# measured for it on top of them (sessions 30, 31, 38, 40, 42, 43, 45): (conv weights
+# channels-last in place, PassConfig fields)
 DECIDED = {
     "cogvideox-decoder": (("H100,H200", ""), False, {}),
     "ltx-video-decoder": (("H100,H200", ""), True, {"channels_last_norm_inputs": True}),

@@ -19,7 +19,10 @@ finding: on torch 2.13 Inductor's post-grad passes and lowering run slower in a 
 config patch (MiniMax-H3: 33.8-34.1 s against 26.6-27.6; torch.compile passes none, magi always
 some); on torch 2.11 the two took 32.5-33.8 and 29.4-31.3 s, the post-grad passes the same. A
 decode that breaks its graph is measured up to the break only (a generated graph returns no
-outputs for the code after it to run on): HunyuanVideo-1.5's.
+outputs for the code after it to run on): HunyuanVideo-1.5's. Each side's line ends with the
+minor page faults its compile took: CPython's frame-stack thrashing (`magi_passes.stack_room`)
+shows there first (session 45, Cosmos: torch.compile 313,000-349,000 a compile, magi
+22,600-49,000).
 
 Run: `python tools/probes/frame_compile_time.py mochi-vae [--repeat 2] [--profile]`.
 """
