@@ -95,7 +95,15 @@ The forms:
   channels-last in place and pins its RMS norms' inputs (both its norms and LTX-Video's reduce
   over the channels): 78 Triton kernels instead of the generic form's 118 (torch.compile's 95),
   cold compile 59.1 s against the generic form's 65.0 and torch.compile's 65.1, at the generic
-  form's speed (1.001x, one run) with the output right.
+  form's speed (1.001x, one run) with the output right. KVAE-3D's and Kandinsky-6 SR's take one
+  frame for the decoder (``frames="root"``, "Session 45"): their only H200 cold rounds ("Session
+  31") took 1.056x and 1.034x torch.compile's, and on the CPU (torch 2.13, full size, dynamo
+  alone, four rounds a side alternated) the root frame made the same one graph (832 and 1089
+  call nodes, the same ops) in 4.79-6.35 and 4.21-7.73 s (medians 5.06 and 4.79) against
+  5.76-7.48 and 6.25-6.80 with a frame per module instance (each side's first round left out);
+  in fake CUDA Kandinsky-6 SR's magi side traced 4.4-4.6 s against torch.compile's 3.0-3.1.
+  Their speed and cold compile on an H200 are for the next machine
+  (docs/results/session45/next.sh).
 - ``mochi-decoder`` (`DECIDED_DECODERS`): the generic form with the decision recorded as plain
   Inductor for H200s (`PassConfig.decided_plain_on`): by the static rules its graph ran 0.653x
   torch.compile there (432.7 against 282.6 ms, "Session 31"), as its measurements kept plain in
@@ -343,6 +351,7 @@ _SESSION_40 = (
     'docs/benchmarks.md "Session 34", "Session 38", "Session 39", "Session 40", "Session 41"'
 )
 _SESSION_42 = 'docs/benchmarks.md "Session 34", "Session 38", "Session 41", "Session 42"'
+_SESSION_45 = 'docs/benchmarks.md "Session 31", "Session 32", "Session 45"'
 _SESSION_40_FRAMES = 'docs/benchmarks.md "Session 37", "Session 38", "Session 40", "Session 41"'
 # video VAE decoders of the zoo, each one graph, each measured cold on an H100 (torch 2.11,
 # bf16, the zoo's full size) as magi_compile compiles it: the graph's decision kept magi, the
@@ -419,15 +428,17 @@ DECIDED_DECODERS: tuple[CompileForm, ...] = (
         "kvae-3d-decoder",
         f"{_AUTOENCODERS}.autoencoder_kl_kvae_video.KVAECachedDecoder3D",
         "H100,H200",
-        _SESSION_32,
+        _SESSION_45,
+        frames="root",
     ),
     decided_form(
         "kandinsky6-sr-decoder",
         f"{_AUTOENCODERS}.autoencoder_kandinsky6_sr.Kandinsky6SRDecoder3D",
         "H100,H200",
-        _SESSION_32,
+        _SESSION_45,
         channels_last_parameters=True,
         pass_config={"channels_last_norm_inputs": True},
+        frames="root",
     ),
     decided_form(
         "mochi-decoder",

@@ -59,9 +59,12 @@ DECIDED = {
 }
 DEVICES = {"H100": "NVIDIA H100 80GB HBM3", "H200": "NVIDIA H200"}
 # the forms measured to compile as well with one frame for the decoder (sessions 37, 38; Cosmos
-# on the CPU, session 44)
+# on the CPU, session 44, and on an H200, session 45; KVAE-3D and Kandinsky-6 SR on the CPU,
+# session 45)
 ROOT_FRAMES = {
     "cosmos-decoder",
+    "kvae-3d-decoder",
+    "kandinsky6-sr-decoder",
     "hunyuanvideo-decoder",
     "vidtok-decoder",
     "ltx2-video-decoder",
@@ -362,6 +365,8 @@ def test_a_forms_frames_decide_magi_compiles_isolation_unless_the_caller_says() 
     "name",
     [
         "cosmos-vae",
+        "kvae-3d-vae",
+        "kandinsky6-sr-vae",
         "vidtok-vae",
         "ltx2-video-vae",
         "hunyuanvideo-vae",

@@ -25,7 +25,10 @@
 #                compile workers started early)
 #   hm1/hm2      HunyuanVideo-1.5 and Mochi likewise (0.974x on an H200 in session 31, alone;
 #                Mochi 0.91x on an H100 only)
-# For the next machine: setup kk1 kk2 hm1 hm2.
+#   kkframes     KVAE-3D's and Kandinsky-6 SR's forms (the root frame since session 45's CPU
+#                evidence) cold, then a frame per module instance timed against each in the same
+#                process (the same graph, the same speed)
+# For the next machine: setup kkframes kk1 kk2 hm1 hm2.
 # Session 45's first run: `setup suite cosmosframes cosmos1 cosmos2` on the tree of cc4cb40
 # (logs in run1/); its second `setup clp1 clp2` (NO_ROOM_TEST=1) on the tree of 375b53e (run2/);
 # its third `setup new1 new2 old1 old2 vc1 vc2` (NO_ROOM_TEST=1) on the tree of a05861b, Cosmos's
@@ -46,6 +49,10 @@ for s in "$@"; do
     clp[12]) cold_both_each "${s#clp}" torch.compile magi-form-cl-params,magi,magi-form-no-gn-stats "" cosmos-vae ;;
     new[12]) cold_both_each "${s#new}" torch.compile magi "" cosmos-vae ;;
     old[12]) cold_both_each "${s#old}" magi-form-no-cl-params magi _old cosmos-vae ;;
+    kkframes)
+        step kvae-3d_frames cold_model kvae-3d-vae kvae-3d_frames magi,magi-form-instance-frames
+        step kandinsky6-sr_frames cold_model kandinsky6-sr-vae kandinsky6-sr_frames \
+            magi,magi-form-instance-frames ;;
     kk[12]) cold_both_each "${s#kk}" torch.compile magi "" kvae-3d-vae kandinsky6-sr-vae ;;
     hm[12]) cold_both_each "${s#hm}" torch.compile magi "" hunyuanvideo1.5-vae mochi-vae ;;
     vc[12]) cold_both_each "${s#vc}" torch.compile magi "" vidtok-vae cogvideox-vae ;;
