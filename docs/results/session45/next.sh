@@ -21,8 +21,8 @@
 #   old1/old2    Cosmos's form before (magi-form-no-cl-params) cold on one GPU, the form now on
 #                the other, the GPUs swapped between the two steps
 #   kk1/kk2      KVAE-3D and Kandinsky-6 SR as cosmos1/cosmos2 (their only H200 rounds, session
-#                31, took 1.056x and 1.034x, before their forms' levers, the stack room and the
-#                compile workers started early)
+#                31, took 1.056x and 1.034x, before Kandinsky-6 SR's levers, the stack room, the
+#                compile workers started early and the root frame)
 #   hm1/hm2      HunyuanVideo-1.5 and Mochi likewise (0.974x on an H200 in session 31, alone;
 #                Mochi 0.91x on an H100 only)
 #   kkframes     KVAE-3D's and Kandinsky-6 SR's forms (the root frame since session 45's CPU
