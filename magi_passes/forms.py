@@ -101,7 +101,8 @@ The forms:
   alone, four rounds a side alternated) the root frame made the same one graph (832 and 1089
   call nodes, the same ops) in 4.79-6.35 and 4.21-7.73 s (medians 5.06 and 4.79) against
   5.76-7.48 and 6.25-6.80 with a frame per module instance (each side's first round left out);
-  in fake CUDA Kandinsky-6 SR's magi side traced 4.4-4.6 s against torch.compile's 3.0-3.1.
+  in fake CUDA Kandinsky-6 SR's magi side traced 4.4-4.6 s against torch.compile's 3.0-3.1
+  with a frame per instance, 3.0-3.2 against 3.1-3.3 with the root frame.
   Their speed and cold compile on an H200 are for the next machine
   (docs/results/session45/next.sh).
 - ``mochi-decoder`` (`DECIDED_DECODERS`): the generic form with the decision recorded as plain
