@@ -691,9 +691,10 @@ def test_cosmos_decoders_form_converts_no_conv_weight_in_its_graph_in_fake_cuda(
     two H200s its cold compile took 1.058x torch.compile's without them and 0.900x and 0.945x
     with them, at the same speed. In the graph each conv weight is then already channels-last:
     the layout pass inserts no clone for it, and there are fewer kernels. (Tiny, torch 2.13: 69
-    kernels against 71, but 243 launches against 231: 13 of the conv bias adds Inductor peels off
-    the convolutions stay kernels of their own where, with the weights converted in the graph,
-    they fused into the causal caches' concatenations.)"""
+    kernels against 71, but 243 launches against 231: a conv output is then channels-last
+    already and goes into its causal cache's concatenation as it is, so the bias add Inductor
+    peels off the convolution is the kernel that writes it there, where before a channels-last
+    clone of the output did that fused with the concatenation's other inputs.)"""
     from pytest_magi.codegen import inductor_codegen
 
     model, form, decode = _tiny_in_fake_cuda("cosmos-vae")
