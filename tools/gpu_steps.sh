@@ -6,6 +6,8 @@
 #   step NAME CMD...   run CMD, its output in $LOGS/NAME.log and its exit status in $LOGS/NAME.rc;
 #   setup_step         the `setup` step: tools/gpu_setup.sh, then each GPU's name, clock and power
 #                      cap, and the host's cores;
+#   setup_room_step    setup_step, then tests/test_stack_room.py on the host's Python (where the
+#                      frame-stack chunks thrash depends on the build; NO_ROOM_TEST=1 skips it);
 #   suite_step NAME    the GPU suites (`SUITE`: perf pairs, examples, config sweep, workarounds,
 #                      channels-last, norm inputs, bounds, the Wan zoo tests, kernel configs,
 #                      the backend's compile workers),
@@ -55,6 +57,11 @@ step() {
 
 setup_step() {
     step setup bash -c 'bash tools/gpu_setup.sh && nvidia-smi --query-gpu=index,name,clocks.max.sm,power.limit --format=csv && nproc'
+}
+setup_room_step() {
+    setup_step
+    [ -n "${NO_ROOM_TEST:-}" ] ||
+        step stack_room python -m pytest -p no:cacheprovider -q -rA tests/test_stack_room.py
 }
 
 SUITE=(tests/test_perf_gpu.py examples/vae tests/test_config_sweep.py tests/test_workarounds.py

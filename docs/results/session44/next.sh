@@ -24,9 +24,7 @@ source tools/gpu_steps.sh
 export COLD_ROUNDS=3
 for s in "$@"; do
     case $s in
-    setup)
-        setup_step
-        step stack_room python -m pytest -p no:cacheprovider -q -rA tests/test_stack_room.py ;;
+    setup) setup_room_step ;;
     room[12]) cold_both_each "${s#room}" torch.compile magi "" minimax-h3-vae cosmos-vae ;;
     suite) suite_step suite ;;
     cosmosframes) step cosmos_frames cold_model cosmos-vae cosmos_frames magi,magi-form-instance-frames ;;

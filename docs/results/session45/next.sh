@@ -40,9 +40,7 @@ source tools/gpu_steps.sh
 export COLD_ROUNDS=3
 for s in "$@"; do
     case $s in
-    setup)
-        setup_step
-        [ -n "${NO_ROOM_TEST:-}" ] || step stack_room python -m pytest -p no:cacheprovider -q -rA tests/test_stack_room.py ;;
+    setup) setup_room_step ;;
     suite) suite_step suite ;;
     cosmosframes) step cosmos_frames cold_model cosmos-vae cosmos_frames magi,magi-form-instance-frames ;;
     cosmos[12]) cold_both_each "${s#cosmos}" torch.compile magi "" cosmos-vae ;;
