@@ -3,6 +3,7 @@
 # STEP...` in the background (setsid), logs in /tmp/s45, `bash tools/gpu_poll.sh /tmp/s45 540
 # s45_logs.tgz` to wait.
 #   setup        tools/gpu_setup.sh, the GPUs, and tests/test_stack_room.py on this Python
+#                (NO_ROOM_TEST=1 skips the test: 9 passed on the GPU hosts' Python in run 1)
 #   suite        the GPU suites (every requires_cuda test; the first run since the stack room,
 #                Cosmos's root frame and inductor_codegen's room)
 #   cosmosframes Cosmos's form (the root frame since session 44) cold, then a frame per module
@@ -28,7 +29,7 @@
 #   kkframes     KVAE-3D's and Kandinsky-6 SR's forms (the root frame since session 45's CPU
 #                evidence) cold, then a frame per module instance timed against each in the same
 #                process (the same graph, the same speed)
-# For the next machine: setup kkframes kk1 kk2 hm1 hm2.
+# For the next machine: `NO_ROOM_TEST=1 ... next.sh setup kkframes kk1 kk2 hm1 hm2`.
 # Session 45's first run: `setup suite cosmosframes cosmos1 cosmos2` on the tree of cc4cb40
 # (logs in run1/); its second `setup clp1 clp2` (NO_ROOM_TEST=1) on the tree of 375b53e (run2/);
 # its third `setup new1 new2 old1 old2 vc1 vc2` (NO_ROOM_TEST=1) on the tree of a05861b, Cosmos's
