@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Session 46's GPU steps (issue 18), for the two-GPU kind: `bash docs/results/session46/next.sh
+# STEP...` in the background (setsid), logs in /tmp/s46, `bash tools/gpu_poll.sh /tmp/s46 540
+# s46_logs.tgz` to wait.
+#   setup        tools/gpu_setup.sh, the GPUs, and tests/test_stack_room.py on this Python
+#                (NO_ROOM_TEST=1 skips the test: 9 passed on the GPU hosts' Python, session 45)
+#   kk1/kk2      KVAE-3D and Kandinsky-6 SR: torch.compile cold on one GPU, magi cold on the
+#                other at the same time, the GPUs swapped between the two steps (their forms
+#                take the root frame since session 45's CPU evidence; their only H200 rounds,
+#                session 31, took 1.056x and 1.034x)
+#   kkframes     KVAE-3D's and Kandinsky-6 SR's forms cold, then a frame per module instance timed
+#                against each in the same process (the same graph, the same speed)
+#   zookk        tests/test_zoo_gpu.py's never-slower tests of KVAE-3D and Kandinsky-6 SR
+#                (--magi-perf, one xdist worker per GPU): their forms changed in session 45
+#   hm1/hm2      HunyuanVideo-1.5 and Mochi as kk1/kk2 (0.974x on an H200 in session 31, alone;
+#                Mochi 0.91x on an H100 only)
+set -u
+LOGS=/tmp/s46
+# shellcheck source=../../../tools/gpu_steps.sh
+source tools/gpu_steps.sh
+export COLD_ROUNDS=3
+for s in "$@"; do
+    case $s in
+    setup) setup_room_step ;;
+    kk[12]) cold_both_each "${s#kk}" torch.compile magi "" kvae-3d-vae kandinsky6-sr-vae ;;
+    kkframes)
+        step kvae-3d_frames cold_model kvae-3d-vae kvae-3d_frames magi,magi-form-instance-frames
+        step kandinsky6-sr_frames cold_model kandinsky6-sr-vae kandinsky6-sr_frames \
+            magi,magi-form-instance-frames ;;
+    zookk) step zookk python -m pytest -p no:cacheprovider -v -rA -m requires_cuda --magi-perf \
+        -n 2 --magi-report "$LOGS/r_zookk.json" tests/test_zoo_gpu.py -k "kvae or kandinsky" ;;
+    hm[12]) cold_both_each "${s#hm}" torch.compile magi "" hunyuanvideo1.5-vae mochi-vae ;;
+    *) echo "unknown step $s" >&2 ;;
+    esac
+done
+echo done >"$LOGS/ALL.done"
