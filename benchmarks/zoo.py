@@ -67,6 +67,9 @@ window a convolution reads cloned channels-last on its own, as before session 37
 view of its source converted once; EasyAnimate's chunked causal convolutions),
 `magi-form-recompute` (`magi` with `PassConfig.recompute_norm_producers`: a norm's apply chain
 copied for each reader instead of stored in fp32; session 39),
+`magi-form-sympy-first` (`magi` with `PassConfig.work_around_sympy_first`: each graph compiled
+inside the scopes that cure torch's sympy failures from its first try, not after a try that
+raised one; session 46: KVAE-3D's decoder),
 `magi-backend` (`torch.compile(module, backend="magi")`: the passes
 alone), the fair baselines `torch.compile+frames` (frames of their own, no passes: what the
 isolation alone buys) and `torch.compile+limit` (`torch.compile(module)` with dynamo's recompile
@@ -193,6 +196,7 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-form-instance-frames": ({}, "instance"),
     "magi-form-no-cl-slices": ({"channels_last_through_slices": False}, "instance"),
     "magi-form-recompute": ({"recompute_norm_producers": True}, "instance"),
+    "magi-form-sympy-first": ({"work_around_sympy_first": True}, "instance"),
     "magi-backend": ({}, "class"),
     "magi-no-cl": ({"enable_conv_channels_last": False}, "instance"),
     "magi-cl-always": ({"channels_last_conv2d_graphs": True}, "class"),
@@ -246,6 +250,7 @@ FORM_VARIANTS = (
     "magi-form-instance-frames",
     "magi-form-no-cl-slices",
     "magi-form-recompute",
+    "magi-form-sympy-first",
 )
 # the form variants compiled with their own frames (VARIANTS), not the form's (`CompileForm.frames`)
 FRAME_VARIANTS = ("magi-form-root-frames", "magi-form-instance-frames")

@@ -50,9 +50,9 @@ from .kernel_configs import group_norm_kernel_configs
 from .manager import PASS_ORDER, PassManager
 from .predicates import is_dynamic
 from .stack_room import call_with_stack_room
-from .workarounds import compile_working_around, truncating_to_now
+from .workarounds import compile_working_around, sympy_failure, truncating_to_now
 
-SECONDS_KEYS = ("compile", "compile_discarded", "measure")
+SECONDS_KEYS = ("compile", "compile_discarded", "measure", "compile_failed_tries")
 
 _CONV_FUNCTIONS = {
     torch.conv2d: 1,
@@ -178,8 +178,12 @@ class MagiBackend:
         self.hoisted_weights: list[int] = []
         # where this backend's compile time went, in seconds (`seconds_text()` reads it):
         # "compile" every variant that runs, "compile_discarded" the variants compiled only to
-        # be timed and dropped, "measure" the timing of the two variants
+        # be timed and dropped, "measure" the timing of the two variants, "compile_failed_tries"
+        # the part of "compile" and "compile_discarded" spent in first tries that raised one of
+        # torch's sympy failures and were compiled again (`compile_working_around`)
         self.seconds: dict[str, float] = dict.fromkeys(SECONDS_KEYS, 0.0)
+        # the bug (`workarounds.sympy_failure`) of each graph compiled again after a failed try
+        self.retried: list[str] = []
         # Inductor's compile workers, started now where CUDA is in use, else at the first graph
         self.workers_started = warm_compile_workers(self.inductor_config_patches)
 
@@ -224,6 +228,20 @@ class MagiBackend:
             f"{decisions:.1f} s: discarded variants {self.seconds['compile_discarded']:.1f} s "
             f"({len(self.discarded)}), timing {self.seconds['measure']:.1f} s ({measured} "
             f"measured, {cached} cached); kept plain {plain} of {measured + cached} decided"
+            + self._retried_text()
+        )
+
+    def _retried_text(self) -> str:
+        """"; 1 graph compiled again after an Inductor bug (index variable without a range),
+        its failed try 9.8 s", or nothing where every graph compiled at its first try."""
+        if not self.retried:
+            return ""
+        graphs = f"{len(self.retried)} graph{'s' if len(self.retried) > 1 else ''}"
+        bugs = ", ".join(sorted(set(self.retried)))
+        tries = "its failed try" if len(self.retried) == 1 else "their failed tries"
+        return (
+            f"; {graphs} compiled again after an Inductor bug ({bugs}), {tries} "
+            f"{self.seconds['compile_failed_tries']:.1f} s"
         )
 
     def __call__(
@@ -361,12 +379,19 @@ class MagiBackend:
                 pass_config.work_around_inductor_bugs,
                 # a failed try's pass records are not the graph's
                 before_retry=truncating_to_now(manager.history, manager.graphs),
+                on_retry=lambda error: self._failed_try(error, time.perf_counter() - started),
+                first_in_scopes=pass_config.work_around_sympy_first,
             )
         if hoisted:
             compiled = _with_converted_weights(compiled, hoisted, _eager_output_formats(gm))
         seconds = time.perf_counter() - started
         self.seconds["compile"] += seconds
         return _Compiled(compiled, manager, len(hoisted), seconds)
+
+    def _failed_try(self, error: BaseException, seconds: float) -> None:
+        """A graph's first try raised one of torch's sympy failures after ``seconds``."""
+        self.retried.append(sympy_failure(error) or type(error).__name__)
+        self.seconds["compile_failed_tries"] += seconds
 
     def _keep(self, variant: _Compiled, why: str, choice: str = "magi") -> Callable[..., Any]:
         """The passes' static rules decided, or a recorded decision (`why`: why nothing was

@@ -56,6 +56,14 @@ class PassConfig:
       2-D tiled channels-last producer of such an input for some tile shapes on H100 and H200).
       On by default: a default must never give wrong numbers; turn it off only to reproduce the
       bugs.
+    - `work_around_sympy_first` (opt-in): with `work_around_inductor_bugs`, compile each graph
+      inside the two scopes that cure torch's sympy failures in a pointwise concatenation of a
+      clamped input (`magi_passes.workarounds.compile_working_around`) from the first try,
+      instead of only after a try that raised one of them. A graph that raises there pays its
+      AOT dispatch, post-grad passes and part of its lowering twice; the scopes change the code
+      of a graph that would not have raised (a load's eviction hint), so the default keeps
+      Inductor's first try and a compile form turns this on where its graph was seen to raise
+      (`MagiBackend.retried` counts the graphs that did).
     - `measure_decisions`: where a measured pass (the channels-last rewrite, ND tiling) would
       change a graph on a real CUDA device in inference, compile it with and without them, time
       both and keep the faster, plain Inductor unless magi wins by the margin
@@ -222,6 +230,7 @@ class PassConfig:
     bucket_dynamic_reductions: bool = False
     channels_last_conv2d_graphs: bool = False
     work_around_inductor_bugs: bool = True
+    work_around_sympy_first: bool = False
     measure_decisions: bool = True
     channels_last_conv_state: bool = False
     enable_norm_rsqrt: bool = True

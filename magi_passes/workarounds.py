@@ -360,11 +360,19 @@ def compile_working_around(
     enabled: bool,
     *,
     before_retry: Callable[[], None] | None = None,
+    on_retry: Callable[[BaseException], None] | None = None,
+    first_in_scopes: bool = False,
 ) -> T:
     """``compile_()``; where it raised one of the two bugs (`sympy_failure`) and ``enabled``,
-    ``before_retry()`` (undo what the failed try recorded) and ``compile_()`` again inside
+    ``before_retry()`` (undo what the failed try recorded), ``on_retry(error)`` (``error``: what
+    the first try raised; e.g. to count the retries) and ``compile_()`` again inside
     `identity_numbers` and `unranged_undecided` (an error there is raised with the first as its
-    cause). Any other error, or one with ``enabled`` False, is raised as it is."""
+    cause). Any other error, or one with ``enabled`` False, is raised as it is. With ``first_in_scopes`` (and ``enabled``) the one try is inside the
+    scopes already: for a graph known to raise on its first try, which would cost its AOT
+    dispatch, post-grad passes and part of its lowering twice."""
+    if enabled and first_in_scopes:
+        with identity_numbers(), unranged_undecided():
+            return compile_()
     try:
         return compile_()
     except Exception as error:
@@ -373,6 +381,8 @@ def compile_working_around(
         first = error
     if before_retry is not None:
         before_retry()
+    if on_retry is not None:
+        on_retry(first)
     try:
         with identity_numbers(), unranged_undecided():
             return compile_()

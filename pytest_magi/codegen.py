@@ -426,6 +426,7 @@ def _make_backend(
         # raised on one of torch 2.13's sympy bugs compiled again around them, without the
         # failed try's graphs in the log or its records in the manager
         fix = manager is not None and manager.config.work_around_inductor_bugs
+        first = manager is not None and manager.config.work_around_sympy_first
         room = manager is None or manager.config.compile_on_fresh_stack
         log = recorder.log
         records: list[list[Any]] = [log.before, log.after, log.texts, log.owners]
@@ -438,6 +439,7 @@ def _make_backend(
                 ),
                 fix,
                 before_retry=truncating_to_now(*records),
+                first_in_scopes=first,
             )
         return _run_graph_eagerly(gm, fake_mode)
 

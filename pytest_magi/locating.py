@@ -740,6 +740,7 @@ def _fresh_magi(
     new.managers = []
     new.hoisted_weights = []
     new.seconds = dict.fromkeys(new.seconds, 0.0)
+    new.retried = []
     if config is not None:
         new.config = config
         new.inductor_config_patches = dict(patches or {})

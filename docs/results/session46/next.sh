@@ -14,6 +14,14 @@
 #                (--magi-perf, one xdist worker per GPU): their forms changed in session 45
 #   hm1/hm2      HunyuanVideo-1.5 and Mochi as kk1/kk2 (0.974x on an H200 in session 31, alone;
 #                Mochi 0.91x on an H100 only)
+#   mg1          KVAE-3D as kk1, magi's line now saying whether its graph was compiled again after
+#                one of torch's sympy failures (run 1: magi's AOT dispatch and post-grad passes
+#                twice torch.compile's, as a retry makes them; 75.9 and 76.2 s against 71.0 and
+#                60.0)
+#   sf1/sf2      KVAE-3D: torch.compile cold on one GPU, magi-form-sympy-first (the form's graph
+#                compiled inside the workaround's scopes from its first try) on the other, the GPUs
+#                swapped between the two steps
+# Run 1: `setup kk1 kk2 kkframes zookk hm1 hm2` (NO_ROOM_TEST=1) on the tree of aba403b (run1/).
 set -u
 LOGS=/tmp/s46
 # shellcheck source=../../../tools/gpu_steps.sh
@@ -30,6 +38,8 @@ for s in "$@"; do
     zookk) step zookk python -m pytest -p no:cacheprovider -v -rA -m requires_cuda --magi-perf \
         -n 2 --magi-report "$LOGS/r_zookk.json" tests/test_zoo_gpu.py -k "kvae or kandinsky" ;;
     hm[12]) cold_both_each "${s#hm}" torch.compile magi "" hunyuanvideo1.5-vae mochi-vae ;;
+    mg1) cold_both_each 1 torch.compile magi "" kvae-3d-vae ;;
+    sf[12]) cold_both_each "${s#sf}" torch.compile magi-form-sympy-first _sf kvae-3d-vae ;;
     *) echo "unknown step $s" >&2 ;;
     esac
 done
