@@ -232,7 +232,7 @@ class MagiBackend:
         )
 
     def _retried_text(self) -> str:
-        """"; 1 graph compiled again after an Inductor bug (index variable without a range),
+        """ "; 1 graph compiled again after an Inductor bug (index variable without a range),
         its failed try 9.8 s", or nothing where every graph compiled at its first try."""
         if not self.retried:
             return ""
