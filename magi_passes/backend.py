@@ -241,7 +241,8 @@ class MagiBackend:
         tries = "its failed try" if len(self.retried) == 1 else "their failed tries"
         return (
             f"; {graphs} compiled again after an Inductor bug ({bugs}), {tries} "
-            f"{self.seconds['compile_failed_tries']:.1f} s"
+            f"{self.seconds['compile_failed_tries']:.1f} s "
+            f"(PassConfig(work_around_sympy_first=True) compiles without them)"
         )
 
     def __call__(

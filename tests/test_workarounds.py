@@ -332,6 +332,41 @@ def test_the_pointwise_concatenation_of_a_clamped_input_compiles_on_the_cpu() ->
     torch._dynamo.reset()
 
 
+def test_the_backend_counts_a_retried_graph_and_compiles_it_once_inside_the_scopes() -> None:
+    """`MagiBackend.retried` and `seconds_text` name a graph compiled again after one of the
+    sympy failures, with its failed try's seconds; `PassConfig.work_around_sympy_first`
+    compiles the same graph inside the scopes from its first try: no failed try, the same
+    output, the scopes restored. (The FX graph cache off: a cached graph compiles nothing.)"""
+    from torch._inductor import lowering
+    from torch.fx.experimental import symbolic_shapes
+    from torch.utils._sympy.functions import Identity
+
+    from magi_passes.backend import MagiBackend
+
+    x = torch.randn(1, 4, 3, 4, 6)
+    worker = symbolic_shapes._maybe_evaluate_static_worker
+    with inductor_config.patch(force_pointwise_cat=True, fx_graph_cache=False):
+        for first in (False, True):
+            torch._dynamo.reset()
+            backend = MagiBackend(PassConfig(work_around_sympy_first=first))
+            compiled = torch.compile(_cat_of_a_clamped_frame, backend=backend)
+            torch.testing.assert_close(compiled(x), _cat_of_a_clamped_frame(x))
+            text = backend.seconds_text()
+            if workarounds.has_identity_number_bug() and not first:
+                assert backend.retried == ["clamp of a constant Identity"]
+                assert 0 < backend.seconds["compile_failed_tries"] < backend.seconds["compile"]
+                assert "1 graph compiled again after an Inductor bug (clamp of a constant " in text
+                assert "work_around_sympy_first=True" in text
+            else:
+                assert backend.retried == [] and backend.seconds["compile_failed_tries"] == 0
+                assert "compiled again" not in text
+            # one pass record a graph: the failed try's were dropped
+            assert len(backend.managers) == 1 and len(backend.managers[0].graphs) == 1
+            assert lowering.Identity is Identity
+            assert symbolic_shapes._maybe_evaluate_static_worker is worker
+    torch._dynamo.reset()
+
+
 def test_identity_numbers_is_scoped_and_nests() -> None:
     from torch._inductor import lowering
     from torch.utils._sympy.functions import Identity, Max, Min
@@ -362,11 +397,14 @@ def test_fake_cuda_kvae_like_concatenation_generates_with_magi(inductor_codegen)
     if workarounds.has_identity_number_bug():
         with pytest.raises(Exception, match="comparable|recursion"):
             inductor_codegen(_cat_of_a_clamped_frame, x)
-    code = inductor_codegen(_cat_of_a_clamped_frame, x, config=PassConfig())
-    assert sum(len(g.calls) for g in code.captured) == 1
-    # the failed try's graph is not in the log: one graph before and after the passes
-    assert len(code.fx_graphs("before")) == len(code.fx_graphs()) == len(code.captured) == 1
-    assert "Identity" not in code.raw  # printed as Identity is: its argument, parenthesised
+    # compiled again after the failed try, or inside the scopes from the first
+    for first in (False, True):
+        config = PassConfig(work_around_sympy_first=first)
+        code = inductor_codegen(_cat_of_a_clamped_frame, x, config=config)
+        assert sum(len(g.calls) for g in code.captured) == 1
+        # the failed try's graph is not in the log: one graph before and after the passes
+        assert len(code.fx_graphs("before")) == len(code.fx_graphs()) == len(code.captured) == 1
+        assert "Identity" not in code.raw  # printed as Identity is: its argument, parenthesised
 
 
 @pytest.mark.slow
@@ -446,3 +484,45 @@ def test_a_compile_is_retried_only_on_the_sympy_failures() -> None:
     with pytest.raises(RuntimeError) as raised:
         workarounds.compile_working_around(always_failing, True)
     assert isinstance(raised.value.__cause__, RuntimeError)  # the first try's error
+
+
+def test_a_compile_inside_the_scopes_from_its_first_try_is_tried_once() -> None:
+    """`compile_working_around(first_in_scopes=True)`: one try, inside both scopes (restored
+    after it, on an error too), no retry; only when enabled. `on_retry` gets the first try's
+    error where a retry happens."""
+    from torch._inductor import lowering
+    from torch.fx.experimental import symbolic_shapes
+    from torch.utils._sympy.functions import Identity
+
+    worker = symbolic_shapes._maybe_evaluate_static_worker
+    calls: list[tuple[bool, bool]] = []
+
+    def compile_() -> str:
+        in_scopes = symbolic_shapes._maybe_evaluate_static_worker is not worker
+        calls.append((lowering.Identity is workarounds.NumberIdentity, in_scopes))
+        return "compiled"
+
+    bug = workarounds.has_identity_number_bug()
+    assert workarounds.compile_working_around(compile_, True, first_in_scopes=True) == "compiled"
+    assert calls == [(bug, True)]
+    calls.clear()
+    assert workarounds.compile_working_around(compile_, False, first_in_scopes=True) == "compiled"
+    assert calls == [(False, False)]
+
+    def failing() -> str:
+        compile_()
+        raise RuntimeError("InductorError") from AssertionError("vr must not be None for symbol q1")
+
+    calls.clear()
+    with pytest.raises(RuntimeError) as raised:
+        workarounds.compile_working_around(failing, True, first_in_scopes=True)
+    assert calls == [(bug, True)] and raised.value.__cause__ is not None
+    assert lowering.Identity is Identity and symbolic_shapes._maybe_evaluate_static_worker is worker
+
+    seen: list[str | None] = []
+    calls.clear()
+    with pytest.raises(RuntimeError):
+        workarounds.compile_working_around(
+            failing, True, on_retry=lambda error: seen.append(workarounds.sympy_failure(error))
+        )
+    assert seen == ["index variable without a range"] and [c[1] for c in calls] == [False, True]
