@@ -21,7 +21,8 @@
 #   sf1/sf2      KVAE-3D: torch.compile cold on one GPU, magi-form-sympy-first (the form's graph
 #                compiled inside the workaround's scopes from its first try) on the other, the GPUs
 #                swapped between the two steps
-# Run 1: `setup kk1 kk2 kkframes zookk hm1 hm2` (NO_ROOM_TEST=1) on the tree of aba403b (run1/).
+# Run 1: `setup kk1 kk2 kkframes zookk hm1 hm2` (NO_ROOM_TEST=1) on the tree of aba403b (run1/);
+# run 2: `setup mg1 sf1 sf2` (NO_ROOM_TEST=1) on the tree of 3f918f9 (run2/).
 set -u
 LOGS=/tmp/s46
 # shellcheck source=../../../tools/gpu_steps.sh
