@@ -232,8 +232,9 @@ class MagiBackend:
         )
 
     def _retried_text(self) -> str:
-        """ "; 1 graph compiled again after an Inductor bug (index variable without a range),
-        its failed try 9.8 s", or nothing where every graph compiled at its first try."""
+        """What `seconds_text` adds for graphs compiled again after a failed try, e.g. "; 1 graph
+        compiled again after an Inductor bug (index variable without a range), its failed try
+        17.2 s (...)"; nothing where every graph compiled at its first try."""
         if not self.retried:
             return ""
         graphs = f"{len(self.retried)} graph{'s' if len(self.retried) > 1 else ''}"

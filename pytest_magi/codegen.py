@@ -423,8 +423,9 @@ def _make_backend(
         # as the magi backend compiles: with the fixed configs of GroupNorm's kernels, torch's
         # Min / Max in index propagation, on a fresh chunk of Python's frame stack (the same
         # code, a shorter compile; a capture without magi's passes too), and a compile that
-        # raised on one of torch 2.13's sympy bugs compiled again around them, without the
-        # failed try's graphs in the log or its records in the manager
+        # raised on one of torch's sympy bugs (2.13's; magi's KVAE-3D graph on 2.11 too)
+        # compiled again around them, without the failed try's graphs in the log or its records
+        # in the manager, or around them from the first try (`work_around_sympy_first`)
         fix = manager is not None and manager.config.work_around_inductor_bugs
         first = manager is not None and manager.config.work_around_sympy_first
         room = manager is None or manager.config.compile_on_fresh_stack
