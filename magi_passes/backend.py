@@ -228,20 +228,20 @@ class MagiBackend:
             f"{decisions:.1f} s: discarded variants {self.seconds['compile_discarded']:.1f} s "
             f"({len(self.discarded)}), timing {self.seconds['measure']:.1f} s ({measured} "
             f"measured, {cached} cached); kept plain {plain} of {measured + cached} decided"
-            + self._retried_text()
+            + (f"; {self.retried_text()}" if self.retried else "")
         )
 
-    def _retried_text(self) -> str:
-        """What `seconds_text` adds for graphs compiled again after a failed try, e.g. "; 1 graph
-        compiled again after an Inductor bug (index variable without a range), its failed try
-        17.2 s (...)"; nothing where every graph compiled at its first try."""
+    def retried_text(self) -> str:
+        """The graphs compiled again after a first try that raised one of torch's sympy
+        failures, e.g. "1 graph compiled again after an Inductor bug (index variable without a
+        range), its failed try 17.2 s (...)"; "" where every graph compiled at its first try."""
         if not self.retried:
             return ""
         graphs = f"{len(self.retried)} graph{'s' if len(self.retried) > 1 else ''}"
         bugs = ", ".join(sorted(set(self.retried)))
         tries = "its failed try" if len(self.retried) == 1 else "their failed tries"
         return (
-            f"; {graphs} compiled again after an Inductor bug ({bugs}), {tries} "
+            f"{graphs} compiled again after an Inductor bug ({bugs}), {tries} "
             f"{self.seconds['compile_failed_tries']:.1f} s "
             f"(PassConfig(work_around_sympy_first=True) compiles without them)"
         )

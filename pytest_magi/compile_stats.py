@@ -302,6 +302,19 @@ def check_maximums(
         )
 
 
+def compile_health_note(
+    stats: Mapping[str, CompileStats], magi_backends: Mapping[str, Any] | None = None
+) -> str | None:
+    """The compile-health note of a pair: `more_graphs_note`, and for each side's magi backend
+    (``{side: MagiBackend}``) the graphs it compiled again after one of torch's sympy failures
+    (``MagiBackend.retried_text``), joined by "; "; None where there is nothing to say."""
+    notes = [more_graphs_note(stats)]
+    for side, backend in (magi_backends or {}).items():
+        text = backend.retried_text() if getattr(backend, "retried", None) else ""
+        notes.append(f"{side}: {text}" if text else None)
+    return "; ".join(n for n in notes if n) or None
+
+
 def more_graphs_note(stats: Mapping[str, CompileStats]) -> str | None:
     """``"candidate compiles more graphs than the baseline (4 > 3)"`` or None."""
     base, cand = stats.get("baseline"), stats.get("candidate")

@@ -77,7 +77,7 @@ from .capture import (
     validate_op,
     validate_passes,
 )
-from .compile_stats import CompileStats, check_maximums, more_graphs_note
+from .compile_stats import CompileStats, check_maximums, compile_health_note
 from .kernels import CapturedGraph, KernelDiff, count_kernels, kernel_diff
 from .kernels import kernel_names as kernel_names  # re-exported (older imports)
 from .kernels import parse_output_code as _parse_output_code
@@ -391,8 +391,10 @@ class CompiledPair:
 
     @property
     def compile_note(self) -> str | None:
-        """``"candidate compiles more graphs than the baseline (4 > 3)"`` when it does."""
-        return more_graphs_note(self.compile_stats)
+        """``"candidate compiles more graphs than the baseline (4 > 3)"`` when it does, and for
+        a magi side the graphs it compiled again after one of torch's sympy failures."""
+        magi = {side: b.magi for side, b in self.backends.items() if b.magi is not None}
+        return compile_health_note(self.compile_stats, magi)
 
     def expect_compile(self, *, side: str = "both", **maximums: int) -> None:
         """Fail naming each count over its maximum, e.g. ``expect_compile(graph_breaks=0,

@@ -1154,10 +1154,12 @@ class ZooPair:
 
     @property
     def compile_note(self) -> str | None:
-        """A note when the candidate compiles more graphs than the baseline."""
-        from .compile_stats import more_graphs_note
+        """A note when the candidate compiles more graphs than the baseline, or its magi
+        backend compiled a graph again after one of torch's sympy failures."""
+        from .compile_stats import compile_health_note
 
-        return more_graphs_note(self.compile_stats)
+        backend = self.candidate_backend
+        return compile_health_note(self.compile_stats, {"candidate": backend} if backend else {})
 
     def expect_compile(self, *, side: str = "both", **maximums: int) -> None:
         """Fail naming each count over its maximum, as ``CompiledPair.expect_compile``:

@@ -367,6 +367,35 @@ def test_the_backend_counts_a_retried_graph_and_compiles_it_once_inside_the_scop
     torch._dynamo.reset()
 
 
+def test_a_pairs_compile_health_names_the_graph_compiled_again() -> None:
+    """A `CompiledPair` whose magi candidate compiled a graph again after one of the sympy
+    failures says so in its compile-health note (the report's compile table), with the bug and
+    the failed try's seconds; with `work_around_sympy_first` it has nothing to say."""
+    from pytest_magi.pair import CompiledPair
+
+    x = torch.randn(1, 4, 3, 4, 6)
+    for first in (False, True):
+        torch._dynamo.reset()
+        with inductor_config.patch(fx_graph_cache=False):
+            pair = CompiledPair.build(
+                _cat_of_a_clamped_frame,
+                x,
+                baseline="aot_eager",
+                candidate=PassConfig(work_around_sympy_first=first),
+                inductor_config={"force_pointwise_cat": True},
+            )
+            pair.assert_close()
+        note = pair.compile_note
+        if workarounds.has_identity_number_bug() and not first:
+            assert note is not None and note.startswith(
+                "candidate: 1 graph compiled again after an Inductor bug (clamp of a constant "
+                "Identity), its failed try "
+            ), note
+        else:
+            assert note is None
+    torch._dynamo.reset()
+
+
 def test_identity_numbers_is_scoped_and_nests() -> None:
     from torch._inductor import lowering
     from torch.utils._sympy.functions import Identity, Max, Min
