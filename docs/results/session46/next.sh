@@ -21,6 +21,15 @@
 #   sf1/sf2      KVAE-3D: torch.compile cold on one GPU, magi-form-sympy-first (the form's graph
 #                compiled inside the workaround's scopes from its first try) on the other, the GPUs
 #                swapped between the two steps
+#   suite        the GPU suites (every requires_cuda test) on this tree
+#   zoovae       tests/test_zoo_gpu.py's never-slower tests of every video VAE but Wan's
+#                (--magi-perf, one xdist worker per GPU): each decoder in its form as shipped
+#   targets      issue 18's targets on the Wan decode in its form (T=3 and T=21, the slope a further
+#                latent frame, against torch.compile with frames isolated, every output against
+#                fp32; profiled): measured on H100s only so far (60.79 ms a further frame, session
+#                30; 1.407x at T=21)
+# For the next machine: `NO_ROOM_TEST=1 ... next.sh setup suite targets zoovae` (estimated 30 minutes
+# of two H200s: suite 6, targets ~8, zoovae ~16 for 13 decoders: more than one session's budget).
 # Run 1: `setup kk1 kk2 kkframes zookk hm1 hm2` (NO_ROOM_TEST=1) on the tree of aba403b (run1/);
 # run 2: `setup mg1 sf1 sf2` (NO_ROOM_TEST=1) on the tree of 3f918f9 (run2/).
 set -u
@@ -39,6 +48,12 @@ for s in "$@"; do
     zookk) step zookk python -m pytest -p no:cacheprovider -v -rA -m requires_cuda --magi-perf \
         -n 2 --magi-report "$LOGS/r_zookk.json" tests/test_zoo_gpu.py -k "kvae or kandinsky" ;;
     hm[12]) cold_both_each "${s#hm}" torch.compile magi "" hunyuanvideo1.5-vae mochi-vae ;;
+    suite) suite_step suite ;;
+    zoovae) step zoovae python -m pytest -p no:cacheprovider -v -rA -m requires_cuda --magi-perf \
+        -n 2 --magi-report "$LOGS/r_zoovae.json" tests/test_zoo_gpu.py -k test_video_vae_is_never_slower ;;
+    targets) step targets python benchmarks/zoo.py --models wan2.2-vae --frames 3 --wan-frames 3,21 \
+        --baseline torch.compile+frames --variants magi --rounds 3 --profile --profile-rounds 1 \
+        --profile-top 20 --hbm-gbps "$HBM" --json "$LOGS/targets.json" ;;
     mg1) cold_both_each 1 torch.compile magi "" kvae-3d-vae ;;
     sf[12]) cold_both_each "${s#sf}" torch.compile magi-form-sympy-first _sf kvae-3d-vae ;;
     *) echo "unknown step $s" >&2 ;;
