@@ -28,8 +28,8 @@
 #                latent frame, against torch.compile with frames isolated, every output against
 #                fp32; profiled): measured on H100s only so far (60.79 ms a further frame, session
 #                30; 1.407x at T=21)
-# For the next machine: `NO_ROOM_TEST=1 ... next.sh setup suite targets zoovae` (estimated 30 minutes
-# of two H200s: suite 6, targets ~8, zoovae ~16 for 13 decoders: more than one session's budget).
+# For the next machine: `NO_ROOM_TEST=1 ... next.sh setup suite targets` (about 15 minutes of two
+# H200s), then `zoovae` on one of its own (13 decoders, two sides each: about 16 minutes).
 # Run 1: `setup kk1 kk2 kkframes zookk hm1 hm2` (NO_ROOM_TEST=1) on the tree of aba403b (run1/);
 # run 2: `setup mg1 sf1 sf2` (NO_ROOM_TEST=1) on the tree of 3f918f9 (run2/).
 set -u
