@@ -22,7 +22,8 @@ decode that breaks its graph is measured up to the break only (a generated graph
 outputs for the code after it to run on): HunyuanVideo-1.5's. Each side's line ends with the
 minor page faults its compile took: CPython's frame-stack thrashing (`magi_passes.stack_room`)
 shows there first (session 45, Cosmos: torch.compile 313,000-349,000 a compile, magi
-22,600-49,000).
+22,600-49,000). A magi side whose graph was compiled again after one of torch's sympy failures
+says so, with the failed tries' seconds (session 46: KVAE-3D's).
 
 Run: `python tools/probes/frame_compile_time.py mochi-vae [--repeat 2] [--profile]`.
 """
@@ -138,6 +139,8 @@ def compile_once(
         text += "\n" + "".join(
             f"      decision: {d.choice} ({d.reason[:90]})\n" for d in backend.decisions
         )
+        if backend.retried:  # a first try that raised one of torch's sympy failures
+            text += f"      {backend.retried_text()}\n"
     if profiler is not None and stats is not None:
         profiler.dump_stats(stats)
         text += f"\n      profile: {stats}"
