@@ -91,6 +91,8 @@ class _Recorder:
         self.fx_graph: str | None = None
         self.captured: list[CapturedGraph] = []
         self.log = GraphLog()
+        # the bug (`magi_passes.workarounds.sympy_failure`) of each graph compiled again
+        self.retried: list[str] = []
 
     @contextlib.contextmanager
     def graph(self, kind: str) -> Iterator[None]:
@@ -417,7 +419,11 @@ def _make_backend(
 
         from magi_passes.backend import compile_scope
         from magi_passes.stack_room import call_with_stack_room
-        from magi_passes.workarounds import compile_working_around, truncating_to_now
+        from magi_passes.workarounds import (
+            compile_working_around,
+            sympy_failure,
+            truncating_to_now,
+        )
 
         stats.on_compile()
         # as the magi backend compiles: with the fixed configs of GroupNorm's kernels, torch's
@@ -440,6 +446,7 @@ def _make_backend(
                 ),
                 fix,
                 before_retry=truncating_to_now(*records),
+                on_retry=lambda error: recorder.retried.append(sympy_failure(error) or ""),
                 first_in_scopes=first,
             )
         return _run_graph_eagerly(gm, fake_mode)
@@ -591,7 +598,9 @@ def _generate_code(call: _Call) -> GeneratedCode:
             "a skipped frame, or no tensor operations). Check that fn calls torch operations on "
             "its inputs, and see TORCH_LOGS='graph_breaks' for why dynamo skipped it"
         )
-    return GeneratedCode(recorder.captured, device, log=recorder.log, stats=stats.stats())
+    return GeneratedCode(
+        recorder.captured, device, log=recorder.log, stats=stats.stats(), retried=recorder.retried
+    )
 
 
 def kernel_counts(

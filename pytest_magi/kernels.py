@@ -150,7 +150,8 @@ class GeneratedCode:
     ``backward``; ``wrapper`` / ``normalized()`` / ``raw`` texts; ``graphs`` the
     post-grad FX graphs (after the custom post pass); ``signature()`` a stable
     structural summary for assertions and snapshots; ``device`` ("fake-cuda" or the
-    GPU's name).
+    GPU's name); ``retried`` the bug of each graph compiled again after its first try raised
+    one of torch's sympy failures (under a magi config: `magi_passes.workarounds`).
     """
 
     def __init__(
@@ -160,11 +161,13 @@ class GeneratedCode:
         *,
         log: Any = None,
         stats: Any = None,
+        retried: Sequence[str] = (),
     ) -> None:
         self.captured: tuple[CapturedGraph, ...] = tuple(captured)
         self.device = device
         self.log = log  # pytest_magi.capture.GraphLog: graphs before/after the passes
         self.compile_stats = stats  # pytest_magi.compile_stats.CompileStats of the call
+        self.retried: tuple[str, ...] = tuple(retried)
 
     def fx_graphs(self, stage: str = "after") -> list[Any]:
         """Copies of the post-grad ``torch.fx.Graph``s ``"before"`` or ``"after"`` the passes."""
