@@ -106,7 +106,7 @@ The forms:
   On two H200s ("Session 46", torch 2.11, bf16, the zoo's full size, both sides at once, the
   GPUs swapped) the root frame ran at a frame per instance's speed (173.10 against 172.91 ms,
   150.06 against 149.77) with the output right; Kandinsky-6 SR compiled cold in 53.4 and 55.0 s
-  against torch.compile's 66.7 and 58.9 (0.86x). KVAE-3D's took 75.9 and 76.2 s against 71.0
+  against torch.compile's 66.7 and 58.9 (0.863x). KVAE-3D's took 75.9 and 76.2 s against 71.0
   and 60.0: its graph raises one of torch's sympy failures in Inductor at its first try (an
   index variable without a range, from the pointwise concatenation of its replicate-padded
   causal frames), and the compile done again inside the workaround's scopes had cost 17.2 s
