@@ -50,7 +50,7 @@ from .kernel_configs import group_norm_kernel_configs
 from .manager import PASS_ORDER, PassManager
 from .predicates import is_dynamic
 from .stack_room import call_with_stack_room
-from .workarounds import compile_working_around, sympy_failure, truncating_to_now
+from .workarounds import compile_working_around, truncating_to_now
 
 SECONDS_KEYS = ("compile", "compile_discarded", "measure", "compile_failed_tries")
 
@@ -381,7 +381,7 @@ class MagiBackend:
                 pass_config.work_around_inductor_bugs,
                 # a failed try's pass records are not the graph's
                 before_retry=truncating_to_now(manager.history, manager.graphs),
-                on_retry=lambda error: self._failed_try(error, time.perf_counter() - started),
+                on_retry=lambda bug: self._failed_try(bug, time.perf_counter() - started),
                 first_in_scopes=pass_config.work_around_sympy_first,
             )
         if hoisted:
@@ -390,9 +390,9 @@ class MagiBackend:
         self.seconds["compile"] += seconds
         return _Compiled(compiled, manager, len(hoisted), seconds)
 
-    def _failed_try(self, error: BaseException, seconds: float) -> None:
-        """A graph's first try raised one of torch's sympy failures after ``seconds``."""
-        self.retried.append(sympy_failure(error) or type(error).__name__)
+    def _failed_try(self, bug: str, seconds: float) -> None:
+        """A graph's first try raised one of torch's sympy failures (``bug``) after ``seconds``."""
+        self.retried.append(bug)
         self.seconds["compile_failed_tries"] += seconds
 
     def _keep(self, variant: _Compiled, why: str, choice: str = "magi") -> Callable[..., Any]:

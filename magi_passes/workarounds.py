@@ -360,14 +360,14 @@ def compile_working_around(
     enabled: bool,
     *,
     before_retry: Callable[[], None] | None = None,
-    on_retry: Callable[[BaseException], None] | None = None,
+    on_retry: Callable[[str], None] | None = None,
     first_in_scopes: bool = False,
 ) -> T:
     """``compile_()``; where it raised one of the two bugs (`sympy_failure`) and ``enabled``,
-    ``before_retry()`` (undo what the failed try recorded), ``on_retry(error)`` (``error``: what
-    the first try raised; e.g. to count the retries) and ``compile_()`` again inside
-    `identity_numbers` and `unranged_undecided` (an error there is raised with the first as its
-    cause). Any other error, or one with ``enabled`` False, is raised as it is. With
+    ``before_retry()`` (undo what the failed try recorded), ``on_retry(bug)`` (``bug``: which
+    of the two the first try raised, as `sympy_failure` names it; e.g. to count the retries)
+    and ``compile_()`` again inside `identity_numbers` and `unranged_undecided` (an error there
+    is raised with the first as its cause). Any other error, or one with ``enabled`` False, is raised as it is. With
     ``first_in_scopes`` (and ``enabled``) the one try is inside the scopes already: for a graph
     known to raise on its first try, which would cost its AOT dispatch, post-grad passes and
     part of its lowering twice."""
@@ -377,13 +377,14 @@ def compile_working_around(
     try:
         return compile_()
     except Exception as error:
-        if not enabled or sympy_failure(error) is None:
+        bug = sympy_failure(error) if enabled else None
+        if bug is None:
             raise
         first = error
     if before_retry is not None:
         before_retry()
     if on_retry is not None:
-        on_retry(first)
+        on_retry(bug)
     try:
         with identity_numbers(), unranged_undecided():
             return compile_()

@@ -419,11 +419,7 @@ def _make_backend(
 
         from magi_passes.backend import compile_scope
         from magi_passes.stack_room import call_with_stack_room
-        from magi_passes.workarounds import (
-            compile_working_around,
-            sympy_failure,
-            truncating_to_now,
-        )
+        from magi_passes.workarounds import compile_working_around, truncating_to_now
 
         stats.on_compile()
         # as the magi backend compiles: with the fixed configs of GroupNorm's kernels, torch's
@@ -446,7 +442,7 @@ def _make_backend(
                 ),
                 fix,
                 before_retry=truncating_to_now(*records),
-                on_retry=lambda error: recorder.retried.append(sympy_failure(error) or ""),
+                on_retry=recorder.retried.append,
                 first_in_scopes=first,
             )
         return _run_graph_eagerly(gm, fake_mode)

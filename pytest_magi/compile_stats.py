@@ -310,7 +310,7 @@ def compile_health_note(
     (``MagiBackend.retried_text``), joined by "; "; None where there is nothing to say."""
     notes = [more_graphs_note(stats)]
     for side, backend in (magi_backends or {}).items():
-        text = backend.retried_text() if getattr(backend, "retried", None) else ""
+        text = backend.retried_text()
         notes.append(f"{side}: {text}" if text else None)
     return "; ".join(n for n in notes if n) or None
 

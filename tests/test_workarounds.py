@@ -530,7 +530,7 @@ def test_a_compile_is_retried_only_on_the_sympy_failures() -> None:
 def test_a_compile_inside_the_scopes_from_its_first_try_is_tried_once() -> None:
     """`compile_working_around(first_in_scopes=True)`: one try, inside both scopes (restored
     after it, on an error too), no retry; only when enabled. `on_retry` gets the first try's
-    error where a retry happens."""
+    bug (as `sympy_failure` names it) where a retry happens."""
     from torch._inductor import lowering
     from torch.fx.experimental import symbolic_shapes
     from torch.utils._sympy.functions import Identity
@@ -560,10 +560,8 @@ def test_a_compile_inside_the_scopes_from_its_first_try_is_tried_once() -> None:
     assert calls == [(bug, True)] and raised.value.__cause__ is not None
     assert lowering.Identity is Identity and symbolic_shapes._maybe_evaluate_static_worker is worker
 
-    seen: list[str | None] = []
+    seen: list[str] = []
     calls.clear()
     with pytest.raises(RuntimeError):
-        workarounds.compile_working_around(
-            failing, True, on_retry=lambda error: seen.append(workarounds.sympy_failure(error))
-        )
+        workarounds.compile_working_around(failing, True, on_retry=seen.append)
     assert seen == ["index variable without a range"] and [c[1] for c in calls] == [False, True]
