@@ -70,6 +70,9 @@ copied for each reader instead of stored in fp32; session 39),
 `magi-form-sympy-first` (`magi` with `PassConfig.work_around_sympy_first`: each graph compiled
 inside the scopes that cure torch's sympy failures from its first try, not after a try that
 raised one; session 46: KVAE-3D's decoder),
+`magi-form-deconv-interleave` (`magi` with `PassConfig.enable_deconv_interleave`: transposed
+convolutions whose kernel is their stride, one input channel a group, as fused products instead
+of cuDNN calls; session 47: Cosmos's inverse Haar wavelet),
 `magi-backend` (`torch.compile(module, backend="magi")`: the passes
 alone), the fair baselines `torch.compile+frames` (frames of their own, no passes: what the
 isolation alone buys) and `torch.compile+limit` (`torch.compile(module)` with dynamo's recompile
@@ -197,6 +200,7 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-form-no-cl-slices": ({"channels_last_through_slices": False}, "instance"),
     "magi-form-recompute": ({"recompute_norm_producers": True}, "instance"),
     "magi-form-sympy-first": ({"work_around_sympy_first": True}, "instance"),
+    "magi-form-deconv-interleave": ({"enable_deconv_interleave": True}, "instance"),
     "magi-backend": ({}, "class"),
     "magi-no-cl": ({"enable_conv_channels_last": False}, "instance"),
     "magi-cl-always": ({"channels_last_conv2d_graphs": True}, "class"),
@@ -251,6 +255,7 @@ FORM_VARIANTS = (
     "magi-form-no-cl-slices",
     "magi-form-recompute",
     "magi-form-sympy-first",
+    "magi-form-deconv-interleave",
 )
 # the form variants compiled with their own frames (VARIANTS), not the form's (`CompileForm.frames`)
 FRAME_VARIANTS = ("magi-form-root-frames", "magi-form-instance-frames")

@@ -19,6 +19,7 @@ from .channels_last import ConvChannelsLastPass
 from .config import PassConfig
 from .conv_input import ConvInputWindowPass
 from .conv_pad_fold import ConvPadFoldPass
+from .deconv_interleave import DeconvInterleavePass
 from .dynamic_reshape import DynamicReshapePass
 from .forms import CompileForm, form_for
 from .group_norm import GroupNormStatsPass
@@ -35,6 +36,7 @@ __all__ = [
     "CausalPadTrimPass",
     "CompileForm",
     "ConvPadFoldPass",
+    "DeconvInterleavePass",
     "DynamicCatTilingWorkaround",
     "DynamicReshapePass",
     "GroupNormStatsPass",

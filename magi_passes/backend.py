@@ -681,6 +681,20 @@ def _has_pad(gm: torch.fx.GraphModule) -> bool:
     )
 
 
+_TRANSPOSED_NAME = re.compile(r"conv_transpose", re.IGNORECASE)
+
+
+def _has_transposed_convolution(gm: torch.fx.GraphModule) -> bool:
+    """Whether dynamo's graph has a transposed convolution (`F.conv_transpose*`, a
+    `ConvTranspose*` module): what `DeconvInterleavePass` may rewrite. Conservative, as
+    `_has_convolution` is."""
+    return _calls(
+        gm,
+        lambda target: bool(_TRANSPOSED_NAME.search(getattr(target, "__name__", ""))),
+        torch.nn.modules.conv._ConvTransposeNd,
+    )
+
+
 def _measured_passes_cannot_fire(gm: torch.fx.GraphModule, config: PassConfig) -> str | None:
     """Why no measured pass can change `gm` (None: one may), read from dynamo's graph before
     anything is compiled: the channels-last rewrite needs a convolution that its gate admits
@@ -694,11 +708,13 @@ def _measured_passes_cannot_fire(gm: torch.fx.GraphModule, config: PassConfig) -
     channels_last = fires_on(config, _has_conv3d(gm))
     nd_tiling = config.enable_nd_tiling and is_dynamic(gm.graph)
     pad_passes = (config.enable_conv_pad_fold or config.enable_causal_pad_trim) and _has_pad(gm)
-    if channels_last or nd_tiling or pad_passes:
+    interleave = config.enable_deconv_interleave and _has_transposed_convolution(gm)
+    if channels_last or nd_tiling or pad_passes or interleave:
         return None
     return (
         "no measured pass can change this graph (channels-last: no conv3d; ND tiling: "
-        "static shapes; no vector norm; no pad to fold or trim)"
+        "static shapes; no vector norm; no pad to fold or trim; no transposed convolution "
+        "to interleave)"
     )
 
 

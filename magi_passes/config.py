@@ -122,6 +122,12 @@ class PassConfig:
       Measured, like the channels-last rewrite. On by default: the Wan 2.2 decode gained 1.04x
       (T=3) and 1.05x (T=21) with every output correct (H200, torch 2.11; docs/benchmarks.md,
       "Session 18").
+    - `enable_deconv_interleave` (opt-in): let `DeconvInterleavePass` turn a transposed
+      convolution whose kernel equals its stride, one input channel a group (an inverse Haar
+      wavelet, a depthwise pixel-shuffle upsampler), into a broadcast multiply and an interleave
+      that Inductor fuses, instead of a cuDNN call. Measured where it is on. Off until a GPU
+      weighs it: the 28 such calls of a Cosmos decode ran cuDNN's legacy engines on an H200
+      (docs/benchmarks.md, "Session 47").
     - `channels_last_through_cat`: in static graphs, where a convolution's input is a
       concatenation along a frame or spatial dim (a causal conv's cache frames in front of the
       new ones), `ConvChannelsLastPass` converts the concatenation's inputs instead of its
@@ -239,6 +245,7 @@ class PassConfig:
     group_norm_chunked_stats: bool = False
     enable_conv_input_windows: bool = False
     enable_conv_pad_fold: bool = True
+    enable_deconv_interleave: bool = False
     channels_last_through_cat: bool = True
     enable_causal_pad_trim: bool = True
     channels_last_norm_inputs: bool = False

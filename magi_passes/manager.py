@@ -8,6 +8,9 @@ Order, and why:
    reinterpretable views the graph will really have.
 2. `NormRsqrtPass`: turns divisions by a clamped vector norm into products with its rsqrt; it
    changes pointwise arithmetic only, never a layout or a reduction, so its place is free.
+   `DeconvInterleavePass` (opt-in): turns transposed convolutions whose kernel is their stride
+   (one input channel a group) into pointwise products, before any pass that reads
+   convolutions, so none of them sees these as convolutions.
 3. `CausalPadTrimPass`: drops a convolution's taps that read only zero padding (a causal
    conv's first frames), taking that part of the pad off; before the fold, which then folds the
    symmetric spatial pad that is left.
@@ -56,6 +59,7 @@ from .channels_last import ConvChannelsLastPass
 from .config import PassConfig
 from .conv_input import ConvInputWindowPass
 from .conv_pad_fold import ConvPadFoldPass
+from .deconv_interleave import DeconvInterleavePass
 from .dynamic_reshape import DynamicReshapePass
 from .group_norm import GroupNormStatsPass
 from .nd_tiling import NdTilingPass
@@ -69,6 +73,7 @@ PASS_ORDER: tuple[type[MagiPass], ...] = (
     PaddingMiscompileWorkaround,
     DynamicReshapePass,
     NormRsqrtPass,
+    DeconvInterleavePass,
     CausalPadTrimPass,
     ConvPadFoldPass,
     ProducerRecomputePass,

@@ -380,7 +380,8 @@ class Conv2dBlock(torch.nn.Module):
             Conv2dBlock().eval(),
             torch.randn(1, 4, 6, 6),
             "no measured pass can change this graph (channels-last: no conv3d; ND tiling: "
-            "static shapes; no vector norm; no pad to fold or trim)",
+            "static shapes; no vector norm; no pad to fold or trim; no transposed convolution "
+            "to interleave)",
         ),
     ],
 )

@@ -15,6 +15,23 @@
 #              `zoovae`; GPU 2 runs `targets`, then a part; GPU 3 runs a part from the start.
 #              The parts are split by the tests' earlier durations (sessions 34 and 46), so that
 #              the lanes end together. Each lane times on GPUs of its own; compiles share the host.
+#   cosmodes   (two GPUs) Cosmos's two speeds (94 or 122 ms for one graph, by what ran before it
+#              in the process, run 2): on GPU 0 torch.compile, the form without its weights in
+#              place, then the form, profiled (the fast and the slow one in one process: which
+#              kernels differ); on GPU 1 torch.compile, the form, then the form without them, with
+#              cuDNN's warnings logged (CUDNN_LOGLEVEL_DBG=2: engines that failed to build or
+#              to get their workspace)
+#   cosint     (two GPUs) Cosmos with DeconvInterleavePass (`magi-form-deconv-interleave`: the
+#              inverse Haar wavelet's 28 transposed convolutions as fused products, no cuDNN
+#              call) against torch.compile and the form, both orders, one per GPU, profiled on
+#              GPU 0; then its never-slower test (the form as shipped) on GPU 0, to compare
+# The first machine ran `setup lanes4` on the tree of 36fe47f (run1/); run 2 (run2/, x2) the
+# Cosmos orders by hand (`zoo.py --models cosmos-vae --baseline torch.compile --rounds 5
+# --no-eager-timing --variants magi-form-no-cl-params,magi` on GPU 0 and `magi,...` with
+# `--profile` on GPU 1); run 3 (run3/, x4) the never-slower test of Cosmos with its form
+# without the weights in place (forms.py edited, not committed) beside cold compiles of
+# torch.compile, that form and `magi-form-cl-params`. For the next machine: `NO_ROOM_TEST=1
+# ... next.sh setup cosmodes cosint` (x2, about 10 minutes).
 set -u
 LOGS=/tmp/s47
 # shellcheck source=../../../tools/gpu_steps.sh
@@ -32,6 +49,18 @@ targets() {
         --baseline torch.compile --variants torch.compile+frames,magi --rounds 3 --profile \
         --profile-rounds 1 --profile-top 20 --hbm-gbps "$HBM" --json "$LOGS/targets.json"
 }
+# Cosmos timed against torch.compile in two processes at once: the variants VA on GPU 0 in that
+# order (profiled), VB on GPU 1 (B_ENV: ENV=VALUE words for that process), as TAG_a and TAG_b
+cosmos_orders() {
+    local tag=$1 va=$2 vb=$3
+    local cos=(python benchmarks/zoo.py --models cosmos-vae --baseline torch.compile --rounds 5
+        --hbm-gbps "$HBM" --no-eager-timing)
+    CUDA_VISIBLE_DEVICES=0 step "${tag}_a" "${cos[@]}" --variants "$va" --profile \
+        --profile-rounds 1 --profile-top 25 &
+    # shellcheck disable=SC2086  # B_ENV's words, split on purpose
+    CUDA_VISIBLE_DEVICES=1 step "${tag}_b" env ${B_ENV:-} "${cos[@]}" --variants "$vb" &
+    wait
+}
 for s in "$@"; do
     case $s in
     setup) setup_room_step ;;
@@ -48,6 +77,17 @@ for s in "$@"; do
         (export CUDA_VISIBLE_DEVICES=3
             zoo_part zoo_c "allegro or cogvideox or hunyuanvideo-vae or ltx-video-vae" -n 0) &
         wait ;;
+    cosmodes)
+        B_ENV="CUDNN_LOGLEVEL_DBG=2 CUDNN_LOGDEST_DBG=$LOGS/cudnn_b.log" cosmos_orders cosmodes \
+            magi-form-no-cl-params,magi magi,magi-form-no-cl-params
+        # the log's first megabyte travels back (the poll tars every *.log)
+        if [ -f "$LOGS/cudnn_b.log" ]; then
+            head -c 1000000 "$LOGS/cudnn_b.log" >"$LOGS/cudnn_b.head"
+            mv "$LOGS/cudnn_b.head" "$LOGS/cudnn_b.log"
+        fi ;;
+    cosint)
+        cosmos_orders cosint magi-form-deconv-interleave,magi magi,magi-form-deconv-interleave
+        CUDA_VISIBLE_DEVICES=0 zoo_part zoocos "cosmos" -n 0 ;;
     *) echo "unknown step $s" >&2 ;;
     esac
 done
