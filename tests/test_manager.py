@@ -81,6 +81,7 @@ def test_pass_order_and_results() -> None:
         "padding_miscompile_workaround",
         "dynamic_reshape",
         "norm_rsqrt",
+        "deconv_interleave",
         "causal_pad_trim",
         "conv_pad_fold",
         "producer_recompute",
