@@ -70,9 +70,12 @@ copied for each reader instead of stored in fp32; session 39),
 `magi-form-sympy-first` (`magi` with `PassConfig.work_around_sympy_first`: each graph compiled
 inside the scopes that cure torch's sympy failures from its first try, not after a try that
 raised one; session 46: KVAE-3D's decoder),
-`magi-form-deconv-interleave` (`magi` with `PassConfig.enable_deconv_interleave`: transposed
-convolutions whose kernel is their stride, one input channel a group, as fused products instead
-of cuDNN calls; session 47: Cosmos's inverse Haar wavelet),
+`magi-form-passes` (`magi` with its decisions recorded as kept magi on H100s and H200s: the
+form's passes where it records plain Inductor; session 47: Cosmos's decoder on H200s),
+`magi-form-passes-cl-params` (that, with the conv weights channels-last in place: Cosmos's form
+from session 45 to 47), `magi-form-deconv-interleave` (`magi-form-passes` with
+`PassConfig.enable_deconv_interleave`: transposed convolutions whose kernel is their stride, one
+input channel a group, as fused products instead of cuDNN calls; Cosmos's inverse Haar wavelet),
 `magi-backend` (`torch.compile(module, backend="magi")`: the passes
 alone), the fair baselines `torch.compile+frames` (frames of their own, no passes: what the
 isolation alone buys) and `torch.compile+limit` (`torch.compile(module)` with dynamo's recompile
@@ -171,6 +174,9 @@ from pytest_magi.numerics import (  # noqa: E402
 )
 from pytest_magi.timing import MIN_ROUNDS, device_name, measure_pair  # noqa: E402
 
+# the decisions of a form recorded as "kept magi" on H100s and H200s, for the variants that time
+# a form's passes where it records plain (Cosmos's decoder on H200s since session 47)
+KEPT_EVERYWHERE = {"decided_on": "H100,H200", "decided_plain_on": ""}
 # name -> (PassConfig overrides, or None for plain Inductor; frame isolation of the copy)
 VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "torch.compile": (None, "class"),
@@ -200,7 +206,12 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-form-no-cl-slices": ({"channels_last_through_slices": False}, "instance"),
     "magi-form-recompute": ({"recompute_norm_producers": True}, "instance"),
     "magi-form-sympy-first": ({"work_around_sympy_first": True}, "instance"),
-    "magi-form-deconv-interleave": ({"enable_deconv_interleave": True}, "instance"),
+    "magi-form-passes": (dict(KEPT_EVERYWHERE), "instance"),
+    "magi-form-passes-cl-params": (dict(KEPT_EVERYWHERE), "instance"),
+    "magi-form-deconv-interleave": (
+        {"enable_deconv_interleave": True, **KEPT_EVERYWHERE},
+        "instance",
+    ),
     "magi-backend": ({}, "class"),
     "magi-no-cl": ({"enable_conv_channels_last": False}, "instance"),
     "magi-cl-always": ({"channels_last_conv2d_graphs": True}, "class"),
@@ -255,6 +266,8 @@ FORM_VARIANTS = (
     "magi-form-no-cl-slices",
     "magi-form-recompute",
     "magi-form-sympy-first",
+    "magi-form-passes",
+    "magi-form-passes-cl-params",
     "magi-form-deconv-interleave",
 )
 # the form variants compiled with their own frames (VARIANTS), not the form's (`CompileForm.frames`)
@@ -266,6 +279,7 @@ FORM_OPTION_OVERRIDES: dict[str, dict[str, Any]] = {
     "magi-form-cl-params": {"channels_last_parameters": True},
     "magi-form-cl-params-norm": {"channels_last_parameters": True},
     "magi-form-cl-params-gn-chunks": {"channels_last_parameters": True},
+    "magi-form-passes-cl-params": {"channels_last_parameters": True},
 }
 # the `magi-form-*` variants compiled with Inductor options of their own (`MagiBackend`'s)
 FORM_INDUCTOR_OPTIONS: dict[str, dict[str, Any]] = {
@@ -464,6 +478,17 @@ def _taken_back(variant: str, form: forms.CompileForm) -> str:
     return f"; as session {session} shipped it: {text}"
 
 
+def _variant_changes(variant: str) -> str:
+    """What a `magi-form-*` variant sets on top of its form (options and `PassConfig` fields),
+    for its log line (a `TAKEN_BACK` variant's says `_taken_back`)."""
+    if variant in TAKEN_BACK:
+        return ""
+    changes = {**FORM_OPTION_OVERRIDES.get(variant, {}), **(VARIANTS[variant][0] or {})}
+    if not changes:
+        return ""
+    return "; this variant: " + ", ".join(f"{k}={v!r}" for k, v in changes.items())
+
+
 def _first_call(compiled: Runnable) -> tuple[float, dict[str, int]]:
     from torch._dynamo.utils import counters
 
@@ -553,7 +578,8 @@ def bench_model(name: str, args: argparse.Namespace, log: Callable[[str], None])
         log(f"  {'':<22} phases: {phases_summary(spent)}")
         form = variant_form(model, variant)
         if form is not None:
-            log(f"  {'':<22} form {form.describe()}{_taken_back(variant, form)}")
+            changes = _taken_back(variant, form) + _variant_changes(variant)
+            log(f"  {'':<22} form {form.describe()}{changes}")
         rows.append(
             Row(
                 name,

@@ -16,15 +16,17 @@
 #              The parts are split by the tests' earlier durations (sessions 34 and 46), so that
 #              the lanes end together. Each lane times on GPUs of its own; compiles share the host.
 #   cosmodes   (two GPUs) Cosmos's two speeds (94 or 122 ms for one graph, by what ran before it
-#              in the process, run 2): on GPU 0 torch.compile, the form without its weights in
-#              place, then the form, profiled (the fast and the slow one in one process: which
-#              kernels differ); on GPU 1 torch.compile, the form, then the form without them, with
-#              cuDNN's warnings logged (CUDNN_LOGLEVEL_DBG=2: engines that failed to build or
-#              to get their workspace)
+#              in the process, run 2), its form's passes on (`magi-form-passes`: as it was before
+#              its H200 decision became plain): on GPU 0 torch.compile, that form, then that form
+#              with its weights in place (`magi-form-passes-cl-params`, session 45's form),
+#              profiled (the fast and the slow one in one process: which kernels differ); on GPU
+#              1 the other order, with cuDNN's warnings logged (CUDNN_LOGLEVEL_DBG=2: engines
+#              that failed to build or to get their workspace)
 #   cosint     (two GPUs) Cosmos with DeconvInterleavePass (`magi-form-deconv-interleave`: the
 #              inverse Haar wavelet's 28 transposed convolutions as fused products, no cuDNN
-#              call) against torch.compile and the form, both orders, one per GPU, profiled on
-#              GPU 0; then its never-slower test (the form as shipped) on GPU 0, to compare
+#              call) against torch.compile, `magi-form-passes` and the form as shipped (plain on
+#              H200s), both orders, one per GPU, profiled on GPU 0; then Cosmos's never-slower
+#              test (the form as shipped) on GPU 0
 # The first machine ran `setup lanes4` on the tree of 36fe47f (run1/); run 2 (run2/, x2) the
 # Cosmos orders by hand (`zoo.py --models cosmos-vae --baseline torch.compile --rounds 5
 # --no-eager-timing --variants magi-form-no-cl-params,magi` on GPU 0 and `magi,...` with
@@ -79,14 +81,15 @@ for s in "$@"; do
         wait ;;
     cosmodes)
         B_ENV="CUDNN_LOGLEVEL_DBG=2 CUDNN_LOGDEST_DBG=$LOGS/cudnn_b.log" cosmos_orders cosmodes \
-            magi-form-no-cl-params,magi magi,magi-form-no-cl-params
+            magi-form-passes,magi-form-passes-cl-params magi-form-passes-cl-params,magi-form-passes
         # the log's first megabyte travels back (the poll tars every *.log)
         if [ -f "$LOGS/cudnn_b.log" ]; then
             head -c 1000000 "$LOGS/cudnn_b.log" >"$LOGS/cudnn_b.head"
             mv "$LOGS/cudnn_b.head" "$LOGS/cudnn_b.log"
         fi ;;
     cosint)
-        cosmos_orders cosint magi-form-deconv-interleave,magi magi,magi-form-deconv-interleave
+        cosmos_orders cosint magi-form-deconv-interleave,magi-form-passes,magi \
+            magi,magi-form-passes,magi-form-deconv-interleave
         CUDA_VISIBLE_DEVICES=0 zoo_part zoocos "cosmos" -n 0 ;;
     *) echo "unknown step $s" >&2 ;;
     esac
