@@ -17,16 +17,17 @@ element is one product::
     y[n, c*m + j, s*i + t] = x[n, c, i] * w[c, j, t]   (+ b[c*m + j])
 
 written as `x` unsqueezed to (N, C, 1, D1, 1, D2, 1, ...) times `w` unsqueezed to
-(1, C, m, 1, k1, 1, k2, ...), viewed as (N, C*m, D1*k1, D2*k2, ...). The product is formed in
-the inputs' dtype as the convolution's is, each output element from a single product (no
-accumulation order to differ).
+(1, C, m, 1, k1, 1, k2, ...), viewed as (N, C*m, D1*k1, D2*k2, ...). Each output element is
+one product, so there is no accumulation order to differ; Inductor forms it in fp32 and rounds
+where it stores, as cuDNN does, but may carry it unrounded into an add it fuses (the tiny Cosmos
+decode in bf16 came out closer to fp32 with the pass: 6.64e-3 against 8.41e-3).
 
-Why: on an H200 (torch 2.11, cuDNN 9) these calls ran cuDNN's legacy engines,
-`setTensor5d_kernel` and `convolveNd_dgrad_float_engine`, 264 launches each per Cosmos decode,
-the largest share of the decode's kernel time after the convolutions proper, and the decode's
-speed under magi changed with the process's history (94 ms or 122 ms for one graph;
-docs/benchmarks.md "Session 47"). As pointwise work they are one Triton kernel per group of
-fused products, and no cuDNN engine is chosen for them.
+Why: on an H200 (torch 2.11) these calls ran cuDNN's `setTensor5d_kernel` and
+`convolveNd_dgrad_float_engine`, 264 launches each per Cosmos decode, 87-236 ms of kernel time
+summed (much of it overlapping other kernels) against 12-23 ms for the convolutions proper, and
+the decode's speed under magi changed with the process's history (94 or 122 ms for one graph;
+docs/benchmarks.md "Session 47"). As pointwise work they fuse into Triton kernels, and no cuDNN
+engine is chosen for them.
 
 Skipped (counts in `PassResult.counts`): `skipped_shape` (padding, output padding or dilation
 not trivial, a kernel that is not the stride, or sizes that are not static ints),

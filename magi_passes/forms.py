@@ -90,7 +90,7 @@ The forms:
   never-slower test measured the form at 0.960x torch.compile's and the form without the
   weights at 0.950x. So on H200s its decision is recorded as plain (one compile, the measured
   passes off: torch.compile's graph, whose speed was 115.7-116.5 ms in every process), and the
-  weights stay as they are (plain Inductor's graph has them so); H100s keep the passes as
+  weights stay as they are (so that the plain graph is torch.compile's); H100s keep the passes as
   measured in sessions 27 and 28 (1.256-1.260x, cold compile 30.6 s against 32.2). The way back
   to the passes there is `DeconvInterleavePass` (the transposed convolutions as fused
   products), to be timed.
