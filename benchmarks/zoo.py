@@ -20,6 +20,10 @@ more latent frame (least-squares slope), against the FLOP floor of one more fram
 part of a decode (the fit's intercept: work done once per decode, such as the first chunk's
 graphs, where session 21 found a workaround's 115 ms that no per-frame figure showed), each count
 timed against `--baseline` and every run checked against a higher-precision decode at that count.
+The variants share the process, and so what the process keeps from a variant's first calls:
+cuDNN picks a convolution's engine at its first call and keeps it for that shape and layout, and
+one Cosmos decoder graph ran at 94 or 122 ms by what had run before it (session 47). Where two
+variants' ratio decides something, list them in both orders, in two processes.
 
 Variants: `torch.compile` (the baseline: `torch.compile(module)` as users write it), `magi`
 (`magi_compile(module)`: the passes plus a dynamo frame of its own for every module instance,
