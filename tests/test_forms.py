@@ -685,9 +685,7 @@ def test_the_ltx2_decoders_form_generates_fewer_kernels_than_inductor_in_fake_cu
 
 
 @pytest.mark.slow
-def test_cosmos_decoders_weights_in_place_convert_no_conv_weight_in_its_graph_in_fake_cuda() -> (
-    None
-):
+def test_cosmos_weights_in_place_leave_no_conv_weight_to_convert_in_fake_cuda() -> None:
     """Cosmos's form took its conv weights channels-last in place in session 45, for its compile
     time: at full size (fake CUDA, torch 2.13) the form without them made 80 Triton kernels and
     329 launches for Inductor to generate (Inductor alone: 63 and 304), with them 77 and 310; on
