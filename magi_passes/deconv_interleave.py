@@ -46,6 +46,7 @@ from typing import Any, ClassVar
 import torch
 
 from .base import MagiPass, PassResult, fake_value, run_on_fake
+from .channels_last import clone_node
 
 aten = torch.ops.aten
 CONV = aten.convolution.default
@@ -177,19 +178,9 @@ class DeconvInterleavePass(MagiPass):
         # the product's strides follow its inputs' order, which the passes after this one may
         # change (the layout pass re-lays out what produces `x`): made contiguous, always, so
         # that the view stays valid (Inductor computes the copy in the product's own kernel)
-        prod = _call(
-            graph,
-            aten.clone.default,
-            (prod,),
-            fake_value(prod),
-            kwargs={"memory_format": torch.contiguous_format},
-        )
+        prod = clone_node(graph, prod, torch.contiguous_format)
         y = _call(graph, aten.view.default, (prod, out_shape), fake_value(prod))
-        if layout != torch.contiguous_format:
-            y = _call(
-                graph, aten.clone.default, (y,), fake_value(y), kwargs={"memory_format": layout}
-            )
-        return y
+        return y if layout == torch.contiguous_format else clone_node(graph, y, layout)
 
 
 def _unsqueezed(graph: torch.fx.Graph, node: torch.fx.Node, dims: list[int]) -> torch.fx.Node:
@@ -199,18 +190,11 @@ def _unsqueezed(graph: torch.fx.Graph, node: torch.fx.Node, dims: list[int]) -> 
     return node
 
 
-def _call(
-    graph: torch.fx.Graph,
-    target: Any,
-    args: tuple[Any, ...],
-    *vals: Any,
-    kwargs: dict[str, Any] | None = None,
-) -> torch.fx.Node:
-    """A new `target(*args, **kwargs)` node with its fake value, computed from `vals` (the fake
-    values of the node arguments, in order) under their fake mode."""
-    kwargs = kwargs or {}
-    node = graph.call_function(target, args, kwargs)
+def _call(graph: torch.fx.Graph, target: Any, args: tuple[Any, ...], *vals: Any) -> torch.fx.Node:
+    """A new `target(*args)` node with its fake value, computed from `vals` (the fake values of
+    the node arguments, in order) under their fake mode."""
+    node = graph.call_function(target, args)
     fakes = iter(vals)
     concrete = tuple(next(fakes) if isinstance(a, torch.fx.Node) else a for a in args)
-    node.meta["val"] = run_on_fake(vals[0], lambda _: target(*concrete, **kwargs))
+    node.meta["val"] = run_on_fake(vals[0], lambda _: target(*concrete))
     return node

@@ -367,10 +367,10 @@ def compile_working_around(
     ``before_retry()`` (undo what the failed try recorded), ``on_retry(bug)`` (``bug``: which
     of the two the first try raised, as `sympy_failure` names it; e.g. to count the retries)
     and ``compile_()`` again inside `identity_numbers` and `unranged_undecided` (an error there
-    is raised with the first as its cause). Any other error, or one with ``enabled`` False, is raised as it is. With
-    ``first_in_scopes`` (and ``enabled``) the one try is inside the scopes already: for a graph
-    known to raise on its first try, which would cost its AOT dispatch, post-grad passes and
-    part of its lowering twice."""
+    is raised with the first as its cause). Any other error, or one with ``enabled`` False, is
+    raised as it is. With ``first_in_scopes`` (and ``enabled``) the one try is inside the scopes
+    already: for a graph known to raise on its first try, which would cost its AOT dispatch,
+    post-grad passes and part of its lowering twice."""
     if enabled and first_in_scopes:
         with identity_numbers(), unranged_undecided():
             return compile_()
