@@ -40,13 +40,13 @@ def test_the_wan_decoder_has_its_measured_form_and_other_models_none() -> None:
 
 
 # each decided decoder's recorded decisions, (decided_on, decided_plain_on), and the levers
-# measured for it on top of them (sessions 30, 31, 38, 40, 42, 43, 45, 46, 47): (conv weights
+# measured for it on top of them (sessions 30, 31, 38, 40, 42, 43, 45, 46, 47, 48): (conv weights
 # channels-last in place, PassConfig fields)
 DECIDED = {
     "cogvideox-decoder": (("H100,H200", ""), False, {}),
     "ltx-video-decoder": (("H100,H200", ""), True, {"channels_last_norm_inputs": True}),
     "hunyuanvideo-decoder": (("H100,H200", ""), True, {}),
-    "cosmos-decoder": (("H100", "H200"), False, {}),
+    "cosmos-decoder": (("H100,H200", ""), False, {"enable_deconv_interleave": True}),
     "hunyuanvideo1.5-decoder": (("H200", ""), False, {}),
     "kvae-3d-decoder": (("H100,H200", ""), False, {"work_around_sympy_first": True}),
     "kandinsky6-sr-decoder": (("H100,H200", ""), True, {"channels_last_norm_inputs": True}),
@@ -691,9 +691,10 @@ def test_cosmos_weights_in_place_leave_no_conv_weight_to_convert_in_fake_cuda() 
     329 launches for Inductor to generate (Inductor alone: 63 and 304), with them 77 and 310; on
     two H200s its cold compile took 1.058x torch.compile's without them and 0.900x and 0.945x
     with them. Session 47 found its speed on an H200 set by what ran before it in the process,
-    recorded its H200 decision as plain and left the weights as they are (the form's docstring);
-    the lever stays measurable (`magi-form-passes-cl-params`). In the graph each conv weight is
-    then already channels-last:
+    and since session 48 the form turns the transposed convolutions behind that into fused
+    products and leaves the weights as they are (the form's docstring); the lever stays
+    measurable (`magi-form-passes-cl-params`). In the graph each conv weight is then already
+    channels-last:
     the layout pass inserts no clone for it, and there are fewer kernels. (Tiny, torch 2.13: 69
     kernels against 71, but 243 launches against 231: a conv output is then channels-last
     already and goes into its causal cache's concatenation as it is, so the bias add Inductor

@@ -18,6 +18,8 @@
 #              `magi-form-passes-cl-params`, profiled, with cuDNN's warnings logged
 #              (CUDNN_LOGLEVEL_DBG=2: engines that failed to build or to get their workspace)
 #   suite      every requires_cuda test in one process (`-n 0`) on the final tree
+#   coldcos    Cosmos compiled cold as torch.compile, magi, magi, torch.compile (`cold_abba`:
+#              each a process of its own with empty caches), magi in its form as shipped
 set -u
 LOGS=/tmp/s48
 # shellcheck source=../../../tools/gpu_steps.sh
@@ -36,6 +38,7 @@ for s in "$@"; do
     case $s in
     setup) setup_room_step ;;
     suite) suite_one_gpu_step suite ;;
+    coldcos) cold_abba cosmos-vae torch.compile magi ;;
     zoocos) zoo_cosmos zoocos ;;
     zoocosi)
         rm -rf /tmp/alt && mkdir -p /tmp/alt
