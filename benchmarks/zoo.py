@@ -20,10 +20,11 @@ more latent frame (least-squares slope), against the FLOP floor of one more fram
 part of a decode (the fit's intercept: work done once per decode, such as the first chunk's
 graphs, where session 21 found a workaround's 115 ms that no per-frame figure showed), each count
 timed against `--baseline` and every run checked against a higher-precision decode at that count.
-The variants share the process, and so what the process keeps from a variant's first calls:
-cuDNN picks a convolution's engine at its first call and keeps it for that shape and layout, and
-one Cosmos decoder graph ran at 94 or 122 ms by what had run before it (session 47). Where two
-variants' ratio decides something, list them in both orders, in two processes.
+The variants share the process, and so what the process keeps from a variant's first calls
+(cuDNN's and the caching allocator's state): one Cosmos decoder graph ran at 94 or 122 ms by what
+had run before it (session 47), the same cuDNN kernels in both, one of them 4x slower in the
+slow copy (session 48). Where two variants' ratio decides something, list them in both orders,
+in two processes.
 
 Variants: `torch.compile` (the baseline: `torch.compile(module)` as users write it), `magi`
 (`magi_compile(module)`: the passes plus a dynamo frame of its own for every module instance,
@@ -74,12 +75,14 @@ copied for each reader instead of stored in fp32; session 39),
 `magi-form-sympy-first` (`magi` with `PassConfig.work_around_sympy_first`: each graph compiled
 inside the scopes that cure torch's sympy failures from its first try, not after a try that
 raised one; session 46: KVAE-3D's decoder),
-`magi-form-passes` (`magi` with its decisions recorded as kept magi on H100s and H200s: the
-form's passes where it records plain Inductor; session 47: Cosmos's decoder on H200s),
+`magi-form-passes` (`magi` with its decisions recorded as kept magi on H100s and H200s and
+`DeconvInterleavePass` off: the form's passes where it records plain Inductor; Cosmos's decoder
+as sessions 47 and 48 timed it, 94 ms or 122 by the process's history),
 `magi-form-passes-cl-params` (that, with the conv weights channels-last in place: Cosmos's form
 from session 45 to 47), `magi-form-deconv-interleave` (`magi-form-passes` with
 `PassConfig.enable_deconv_interleave`: transposed convolutions whose kernel is their stride, one
-input channel a group, as fused products instead of cuDNN calls; Cosmos's inverse Haar wavelet),
+input channel a group, as fused products instead of cuDNN calls; Cosmos's inverse Haar wavelet,
+its form since session 48),
 `magi-backend` (`torch.compile(module, backend="magi")`: the passes
 alone), the fair baselines `torch.compile+frames` (frames of their own, no passes: what the
 isolation alone buys) and `torch.compile+limit` (`torch.compile(module)` with dynamo's recompile
@@ -179,8 +182,10 @@ from pytest_magi.numerics import (  # noqa: E402
 from pytest_magi.timing import MIN_ROUNDS, device_name, measure_pair  # noqa: E402
 
 # the decisions of a form recorded as "kept magi" on H100s and H200s, for the variants that time
-# a form's passes where it records plain (Cosmos's decoder on H200s since session 47)
+# a form's passes where it records plain (Cosmos's decoder on H200s in session 47)
 KEPT_EVERYWHERE = {"decided_on": "H100,H200", "decided_plain_on": ""}
+# the passes as session 47 timed Cosmos's decoder: its transposed convolutions left to cuDNN
+PASSES_S47 = {"enable_deconv_interleave": False, **KEPT_EVERYWHERE}
 # name -> (PassConfig overrides, or None for plain Inductor; frame isolation of the copy)
 VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "torch.compile": (None, "class"),
@@ -210,8 +215,8 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-form-no-cl-slices": ({"channels_last_through_slices": False}, "instance"),
     "magi-form-recompute": ({"recompute_norm_producers": True}, "instance"),
     "magi-form-sympy-first": ({"work_around_sympy_first": True}, "instance"),
-    "magi-form-passes": (dict(KEPT_EVERYWHERE), "instance"),
-    "magi-form-passes-cl-params": (dict(KEPT_EVERYWHERE), "instance"),
+    "magi-form-passes": (dict(PASSES_S47), "instance"),
+    "magi-form-passes-cl-params": (dict(PASSES_S47), "instance"),
     "magi-form-deconv-interleave": (
         {"enable_deconv_interleave": True, **KEPT_EVERYWHERE},
         "instance",

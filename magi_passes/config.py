@@ -125,9 +125,11 @@ class PassConfig:
     - `enable_deconv_interleave` (opt-in): let `DeconvInterleavePass` turn a transposed
       convolution whose kernel equals its stride, one input channel a group (an inverse Haar
       wavelet, a depthwise pixel-shuffle upsampler), into a broadcast multiply and an interleave
-      that Inductor fuses, instead of a cuDNN call. Measured where it is on. Off until a GPU
-      weighs it: the 28 such calls of a Cosmos decode ran cuDNN's legacy engines on an H200
-      (docs/benchmarks.md, "Session 47").
+      that Inductor fuses, instead of a cuDNN call. Measured where it is on. Off by default
+      (it fires on one zoo model), on in Cosmos's form (`magi_passes.forms`): the 28 such
+      calls of a Cosmos decode ran cuDNN's legacy engines on an H200 (docs/benchmarks.md,
+      "Session 47"); with the pass the decode took 45.0 ms against torch.compile's 116.7
+      (2.56-2.60x, output closer to fp32; "Session 48").
     - `channels_last_through_cat`: in static graphs, where a convolution's input is a
       concatenation along a frame or spatial dim (a causal conv's cache frames in front of the
       new ones), `ConvChannelsLastPass` converts the concatenation's inputs instead of its

@@ -412,6 +412,36 @@ def test_the_zoo_benchmark_pins_norm_inputs_in_exactly_its_cl_norm_variants() ->
 
 
 @DIFFUSERS
+def test_the_zoo_benchmark_times_cosmos_with_and_without_its_interleave() -> None:
+    """Cosmos's decoder in its form (session 48) and the variants that time it without that:
+    `magi` and `magi-form-deconv-interleave` turn its transposed convolutions into products
+    (`PassConfig.enable_deconv_interleave`), `magi-form-passes` and
+    `magi-form-passes-cl-params` leave them to cuDNN as session 47 timed them, the second with
+    the conv weights channels-last in place; each with the decisions recorded as kept magi on
+    H100s and H200s. Nothing is compiled (torch.compile is lazy)."""
+    from scripts import load_benchmark
+
+    bench = load_benchmark("zoo")
+    model = zoo.load("cosmos-vae")
+    expected = {
+        "magi": (True, False),
+        "magi-form-deconv-interleave": (True, False),
+        "magi-form-passes": (False, False),
+        "magi-form-passes-cl-params": (False, True),
+    }
+    for variant, (interleave, weights_in_place) in expected.items():
+        compiled, backend = bench._build_variant(model, variant, 64)
+        assert backend is not None
+        config = backend.config
+        assert config.enable_deconv_interleave is interleave, variant
+        assert (config.decided_on, config.decided_plain_on) == ("H100,H200", ""), variant
+        assert compiled.compile_kwargs["channels_last_parameters"] is weights_in_place, variant
+        assert compiled.compile_kwargs["isolate"] == "root", variant
+        changes = bench._variant_changes(variant)
+        assert ("enable_deconv_interleave" in changes) is (variant != "magi"), variant
+
+
+@DIFFUSERS
 @pytest.mark.slow
 def test_the_static_wan_form_reuses_its_chunk_graphs_at_every_length() -> None:
     """The tiny Wan decode with the dynamo fix (needed on torch 2.11; torch 2.13 traces the

@@ -21,7 +21,7 @@
 #   coldcos    Cosmos compiled cold as torch.compile, magi, magi, torch.compile (`cold_abba`:
 #              each a process of its own with empty caches), magi in its form as shipped
 set -u
-LOGS=/tmp/s48
+LOGS=${LOGS:-/tmp/s48}
 # shellcheck source=../../../tools/gpu_steps.sh
 source tools/gpu_steps.sh
 HERE=$PWD
