@@ -20,6 +20,10 @@
 #   suite      every requires_cuda test in one process (`-n 0`) on the final tree
 #   coldcos    Cosmos compiled cold as torch.compile, magi, magi, torch.compile (`cold_abba`:
 #              each a process of its own with empty caches), magi in its form as shipped
+#   coldcl     Cosmos's form with its conv weights channels-last in place too
+#              (`magi-form-cl-params`: fake CUDA, 59 Triton kernels and 242 launches against the
+#              form's 61 and 260 and Inductor's 63 and 304) compiled cold, then torch.compile
+#              and the form timed against it in that process; torch.compile cold; it cold again
 set -u
 LOGS=${LOGS:-/tmp/s48}
 # shellcheck source=../../../tools/gpu_steps.sh
@@ -39,6 +43,10 @@ for s in "$@"; do
     setup) setup_room_step ;;
     suite) suite_one_gpu_step suite ;;
     coldcos) cold_abba cosmos-vae torch.compile magi ;;
+    coldcl)
+        step cos_cl_1 cold_model cosmos-vae cos_cl_1 magi-form-cl-params,torch.compile,magi
+        step cos_tc cold_model cosmos-vae cos_tc torch.compile
+        step cos_cl_2 cold_model cosmos-vae cos_cl_2 magi-form-cl-params ;;
     zoocos) zoo_cosmos zoocos ;;
     zoocosi)
         rm -rf /tmp/alt && mkdir -p /tmp/alt
