@@ -75,14 +75,15 @@ copied for each reader instead of stored in fp32; session 39),
 `magi-form-sympy-first` (`magi` with `PassConfig.work_around_sympy_first`: each graph compiled
 inside the scopes that cure torch's sympy failures from its first try, not after a try that
 raised one; session 46: KVAE-3D's decoder),
-`magi-form-passes` (`magi` with its decisions recorded as kept magi on H100s and H200s and
-`DeconvInterleavePass` off: the form's passes where it records plain Inductor; Cosmos's decoder
-as sessions 47 and 48 timed it, 94 ms or 122 by the process's history),
-`magi-form-passes-cl-params` (that, with the conv weights channels-last in place: Cosmos's form
-from session 45 to 47), `magi-form-deconv-interleave` (`magi-form-passes` with
-`PassConfig.enable_deconv_interleave`: transposed convolutions whose kernel is their stride, one
-input channel a group, as fused products instead of cuDNN calls; Cosmos's inverse Haar wavelet,
-its form since session 48),
+`magi-form-passes` (`magi` with its decisions recorded as kept magi on H100s and H200s,
+`DeconvInterleavePass` off and the conv weights as the model has them: the form's passes where
+it records plain Inductor; Cosmos's decoder as sessions 47 and 48 timed it, 94 ms or 122 by the
+process's history), `magi-form-passes-cl-params` (that, with the conv weights channels-last in
+place: Cosmos's form from session 45 to 47), `magi-form-deconv-interleave` (`magi-form-passes`
+with `PassConfig.enable_deconv_interleave`: transposed convolutions whose kernel is their
+stride, one input channel a group, as fused products instead of cuDNN calls; Cosmos's inverse
+Haar wavelet, as session 48 first timed it; its form since then also takes its weights in
+place),
 `magi-backend` (`torch.compile(module, backend="magi")`: the passes
 alone), the fair baselines `torch.compile+frames` (frames of their own, no passes: what the
 isolation alone buys) and `torch.compile+limit` (`torch.compile(module)` with dynamo's recompile
@@ -289,6 +290,8 @@ FORM_OPTION_OVERRIDES: dict[str, dict[str, Any]] = {
     "magi-form-cl-params-norm": {"channels_last_parameters": True},
     "magi-form-cl-params-gn-chunks": {"channels_last_parameters": True},
     "magi-form-passes-cl-params": {"channels_last_parameters": True},
+    "magi-form-passes": {"channels_last_parameters": False},
+    "magi-form-deconv-interleave": {"channels_last_parameters": False},
 }
 # the `magi-form-*` variants compiled with Inductor options of their own (`MagiBackend`'s)
 FORM_INDUCTOR_OPTIONS: dict[str, dict[str, Any]] = {

@@ -92,14 +92,20 @@ The forms:
   `convolveNd_dgrad_float_engine` launches a decode, torch.compile's graph included: profiled in
   one process ("Session 48"), a fast and a slow copy launched the same kernels, the slow one's
   `setTensor5d_kernel` summing 198.6 ms against 49.4. So the form turns those convolutions
-  into products Inductor fuses (`DeconvInterleavePass`, `PassConfig.enable_deconv_interleave`)
-  and leaves the weights as they are: on an H200 ("Session 48", torch 2.11, bf16, the zoo's
-  full size) 44.97-45.56 ms against torch.compile's 116.7 (2.562-2.597x, both orders, in its
-  never-slower test too), output 1.22e-2 from fp32 against torch.compile's 1.31e-2 and eager's
-  1.66e-2, and recorded for H200s. H100s keep the passes as measured in sessions 27 and 28
-  (1.256-1.260x, cold compile 30.6 s against 32.2) with the interleave on top, which is not
-  timed on an H100 (the same Hopper chip and cuDNN; the rewrite removes the cuDNN calls that
-  cost most of the decode there too).
+  into products Inductor fuses (`DeconvInterleavePass`, `PassConfig.enable_deconv_interleave`):
+  on an H200 ("Session 48", torch 2.11, bf16, the zoo's full size) 44.97-45.56 ms against
+  torch.compile's 116.0-116.7 (2.562-2.597x, both orders, and in its never-slower test twice),
+  output 1.22e-2 from fp32 against torch.compile's 1.31e-2 and eager's 1.66e-2, so H200s are
+  recorded. That form compiled cold in 37.4 and 37.8 s against torch.compile's 32.0 and 36.6
+  (1.096x, alternated), so it takes its conv weights channels-last in place again (no cuDNN
+  transposed convolution is left for them to slow): fake CUDA 59 Triton kernels and 242
+  launches against 61 and 260 without them (Inductor: 63 and 304); on an H200 cold in 26.9 and
+  24.9 s against torch.compile's 29.8 (0.869x), at the same speed (46.31 against 46.52 ms
+  without the weights in place, 45.14 against torch.compile's 116.59: 2.583x), output 1.23e-2.
+  H100s keep the passes as measured in sessions 27 and 28 (1.256-1.260x, cold compile 30.6 s
+  against 32.2) with the interleave and the weights in place on top, not timed on an H100 (the
+  same Hopper chip and cuDNN; the rewrite removes the cuDNN calls that cost most of the decode
+  there too).
 - ``hunyuanvideo1.5-decoder``, ``kvae-3d-decoder``, ``kandinsky6-sr-decoder`` (`DECIDED_DECODERS`):
   the generic form with the decisions recorded for H200s. Measured on an H200 ("Session 31",
   torch 2.11, bf16, the zoo's full size), each compiled cold by the static rules with
@@ -427,6 +433,7 @@ DECIDED_DECODERS: tuple[CompileForm, ...] = (
         f"{_AUTOENCODERS}.autoencoder_kl_cosmos.CosmosDecoder3d",
         "H100,H200",
         f'{_SESSION_27}, "Session 43", "Session 44", "Session 45", "Session 47", "Session 48"',
+        channels_last_parameters=True,
         pass_config={"enable_deconv_interleave": True},
         frames="root",
     ),

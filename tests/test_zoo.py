@@ -414,17 +414,17 @@ def test_the_zoo_benchmark_pins_norm_inputs_in_exactly_its_cl_norm_variants() ->
 @DIFFUSERS
 def test_the_zoo_benchmark_times_cosmos_with_and_without_its_interleave() -> None:
     """Cosmos's decoder in its form (session 48) and the variants that time it without that:
-    `magi` and `magi-form-deconv-interleave` turn its transposed convolutions into products
-    (`PassConfig.enable_deconv_interleave`), `magi-form-passes` and
-    `magi-form-passes-cl-params` leave them to cuDNN as session 47 timed them, the second with
-    the conv weights channels-last in place; each with the decisions recorded as kept magi on
-    H100s and H200s. Nothing is compiled (torch.compile is lazy)."""
+    `magi` (its conv weights channels-last in place) and `magi-form-deconv-interleave` (not)
+    turn its transposed convolutions into products (`PassConfig.enable_deconv_interleave`),
+    `magi-form-passes` and `magi-form-passes-cl-params` leave them to cuDNN as session 47 timed
+    them, the second with the weights in place; each with the decisions recorded as kept magi
+    on H100s and H200s. Nothing is compiled (torch.compile is lazy)."""
     from scripts import load_benchmark
 
     bench = load_benchmark("zoo")
     model = zoo.load("cosmos-vae")
     expected = {
-        "magi": (True, False),
+        "magi": (True, True),
         "magi-form-deconv-interleave": (True, False),
         "magi-form-passes": (False, False),
         "magi-form-passes-cl-params": (False, True),

@@ -4,8 +4,10 @@
 # `bash tools/gpu_poll.sh /tmp/s48 540 s48_logs.tgz` to wait. Every step times on the one GPU,
 # one process at a time.
 #   setup      tools/gpu_setup.sh and the GPU (NO_ROOM_TEST=1 skips tests/test_stack_room.py)
-#   zoocos     Cosmos's never-slower test (tests/test_zoo_gpu.py) in its form as shipped:
-#              plain Inductor on H200s (session 47's gate, never timed on a GPU)
+#   zoocos     Cosmos's never-slower test (tests/test_zoo_gpu.py) in its form as shipped (run
+#              1: plain Inductor on H200s, session 47's gate; run 2: the interleave; the final
+#              tree: the interleave with the weights in place, timed by `coldcl` in zoo.py, its
+#              test not yet run: `setup zoocos coldcos` on the next machine, H100 or H200)
 #   zoocosi    the same test on a copy of the tree with cosmos_interleave_form.patch applied:
 #              the form with DeconvInterleavePass on and its decision recorded as kept magi on
 #              H100s and H200s (the inverse Haar wavelet's 28 transposed convolutions as fused
@@ -24,6 +26,10 @@
 #              (`magi-form-cl-params`: fake CUDA, 59 Triton kernels and 242 launches against the
 #              form's 61 and 260 and Inductor's 63 and 304) compiled cold, then torch.compile
 #              and the form timed against it in that process; torch.compile cold; it cold again
+# Run 1 (run1/): `NO_ROOM_TEST=1 ... next.sh setup zoocos zoocosi cosint cosmodes suite` on the
+# tree of 5273f2c; run 2 (run2/): `setup zoocos coldcos` on c064b4a (the form with the
+# interleave), LOGS=/tmp/s48b; run 3 (run3/): `coldcl` on 49992e0 with LOGS=/tmp/s48c,
+# tools/gpu_setup.sh run beside its first step. Each on a one-H200 machine of its own.
 set -u
 LOGS=${LOGS:-/tmp/s48}
 # shellcheck source=../../../tools/gpu_steps.sh
