@@ -83,7 +83,9 @@ place: Cosmos's form from session 45 to 47), `magi-form-deconv-interleave` (`mag
 with `PassConfig.enable_deconv_interleave`: transposed convolutions whose kernel is their
 stride, one input channel a group, as fused products instead of cuDNN calls; Cosmos's inverse
 Haar wavelet, as session 48 first timed it; its form since then also takes its weights in
-place),
+place), `magi-form-upcast-matmul` (`magi` with `PassConfig.enable_upcast_matmul`: fp32 batched
+matmuls of upcast bf16/fp16 operands, as in PyTorch's math attention, on the low-precision
+operands with an fp32 output; Cosmos's spatial attention, session 48),
 `magi-backend` (`torch.compile(module, backend="magi")`: the passes
 alone), the fair baselines `torch.compile+frames` (frames of their own, no passes: what the
 isolation alone buys) and `torch.compile+limit` (`torch.compile(module)` with dynamo's recompile
@@ -222,6 +224,7 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
         {"enable_deconv_interleave": True, **KEPT_EVERYWHERE},
         "instance",
     ),
+    "magi-form-upcast-matmul": ({"enable_upcast_matmul": True}, "instance"),
     "magi-backend": ({}, "class"),
     "magi-no-cl": ({"enable_conv_channels_last": False}, "instance"),
     "magi-cl-always": ({"channels_last_conv2d_graphs": True}, "class"),
@@ -279,6 +282,7 @@ FORM_VARIANTS = (
     "magi-form-passes",
     "magi-form-passes-cl-params",
     "magi-form-deconv-interleave",
+    "magi-form-upcast-matmul",
 )
 # the form variants compiled with their own frames (VARIANTS), not the form's (`CompileForm.frames`)
 FRAME_VARIANTS = ("magi-form-root-frames", "magi-form-instance-frames")

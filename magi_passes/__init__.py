@@ -28,6 +28,7 @@ from .nd_tiling import NdTilingPass
 from .norm_rsqrt import NormRsqrtPass
 from .predicates import is_conv_heavy, is_dynamic
 from .producer_recompute import ProducerRecomputePass
+from .upcast_matmul import UpcastMatmulPass
 from .workarounds import DynamicCatTilingWorkaround, PaddingMiscompileWorkaround
 
 __all__ = [
@@ -49,6 +50,7 @@ __all__ = [
     "PaddingMiscompileWorkaround",
     "PassResult",
     "ProducerRecomputePass",
+    "UpcastMatmulPass",
     "form_for",
     "inductor_options",
     "is_conv_heavy",

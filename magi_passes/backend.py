@@ -695,6 +695,20 @@ def _has_transposed_convolution(gm: torch.fx.GraphModule) -> bool:
     )
 
 
+_MATMUL_NAME = re.compile(r"scaled_dot_product_attention|matmul|bmm|einsum")
+
+
+def _has_batched_matmul(gm: torch.fx.GraphModule) -> bool:
+    """Whether dynamo's graph calls a function that may become a batched matmul (attention,
+    `matmul`, `bmm`, `einsum`, the `@` operator) or a `MultiheadAttention` module: what
+    `UpcastMatmulPass` may rewrite. Conservative, as `_has_convolution` is."""
+    return _calls(
+        gm,
+        lambda target: bool(_MATMUL_NAME.search(getattr(target, "__name__", ""))),
+        torch.nn.MultiheadAttention,
+    )
+
+
 def _measured_passes_cannot_fire(gm: torch.fx.GraphModule, config: PassConfig) -> str | None:
     """Why no measured pass can change `gm` (None: one may), read from dynamo's graph before
     anything is compiled: the channels-last rewrite needs a convolution that its gate admits
@@ -702,6 +716,8 @@ def _measured_passes_cannot_fire(gm: torch.fx.GraphModule, config: PassConfig) -
     Without this, a graph that Inductor's FX graph cache serves (so that no pass history says
     what changed) would be compiled a second time, plain, and timed for nothing."""
     if config.enable_norm_rsqrt and _has_vector_norm(gm):
+        return None
+    if config.enable_upcast_matmul and _has_batched_matmul(gm):
         return None
     if not _has_convolution(gm):
         return "no measured pass can change this graph (no convolution, no vector norm)"

@@ -130,6 +130,12 @@ class PassConfig:
       calls of a Cosmos decode ran cuDNN's legacy engines on an H200 (docs/benchmarks.md,
       "Session 47"); with the pass the decode took 45.0 ms against torch.compile's 116.7
       (2.56-2.60x, output closer to fp32; "Session 48").
+    - `enable_upcast_matmul` (opt-in): let `UpcastMatmulPass` run a batched matmul whose fp32
+      operands are upcasts of bf16 or fp16 tensors on those tensors with an fp32 output
+      (`bmm.dtype`: tensor cores), as in the first matmul of PyTorch's math attention (one head
+      of 512 channels, a VAE decoder's mid-block). The same values, summed in fp32. Measured
+      where it is on; not yet timed on a GPU, where that matmul ran as an fp32 cuBLAS kernel
+      for 12-13 ms a launch in the Cosmos decode (docs/benchmarks.md, "Session 48").
     - `channels_last_through_cat`: in static graphs, where a convolution's input is a
       concatenation along a frame or spatial dim (a causal conv's cache frames in front of the
       new ones), `ConvChannelsLastPass` converts the concatenation's inputs instead of its
@@ -248,6 +254,7 @@ class PassConfig:
     enable_conv_input_windows: bool = False
     enable_conv_pad_fold: bool = True
     enable_deconv_interleave: bool = False
+    enable_upcast_matmul: bool = False
     channels_last_through_cat: bool = True
     enable_causal_pad_trim: bool = True
     channels_last_norm_inputs: bool = False

@@ -11,6 +11,8 @@ Order, and why:
    `DeconvInterleavePass` (opt-in): turns transposed convolutions whose kernel is their stride
    (one input channel a group) into pointwise products, before any pass that reads
    convolutions, so none of them sees these as convolutions.
+   `UpcastMatmulPass` (opt-in): runs fp32 batched matmuls of upcast bf16/fp16 operands on the
+   low-precision operands with an fp32 output; it touches no convolution, so its place is free.
 3. `CausalPadTrimPass`: drops a convolution's taps that read only zero padding (a causal
    conv's first frames), taking that part of the pad off; before the fold, which then folds the
    symmetric spatial pad that is left.
@@ -65,6 +67,7 @@ from .group_norm import GroupNormStatsPass
 from .nd_tiling import NdTilingPass
 from .norm_rsqrt import NormRsqrtPass
 from .producer_recompute import ProducerRecomputePass
+from .upcast_matmul import UpcastMatmulPass
 from .workarounds import DynamicCatTilingWorkaround, PaddingMiscompileWorkaround
 
 log = logging.getLogger(__name__)
@@ -74,6 +77,7 @@ PASS_ORDER: tuple[type[MagiPass], ...] = (
     DynamicReshapePass,
     NormRsqrtPass,
     DeconvInterleavePass,
+    UpcastMatmulPass,
     CausalPadTrimPass,
     ConvPadFoldPass,
     ProducerRecomputePass,

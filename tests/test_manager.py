@@ -82,6 +82,7 @@ def test_pass_order_and_results() -> None:
         "dynamic_reshape",
         "norm_rsqrt",
         "deconv_interleave",
+        "upcast_matmul",
         "causal_pad_trim",
         "conv_pad_fold",
         "producer_recompute",

@@ -7,7 +7,7 @@
 #   zoocos     Cosmos's never-slower test (tests/test_zoo_gpu.py) in its form as shipped (run
 #              1: plain Inductor on H200s, session 47's gate; run 2: the interleave; the final
 #              tree: the interleave with the weights in place, timed by `coldcl` in zoo.py, its
-#              test not yet run: `setup zoocos coldcos` on the next machine, H100 or H200)
+#              test not yet run: `setup zoocos upcast coldcos` on the next machine, H100 or H200)
 #   zoocosi    the same test on a copy of the tree with cosmos_interleave_form.patch applied:
 #              the form with DeconvInterleavePass on and its decision recorded as kept magi on
 #              H100s and H200s (the inverse Haar wavelet's 28 transposed convolutions as fused
@@ -26,6 +26,11 @@
 #              (`magi-form-cl-params`: fake CUDA, 59 Triton kernels and 242 launches against the
 #              form's 61 and 260 and Inductor's 63 and 304) compiled cold, then torch.compile
 #              and the form timed against it in that process; torch.compile cold; it cold again
+#   upcast     (not yet run) Cosmos, MiniMax-H3, SVD and VidTok with UpcastMatmulPass
+#              (`magi-form-upcast-matmul`: their math attention's first matmul, q k^T, on the
+#              bf16 operands with an fp32 output, instead of an fp32 cuBLAS kernel: 2, 36, 1 and
+#              1 such matmuls in fake CUDA) against torch.compile and their forms, in both
+#              orders, each order a process of its own (the first profiled)
 # Run 1 (run1/): `NO_ROOM_TEST=1 ... next.sh setup zoocos zoocosi cosint cosmodes suite` on the
 # tree of 5273f2c; run 2 (run2/): `setup zoocos coldcos` on c064b4a (the form with the
 # interleave), LOGS=/tmp/s48b; run 3 (run3/): `coldcl` on 49992e0 with LOGS=/tmp/s48c,
@@ -49,6 +54,14 @@ for s in "$@"; do
     setup) setup_room_step ;;
     suite) suite_one_gpu_step suite ;;
     coldcos) cold_abba cosmos-vae torch.compile magi ;;
+    upcast)
+        for m in cosmos-vae minimax-h3-vae svd-vae vidtok-vae; do
+            up=(python benchmarks/zoo.py --models "$m" --baseline torch.compile --rounds 5
+                --hbm-gbps "$HBM" --no-eager-timing)
+            step "upcast_${m%-vae}_a" "${up[@]}" --variants magi-form-upcast-matmul,magi \
+                --profile --profile-rounds 1 --profile-top 25
+            step "upcast_${m%-vae}_b" "${up[@]}" --variants magi,magi-form-upcast-matmul
+        done ;;
     coldcl)
         step cos_cl_1 cold_model cosmos-vae cos_cl_1 magi-form-cl-params,torch.compile,magi
         step cos_tc cold_model cosmos-vae cos_tc torch.compile

@@ -1,0 +1,226 @@
+"""`UpcastMatmulPass`: a batched matmul of fp32 operands that are exact upcasts of bf16 or fp16
+tensors runs on those tensors with an fp32 output (`aten.bmm.dtype`, tensor cores), instead of
+as an fp32 matmul.
+
+Matches, in the post-grad graph::
+
+    a = shape_ops(mul(convert_element_type(x, float32), s))     # x: bf16 or fp16
+    b = shape_ops(mul(convert_element_type(y, float32), t))     # the same dtype as x
+    z = bmm(a, b)                                               # fp32
+
+where each `mul` by a Python number is optional and `shape_ops` is a chain of reshape, view,
+expand, permute, transpose and unsqueeze (in any order with the `mul`, which commutes with
+them). Emits::
+
+    z = bmm.dtype(shape_ops(x), shape_ops(y), float32) * (s * t)
+
+The operands hold the same values as before (an upcast is exact), the products are accumulated
+in fp32 as before, and the constant factor moves out of the sum: the output is the fp32
+matmul's up to the order of its fp32 sums (and one rounding of `s * t` where it is not a power
+of two).
+
+This is the first matmul of PyTorch's math attention (`_scaled_dot_product_attention_math`,
+which upcasts bf16 and fp16 to fp32 first and scales q and k by the fourth root of the scale
+each): what `F.scaled_dot_product_attention` runs where no fused kernel takes its shape, such as
+one head of 512 channels (Cosmos's decoder's spatial attention, over 3 x 14080 tokens: 0.61
+TFLOP a matmul). In the profile of that decode on an H200 (torch 2.11), a cuBLAS kernel named
+`Kernel2` took 25.0 of its 46.3 ms in 2 launches: by its count and time, those two fp32
+matmuls, about 1 ms each at the bf16 tensor cores' rate (docs/benchmarks.md "Session 48"). The second matmul (the probabilities times v) is left alone:
+its first operand is the softmax's fp32 output, not an upcast, and rounding it would change the
+numbers.
+
+Skipped (counts in `PassResult.counts`): `skipped_not_upcast` (an operand is not an upcast of
+a bf16 or fp16 tensor through those ops, or a shape op takes symbolic sizes), `skipped_dtypes`
+(the two sources differ in dtype), `skipped_device` (not on CUDA: `bmm.dtype` runs there only),
+`skipped_symbolic` (the matmul's sizes are symbolic: left to Inductor).
+
+Opt-in (`PassConfig.enable_upcast_matmul`) and measured where it is on (`measured_by`): not yet
+timed on a GPU.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any, ClassVar
+
+import torch
+
+from .base import MagiPass, PassResult, fake_value, run_on_fake
+
+aten = torch.ops.aten
+prims = torch.ops.prims
+BMM = aten.bmm.default
+UPCAST_FROM = (torch.bfloat16, torch.float16)
+COUNT_KEYS = (
+    "rewritten",
+    "skipped_not_upcast",
+    "skipped_dtypes",
+    "skipped_device",
+    "skipped_symbolic",
+)
+# ops that move or view values without changing them, replayed on the low-precision source
+SHAPE_OPS = frozenset(
+    {
+        aten.reshape.default,
+        aten.view.default,
+        aten._unsafe_view.default,
+        aten.expand.default,
+        aten.permute.default,
+        aten.transpose.int,
+        aten.unsqueeze.default,
+    }
+)
+SCALE_OPS = frozenset({aten.mul.Scalar, aten.mul.Tensor})
+
+
+def _scalar(value: Any) -> float | None:
+    """`value` as a float if it is a Python number (not a bool), else None."""
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return float(value)
+    return None
+
+
+def upcast_source(
+    node: Any,
+) -> tuple[torch.fx.Node, list[torch.fx.Node], float] | None:
+    """For a bmm operand: the bf16 or fp16 node it is an fp32 upcast of, the shape ops between
+    (source side first) and the product of the scalar factors on the way; None where the
+    operand is anything else."""
+    chain: list[torch.fx.Node] = []
+    scale = 1.0
+    while isinstance(node, torch.fx.Node) and node.op == "call_function":
+        if node.target in SHAPE_OPS:
+            if _has_node(node.args[1:]) or _has_node(node.kwargs):
+                return None  # symbolic sizes: left to Inductor
+            chain.append(node)
+            node = node.args[0]
+            continue
+        if node.target in SCALE_OPS and len(node.args) == 2 and not node.kwargs:
+            factor = _scalar(node.args[1])
+            if factor is None:
+                return None
+            scale *= factor
+            node = node.args[0]
+            continue
+        if _is_upcast(node):
+            source = node.args[0]
+            value = fake_value(source)
+            if isinstance(value, torch.Tensor) and value.dtype in UPCAST_FROM:
+                assert isinstance(source, torch.fx.Node)
+                return source, chain[::-1], scale
+        return None
+    return None
+
+
+def _is_upcast(node: torch.fx.Node) -> bool:
+    """Whether `node` converts its input to fp32 and changes nothing else: Inductor's
+    `convert_element_type`, or `_to_copy` with a dtype only (as traced before decompositions)."""
+    if node.target == prims.convert_element_type.default:
+        return node.args[1] == torch.float32
+    if node.target == aten._to_copy.default:
+        return len(node.args) == 1 and node.kwargs == {"dtype": torch.float32}
+    return False
+
+
+def _has_node(args: Any) -> bool:
+    """Whether `args` (nested lists, tuples, dicts) holds an fx node."""
+    found: list[torch.fx.Node] = []
+    torch.fx.node.map_arg(args, found.append)
+    return bool(found)
+
+
+class UpcastMatmulPass(MagiPass):
+    """fp32 batched matmuls of upcast bf16/fp16 operands on those operands, with an fp32 output
+    (module docstring)."""
+
+    name: ClassVar[str] = "upcast_matmul"
+    measured_by: ClassVar[str | None] = "enable_upcast_matmul"
+
+    def enabled(self) -> bool:
+        return self.config.enable_upcast_matmul
+
+    def apply(self, graph: torch.fx.Graph) -> PassResult:
+        counts = dict.fromkeys(COUNT_KEYS, 0)
+        result = PassResult(self.name, applied=False, reason="", counts=counts)
+        bmms = list(graph.find_nodes(op="call_function", target=BMM))
+        for bmm in bmms:
+            self.rewrite(graph, bmm, counts)
+        if counts["rewritten"]:
+            graph.lint()
+            result.applied = True
+            result.reason = (
+                f"{counts['rewritten']} fp32 batched matmul(s) of upcast operands on the "
+                f"low-precision operands, fp32 out"
+            )
+        elif bmms:
+            result.reason = "no batched matmul of upcast operands (see counts)"
+        else:
+            result.reason = "no batched matmul"
+        return result
+
+    def rewrite(self, graph: torch.fx.Graph, bmm: torch.fx.Node, counts: dict[str, int]) -> None:
+        out = fake_value(bmm)
+        if not isinstance(out, torch.Tensor) or out.dtype != torch.float32:
+            counts["skipped_not_upcast"] += 1
+            return
+        if out.device.type != "cuda":
+            counts["skipped_device"] += 1
+            return
+        if not all(isinstance(d, int) for d in out.shape):
+            counts["skipped_symbolic"] += 1
+            return
+        sources = [upcast_source(arg) for arg in bmm.args[:2]]
+        if any(s is None for s in sources):
+            counts["skipped_not_upcast"] += 1
+            return
+        (a, a_chain, a_scale), (b, b_chain, b_scale) = sources  # type: ignore[misc]
+        if fake_value(a).dtype != fake_value(b).dtype:
+            counts["skipped_dtypes"] += 1
+            return
+        with graph.inserting_before(bmm):
+            a_low, b_low = _replay(graph, a, a_chain), _replay(graph, b, b_chain)
+            new = _call(graph, aten.bmm.dtype, (a_low, b_low, torch.float32), a_low, b_low)
+            scale = a_scale * b_scale
+            if scale != 1.0:
+                new = _call(graph, aten.mul.Scalar, (new, scale), new)
+        operands = list(bmm.args[:2])
+        bmm.replace_all_uses_with(new)
+        graph.erase_node(bmm)
+        for operand in operands:
+            _erase_unused(graph, operand)
+        counts["rewritten"] += 1
+
+
+def _erase_unused(graph: torch.fx.Graph, node: Any) -> None:
+    """`node` and what fed only it, up its operand chain, where nothing reads them any more
+    (the fp32 operands' shape ops, scales and upcasts; never a placeholder)."""
+    while isinstance(node, torch.fx.Node) and node.op == "call_function" and not node.users:
+        parent = node.args[0] if node.args else None
+        graph.erase_node(node)
+        node = parent
+
+
+def _replay(graph: torch.fx.Graph, source: torch.fx.Node, chain: list[torch.fx.Node]) -> Any:
+    """`chain`'s shape ops applied to `source` in turn (their own arguments after the first)."""
+    node = source
+    for op in chain:
+        node = _call(graph, op.target, (node, *op.args[1:]), node, kwargs=dict(op.kwargs))
+    return node
+
+
+def _call(
+    graph: torch.fx.Graph,
+    target: Any,
+    args: tuple[Any, ...],
+    *nodes: torch.fx.Node,
+    kwargs: dict[str, Any] | None = None,
+) -> torch.fx.Node:
+    """A new `target(*args, **kwargs)` node with its fake value, computed under the fake mode
+    of `nodes` (the node arguments, in order)."""
+    node = graph.call_function(target, args, kwargs or {})
+    vals = iter([fake_value(n) for n in nodes])
+    concrete = tuple(next(vals) if isinstance(a, torch.fx.Node) else a for a in args)
+    node.meta["val"] = run_on_fake(
+        fake_value(nodes[0]), lambda _: target(*concrete, **(kwargs or {}))
+    )
+    return node
