@@ -222,6 +222,28 @@ def run_on_fake(val: Any, fn: Callable[[Any], Any]) -> Any:
         return fn(val)
 
 
+def fake_call(
+    graph: torch.fx.Graph,
+    target: Any,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any] | None = None,
+) -> torch.fx.Node:
+    """A new `target(*args, **kwargs)` node at the graph's insertion point, with its fake value:
+    the call run on its node arguments' fake values (in their fake mode; the first node's
+    value picks it)."""
+    kwargs = kwargs or {}
+    node = graph.call_function(target, args, kwargs)
+    vals: list[Any] = []
+    torch.fx.node.map_arg((args, kwargs), lambda n: vals.append(fake_value(n)))
+    concrete_args, concrete_kwargs = torch.fx.node.map_aggregate(
+        (args, kwargs), lambda a: fake_value(a) if isinstance(a, torch.fx.Node) else a
+    )
+    node.meta["val"] = run_on_fake(
+        vals[0] if vals else None, lambda _: target(*concrete_args, **concrete_kwargs)
+    )
+    return node
+
+
 def _differs(a: Any, b: Any) -> bool:
     if a is b:
         return False

@@ -50,7 +50,7 @@ from typing import Any, ClassVar
 
 import torch
 
-from .base import MagiPass, PassResult, fake_value, run_on_fake
+from .base import MagiPass, PassResult, fake_call, fake_value
 from .channels_last import clone_node
 
 aten = torch.ops.aten
@@ -159,8 +159,8 @@ class DeconvInterleavePass(MagiPass):
             y = self._emit(graph, x, w, out_shape, layout)
             if isinstance(bias, torch.fx.Node):
                 b_shape = [1, out_shape[1]] + [1] * (len(out_shape) - 2)
-                b = _call(graph, aten.view.default, (bias, b_shape), fake_value(bias))
-                y = _call(graph, aten.add.Tensor, (y, b), fake_value(y), fake_value(b))
+                b = fake_call(graph, aten.view.default, (bias, b_shape))
+                y = fake_call(graph, aten.add.Tensor, (y, b))
         conv.replace_all_uses_with(y)
         graph.erase_node(conv)
         counts["rewritten"] += 1
@@ -179,27 +179,17 @@ class DeconvInterleavePass(MagiPass):
         spatial = len(out_shape) - 2
         xe = _unsqueezed(graph, x, [2, *(4 + 2 * i for i in range(spatial))])
         we = _unsqueezed(graph, w, [0, *(3 + 2 * i for i in range(spatial))])
-        prod = _call(graph, aten.mul.Tensor, (xe, we), fake_value(xe), fake_value(we))
+        prod = fake_call(graph, aten.mul.Tensor, (xe, we))
         # the product's strides follow its inputs' order, which the passes after this one may
         # change (the layout pass re-lays out what produces `x`): made contiguous, always, so
         # that the view stays valid (Inductor computes the copy in the product's own kernel)
         prod = clone_node(graph, prod, torch.contiguous_format)
-        y = _call(graph, aten.view.default, (prod, out_shape), fake_value(prod))
+        y = fake_call(graph, aten.view.default, (prod, out_shape))
         return y if layout == torch.contiguous_format else clone_node(graph, y, layout)
 
 
 def _unsqueezed(graph: torch.fx.Graph, node: torch.fx.Node, dims: list[int]) -> torch.fx.Node:
     """`node` with a size-1 dim inserted at each of `dims` in turn."""
     for dim in dims:
-        node = _call(graph, aten.unsqueeze.default, (node, dim), fake_value(node))
-    return node
-
-
-def _call(graph: torch.fx.Graph, target: Any, args: tuple[Any, ...], *vals: Any) -> torch.fx.Node:
-    """A new `target(*args)` node with its fake value, computed from `vals` (the fake values of
-    the node arguments, in order) under their fake mode."""
-    node = graph.call_function(target, args)
-    fakes = iter(vals)
-    concrete = tuple(next(fakes) if isinstance(a, torch.fx.Node) else a for a in args)
-    node.meta["val"] = run_on_fake(vals[0], lambda _: target(*concrete))
+        node = fake_call(graph, aten.unsqueeze.default, (node, dim))
     return node

@@ -45,7 +45,7 @@ from typing import Any, ClassVar
 
 import torch
 
-from .base import MagiPass, PassResult, fake_value, run_on_fake
+from .base import MagiPass, PassResult, fake_call, fake_value
 
 aten = torch.ops.aten
 prims = torch.ops.prims
@@ -179,10 +179,10 @@ class UpcastMatmulPass(MagiPass):
             return
         with graph.inserting_before(bmm):
             a_low, b_low = _replay(graph, a, a_chain), _replay(graph, b, b_chain)
-            new = _call(graph, aten.bmm.dtype, (a_low, b_low, torch.float32), a_low, b_low)
+            new = fake_call(graph, aten.bmm.dtype, (a_low, b_low, torch.float32))
             scale = a_scale * b_scale
             if scale != 1.0:
-                new = _call(graph, aten.mul.Scalar, (new, scale), new)
+                new = fake_call(graph, aten.mul.Scalar, (new, scale))
         operands = list(bmm.args[:2])
         bmm.replace_all_uses_with(new)
         graph.erase_node(bmm)
@@ -204,23 +204,5 @@ def _replay(graph: torch.fx.Graph, source: torch.fx.Node, chain: list[torch.fx.N
     """`chain`'s shape ops applied to `source` in turn (their own arguments after the first)."""
     node = source
     for op in chain:
-        node = _call(graph, op.target, (node, *op.args[1:]), node, kwargs=dict(op.kwargs))
-    return node
-
-
-def _call(
-    graph: torch.fx.Graph,
-    target: Any,
-    args: tuple[Any, ...],
-    *nodes: torch.fx.Node,
-    kwargs: dict[str, Any] | None = None,
-) -> torch.fx.Node:
-    """A new `target(*args, **kwargs)` node with its fake value, computed under the fake mode
-    of `nodes` (the node arguments, in order)."""
-    node = graph.call_function(target, args, kwargs or {})
-    vals = iter([fake_value(n) for n in nodes])
-    concrete = tuple(next(vals) if isinstance(a, torch.fx.Node) else a for a in args)
-    node.meta["val"] = run_on_fake(
-        fake_value(nodes[0]), lambda _: target(*concrete, **(kwargs or {}))
-    )
+        node = fake_call(graph, op.target, (node, *op.args[1:]), dict(op.kwargs))
     return node
