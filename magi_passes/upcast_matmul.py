@@ -25,9 +25,9 @@ each): what `F.scaled_dot_product_attention` runs where no fused kernel takes it
 one head of 512 channels (Cosmos's decoder's spatial attention, over 3 x 14080 tokens: 0.61
 TFLOP a matmul). In the profile of that decode on an H200 (torch 2.11), a cuBLAS kernel named
 `Kernel2` took 25.0 of its 46.3 ms in 2 launches: by its count and time, those two fp32
-matmuls, about 1 ms each at the bf16 tensor cores' rate (docs/benchmarks.md "Session 48"). The second matmul (the probabilities times v) is left alone:
-its first operand is the softmax's fp32 output, not an upcast, and rounding it would change the
-numbers.
+matmuls, about 1 ms each at the bf16 tensor cores' rate (docs/benchmarks.md "Session 48").
+The second matmul (the probabilities times v) is left alone: its first operand is the
+softmax's fp32 output, not an upcast, and rounding it would change the numbers.
 
 Skipped (counts in `PassResult.counts`): `skipped_not_upcast` (an operand is not an upcast of
 a bf16 or fp16 tensor through those ops, or a shape op takes symbolic sizes), `skipped_dtypes`

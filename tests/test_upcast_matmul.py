@@ -1,8 +1,8 @@
 """UpcastMatmulPass: an fp32 batched matmul whose operands are upcasts of bf16/fp16 tensors runs
 on those tensors with an fp32 output (`aten.bmm.dtype`). Its switch, the operand chains it
-follows and those it refuses, and PyTorch's math attention (one head of 512 channels, as in the
-VAE decoders' mid-blocks) generated for CUDA (fake CUDA: generated, never run), its rewritten
-graph evaluated on the CPU with `bmm.dtype` emulated against the graph without the pass."""
+follows and those it refuses, and PyTorch's math attention (one head of 512 channels, as in
+Cosmos's decoder) generated for CUDA (fake CUDA: generated, never run), its rewritten graph
+evaluated on the CPU with `bmm.dtype` emulated against the graph without the pass."""
 
 from __future__ import annotations
 
