@@ -10,7 +10,7 @@
 #                      frame-stack chunks thrash depends on the build; NO_ROOM_TEST=1 skips it);
 #   suite_step NAME    the GPU suites (`SUITE`: perf pairs, examples, config sweep, workarounds,
 #                      channels-last, norm inputs, bounds, the Wan zoo tests, kernel configs,
-#                      the backend's compile workers),
+#                      the backend's compile workers, UpcastMatmulPass on a GPU),
 #                      `--magi-perf -n 2 --dist loadgroup` (one xdist worker per GPU), report in
 #                      $LOGS/r_NAME.json;
 #   suite_one_gpu_step NAME   the same in one process on one GPU (`-n 0`);
@@ -66,7 +66,7 @@ setup_room_step() {
 
 SUITE=(tests/test_perf_gpu.py examples/vae tests/test_config_sweep.py tests/test_workarounds.py
     tests/test_channels_last.py tests/test_norm_inputs.py tests/test_bounds.py tests/test_zoo_gpu.py
-    tests/test_kernel_configs.py tests/test_backend.py)
+    tests/test_kernel_configs.py tests/test_backend.py tests/test_upcast_matmul.py)
 SUITE_K="not test_zoo_gpu or wan_decode_holds or wan-form"
 # the GPU suites as step NAME, with xdist's arguments after it
 gpu_suites() {
