@@ -26,11 +26,12 @@
 #              (`magi-form-cl-params`: fake CUDA, 59 Triton kernels and 242 launches against the
 #              form's 61 and 260 and Inductor's 63 and 304) compiled cold, then torch.compile
 #              and the form timed against it in that process; torch.compile cold; it cold again
-#   upcast     (not yet run) Cosmos, MiniMax-H3, SVD and VidTok with UpcastMatmulPass
-#              (`magi-form-upcast-matmul`: their math attention's first matmul, q k^T, on the
-#              bf16 operands with an fp32 output, instead of an fp32 cuBLAS kernel: 2, 36, 1 and
-#              1 such matmuls in fake CUDA) against torch.compile and their forms, in both
-#              orders, each order a process of its own (the first profiled)
+#   upcast     (not yet run) Cosmos, MiniMax-H3, SVD, VidTok and Allegro (or UPCAST_MODELS)
+#              with UpcastMatmulPass (`magi-form-upcast-matmul`: their math attention's first
+#              matmul, q k^T, on the bf16 operands with an fp32 output, instead of an fp32
+#              cuBLAS kernel: 2, 36, 1, 1 and 15 such matmuls in fake CUDA) against
+#              torch.compile and their forms, in both orders, each order a process of its own
+#              (the first profiled)
 # Run 1 (run1/): `NO_ROOM_TEST=1 ... next.sh setup zoocos zoocosi cosint cosmodes suite` on the
 # tree of 5273f2c; run 2 (run2/): `setup zoocos coldcos` on c064b4a (the form with the
 # interleave), LOGS=/tmp/s48b; run 3 (run3/): `coldcl` on 49992e0 with LOGS=/tmp/s48c,
@@ -55,7 +56,7 @@ for s in "$@"; do
     suite) suite_one_gpu_step suite ;;
     coldcos) cold_abba cosmos-vae torch.compile magi ;;
     upcast)
-        for m in cosmos-vae minimax-h3-vae svd-vae vidtok-vae; do
+        for m in ${UPCAST_MODELS:-cosmos-vae minimax-h3-vae svd-vae vidtok-vae allegro-vae}; do
             up=(python benchmarks/zoo.py --models "$m" --baseline torch.compile --rounds 5
                 --hbm-gbps "$HBM" --no-eager-timing)
             step "upcast_${m%-vae}_a" "${up[@]}" --variants magi-form-upcast-matmul,magi \
