@@ -628,6 +628,14 @@ def _calls(
     return False
 
 
+def _calls_named(gm: torch.fx.GraphModule, name: re.Pattern[str], module_type: type[Any]) -> bool:
+    """Whether dynamo's graph calls a function whose name `name` finds (`re.search`) or a
+    module of `module_type`."""
+    return _calls(
+        gm, lambda target: bool(name.search(getattr(target, "__name__", ""))), module_type
+    )
+
+
 def _has_conv3d(gm: torch.fx.GraphModule) -> bool:
     """Whether dynamo's graph has a conv3d: the channels-last rewrite's gate (conv2d-only graphs
     are left to Inductor's layout optimisation, so their weights must stay as they are)."""
@@ -641,11 +649,7 @@ _CONV_NAME = re.compile(r"(^|_)conv(?!ert)", re.IGNORECASE)  # conv3d, _convolut
 def _has_convolution(gm: torch.fx.GraphModule) -> bool:
     """Whether dynamo's graph has a convolution of any kind. Conservative: any function whose
     name says convolution counts, so an unfamiliar spelling is measured, not skipped."""
-    return _calls(
-        gm,
-        lambda target: bool(_CONV_NAME.search(getattr(target, "__name__", ""))),
-        torch.nn.modules.conv._ConvNd,
-    )
+    return _calls_named(gm, _CONV_NAME, torch.nn.modules.conv._ConvNd)
 
 
 _NORM_NAME = re.compile(r"^(normalize|vector_norm|norm)$")
@@ -674,11 +678,7 @@ def _has_pad(gm: torch.fx.GraphModule) -> bool:
     """Whether dynamo's graph pads a tensor (`F.pad`, `constant_pad_nd`, a `ConstantPad`
     module): what `ConvPadFoldPass` may fold into a convolution. Conservative, as
     `_has_convolution` is."""
-    return _calls(
-        gm,
-        lambda target: bool(_PAD_NAME.match(getattr(target, "__name__", ""))),
-        torch.nn.modules.padding._ConstantPadNd,
-    )
+    return _calls_named(gm, _PAD_NAME, torch.nn.modules.padding._ConstantPadNd)
 
 
 _TRANSPOSED_NAME = re.compile(r"conv_transpose", re.IGNORECASE)
@@ -688,11 +688,7 @@ def _has_transposed_convolution(gm: torch.fx.GraphModule) -> bool:
     """Whether dynamo's graph has a transposed convolution (`F.conv_transpose*`, a
     `ConvTranspose*` module): what `DeconvInterleavePass` may rewrite. Conservative, as
     `_has_convolution` is."""
-    return _calls(
-        gm,
-        lambda target: bool(_TRANSPOSED_NAME.search(getattr(target, "__name__", ""))),
-        torch.nn.modules.conv._ConvTransposeNd,
-    )
+    return _calls_named(gm, _TRANSPOSED_NAME, torch.nn.modules.conv._ConvTransposeNd)
 
 
 _MATMUL_NAME = re.compile(r"scaled_dot_product_attention|matmul|bmm|einsum")
@@ -702,11 +698,7 @@ def _has_batched_matmul(gm: torch.fx.GraphModule) -> bool:
     """Whether dynamo's graph calls a function that may become a batched matmul (attention,
     `matmul`, `bmm`, `einsum`, the `@` operator) or a `MultiheadAttention` module: what
     `UpcastMatmulPass` may rewrite. Conservative, as `_has_convolution` is."""
-    return _calls(
-        gm,
-        lambda target: bool(_MATMUL_NAME.search(getattr(target, "__name__", ""))),
-        torch.nn.MultiheadAttention,
-    )
+    return _calls_named(gm, _MATMUL_NAME, torch.nn.MultiheadAttention)
 
 
 def _measured_passes_cannot_fire(gm: torch.fx.GraphModule, config: PassConfig) -> str | None:
