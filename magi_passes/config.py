@@ -133,7 +133,7 @@ class PassConfig:
     - `enable_upcast_matmul` (opt-in): let `UpcastMatmulPass` run a batched matmul whose fp32
       operands are upcasts of bf16 or fp16 tensors on those tensors with an fp32 output
       (`bmm.dtype`: tensor cores), as in the first matmul of PyTorch's math attention (one head
-      of 512 channels, a VAE decoder's mid-block). The same values, summed in fp32. Measured
+      of 512 channels, as in Cosmos's decoder). The same values, summed in fp32. Measured
       where it is on; not yet timed on a GPU, where that matmul ran as an fp32 cuBLAS kernel
       for 12-13 ms a launch in the Cosmos decode (docs/benchmarks.md, "Session 48").
     - `channels_last_through_cat`: in static graphs, where a convolution's input is a
