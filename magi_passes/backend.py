@@ -434,12 +434,21 @@ def warm_compile_workers(inductor_patches: Mapping[str, Any] | None = None) -> b
     threads = (inductor_patches or {}).get("compile_threads")
     if isinstance(threads, int) and threads <= 1:
         return False
-    if not torch.cuda.is_initialized():
+    if not _cuda_in_use():
         return False
     from torch._inductor.async_compile import maybe_warm_pool
 
     maybe_warm_pool()  # honours TORCH_WARM_POOL and Inductor's compile_threads
     return True
+
+
+def _cuda_in_use() -> bool:
+    """Whether this process has initialised CUDA; asks nothing that would initialise it.
+
+    Its own name so that a test can say "in use" to `warm_compile_workers` alone: saying it to
+    ``torch.cuda.is_initialized`` would also make Inductor's lowering ask the driver for its device.
+    """
+    return torch.cuda.is_initialized()
 
 
 def magi_backend(

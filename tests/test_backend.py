@@ -7,6 +7,7 @@ import torch
 import torch.nn.functional as F
 from torch._inductor import config as inductor_config
 
+import magi_passes.backend as backend_module
 from magi_passes import MagiBackend, PassConfig, inductor_options, magi_compile
 from magi_passes.backend import warm_compile_workers
 from magi_passes.base import config_differences, inductor_config_values
@@ -293,12 +294,16 @@ def test_a_graph_the_fx_graph_cache_serves_is_counted_as_unseen(tmp_path, monkey
 
 @pytest.fixture
 def pool_warms(monkeypatch) -> list[int]:
-    """Each start of Inductor's compile workers, recorded instead of made, CUDA claimed in use."""
+    """Each start of Inductor's compile workers, recorded instead of made, CUDA claimed in use.
+
+    Claimed to the backend alone (`_cuda_in_use`): ``torch.cuda.is_initialized`` patched to True
+    would also have Inductor's lowering of a CPU graph ask a CPU-only torch for its CUDA device.
+    """
     import torch._inductor.async_compile as async_compile
 
     calls: list[int] = []
     monkeypatch.setattr(async_compile, "maybe_warm_pool", lambda: calls.append(1))
-    monkeypatch.setattr(torch.cuda, "is_initialized", lambda: True)
+    monkeypatch.setattr(backend_module, "_cuda_in_use", lambda: True)
     return calls
 
 
@@ -340,12 +345,16 @@ def test_no_cuda_in_use_starts_no_compile_workers_and_never_initialises_cuda(
 ) -> None:
     # CUDA reads CUDA_VISIBLE_DEVICES once, when it initialises: asking whether a GPU exists
     # (torch.cuda.is_available) would initialise the driver before pytest-magi pins a worker
+    monkeypatch.setattr(backend_module, "_cuda_in_use", _REAL_CUDA_IN_USE)
     monkeypatch.setattr(torch.cuda, "is_initialized", lambda: False)
     monkeypatch.setattr(torch.cuda, "is_available", _must_not_be_asked)
     MagiBackend()
     inductor_options()
     assert not warm_compile_workers()
     assert pool_warms == []
+
+
+_REAL_CUDA_IN_USE = backend_module._cuda_in_use
 
 
 def _must_not_be_asked() -> bool:
@@ -356,7 +365,7 @@ def test_a_backend_made_before_cuda_is_in_use_starts_the_workers_at_its_first_gr
     pool_warms, monkeypatch
 ) -> None:
     in_use = [False]
-    monkeypatch.setattr(torch.cuda, "is_initialized", lambda: in_use[0])
+    monkeypatch.setattr(backend_module, "_cuda_in_use", lambda: in_use[0])
     backend = MagiBackend()
     assert pool_warms == [] and not backend.workers_started
     in_use[0] = True  # the model moved to the GPU after magi_compile
