@@ -134,8 +134,10 @@ class PassConfig:
       operands are upcasts of bf16 or fp16 tensors on those tensors with an fp32 output
       (`bmm.dtype`: tensor cores), as in the first matmul of PyTorch's math attention (one head
       of 512 channels, as in Cosmos's decoder). The same values, summed in fp32. Measured
-      where it is on; not yet timed on a GPU, where that matmul ran as an fp32 cuBLAS kernel
-      for 12-13 ms a launch in the Cosmos decode (docs/benchmarks.md, "Session 48").
+      where it is on. Cosmos's decode on an H200: 45.1 ms in its form, 33.6-33.9 ms with it
+      (3.44-3.46x torch.compile), the output as close to fp32; not in the form, as it compiled
+      2.5 s slower in process and its cold compile is not measured (docs/benchmarks.md,
+      "Session 49").
     - `channels_last_through_cat`: in static graphs, where a convolution's input is a
       concatenation along a frame or spatial dim (a causal conv's cache frames in front of the
       new ones), `ConvChannelsLastPass` converts the concatenation's inputs instead of its

@@ -105,7 +105,14 @@ The forms:
   H100s keep the passes as measured in sessions 27 and 28 (1.256-1.260x, cold compile 30.6 s
   against 32.2) with the interleave and the weights in place on top, not timed on an H100 (the
   same Hopper chip and cuDNN; the rewrite removes the cuDNN calls that cost most of the decode
-  there too).
+  there too). In "Session 49" (an H200) its never-slower test passed in this form (2.586x, output
+  1.23e-2), and it compiled cold in 31.0 and 28.1 s against torch.compile's 27.4 and 30.0
+  (1.030x; over both sessions' seven cold compiles magi's mean 27.7 s against 29.1, 0.954x).
+  Its spatial attention's first matmul on the bf16 operands (`UpcastMatmulPass`,
+  `PassConfig.enable_upcast_matmul`) decoded in 33.6-33.9 ms against this form's 44.8-45.1
+  (3.44-3.46x torch.compile, both orders; 3.445x in the never-slower test), output as close to
+  fp32; it is not in the form: it compiled 2.5-2.7 s slower in process (both orders), its cold
+  compile is not measured, and this form's compile has no margin to spend.
 - ``hunyuanvideo1.5-decoder``, ``kvae-3d-decoder``, ``kandinsky6-sr-decoder`` (`DECIDED_DECODERS`):
   the generic form with the decisions recorded for H200s. Measured on an H200 ("Session 31",
   torch 2.11, bf16, the zoo's full size), each compiled cold by the static rules with

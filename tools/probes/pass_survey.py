@@ -5,7 +5,10 @@ fields; `PassConfig()` where it has none) with one `PassConfig` field switched o
 named pass's counts summed over the model's graphs, and the output shapes of the nodes of one
 target it leaves in them. Session 48 used it for `UpcastMatmulPass`: which zoo models run
 PyTorch's math attention, whose first matmul it moves onto the bf16 operands (Cosmos 2,
-MiniMax-H3 36, Allegro 15, SVD 1, VidTok 1).
+MiniMax-H3 36, Allegro 15, SVD 1, VidTok 1). Fake CUDA on a CPU-only torch has no fused
+attention kernel to choose, so there every attention is math and a count is an upper bound: on
+an H200 (session 49) the pass fired on Cosmos's decode and not on MiniMax-H3's, whose attention
+went to a fused kernel.
 
 Run: `python tools/probes/pass_survey.py [MODEL ...]` (default: every video VAE and sd-vae;
 `--field enable_upcast_matmul --pass upcast_matmul --target aten.bmm.dtype`, the defaults;
