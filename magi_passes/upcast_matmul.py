@@ -21,9 +21,9 @@ of two).
 
 This is the first matmul of PyTorch's math attention (`_scaled_dot_product_attention_math`,
 which upcasts bf16 and fp16 to fp32 first and scales q and k by the fourth root of the scale
-each): what `F.scaled_dot_product_attention` runs where no fused kernel takes its shape, such as
-one head of 512 channels (Cosmos's decoder's spatial attention, over 3 x 14080 tokens: 0.61
-TFLOP a matmul). In the profile of that decode on an H200 (torch 2.11), a cuBLAS kernel named
+each): what `F.scaled_dot_product_attention` runs where no fused kernel takes its inputs, such
+as Cosmos's decoder's spatial attention (one head of 512 channels over 3 x 14080 tokens, 0.61
+TFLOP a matmul, its channels not contiguous). In the profile of that decode on an H200 (torch 2.11), a cuBLAS kernel named
 `Kernel2` took 25.0 of its 46.3 ms in 2 launches: by its count and time, those two fp32
 matmuls, about 1 ms each at the bf16 tensor cores' rate (docs/benchmarks.md "Session 48").
 The second matmul (the probabilities times v) is left alone: its first operand is the

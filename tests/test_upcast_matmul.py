@@ -90,8 +90,9 @@ def test_an_fp32_operand_a_non_scalar_factor_or_an_add_is_not_an_upcast() -> Non
 
 # --------------------------------------------------------------------------- math attention
 class OneHeadAttention(nn.Module):
-    """`F.scaled_dot_product_attention` of one head of 512 channels: no fused kernel takes that
-    head size, so PyTorch runs its math attention (bf16 upcast to fp32, two fp32 bmms)."""
+    """`F.scaled_dot_product_attention` of one head of 512 channels: given them channels first
+    (`_qkv`), no fused kernel takes them, so PyTorch runs its math attention (bf16 upcast to
+    fp32, two fp32 bmms)."""
 
     def forward(self, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
         return F.scaled_dot_product_attention(q, k, v)
