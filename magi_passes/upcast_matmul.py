@@ -23,11 +23,22 @@ This is the first matmul of PyTorch's math attention (`_scaled_dot_product_atten
 which upcasts bf16 and fp16 to fp32 first and scales q and k by the fourth root of the scale
 each): what `F.scaled_dot_product_attention` runs where no fused kernel takes its inputs, such
 as Cosmos's decoder's spatial attention (one head of 512 channels over 3 x 14080 tokens, 0.61
-TFLOP a matmul, its channels not contiguous). In the profile of that decode on an H200 (torch 2.11), a cuBLAS kernel named
-`Kernel2` took 25.0 of its 46.3 ms in 2 launches: by its count and time, those two fp32
-matmuls, about 1 ms each at the bf16 tensor cores' rate (docs/benchmarks.md "Session 48").
-The second matmul (the probabilities times v) is left alone: its first operand is the
-softmax's fp32 output, not an upcast, and rounding it would change the numbers.
+TFLOP a matmul, its channels not contiguous). In the profile of that decode on an H200 (torch
+2.11), a cuBLAS kernel named `Kernel2` took 25.0 of its 46.3 ms in 2 launches: by its count and
+time, those two fp32 matmuls, about 1 ms each at the bf16 tensor cores' rate
+(docs/benchmarks.md "Session 48"); with the pass, the first took 1.2 ms and the second 12.2
+("Session 49").
+
+The second matmul (the probabilities times v) has one upcast operand: the other is the
+softmax's fp32 output, which rounding to bf16 would change (by about one bf16 rounding of the
+attention's output, as fused attention kernels do). With `PassConfig.upcast_matmul_split` it is
+split instead, into two parts of the upcast operand's dtype: ``hi = convert(p, bf16)`` and
+``lo = convert(p - hi, bf16)``, and the matmul becomes ``bmm.dtype(hi, v) + bmm.dtype(lo, v)``
+(operands in their places, fp32 outputs). ``hi + lo`` keeps 16 significant bits of each value
+where fp32 keeps 24; Inductor writes both parts from the softmax's own kernel. On the CPU at
+Cosmos's shape the attention's fp32 output moves 2.5e-6 from an fp64 attention's with the
+split, against 3.9e-7 without and 1.7e-3 with the probabilities rounded to bf16
+(`tools/probes/attention_probs_rounding.py`). The split is counted as `split`.
 
 Skipped (counts in `PassResult.counts`): `skipped_not_upcast` (an operand is not an upcast of
 a bf16 or fp16 tensor through those ops, or a shape op takes symbolic sizes), `skipped_dtypes`
@@ -41,7 +52,8 @@ as for Cosmos's spatial attention, whose q, k and v come from its convolutions c
 there to choose, so every attention is math: a fake-CUDA count of rewrites is an upper bound
 (MiniMax-H3: 36 there, none on an H200, where its attention went to a fused kernel).
 
-Opt-in (`PassConfig.enable_upcast_matmul`) and measured where it is on (`measured_by`). Timed on
+Opt-in (`PassConfig.enable_upcast_matmul`, the split with `upcast_matmul_split` too, not yet
+timed on a GPU) and measured where it is on (`measured_by`). Timed on
 an H200 (torch 2.11, docs/benchmarks.md "Session 49"): Cosmos's decode in its form 45.1 ms, with
 the pass 33.6-33.9 ms (3.44-3.46x torch.compile, both orders; 3.445x in its never-slower test),
 output as far from fp32 as without it (1.23e-2, eager 1.66e-2); it compiled 2.5-2.7 s slower
@@ -63,6 +75,7 @@ BMM = aten.bmm.default
 UPCAST_FROM = (torch.bfloat16, torch.float16)
 COUNT_KEYS = (
     "rewritten",
+    "split",
     "skipped_not_upcast",
     "skipped_dtypes",
     "skipped_device",
@@ -155,12 +168,13 @@ class UpcastMatmulPass(MagiPass):
         bmms = list(graph.find_nodes(op="call_function", target=BMM))
         for bmm in bmms:
             self.rewrite(graph, bmm, counts)
-        if counts["rewritten"]:
+        if counts["rewritten"] or counts["split"]:
             graph.lint()
             result.applied = True
             result.reason = (
                 f"{counts['rewritten']} fp32 batched matmul(s) of upcast operands on the "
-                f"low-precision operands, fp32 out"
+                f"low-precision operands, {counts['split']} with the other operand split in "
+                f"two low-precision parts; fp32 out"
             )
         elif bmms:
             result.reason = "no batched matmul of upcast operands (see counts)"
@@ -180,6 +194,10 @@ class UpcastMatmulPass(MagiPass):
             counts["skipped_symbolic"] += 1
             return
         sources = [upcast_source(arg) for arg in bmm.args[:2]]
+        if sources.count(None) == 1 and self.config.upcast_matmul_split:
+            self.split(graph, bmm, sources)
+            counts["split"] += 1
+            return
         if any(s is None for s in sources):
             counts["skipped_not_upcast"] += 1
             return
@@ -199,6 +217,40 @@ class UpcastMatmulPass(MagiPass):
         for operand in operands:
             _erase_unused(graph, operand)
         counts["rewritten"] += 1
+
+    def split(self, graph: torch.fx.Graph, bmm: torch.fx.Node, sources: list[Any]) -> None:
+        """`bmm` with its one fp32 operand that is no upcast split in two parts of the other's
+        low precision, `hi` (its rounding) and `lo` (the rounding of what `hi` left): two
+        low-precision matmuls with fp32 outputs, summed. `hi + lo` keeps 16 significant bits of
+        each value (bf16) where fp32 keeps 24: attention's second matmul stays within a few
+        fp32 roundings of its fp32 output, where rounding the probabilities to bf16 (as fused
+        attention kernels do) moves it by about one bf16 rounding."""
+        own = sources.index(None)
+        source, chain, scale = sources[1 - own]
+        operand = bmm.args[own]
+        low = fake_value(source).dtype
+        with graph.inserting_before(bmm):
+            other = _replay(graph, source, chain)
+            hi = fake_call(graph, prims.convert_element_type.default, (operand, low))
+            back = fake_call(graph, prims.convert_element_type.default, (hi, torch.float32))
+            rest = fake_call(graph, aten.sub.Tensor, (operand, back))
+            lo = fake_call(graph, prims.convert_element_type.default, (rest, low))
+            halves = [
+                fake_call(graph, aten.bmm.dtype, (*_in_order(part, other, own), torch.float32))
+                for part in (hi, lo)
+            ]
+            new = fake_call(graph, aten.add.Tensor, tuple(halves))
+            if scale != 1.0:
+                new = fake_call(graph, aten.mul.Scalar, (new, scale))
+        bmm.replace_all_uses_with(new)
+        upcast = bmm.args[1 - own]
+        graph.erase_node(bmm)
+        _erase_unused(graph, upcast)
+
+
+def _in_order(part: Any, other: Any, own: int) -> tuple[Any, Any]:
+    """The two operands of a matmul in their places: `part` at index `own`."""
+    return (part, other) if own == 0 else (other, part)
 
 
 def _erase_unused(graph: torch.fx.Graph, node: Any) -> None:

@@ -418,7 +418,8 @@ def test_the_zoo_benchmark_times_cosmos_with_and_without_its_interleave() -> Non
     turn its transposed convolutions into products (`PassConfig.enable_deconv_interleave`),
     `magi-form-passes` and `magi-form-passes-cl-params` leave them to cuDNN as session 47 timed
     them, the second with the weights in place; `magi-form-upcast-matmul` is the form with its
-    attention's first matmul on the bf16 operands (`PassConfig.enable_upcast_matmul`); each with
+    attention's first matmul on the bf16 operands (`PassConfig.enable_upcast_matmul`), and
+    `magi-form-upcast-matmul-split` also its second (`PassConfig.upcast_matmul_split`); each with
     the decisions recorded as kept magi on H100s and H200s. Nothing is compiled (torch.compile
     is lazy)."""
     from scripts import load_benchmark
@@ -431,6 +432,7 @@ def test_the_zoo_benchmark_times_cosmos_with_and_without_its_interleave() -> Non
         "magi-form-passes": (False, False, False),
         "magi-form-passes-cl-params": (False, True, False),
         "magi-form-upcast-matmul": (True, True, True),
+        "magi-form-upcast-matmul-split": (True, True, True),
     }
     for variant, (interleave, weights_in_place, upcast) in expected.items():
         compiled, backend = bench._build_variant(model, variant, 64)
@@ -438,12 +440,15 @@ def test_the_zoo_benchmark_times_cosmos_with_and_without_its_interleave() -> Non
         config = backend.config
         assert config.enable_deconv_interleave is interleave, variant
         assert config.enable_upcast_matmul is upcast, variant
+        assert config.upcast_matmul_split is variant.endswith("-split"), variant
         assert (config.decided_on, config.decided_plain_on) == ("H100,H200", ""), variant
         assert compiled.compile_kwargs["channels_last_parameters"] is weights_in_place, variant
         assert compiled.compile_kwargs["isolate"] == "root", variant
         changes = bench._variant_changes(variant)
         assert ("enable_upcast_matmul" in changes) is upcast, variant
-        overrides_interleave = variant not in ("magi", "magi-form-upcast-matmul")
+        overrides_interleave = variant not in ("magi",) and not variant.startswith(
+            "magi-form-upcast-matmul"
+        )
         assert ("enable_deconv_interleave" in changes) is overrides_interleave, variant
 
 
