@@ -303,8 +303,8 @@ def test_an_attention_graph_is_measured_where_the_pass_is_on() -> None:
 @pytest.mark.requires_cuda(min_capability=(8, 0))
 def test_on_a_gpu_the_rewritten_attention_runs_and_matches_fp32() -> None:
     """On a GPU, where `bmm.dtype` runs: math attention of one 512-channel head compiled with
-    the pass, its first matmul rewritten (and with `upcast_matmul_split` its second split), its
-    output as close to an fp32 attention as Inductor's own compile of it (each in bf16 out)."""
+    the pass, its first matmul rewritten, its output as close to an fp32 attention as Inductor's
+    own compile of it (each in bf16 out)."""
     from graphs import pass_result
 
     from magi_passes import MagiBackend
@@ -312,17 +312,14 @@ def test_on_a_gpu_the_rewritten_attention_runs_and_matches_fp32() -> None:
     q, k, v = (t.cuda() for t in _qkv())
     reference = F.scaled_dot_product_attention(q.float(), k.float(), v.float())
     outputs = {}
-    sides = (("inductor", "inductor"), ("magi", MagiBackend(ON)), ("split", MagiBackend(SPLIT)))
-    for name, backend in sides:
+    for name, backend in (("inductor", "inductor"), ("magi", MagiBackend(ON))):
         torch._dynamo.reset()
         with torch.no_grad():
             outputs[name] = torch.compile(OneHeadAttention(), backend=backend)(q, k, v)
-        if name != "inductor":
-            counts = pass_result(backend, "upcast_matmul").counts
-            assert (counts["rewritten"], counts["split"]) == (1, int(name == "split")), name
+        if name == "magi":
+            assert pass_result(backend, "upcast_matmul").counts["rewritten"] == 1
     torch._dynamo.reset()
     errors = {
         n: ((o.float() - reference).norm() / reference.norm()).item() for n, o in outputs.items()
     }
     assert errors["magi"] <= 1.05 * errors["inductor"] + 1e-6, errors
-    assert errors["split"] <= 1.05 * errors["inductor"] + 1e-6, errors

@@ -5,8 +5,9 @@
 # and fake CUDA shows no cause (fewer kernels, fewer autotuned configs, the same codegen time).
 # `LOGS=/tmp/s50 NO_ROOM_TEST=1 setsid nohup bash docs/results/session49/next.sh STEP... &`,
 # then `bash tools/gpu_poll.sh /tmp/s50 540 s50_logs.tgz` until ALL.done (about 10 minutes for
-# setup coldup profup proftc zoocosup on one H200; split and zoocossplit about 7 more). The GPU
-# suites (`next.sh` of session 48, step `suite`) include the upcast test with the split.
+# setup coldup profup proftc zoocosup on one H200; split and zoocossplit about 7 more). The split
+# has no requires_cuda test yet: write one (tests/test_upcast_matmul.py's GPU test with a
+# `upcast_matmul_split` side) for the same run.
 #   setup      tools/gpu_setup.sh and the GPU (NO_ROOM_TEST=1 skips tests/test_stack_room.py)
 #   coldup     Cosmos cold as torch.compile, the form with the upcast, the same, torch.compile
 #              (`cold_abba`: each a process of its own with empty caches); compare session 49's
