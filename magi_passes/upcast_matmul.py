@@ -52,12 +52,12 @@ as for Cosmos's spatial attention, whose q, k and v come from its convolutions c
 there to choose, so every attention is math: a fake-CUDA count of rewrites is an upper bound
 (MiniMax-H3: 36 there, none on an H200, where its attention went to a fused kernel).
 
-Opt-in (`PassConfig.enable_upcast_matmul`, the split with `upcast_matmul_split` too, not yet
-timed on a GPU) and measured where it is on (`measured_by`). Timed on
-an H200 (torch 2.11, docs/benchmarks.md "Session 49"): Cosmos's decode in its form 45.1 ms, with
-the pass 33.6-33.9 ms (3.44-3.46x torch.compile, both orders; 3.445x in its never-slower test),
-output as far from fp32 as without it (1.23e-2, eager 1.66e-2); it compiled 2.5-2.7 s slower
-in process (cold not measured), so Cosmos's form does not take it yet.
+Opt-in (`PassConfig.enable_upcast_matmul`; the split with `upcast_matmul_split` too, not yet
+timed on a GPU) and measured where it is on (`measured_by`). Timed on an H200 (torch 2.11,
+docs/benchmarks.md "Session 49"): Cosmos's decode in its form 45.1 ms, with the pass 33.6-33.9
+ms (3.44-3.46x torch.compile, both orders; 3.445x in its never-slower test), output as far
+from fp32 as without it (1.23e-2, eager 1.66e-2); it compiled 2.5-2.7 s slower in process (cold
+not measured), so Cosmos's form does not take it yet.
 """
 
 from __future__ import annotations
@@ -219,8 +219,8 @@ class UpcastMatmulPass(MagiPass):
         counts["rewritten"] += 1
 
     def split(self, graph: torch.fx.Graph, bmm: torch.fx.Node, sources: list[Any]) -> None:
-        """`bmm` with its one fp32 operand that is no upcast split in two parts of the other's
-        low precision, `hi` (its rounding) and `lo` (the rounding of what `hi` left): two
+        """`bmm` with the operand that is no upcast split into two parts of the other's low
+        precision, `hi` (its rounding) and `lo` (the rounding of what `hi` left): two
         low-precision matmuls with fp32 outputs, summed. `hi + lo` keeps 16 significant bits of
         each value (bf16) where fp32 keeps 24: attention's second matmul stays within a few
         fp32 roundings of its fp32 output, where rounding the probabilities to bf16 (as fused

@@ -243,9 +243,9 @@ def test_with_the_split_the_probabilities_matmul_runs_as_two_bf16_matmuls_in_fak
 
 def test_the_split_matmul_keeps_fp32s_values_where_rounding_the_probabilities_does_not() -> None:
     """On the CPU (`bmm.dtype` emulated), the fp32 output of an attention with the split second
-    matmul against the graph without the pass: 16 bits of each probability kept, so within a
-    few fp32 roundings' worth (measured 2.5e-6 at 2048 tokens, `attention_probs_rounding.py`),
-    where the probabilities rounded to bf16 move it a thousand times more."""
+    matmul against the graph without the pass: 16 bits of each probability kept, so 2.6e-6
+    apart here (2.5e-6 at Cosmos's shape, `tools/probes/attention_probs_rounding.py`), where
+    the probabilities rounded to bf16 move it 1.7e-3, 660 times more."""
     _needs_fake_cuda()
     inputs = _qkv()
     model = UpcastAttention(fp32_out=True)

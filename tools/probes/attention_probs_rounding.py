@@ -6,7 +6,7 @@ spatial attention's second one, the softmax's fp32 output times v (12.2 of 36.2 
 docs/benchmarks.md "Session 49"). Fused attention kernels round the probabilities to the
 inputs' dtype before that matmul; PyTorch's math attention does not. This computes one
 attention of Cosmos's shape (batch 3, one head of 512 channels, 88 x 160 tokens; or `--tokens`)
-from bf16 q, k and v three ways, each against an fp64 attention of the same bf16 inputs: as the
+from bf16 q, k and v four ways, each against an fp64 attention of the same bf16 inputs: as the
 math attention does (fp32 scores, softmax and matmul), with the probabilities rounded to bf16
 before the fp32-accumulated matmul, with them in fp16, and split into two bf16 parts (the
 probabilities rounded, and what that rounding left, rounded: two bf16 matmuls, fp32 sums);
