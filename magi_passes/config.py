@@ -139,13 +139,14 @@ class PassConfig:
       2.5 s slower in process and its cold compile is not measured (docs/benchmarks.md,
       "Session 49").
     - `upcast_matmul_split` (opt-in, with `enable_upcast_matmul`): where only one operand of
-      such a matmul is an upcast, split the other, fp32, into two bf16 or fp16 parts (its
-      rounding and the rounding of what that left) and run two low-precision matmuls with fp32
-      outputs, summed: 16 bits of each value kept instead of 24, as against 8 where a fused
-      attention kernel rounds its probabilities. Attention's second matmul (the softmax's
-      output times v): on the CPU at Cosmos's shape its output 2.5e-6 from an fp64 attention
-      with the split, against 3.9e-7 in fp32 and 1.7e-3 with the probabilities rounded to
-      bf16 (`tools/probes/attention_probs_rounding.py`). Not timed on a GPU.
+      such a matmul is an upcast of bf16, split the other, fp32, into two bf16 parts (its
+      rounding and the rounding of what that left) and run two bf16 matmuls with fp32 outputs,
+      summed (not for fp16 upcasts: fp16's range would overflow). 16 bits of each value kept
+      instead of 24, as against 8 where a fused attention kernel rounds its probabilities.
+      Attention's second matmul (the softmax's output times v): on the CPU at Cosmos's shape
+      its output 2.5e-6 from an fp64 attention with the split, against 3.9e-7 in fp32 and
+      1.7e-3 with the probabilities rounded to bf16
+      (`tools/probes/attention_probs_rounding.py`). Not timed on a GPU.
     - `channels_last_through_cat`: in static graphs, where a convolution's input is a
       concatenation along a frame or spatial dim (a causal conv's cache frames in front of the
       new ones), `ConvChannelsLastPass` converts the concatenation's inputs instead of its

@@ -32,16 +32,18 @@ time, those two fp32 matmuls, about 1 ms each at the bf16 tensor cores' rate
 The second matmul (the probabilities times v) has one upcast operand: the other is the
 softmax's fp32 output, which rounding to bf16 would change (by about one bf16 rounding of the
 attention's output, as fused attention kernels do). With `PassConfig.upcast_matmul_split` it is
-split instead, into two parts of the upcast operand's dtype: ``hi = convert(p, bf16)`` and
-``lo = convert(p - hi, bf16)``, and the matmul becomes ``bmm.dtype(hi, v) + bmm.dtype(lo, v)``
-(operands in their places, fp32 outputs). ``hi + lo`` keeps 16 significant bits of each value
+split instead (where the upcast operand is bf16, which has fp32's exponent range; fp16 would
+overflow), into two bf16 parts: ``hi = convert(p, bf16)`` and ``lo = convert(p - hi, bf16)``,
+and the matmul becomes ``bmm.dtype(hi, v) + bmm.dtype(lo, v)`` (operands in their places,
+fp32 outputs). ``hi + lo`` keeps 16 significant bits of each value
 where fp32 keeps 24; Inductor writes both parts from the softmax's own kernel. On the CPU at
 Cosmos's shape the attention's fp32 output moves 2.5e-6 from an fp64 attention's with the
 split, against 3.9e-7 without and 1.7e-3 with the probabilities rounded to bf16
 (`tools/probes/attention_probs_rounding.py`). The split is counted as `split`.
 
 Skipped (counts in `PassResult.counts`): `skipped_not_upcast` (an operand is not an upcast of
-a bf16 or fp16 tensor through those ops, or a shape op takes symbolic sizes), `skipped_dtypes`
+a bf16 or fp16 tensor through those ops, or a shape op takes symbolic sizes, and the matmul is
+not split), `skipped_dtypes`
 (the two sources differ in dtype), `skipped_device` (not on CUDA: `bmm.dtype` runs there only),
 `skipped_symbolic` (the matmul's sizes are symbolic: left to Inductor).
 
@@ -194,7 +196,7 @@ class UpcastMatmulPass(MagiPass):
             counts["skipped_symbolic"] += 1
             return
         sources = [upcast_source(arg) for arg in bmm.args[:2]]
-        if sources.count(None) == 1 and self.config.upcast_matmul_split:
+        if sources.count(None) == 1 and self.config.upcast_matmul_split and _splits(sources):
             self.split(graph, bmm, sources)
             counts["split"] += 1
             return
@@ -246,6 +248,14 @@ class UpcastMatmulPass(MagiPass):
         upcast = bmm.args[1 - own]
         graph.erase_node(bmm)
         _erase_unused(graph, upcast)
+
+
+def _splits(sources: list[Any]) -> bool:
+    """Whether the upcast operand among `sources` is bf16, the only dtype the other, fp32,
+    operand can be split into: bf16 has fp32's exponent range, fp16 would overflow above
+    65504 and lose values below 6e-8, so an fp16 upcast's matmul keeps its fp32 operand."""
+    source = next(s for s in sources if s is not None)[0]
+    return fake_value(source).dtype == torch.bfloat16
 
 
 def _in_order(part: Any, other: Any, own: int) -> tuple[Any, Any]:

@@ -241,6 +241,18 @@ def test_with_the_split_the_probabilities_matmul_runs_as_two_bf16_matmuls_in_fak
     assert code.kernel_count <= plain.kernel_count
 
 
+def test_an_fp16_attention_keeps_its_fp32_probabilities_matmul_with_the_split_on() -> None:
+    """fp16 has no room for every fp32 value (above 65504 it overflows), so where the upcast
+    operand is fp16 the other is not split: only the first matmul is rewritten."""
+    _needs_fake_cuda()
+    code, graph = _graph_after_passes(SPLIT, _qkv(torch.float16))
+    (result,) = [r for r in code.pass_results if r.name == "upcast_matmul"]
+    assert (result.counts["rewritten"], result.counts["split"]) == (1, 0)
+    assert result.counts["skipped_not_upcast"] == 1
+    (fp32,) = graph.find_nodes(op="call_function", target=torch.ops.aten.bmm.default)
+    assert fp32.meta["val"].dtype == torch.float32
+
+
 def test_the_split_matmul_keeps_fp32s_values_where_rounding_the_probabilities_does_not() -> None:
     """On the CPU (`bmm.dtype` emulated), the fp32 output of an attention with the split second
     matmul against the graph without the pass: 16 bits of each probability kept, so 2.6e-6
