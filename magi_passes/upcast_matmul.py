@@ -210,14 +210,7 @@ class UpcastMatmulPass(MagiPass):
         with graph.inserting_before(bmm):
             a_low, b_low = _replay(graph, a, a_chain), _replay(graph, b, b_chain)
             new = fake_call(graph, aten.bmm.dtype, (a_low, b_low, torch.float32))
-            scale = a_scale * b_scale
-            if scale != 1.0:
-                new = fake_call(graph, aten.mul.Scalar, (new, scale))
-        operands = list(bmm.args[:2])
-        bmm.replace_all_uses_with(new)
-        graph.erase_node(bmm)
-        for operand in operands:
-            _erase_unused(graph, operand)
+        _replace(graph, bmm, new, a_scale * b_scale)
         counts["rewritten"] += 1
 
     def split(self, graph: torch.fx.Graph, bmm: torch.fx.Node, sources: list[Any]) -> None:
@@ -242,12 +235,20 @@ class UpcastMatmulPass(MagiPass):
                 for part in (hi, lo)
             ]
             new = fake_call(graph, aten.add.Tensor, tuple(halves))
-            if scale != 1.0:
-                new = fake_call(graph, aten.mul.Scalar, (new, scale))
-        bmm.replace_all_uses_with(new)
-        upcast = bmm.args[1 - own]
-        graph.erase_node(bmm)
-        _erase_unused(graph, upcast)
+        _replace(graph, bmm, new, scale)
+
+
+def _replace(graph: torch.fx.Graph, bmm: torch.fx.Node, new: torch.fx.Node, scale: float) -> None:
+    """`bmm`'s users read `new` times `scale` (where it is not 1) instead; `bmm` and what fed
+    only it (`_erase_unused`: the upcast operands' fp32 chains) leave the graph."""
+    if scale != 1.0:
+        with graph.inserting_after(new):
+            new = fake_call(graph, aten.mul.Scalar, (new, scale))
+    operands = list(bmm.args[:2])
+    bmm.replace_all_uses_with(new)
+    graph.erase_node(bmm)
+    for operand in operands:
+        _erase_unused(graph, operand)
 
 
 def _splits(sources: list[Any]) -> bool:
