@@ -6,30 +6,27 @@
 
 from __future__ import annotations
 
-from .backend import (
-    MagiBackend,
-    inductor_options,
-    magi_backend,
-    magi_compile,
-    warm_compile_workers,
-)
-from .base import MagiPass, PassResult
-from .causal_pad_trim import CausalPadTrimPass
-from .channels_last import ConvChannelsLastPass
+from .compile.api import inductor_options, magi_backend, magi_compile
+from .compile.backend import MagiBackend
+from .compile.forms import CompileForm, form_for
+from .compile.manager import PassManager
+from .compile.workers import warm_compile_workers
 from .config import PassConfig
-from .conv_input import ConvInputWindowPass
-from .conv_pad_fold import ConvPadFoldPass
-from .deconv_interleave import DeconvInterleavePass
-from .dynamic_reshape import DynamicReshapePass
-from .forms import CompileForm, form_for
-from .group_norm import GroupNormStatsPass
-from .manager import PassManager
-from .nd_tiling import NdTilingPass
-from .norm_rsqrt import NormRsqrtPass
-from .predicates import is_conv_heavy, is_dynamic
-from .producer_recompute import ProducerRecomputePass
-from .upcast_matmul import UpcastMatmulPass
-from .workarounds import DynamicCatTilingWorkaround, PaddingMiscompileWorkaround
+from .fx.predicates import is_conv_heavy, is_dynamic
+from .passes.base import MagiPass, PassResult
+from .passes.causal_pad_trim import CausalPadTrimPass
+from .passes.channels_last import ConvChannelsLastPass
+from .passes.conv_input import ConvInputWindowPass
+from .passes.conv_pad_fold import ConvPadFoldPass
+from .passes.deconv_interleave import DeconvInterleavePass
+from .passes.dynamic_cat_workaround import DynamicCatTilingWorkaround
+from .passes.dynamic_reshape import DynamicReshapePass
+from .passes.group_norm import GroupNormStatsPass
+from .passes.nd_tiling import NdTilingPass
+from .passes.norm_rsqrt import NormRsqrtPass
+from .passes.padding_workaround import PaddingMiscompileWorkaround
+from .passes.producer_recompute import ProducerRecomputePass
+from .passes.upcast_matmul import UpcastMatmulPass
 
 __all__ = [
     "ConvChannelsLastPass",

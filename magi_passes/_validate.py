@@ -19,8 +19,6 @@ from typing import TYPE_CHECKING, Any, NoReturn
 if TYPE_CHECKING:
     import torch
 
-    from .config import PassConfig
-
 _REPR_LIMIT = 160
 
 
@@ -42,40 +40,6 @@ def close_matches(name: str, choices: Iterable[str]) -> str:
     """`"; did you mean a, b?"` or `""`."""
     close = difflib.get_close_matches(name, list(choices), n=3)
     return f"; did you mean {', '.join(close)}?" if close else ""
-
-
-def check_pass_config(where: str, value: object, arg: str = "config") -> PassConfig | None:
-    """`value` must be a `PassConfig` or None. A dict gets the `PassConfig(...)` it meant."""
-    from .config import PassConfig
-
-    if value is None or isinstance(value, PassConfig):
-        return value
-    expected = "a magi_passes.PassConfig or None"
-    if isinstance(value, Mapping):
-        fields = set(PassConfig.field_names())
-        if "post_grad_custom_post_pass" in value:
-            fix = (
-                "that dict looks like inductor_options()'s result, which is for "
-                "torch.compile(model, options=...); here pass a PassConfig, e.g. "
-                f"{where}({arg}=PassConfig(enable_nd_tiling=False))"
-            )
-        elif value and all(isinstance(k, str) and k in fields for k in value):
-            kwargs = ", ".join(f"{k}={v!r}" for k, v in value.items())
-            fix = f"{where}({arg}=PassConfig({kwargs}))"
-        else:
-            fix = (
-                f"build one from its fields ({', '.join(PassConfig.field_names())}), e.g. "
-                f"{where}({arg}=PassConfig(enable_nd_tiling=False))"
-            )
-        fail(TypeError, where, arg, value, expected, fix)
-    fail(
-        TypeError,
-        where,
-        arg,
-        value,
-        expected,
-        f"{where}({arg}=PassConfig(...)), or leave it out for the default",
-    )
 
 
 def check_bool(where: str, arg: str, value: object) -> bool:

@@ -451,3 +451,35 @@ def _parse_env_value(var: str, raw: str, type_name: Any) -> Any:
 def _device_list(value: str) -> tuple[str, ...]:
     """A comma-separated list of device-name parts, each stripped (empty: none)."""
     return tuple(n.strip() for n in value.split(",")) if value else ()
+
+
+def check_pass_config(where: str, value: object, arg: str = "config") -> PassConfig | None:
+    """`value` must be a `PassConfig` or None. A dict gets the `PassConfig(...)` it meant."""
+    if value is None or isinstance(value, PassConfig):
+        return value
+    expected = "a magi_passes.PassConfig or None"
+    if isinstance(value, Mapping):
+        fields = set(PassConfig.field_names())
+        if "post_grad_custom_post_pass" in value:
+            fix = (
+                "that dict looks like inductor_options()'s result, which is for "
+                "torch.compile(model, options=...); here pass a PassConfig, e.g. "
+                f"{where}({arg}=PassConfig(enable_nd_tiling=False))"
+            )
+        elif value and all(isinstance(k, str) and k in fields for k in value):
+            kwargs = ", ".join(f"{k}={v!r}" for k, v in value.items())
+            fix = f"{where}({arg}=PassConfig({kwargs}))"
+        else:
+            fix = (
+                f"build one from its fields ({', '.join(PassConfig.field_names())}), e.g. "
+                f"{where}({arg}=PassConfig(enable_nd_tiling=False))"
+            )
+        fail(TypeError, where, arg, value, expected, fix)
+    fail(
+        TypeError,
+        where,
+        arg,
+        value,
+        expected,
+        f"{where}({arg}=PassConfig(...)), or leave it out for the default",
+    )

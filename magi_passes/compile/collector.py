@@ -62,6 +62,3 @@ def full_collections_deferred(enabled: bool = True) -> Iterator[None]:
             if _depth == 0 and _saved is not None:
                 gc.set_threshold(*_saved)
                 _saved = None
-
-
-__all__ = ["HELD_THRESHOLD", "full_collections_deferred"]

@@ -205,8 +205,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import _validate
-from .config import ENV_PREFIX, PassConfig
+from .. import _validate
+from ..config import ENV_PREFIX, PassConfig
 
 AUTO = "auto"
 
@@ -637,17 +637,3 @@ def options(form: CompileForm | None, **given: Any) -> dict[str, Any]:
             value = getattr(form, name) if form is not None else default
         out[name] = value
     return out
-
-
-__all__ = [
-    "AUTO",
-    "DECIDED_DECODERS",
-    "KNOWN_FORMS",
-    "ONE_GRAPH_FORMS",
-    "WAN_DECODER",
-    "CompileForm",
-    "class_name",
-    "decided_form",
-    "form_for",
-    "resolve",
-]

@@ -59,7 +59,7 @@ from typing import Any
 
 import sympy
 
-from .base import PassResult
+from ..passes.base import PassResult
 
 # the fewest outputs (channels x splits) of a split statistics stage that gets the fixed config
 STATS_MIN_OUTPUTS = 100_000
@@ -203,7 +203,7 @@ class _Choices:
             return kwargs
         from torch._inductor.codegen.triton import FixedTritonConfig
 
-        from .group_norm import chunk_reductions
+        from ..passes.group_norm import chunk_reductions
 
         apply = result.counts.get("group_norm_operands_per_channel", 0) > 0
         try:

@@ -54,21 +54,22 @@ from typing import Any
 import torch
 from torch._inductor.custom_graph_pass import CustomGraphPass
 
-from ._validate import check_bool, check_pass_config
-from .base import MagiPass, PassResult, _source_hash, get_inductor_config_value
-from .causal_pad_trim import CausalPadTrimPass
-from .channels_last import ConvChannelsLastPass
-from .config import PassConfig
-from .conv_input import ConvInputWindowPass
-from .conv_pad_fold import ConvPadFoldPass
-from .deconv_interleave import DeconvInterleavePass
-from .dynamic_reshape import DynamicReshapePass
-from .group_norm import GroupNormStatsPass
-from .nd_tiling import NdTilingPass
-from .norm_rsqrt import NormRsqrtPass
-from .producer_recompute import ProducerRecomputePass
-from .upcast_matmul import UpcastMatmulPass
-from .workarounds import DynamicCatTilingWorkaround, PaddingMiscompileWorkaround
+from .._validate import check_bool
+from ..config import PassConfig, check_pass_config
+from ..passes.base import MagiPass, PassResult, _source_hash, get_inductor_config_value
+from ..passes.causal_pad_trim import CausalPadTrimPass
+from ..passes.channels_last import ConvChannelsLastPass
+from ..passes.conv_input import ConvInputWindowPass
+from ..passes.conv_pad_fold import ConvPadFoldPass
+from ..passes.deconv_interleave import DeconvInterleavePass
+from ..passes.dynamic_cat_workaround import DynamicCatTilingWorkaround
+from ..passes.dynamic_reshape import DynamicReshapePass
+from ..passes.group_norm import GroupNormStatsPass
+from ..passes.nd_tiling import NdTilingPass
+from ..passes.norm_rsqrt import NormRsqrtPass
+from ..passes.padding_workaround import PaddingMiscompileWorkaround
+from ..passes.producer_recompute import ProducerRecomputePass
+from ..passes.upcast_matmul import UpcastMatmulPass
 
 log = logging.getLogger(__name__)
 

@@ -71,6 +71,3 @@ def call_with_stack_room(call: Callable[[], T], enabled: bool = True) -> T:
             f"fix: call_with_stack_room(lambda: compile_fx(gm, inputs))"
         )
     return _CALL_ROOMY(call) if enabled else call()
-
-
-__all__ = ["CHUNKED_FRAMES", "ROOM_WORDS", "call_with_stack_room"]

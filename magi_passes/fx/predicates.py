@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import torch
 from torch.fx.experimental.symbolic_shapes import free_symbols
 
-from ._validate import check_graph, check_positive_int
+from .._validate import check_graph, check_positive_int
 
 aten = torch.ops.aten
 
@@ -45,3 +47,12 @@ def is_conv_heavy(graph: torch.fx.Graph, ratio: int) -> bool:
     check_positive_int("is_conv_heavy", "ratio", ratio)
     n_convs = count_convolutions(graph)
     return n_convs > 0 and len(graph.nodes) < ratio * n_convs
+
+
+def on_cuda(graph: torch.fx.Graph) -> bool:
+    """Whether a placeholder of ``graph`` is a CUDA tensor."""
+    for node in graph.find_nodes(op="placeholder"):
+        val: Any = node.meta.get("val")
+        if isinstance(val, torch.Tensor) and val.device.type == "cuda":
+            return True
+    return False

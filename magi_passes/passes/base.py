@@ -21,18 +21,17 @@ import functools
 import hashlib
 import inspect
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, TypeGuard
+from typing import Any, ClassVar
 
 import torch
 from torch._inductor import config as inductor_config
 from torch._inductor import custom_graph_pass as _custom_graph_pass
 from torch._inductor.custom_graph_pass import CustomGraphPass
 
-from ._validate import check_pass_config
-from .config import PassConfig
+from ..config import PassConfig, check_pass_config
+from ..fx.padded_conv import not_applied_reason, padded_convolutions
 
 
 @dataclass
@@ -51,12 +50,13 @@ class PassResult:
         return f"{self.name}: {state} ({self.reason}){' [' + counts + ']' if counts else ''}"
 
 
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
 
 
 def package_source_files() -> tuple[str, ...]:
-    """Every `.py` file of the `magi_passes` package, sorted: the sources a pass's uuid covers."""
-    return tuple(sorted(str(p) for p in PACKAGE_DIR.glob("*.py")))
+    """Every `.py` file of the `magi_passes` package and its subpackages, sorted: the sources a
+    pass's uuid covers."""
+    return tuple(sorted(str(p) for p in PACKAGE_DIR.rglob("*.py")))
 
 
 def source_files_for(cls: type) -> tuple[str, ...]:
@@ -79,13 +79,22 @@ def hash_source_files(paths: tuple[str, ...]) -> str:
     after import runs its old code anyway).
     """
     helper = getattr(_custom_graph_pass, "get_hash_for_files", None)
-    names = "\n".join(Path(p).name for p in paths)
+    names = "\n".join(_key_name(Path(p)) for p in paths)
     if helper is not None:
         return hashlib.sha256(names.encode() + helper(paths)).hexdigest()
     h = hashlib.sha256(names.encode())  # torch without the helper
     for path in paths:
         h.update(Path(path).read_bytes())
     return h.hexdigest()
+
+
+def _key_name(path: Path) -> str:
+    """How a source file is named in the key: its path inside the package (the same in every
+    checkout), or its file name for a file outside it."""
+    try:
+        return path.resolve().relative_to(PACKAGE_DIR).as_posix()
+    except ValueError:
+        return path.name
 
 
 def _source_hash(cls: type) -> str:
@@ -201,49 +210,6 @@ class MagiPass(CustomGraphPass):
         return f"{type(self).__name__}({self.config!r})"
 
 
-def is_call(node: Any, *targets: Any) -> TypeGuard[torch.fx.Node]:
-    """Whether `node` is an FX `call_function` node of one of `targets`."""
-    return isinstance(node, torch.fx.Node) and node.op == "call_function" and node.target in targets
-
-
-def fake_value(node: Any) -> Any:
-    """A graph node's fake value (`meta["val"]`); None for a node without one or a non-node."""
-    return node.meta.get("val") if isinstance(node, torch.fx.Node) else None
-
-
-def run_on_fake(val: Any, fn: Callable[[Any], Any]) -> Any:
-    """Run `fn(val)` under the fake mode that produced `val` (plain tensors run as they are)."""
-    from torch._guards import detect_fake_mode
-
-    mode = detect_fake_mode([val]) if isinstance(val, torch.Tensor) else None
-    if mode is None:
-        return fn(val)
-    with mode:
-        return fn(val)
-
-
-def fake_call(
-    graph: torch.fx.Graph,
-    target: Any,
-    args: tuple[Any, ...],
-    kwargs: dict[str, Any] | None = None,
-) -> torch.fx.Node:
-    """A new `target(*args, **kwargs)` node at the graph's insertion point, with its fake value:
-    the call run on its node arguments' fake values (in their fake mode; the first node's
-    value picks it)."""
-    kwargs = kwargs or {}
-    node = graph.call_function(target, args, kwargs)
-    vals: list[Any] = []
-    torch.fx.node.map_arg((args, kwargs), lambda n: vals.append(fake_value(n)))
-    concrete_args, concrete_kwargs = torch.fx.node.map_aggregate(
-        (args, kwargs), lambda a: fake_value(a) if isinstance(a, torch.fx.Node) else a
-    )
-    node.meta["val"] = run_on_fake(
-        vals[0] if vals else None, lambda _: target(*concrete_args, **concrete_kwargs)
-    )
-    return node
-
-
 def _differs(a: Any, b: Any) -> bool:
     if a is b:
         return False
@@ -251,3 +217,39 @@ def _differs(a: Any, b: Any) -> bool:
         return bool(a != b)
     except Exception:  # objects without a usable __eq__
         return a is not b
+
+
+class PaddedConvPass(MagiPass):
+    """A pass that rewrites each `convolution(constant_pad_nd(x, pads, 0), w, ...)` pair on its
+    own (`ConvPadFoldPass`, `CausalPadTrimPass`): `apply` walks `padded_convolutions`, hands
+    each pair to `rewrite`, which counts into `counts` (keys `count_keys`), and the pass applied
+    where `counts[done_key]` is not 0 (`describe(counts)` says what it did)."""
+
+    count_keys: ClassVar[tuple[str, ...]]
+    done_key: ClassVar[str]
+
+    def apply(self, graph: torch.fx.Graph) -> PassResult:
+        counts = dict.fromkeys(self.count_keys, 0)
+        result = PassResult(self.name, applied=False, reason="", counts=counts)
+        candidates = padded_convolutions(graph)
+        for conv, pad in candidates:
+            self.rewrite(graph, conv, pad, counts)
+        if counts[self.done_key]:
+            graph.lint()
+            result.applied = True
+            result.reason = self.describe(counts)
+        else:
+            result.reason = not_applied_reason(candidates)
+        return result
+
+    def rewrite(
+        self,
+        graph: torch.fx.Graph,
+        conv: torch.fx.Node,
+        pad: torch.fx.Node,
+        counts: dict[str, int],
+    ) -> None:
+        raise NotImplementedError
+
+    def describe(self, counts: dict[str, int]) -> str:
+        raise NotImplementedError

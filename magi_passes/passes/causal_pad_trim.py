@@ -57,8 +57,9 @@ from typing import Any, ClassVar
 
 import torch
 
-from .base import fake_value, run_on_fake
-from .conv_pad_fold import PaddedConvPass, padded_conv_operands, replace_conv_input, static_int
+from ..fx.nodes import fake_value, run_on_fake
+from ..fx.padded_conv import padded_conv_operands, replace_conv_input, static_int
+from .base import PaddedConvPass
 
 aten = torch.ops.aten
 COUNT_KEYS = (

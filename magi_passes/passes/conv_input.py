@@ -72,16 +72,10 @@ from typing import Any, ClassVar
 import torch
 from torch._inductor import config as inductor_config
 
-from .base import (
-    MagiPass,
-    PassResult,
-    fake_value,
-    get_inductor_config_value,
-    is_call,
-    run_on_fake,
-)
-from .channels_last import clone_node, converted_through, set_output_strides
-from .predicates import is_dynamic
+from ..fx.layout import converted_through, set_output_strides
+from ..fx.nodes import clone_node, fake_value, is_call, run_on_fake
+from ..fx.predicates import is_dynamic
+from .base import MagiPass, PassResult, get_inductor_config_value
 
 aten = torch.ops.aten
 

@@ -50,8 +50,8 @@ from typing import Any, ClassVar
 
 import torch
 
-from .base import MagiPass, PassResult, fake_call, fake_value
-from .channels_last import clone_node
+from ..fx.nodes import clone_node, fake_call, fake_value
+from .base import MagiPass, PassResult
 
 aten = torch.ops.aten
 CONV = aten.convolution.default

@@ -79,8 +79,9 @@ from typing import Any, ClassVar
 
 import sympy
 import torch
-from torch.fx.experimental.symbolic_shapes import free_symbols, guard_bool, statically_known_true
+from torch.fx.experimental.symbolic_shapes import free_symbols, guard_bool
 
+from ..fx.symbolic import known_equal, known_true
 from .base import MagiPass, PassResult
 
 aten = torch.ops.aten
@@ -93,18 +94,6 @@ def _expr(value: Any) -> sympy.Expr:
     if isinstance(value, torch.SymInt):
         return value.node.expr
     return sympy.Integer(value)
-
-
-def known_equal(a: Any, b: Any) -> bool:
-    """`a == b` for ints/SymInts, proved from static facts only (never adds a guard)."""
-    if isinstance(a, int) and isinstance(b, int):
-        return a == b
-    return bool(statically_known_true(a == b))
-
-
-def known_true(cond: Any) -> bool:
-    """A bool or SymBool, proved from static facts only (never adds a guard)."""
-    return bool(statically_known_true(cond))
 
 
 def _has_symbols(values: Sequence[Any]) -> bool:

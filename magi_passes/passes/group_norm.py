@@ -67,9 +67,10 @@ from typing import Any, ClassVar
 import torch
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 
-from .base import MagiPass, PassResult, fake_value, run_on_fake
-from .dynamic_reshape import known_equal
-from .nd_tiling import channels_last_convs
+from ..fx.marks import channels_last_convs
+from ..fx.nodes import fake_value, run_on_fake
+from ..fx.symbolic import known_equal
+from .base import MagiPass, PassResult
 
 aten = torch.ops.aten
 

@@ -33,19 +33,15 @@ from typing import Any, ClassVar
 
 import torch
 
+from ..fx.marks import channels_last_convs, dynamic_cat_convs
+from ..fx.predicates import count_convolutions, is_conv_heavy, is_dynamic
 from .base import MagiPass, PassResult
-from .predicates import count_convolutions, is_conv_heavy, is_dynamic
 
 ND_TILING_SETTINGS: dict[str, Any] = {
     "triton.prefer_nd_tiling": True,
     "triton.max_tiles": 2,
     "triton.tile_reductions": True,
 }
-
-# meta key set on the graph's output node by ConvChannelsLastPass when it converted convolutions
-CHANNELS_LAST_MARK = "magi_channels_last_convs"
-# meta key set there by DynamicCatTilingWorkaround: the layout pass and ND tiling stand down
-DYNAMIC_CAT_MARK = "magi_dynamic_cat_convs"
 
 
 class NdTilingPass(MagiPass):
@@ -90,16 +86,3 @@ class NdTilingPass(MagiPass):
             f"dynamic, conv-heavy graph ({len(graph.nodes)} nodes, {n_convs} convolutions)"
         )
         return result
-
-
-def dynamic_cat_convs(graph: torch.fx.Graph) -> int:
-    """How many concatenation-fed convolutions DynamicCatTilingWorkaround found in this dynamic
-    CUDA graph (0 if it did not match or did not run): the layout pass and ND tiling stand down."""
-    outputs = graph.find_nodes(op="output")
-    return int(outputs[0].meta.get(DYNAMIC_CAT_MARK, 0)) if outputs else 0
-
-
-def channels_last_convs(graph: torch.fx.Graph) -> int:
-    """How many convolutions ConvChannelsLastPass converted in this graph (0 if it did not run)."""
-    outputs = graph.find_nodes(op="output")
-    return int(outputs[0].meta.get(CHANNELS_LAST_MARK, 0)) if outputs else 0

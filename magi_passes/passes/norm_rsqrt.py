@@ -48,7 +48,8 @@ from typing import Any, ClassVar
 
 import torch
 
-from .base import MagiPass, PassResult, fake_value, is_call, run_on_fake
+from ..fx.nodes import fake_value, is_call, run_on_fake
+from .base import MagiPass, PassResult
 
 aten = torch.ops.aten
 prims = torch.ops.prims

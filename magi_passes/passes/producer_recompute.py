@@ -55,7 +55,8 @@ from typing import Any, ClassVar
 import torch
 from torch._inductor import config as inductor_config
 
-from .base import MagiPass, PassResult, fake_value
+from ..fx.nodes import fake_value
+from .base import MagiPass, PassResult
 
 aten = torch.ops.aten
 prims = torch.ops.prims

@@ -69,7 +69,8 @@ from typing import Any, ClassVar
 
 import torch
 
-from .base import MagiPass, PassResult, fake_call, fake_value
+from ..fx.nodes import fake_call, fake_value
+from .base import MagiPass, PassResult
 
 aten = torch.ops.aten
 prims = torch.ops.prims
