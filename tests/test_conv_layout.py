@@ -1,29 +1,27 @@
-"""benchmarks/conv_layout.py and benchmarks/conv_gap.py on a machine without a GPU: a clear
-refusal, not a crash; and conv_gap's scoped cudnn.benchmark restores the flags."""
+"""The zoo benchmark's `conv-layout` and `conv` modes on a machine without a GPU: a clear
+refusal, not a crash; and the conv mode's scoped cudnn.benchmark restores the flags."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 import torch
 
-from tests.scripts import load_benchmark
+from pytest_magi.bench import conv, conv_layout
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="the refusal is for machines without CUDA")
-@pytest.mark.parametrize("name", ["conv_layout", "conv_gap"])
-def test_without_cuda_it_says_what_it_needs(name: str, capsys: pytest.CaptureFixture[str]) -> None:
-    script = load_benchmark(name)
-    assert script.main(["--rounds", "1"]) == 2
+@pytest.mark.parametrize("mode", [conv_layout, conv], ids=["conv-layout", "conv"])
+def test_without_cuda_it_says_what_it_needs(mode: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    assert mode.main(["--rounds", "1"]) == 2
     assert "needs a CUDA GPU" in capsys.readouterr().err
 
 
 def test_conv_gap_scopes_cudnn_benchmark() -> None:
-    conv_gap = load_benchmark("conv_gap")
     before = (torch.backends.cudnn.enabled, torch.backends.cudnn.benchmark)
     seen = []
-    call = conv_gap.scoped(
-        lambda: seen.append(torch.backends.cudnn.benchmark), conv_gap.cudnn_benchmark
-    )
+    call = conv.scoped(lambda: seen.append(torch.backends.cudnn.benchmark), conv.cudnn_benchmark)
     call()
     assert seen == [True]
     assert (torch.backends.cudnn.enabled, torch.backends.cudnn.benchmark) == before

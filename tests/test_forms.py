@@ -17,7 +17,8 @@ import torch
 from graphs import launches
 from torch import nn
 
-from magi_passes import CompileForm, MagiBackend, PassConfig, form_for, forms, magi_compile
+from magi_passes import CompileForm, MagiBackend, PassConfig, form_for, magi_compile
+from magi_passes.compile import forms
 from pytest_magi import zoo
 from pytest_magi.models import VAEDecoderLike
 
@@ -382,7 +383,7 @@ def test_a_decoder_with_root_frames_is_one_graph_with_eagers_numbers(name: str) 
     graph, no break, the output eager's (dynamo alone, a counting backend: the frames change
     what dynamo traces, not what Inductor makes of the graph); the zoo pair and the benchmark's
     ``magi`` give the candidate the form's frames, ``magi-form-instance-frames`` a frame each."""
-    from scripts import load_benchmark
+    from pytest_magi.bench import variants as bench
 
     if name not in zoo.names():
         pytest.skip(zoo.unavailable().get(name, name))
@@ -392,9 +393,8 @@ def test_a_decoder_with_root_frames_is_one_graph_with_eagers_numbers(name: str) 
     assert zoo.ZooPair(model).side_options["candidate"]["isolate"] == "root"
     pair = zoo.ZooPair(model, candidate_isolate="instance")
     assert pair.side_options["candidate"]["isolate"] == "instance"
-    bench = load_benchmark("zoo")
-    assert bench._build_variant(model, "magi", 64)[0].compile_kwargs["isolate"] == "root"
-    instance = bench._build_variant(model, "magi-form-instance-frames", 64)[0]
+    assert bench.build_variant(model, "magi", 64)[0].compile_kwargs["isolate"] == "root"
+    instance = bench.build_variant(model, "magi-form-instance-frames", 64)[0]
     assert instance.compile_kwargs["isolate"] == "instance"
 
     graphs: list[torch.fx.GraphModule] = []
@@ -442,19 +442,18 @@ def test_the_zoo_pair_compiles_its_magi_candidate_in_the_form() -> None:
 
 
 def test_the_zoo_benchmarks_magi_is_the_form_and_magi_split_the_generic_one() -> None:
-    from scripts import load_benchmark
+    from pytest_magi.bench import variants as bench
 
-    bench = load_benchmark("zoo")
     if WAN not in zoo.names():
         pytest.skip(zoo.unavailable().get(WAN, WAN))
     model = zoo.load(WAN, "tiny", dtype=torch.float32)
-    magi, backend = bench._build_variant(model, "magi", 64)
+    magi, backend = bench.build_variant(model, "magi", 64)
     assert backend is not None and backend.config.channels_last_norm_inputs is True
     assert magi.compile_kwargs["dynamo_fixes"] is True and magi.compile_kwargs["dynamic"] is False
-    split, backend = bench._build_variant(model, "magi-split", 64)
+    split, backend = bench.build_variant(model, "magi-split", 64)
     assert backend is not None and backend.config == PassConfig.from_env()
     assert split.compile_kwargs["dynamo_fixes"] is False and "dynamic" not in split.compile_kwargs
-    levers, backend = bench._build_variant(model, "magi-form-cl-state", 64)
+    levers, backend = bench.build_variant(model, "magi-form-cl-state", 64)
     assert backend is not None and levers.compile_kwargs == magi.compile_kwargs
     assert backend.config == forms.WAN_DECODER.config().replace(channels_last_conv_state=True)
     convs = [m for m in magi.module.modules() if isinstance(m, nn.Conv3d)]
@@ -466,14 +465,15 @@ def test_the_zoo_benchmarks_magi_is_the_form_and_magi_split_the_generic_one() ->
         for m in model.module.modules()
         if isinstance(m, nn.Conv3d) and m.weight.shape[2:].numel() > 1
     )
-    # the form's levers, each taken back: the form as session 26 shipped it
-    s26, backend = bench._build_variant(model, "magi-form-s26", 64)
-    assert s26.compile_kwargs["channels_last_parameters"] is False
+    # the form's levers, each taken back: no pad through the cat, the weights as they are
+    both_off, backend = bench.build_variant(model, "magi-form-no-pad-cat-no-cl-params", 64)
+    assert both_off.compile_kwargs["channels_last_parameters"] is False
     assert backend is not None and backend.config.channels_last_pad_through_cat is False
     assert backend.config.channels_last_norm_inputs is True
-    # the form with the norm-input pin's rule before session 29
-    s28, backend = bench._build_variant(model, "magi-form-s28", 64)
-    assert isinstance(backend, bench.S28Backend) and s28.compile_kwargs == magi.compile_kwargs
+    # the form with the norm-input pin trusting fake layouts
+    trusting, backend = bench.build_variant(model, "magi-form-norm-pin-trust-fake", 64)
+    assert isinstance(backend, bench.NormPinTrustFakeBackend)
+    assert trusting.compile_kwargs == magi.compile_kwargs
     assert backend.config == forms.WAN_DECODER.config()
     assert bench.variant_form(zoo.load("sd-vae"), "magi") is None
 
@@ -483,14 +483,13 @@ def test_the_zoo_benchmarks_cl_params_variant_is_a_decided_decoders_form_with_it
 ):
     """``magi-form-cl-params``: the model's own form (its recorded decisions) with the conv
     weights of the compiled copy made channels-last, the model's own left alone."""
-    from scripts import load_benchmark
+    from pytest_magi.bench import variants as bench
 
-    bench = load_benchmark("zoo")
     name = "ltx-video-vae"
     if name not in zoo.names():
         pytest.skip(zoo.unavailable().get(name, name))
     model = zoo.load(name, "tiny", dtype=torch.float32)
-    compiled, backend = bench._build_variant(model, "magi-form-cl-params", 64)
+    compiled, backend = bench.build_variant(model, "magi-form-cl-params", 64)
     form = forms.form_for(model.module)
     assert form is not None and form.name == "ltx-video-decoder"
     assert backend is not None and backend.config == form.config()
@@ -504,24 +503,24 @@ def test_the_zoo_benchmarks_cl_params_variant_is_a_decided_decoders_form_with_it
         for m in model.module.modules()
         if isinstance(m, nn.Conv3d) and m.weight.shape[2:].numel() > 1
     )
-    # with it the norm-input pin, or the chunked GroupNorm statistics (session 32)
+    # with it the norm-input pin, or the chunked GroupNorm statistics
     for variant, field in (
         ("magi-form-cl-params-norm", "channels_last_norm_inputs"),
         ("magi-form-cl-params-gn-chunks", "group_norm_chunked_stats"),
     ):
-        compiled, backend = bench._build_variant(model, variant, 64)
+        compiled, backend = bench.build_variant(model, variant, 64)
         assert backend is not None and backend.config == form.config().replace(**{field: True})
         assert compiled.compile_kwargs["channels_last_parameters"] is True
-    # the form with pointwise autotuning off (session 33): an Inductor option of the backend's
-    compiled, backend = bench._build_variant(model, "magi-form-no-pw-autotune", 64)
+    # the form with pointwise autotuning off: an Inductor option of the backend's
+    compiled, backend = bench.build_variant(model, "magi-form-no-pw-autotune", 64)
     assert backend is not None and backend.config == form.config()
     assert backend.inductor_config_patches == {"triton.autotune_pointwise": False}
-    # the form without the GroupNorm statistics rewrite, or without ND tiling (session 34)
+    # the form without the GroupNorm statistics rewrite, or without ND tiling
     for variant, field in (
         ("magi-form-no-gn-stats", "enable_group_norm_stats"),
         ("magi-form-no-nd-tiling", "enable_nd_tiling"),
     ):
-        compiled, backend = bench._build_variant(model, variant, 64)
+        compiled, backend = bench.build_variant(model, variant, 64)
         assert backend is not None and backend.config == form.config().replace(**{field: False})
         assert backend.inductor_config_patches == {}
 
@@ -552,62 +551,59 @@ def test_the_wan_decoder_in_its_form_decodes_as_eager_and_reuses_its_graphs() ->
 
 
 @pytest.mark.parametrize(
-    ("variant", "name", "field", "untouched"),
+    ("name", "field", "untouched"),
     [
-        ("magi-form-s29", "ltx-video-vae", "channels_last_norm_inputs", WAN),
-        ("magi-form-s39", "allegro-vae", "group_norm_chunked_stats", "svd-vae"),
+        ("ltx-video-vae", "channels_last_norm_inputs", WAN),
+        ("allegro-vae", "group_norm_chunked_stats", "svd-vae"),
     ],
 )
-def test_the_zoo_benchmarks_taken_back_variants_are_the_forms_as_a_session_shipped_them(
-    variant: str, name: str, field: str, untouched: str
+def test_the_zoo_benchmarks_no_model_levers_variant_takes_back_the_forms_own_levers(
+    name: str, field: str, untouched: str
 ) -> None:
-    """``magi-form-s29``: LTX-Video's form without its weights in place and without the
-    norm-input pin, as session 29 shipped it; ``magi-form-s39``: Allegro's without its weights
-    in place and without the chunked GroupNorm statistics, as session 39 shipped it. Each keeps
-    the form's recorded decisions (for timing the two forms against each other); a form the
-    next session did not change (Wan's, SVD's) is the form itself."""
-    from scripts import load_benchmark
+    """``magi-form-no-model-levers``: LTX-Video's form without its weights in place and without
+    the norm-input pin, Allegro's without its weights in place and without the chunked GroupNorm
+    statistics. Each keeps the form's recorded decisions (for timing the two forms against each
+    other); a form without such levers (Wan's, SVD's) is the form itself."""
+    from pytest_magi.bench import variants as bench
 
-    bench = load_benchmark("zoo")
+    variant = "magi-form-no-model-levers"
     for needed in (name, untouched):
         if needed not in zoo.names():
             pytest.skip(zoo.unavailable().get(needed, needed))
     model = zoo.load(name, "tiny", dtype=torch.float32)
     form = forms.form_for(model.module)
     assert form is not None and form.config().replace(**{field: False}) != form.config()
-    old, backend = bench._build_variant(model, variant, 64)
+    old, backend = bench.build_variant(model, variant, 64)
     assert backend is not None
     assert backend.config == form.config().replace(**{field: False})
     assert backend.config.decided_on == form.config().decided_on != ""
     assert old.compile_kwargs["channels_last_parameters"] is False
-    session = variant.removeprefix("magi-form-s")
-    assert bench._taken_back(variant, form) == (
-        f"; as session {session} shipped it: channels_last_parameters=False, {field}=False"
+    assert bench.variant_changes(variant, form) == (
+        f"; this variant: channels_last_parameters=False, {field}=False"
     )
-    new, backend = bench._build_variant(model, "magi", 64)
+    new, backend = bench.build_variant(model, "magi", 64)
     assert backend is not None and getattr(backend.config, field) is True
     assert new.compile_kwargs["channels_last_parameters"] is True
     other = zoo.load(untouched, "tiny", dtype=torch.float32)
     other_form = forms.form_for(other.module)
-    _, backend = bench._build_variant(other, variant, 64)
+    _, backend = bench.build_variant(other, variant, 64)
     assert backend is not None and other_form is not None
     assert backend.config == other_form.config()
-    assert bench._taken_back(variant, other_form) == ""
+    assert bench.variant_changes(variant, other_form) == ""
 
 
 def test_the_zoo_benchmarks_gn_chunks_variant_is_the_form_with_chunked_statistics() -> None:
-    """``magi-form-gn-chunks`` (session 31): the form with the chunked GroupNorm statistics, its
-    own options (LTX-Video's weights in place) kept."""
-    from scripts import load_benchmark
+    """``magi-form-gn-chunks``: the form with the chunked GroupNorm statistics, its own options
+    (LTX-Video's weights in place) kept."""
+    from pytest_magi.bench import variants as bench
 
-    bench = load_benchmark("zoo")
     name = "ltx-video-vae"
     if name not in zoo.names():
         pytest.skip(zoo.unavailable().get(name, name))
     model = zoo.load(name, "tiny", dtype=torch.float32)
     form = forms.form_for(model.module)
     assert form is not None
-    chunked, backend = bench._build_variant(model, "magi-form-gn-chunks", 64)
+    chunked, backend = bench.build_variant(model, "magi-form-gn-chunks", 64)
     assert backend is not None
     assert backend.config == form.config().replace(group_norm_chunked_stats=True)
     assert chunked.compile_kwargs["channels_last_parameters"] is True
@@ -633,7 +629,7 @@ def _tiny_in_fake_cuda(name: str) -> tuple[Any, CompileForm, Any]:
 def _codegen_in_form(model: Any, form: CompileForm, decode: Any) -> Any:
     """The code Inductor generates for ``decode`` in ``form``: its conv weights channels-last in
     place (a copy), its `PassConfig`."""
-    from magi_passes.channels_last import convert_conv_parameters
+    from magi_passes.compile.weights import convert_conv_parameters
     from pytest_magi.codegen import inductor_codegen
 
     in_place = copy.deepcopy(decode)
@@ -646,7 +642,7 @@ def test_allegros_form_generates_fewer_kernels_with_its_session_40_levers_in_fak
     """Allegro's form takes its conv weights channels-last in place and its GroupNorm statistics
     in chunks (session 40), for its compile time: at full size (fake CUDA, torch 2.13, height 45,
     width 80) the form before them made 1413 launches (kernels and extern calls, as
-    tools/probes/codegen_time.py counts them) for Inductor to generate, against Inductor's 1179;
+    the zoo benchmark's compile-time mode counts them) for Inductor to generate, against Inductor's 1179;
     with them 1077. Tiny: 134 Triton kernels (505 launches) before, 118 (419)
     with them on torch 2.13; 120 (401) and 111 (400) on torch 2.11. Every GroupNorm's statistics
     are chunked, and no chunk reduction Inductor makes persistent carries a fixed config (on the

@@ -1,7 +1,6 @@
 """`magi_passes.kernel_configs`: the fixed Triton configs of the kernels GroupNormStatsPass makes
 (fake CUDA: generated, never run), their gates, and that the choices handler is restored. Their
-speed is measured on the GPU by tests/test_perf_gpu.py::test_vae_540p_static and
-tools/probes/autotune_ab.py (docs/benchmarks.md, "Session 15")."""
+speed is measured on the GPU by tests/test_perf_gpu.py::test_vae_540p_static."""
 
 from __future__ import annotations
 
@@ -14,13 +13,13 @@ from torch._inductor import config as inductor_config
 from torch._inductor.virtualized import V
 
 from magi_passes import MagiBackend, PassConfig, PassManager
-from magi_passes.group_norm import chunk_reduction_key, chunk_reductions
-from magi_passes.kernel_configs import (
+from magi_passes.compile.kernel_configs import (
     APPLY_CONFIG,
     CHUNK_STATS_CONFIG,
     STATS_CONFIG,
     group_norm_kernel_configs,
 )
+from magi_passes.passes.group_norm import chunk_reduction_key, chunk_reductions
 from pytest_magi.codegen import inductor_codegen
 from pytest_magi.models import WanCausalStage
 from pytest_magi.numerics import _relative_l2
@@ -108,13 +107,12 @@ def test_fake_cuda_the_chunk_statistics_launch_with_one_config() -> None:
     assert "reduction_hint=ReductionHint.DEFAULT" in autotuned.source
     assert fixed(off) == []
     assert on.kernel_count == off.kernel_count
-    # what the first call on a GPU would compile and benchmark (tools/probes/codegen_time.py's
-    # census, Inductor's own config lists): six configs for the chunk reduction, one when fixed
-    from scripts import load_probe
+    # what the first call on a GPU would compile and benchmark (the compile-time mode's census,
+    # Inductor's own config lists): six configs for the chunk reduction, one when fixed
+    from pytest_magi.bench.compile_time import candidate_configs
 
-    census = load_probe("codegen_time")
-    assert census.candidate_configs(autotuned.source) == ("reduction", 6)
-    assert census.candidate_configs(chunks.source) == ("fixed_config", 1)
+    assert candidate_configs(autotuned.source) == ("reduction", 6)
+    assert candidate_configs(chunks.source) == ("fixed_config", 1)
 
 
 def chunked_block(shape: tuple[int, ...], device: str = "cpu") -> tuple[Any, Any]:

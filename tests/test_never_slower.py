@@ -1,5 +1,5 @@
-"""benchmarks/never_slower.py on CPU: the compile time limit and how a torch.compile baseline
-that does not compile is reported (the GPU run is in docs/benchmarks.md)."""
+"""The zoo benchmark's never-slower mode on CPU: the compile time limit and how a torch.compile
+baseline that does not compile is reported."""
 
 from __future__ import annotations
 
@@ -9,9 +9,7 @@ import time
 
 import pytest
 
-from tests.scripts import load_benchmark
-
-never_slower = load_benchmark("never_slower")
+from pytest_magi.bench import never_slower
 
 
 def test_a_first_call_over_the_limit_is_stopped() -> None:

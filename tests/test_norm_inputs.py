@@ -20,7 +20,7 @@ from torch._inductor import config as inductor_config
 from torch._prims_common import make_channels_last_strides_for
 
 from magi_passes import MagiBackend, PassConfig
-from magi_passes.channels_last import force_stride_order_op
+from magi_passes.fx.nodes import force_stride_order_op
 
 aten = torch.ops.aten
 prims = torch.ops.prims
@@ -153,8 +153,8 @@ def test_an_activation_channels_last_in_eager_is_pinned_too() -> None:
 
 
 def test_the_rule_before_session_29_left_it_alone() -> None:
-    """``trust_fake_layout=True`` (kept to measure the change, `magi-form-s28`)."""
-    from magi_passes.channels_last import convert_norm_inputs
+    """``trust_fake_layout=True`` (kept to measure the change, `magi-form-norm-pin-trust-fake`)."""
+    from magi_passes.fx.layout_rewrites import convert_norm_inputs
 
     graph, _ = _channels_last_product()
     assert convert_norm_inputs(graph, trust_fake_layout=True) == 0 and pins(graph) == []
@@ -163,7 +163,7 @@ def test_the_rule_before_session_29_left_it_alone() -> None:
 
 def test_the_old_rule_is_scoped_to_its_block_even_when_it_raises() -> None:
     """`norm_pin_rule` switches the rule the pass applies inside its block only."""
-    from magi_passes import channels_last
+    from magi_passes.passes import channels_last
 
     with channels_last.norm_pin_rule(trust_fake_layout=True):
         graph, _ = _channels_last_product()
@@ -172,7 +172,7 @@ def test_the_old_rule_is_scoped_to_its_block_even_when_it_raises() -> None:
     assert run_pass(graph).counts["norm_inputs_channels_last"] == 1
     with pytest.raises(RuntimeError), channels_last.norm_pin_rule(trust_fake_layout=True):
         raise RuntimeError("a compile that fails inside")
-    assert channels_last._trust_fake_layout is False
+    assert channels_last._NORM_PIN_TRUSTS_FAKE_LAYOUT.get() is False
 
 
 def test_a_convolution_output_is_not_pinned() -> None:
@@ -199,15 +199,15 @@ class ChannelsLastProduct(nn.Module):
         return self.conv(x), (h.float() * h.float()).sum(1, keepdim=True)
 
 
-def test_the_benchmarks_s28_backend_compiles_with_the_rule_before_session_29() -> None:
-    """`benchmarks/zoo.py`'s ``magi-form-s28`` backend applies the old rule in the graphs it
-    compiles, and only there: a plain `MagiBackend` compiled afterwards pins again."""
-    from scripts import load_benchmark
+def test_the_benchmarks_trust_fake_backend_compiles_with_that_rule_and_only_there() -> None:
+    """The zoo benchmark's ``magi-form-norm-pin-trust-fake`` backend leaves a norm input whose
+    fake value is channels-last to Inductor in the graphs it compiles, and only there: a plain
+    `MagiBackend` compiled afterwards pins again."""
+    from pytest_magi.bench.variants import NormPinTrustFakeBackend
 
-    bench = load_benchmark("zoo")
     x = torch.randn(SHAPE).to(memory_format=torch.channels_last_3d)
     counts = []
-    for backend_class in (bench.S28Backend, MagiBackend):
+    for backend_class in (NormPinTrustFakeBackend, MagiBackend):
         torch._dynamo.reset()
         backend = backend_class(ON)
         with torch.no_grad(), inductor_config.patch(force_disable_caches=True):
@@ -309,10 +309,9 @@ def test_real_rms_norm_decoders_are_pinned_and_decode_as_eager(name: str) -> Non
 def _across_channels(graph, over: int = 16) -> list[tuple[str, str]]:
     """(kernel, index) of every load or store of a reduction kernel that steps across the
     channels: the reduction index (the channels, in a norm over them) scaled by more than
-    ``over`` (`tools/probes/wan_form_census.py`'s ``across_channels``, the census's count)."""
-    from scripts import load_probe
+    ``over`` (the zoo benchmark census's count, `pytest_magi.bench.census.across_channels`)."""
+    from pytest_magi.bench import census
 
-    census = load_probe("wan_form_census")
     return [
         (kernel.name, index)
         for kernel in graph.kernels
@@ -324,11 +323,10 @@ def _across_channels(graph, over: int = 16) -> list[tuple[str, str]]:
 def _wan_form_graphs(trust_fake_layout: bool) -> list:
     """The tiny Wan 2.2 decoder (bf16, an 8 x 12 latent of 2 frames) compiled in its form for
     fake CUDA, one graph a chunk as `magi_compile` has it, weights channels-last: the decoder's
-    chunk graphs (`tools/probes/wan_form_census.py`'s ``chunk_graphs``)."""
-    from scripts import load_probe
+    chunk graphs (`pytest_magi.bench.census.chunk_graphs`)."""
+    from pytest_magi.bench import census
 
-    census = load_probe("wan_form_census")
-    name = "cl-params+pad-cat" + ("+s28-pin" if trust_fake_layout else "")
+    name = "cl-params+pad-cat" + ("+norm-pin-trust-fake" if trust_fake_layout else "")
     return census.chunk_graphs(name, "tiny", frames=2, height=8, width=12)
 
 
@@ -346,7 +344,7 @@ def test_fake_cuda_the_wan_forms_up_block_outputs_are_read_along_the_channels() 
     if not ok:
         pytest.skip(why)
     trusted = [hit for g in _wan_form_graphs(trust_fake_layout=True) for hit in _across_channels(g)]
-    assert trusted, "the premise: the rule before session 29 leaves a channels-first up block"
+    assert trusted, "the premise: trusting fake layouts leaves a channels-first up block"
     pinned = _wan_form_graphs(trust_fake_layout=False)
     assert len(pinned) == 2  # chunk 0 and chunk 1
     assert [hit for g in pinned for hit in _across_channels(g)] == []

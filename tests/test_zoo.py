@@ -295,10 +295,10 @@ def test_the_zoo_benchmark_refuses_bad_arguments_before_compiling(
 ) -> None:
     """Checked at parse time, on any machine: a run that would fail only after compiling every
     variant (minutes on a GPU) fails at once instead."""
-    from scripts import load_benchmark
+    from pytest_magi.bench import timing
 
     with pytest.raises(SystemExit) as exited:
-        load_benchmark("zoo").main(argv)
+        timing.main(argv)
     assert exited.value.code == 2
     assert message in capsys.readouterr().err
 
@@ -309,9 +309,7 @@ def test_the_passes_share_is_never_taken_against_a_wrong_baseline() -> None:
     the fastest right one, and with none right the benchmark says so."""
     import argparse
 
-    from scripts import load_benchmark
-
-    bench = load_benchmark("zoo")
+    from pytest_magi.bench import timing as bench
 
     def row(variant: str, ms: float, numerics: str) -> object:
         return bench.Row(
@@ -365,9 +363,8 @@ def test_the_zoo_benchmark_gives_the_dynamo_fixes_to_exactly_its_fix_variants() 
     on the compiled module), `magi-dynamo-fix-static` and `magi-dynamo-fix-static-cl-norm` with
     static shapes and contiguous inputs; `magi` and every other variant as magi_compile's
     default: neither. Nothing is compiled (torch.compile is lazy)."""
-    from scripts import load_benchmark
+    from pytest_magi.bench import variants as bench
 
-    bench = load_benchmark("zoo")
     model = zoo.load("sd-vae")
     assert set(bench.FIX_VARIANTS) == {
         "magi-dynamo-fix",
@@ -376,7 +373,7 @@ def test_the_zoo_benchmark_gives_the_dynamo_fixes_to_exactly_its_fix_variants() 
         "torch.compile+fix",
     }
     for variant in ("magi", "torch.compile+frames", *bench.FIX_VARIANTS):
-        compiled, _ = bench._build_variant(model, variant, 64)
+        compiled, _ = bench.build_variant(model, variant, 64)
         fixed = bool(compiled.module._forward_hooks)  # the fixes' always-called exit hook
         assert fixed is (variant in bench.FIX_VARIANTS), variant
         assert compiled.compile_kwargs["dynamo_fixes"] is fixed
@@ -393,9 +390,8 @@ def test_the_zoo_benchmark_pins_norm_inputs_in_exactly_its_cl_norm_variants() ->
     """`magi-cl-norm` and `magi-dynamo-fix-static-cl-norm` compile with
     `PassConfig(channels_last_norm_inputs=True)`, the second also as `magi-dynamo-fix-static`
     (static shapes, the fixes, contiguous inputs); the other magi variants leave it off."""
-    from scripts import load_benchmark
+    from pytest_magi.bench import variants as bench
 
-    bench = load_benchmark("zoo")
     model = zoo.load("sd-vae")
     for variant in (
         "magi",
@@ -403,28 +399,27 @@ def test_the_zoo_benchmark_pins_norm_inputs_in_exactly_its_cl_norm_variants() ->
         "magi-cl-norm",
         "magi-dynamo-fix-static-cl-norm",
     ):
-        _, backend = bench._build_variant(model, variant, 64)
+        _, backend = bench.build_variant(model, variant, 64)
         assert backend is not None
         assert backend.config.channels_last_norm_inputs is variant.endswith("-cl-norm"), variant
-    pinned, _ = bench._build_variant(model, "magi-dynamo-fix-static-cl-norm", 64)
-    plain, _ = bench._build_variant(model, "magi-dynamo-fix-static", 64)
+    pinned, _ = bench.build_variant(model, "magi-dynamo-fix-static-cl-norm", 64)
+    plain, _ = bench.build_variant(model, "magi-dynamo-fix-static", 64)
     assert pinned.compile_kwargs == plain.compile_kwargs
 
 
 @DIFFUSERS
 def test_the_zoo_benchmark_times_cosmos_with_and_without_its_interleave() -> None:
-    """Cosmos's decoder in its form (session 48) and the variants that time it without that:
+    """Cosmos's decoder in its form and the variants that time it without that:
     `magi` (its conv weights channels-last in place) and `magi-form-deconv-interleave` (not)
     turn its transposed convolutions into products (`PassConfig.enable_deconv_interleave`),
-    `magi-form-passes` and `magi-form-passes-cl-params` leave them to cuDNN as session 47 timed
-    them, the second with the weights in place; `magi-form-upcast-matmul` is the form with its
+    `magi-form-passes` and `magi-form-passes-cl-params` leave them to cuDNN, the second with the
+    weights in place; `magi-form-upcast-matmul` is the form with its
     attention's first matmul on the bf16 operands (`PassConfig.enable_upcast_matmul`), and
-    `magi-form-upcast-matmul-split` also its second (`PassConfig.upcast_matmul_split`); each with
+    `magi-form-upcast-matmul-bf16x2` also its second (`PassConfig.upcast_matmul_split`); each with
     the decisions recorded as kept magi on H100s and H200s. Nothing is compiled (torch.compile
     is lazy)."""
-    from scripts import load_benchmark
+    from pytest_magi.bench import variants as bench
 
-    bench = load_benchmark("zoo")
     model = zoo.load("cosmos-vae")
     expected = {
         "magi": (True, True, False),
@@ -432,19 +427,19 @@ def test_the_zoo_benchmark_times_cosmos_with_and_without_its_interleave() -> Non
         "magi-form-passes": (False, False, False),
         "magi-form-passes-cl-params": (False, True, False),
         "magi-form-upcast-matmul": (True, True, True),
-        "magi-form-upcast-matmul-split": (True, True, True),
+        "magi-form-upcast-matmul-bf16x2": (True, True, True),
     }
     for variant, (interleave, weights_in_place, upcast) in expected.items():
-        compiled, backend = bench._build_variant(model, variant, 64)
+        compiled, backend = bench.build_variant(model, variant, 64)
         assert backend is not None
         config = backend.config
         assert config.enable_deconv_interleave is interleave, variant
         assert config.enable_upcast_matmul is upcast, variant
-        assert config.upcast_matmul_split is variant.endswith("-split"), variant
+        assert config.upcast_matmul_split is variant.endswith("-bf16x2"), variant
         assert (config.decided_on, config.decided_plain_on) == ("H100,H200", ""), variant
         assert compiled.compile_kwargs["channels_last_parameters"] is weights_in_place, variant
         assert compiled.compile_kwargs["isolate"] == "root", variant
-        changes = bench._variant_changes(variant)
+        changes = bench.variant_changes(variant)
         assert ("enable_upcast_matmul" in changes) is upcast, variant
         overrides_interleave = variant not in ("magi",) and not variant.startswith(
             "magi-form-upcast-matmul"

@@ -1,5 +1,6 @@
-"""benchmarks/zoo.py on CPU, tiny: `--no-eager-timing` (session 40), which a cold-compile process
-on the GPU uses so that its time goes to compiling, not to timing eager."""
+"""The zoo benchmark's timing mode on CPU, tiny: `--no-eager-timing`, which a cold-compile process
+on the GPU uses so that its time goes to compiling, not to timing eager; `--record-ratios`; and
+the command line over the modes."""
 
 from __future__ import annotations
 
@@ -11,9 +12,7 @@ import pytest
 import torch
 
 from pytest_magi import zoo
-from tests.scripts import load_benchmark
-
-bench = load_benchmark("zoo")
+from pytest_magi.bench import timing as bench
 
 
 @pytest.mark.slow

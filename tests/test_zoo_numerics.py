@@ -1,5 +1,5 @@
-"""`benchmarks/zoo_numerics.py`: each stage of torch.compile against a higher-precision run, on
-a zoo model (tiny sizes on the CPU here; the Wan 2.2 table in docs/testing-a-pass.md is the GPU)."""
+"""The zoo benchmark's numerics and locate modes: each stage of torch.compile against a
+higher-precision run, on a zoo model (tiny sizes on the CPU here)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scripts import load_benchmark
 
 pytest.importorskip("diffusers")
 
 
 def _load():  # type: ignore[no-untyped-def]
-    return load_benchmark("zoo_numerics")
+    from pytest_magi.bench import numerics
+
+    return numerics
 
 
 def test_tracing_stages_are_bit_equal_to_eager_and_a_failing_stage_is_a_row(
@@ -189,8 +190,8 @@ def test_locate_decodes_the_before_frames_first_through_the_same_copy(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``--locate-before-frames 1,3``: the compiled copy decodes T=1, then T=3, then the located
-    call at ``--frames 2`` (session 18's wrong T=21 decode came after T=3 decodes in one
-    process); the final output checked is the located call's."""
+    call at ``--frames 2`` (a wrong decode can follow other decodes in one process); the final
+    output checked is the located call's."""
     bench = _load()
     runs: list[tuple[int, bool]] = []  # (latent frames, compiled copy?) of each ZooModel.run
     real_run = bench.zoo.ZooModel.run

@@ -53,7 +53,7 @@ from pathlib import Path
 
 import pytest
 
-# Imported here, while the mutated copy is first on sys.path: the magi plugin no longer imports
+# Imported here, while the mutated copy is first on sys.path: the magi plugin does not import
 # magi_passes when it loads, and pytest later puts the repository root (the root conftest's
 # folder) in front of PYTHONPATH, which would import the checkout's unmutated package instead.
 import magi_passes  # noqa: F401

@@ -1,4 +1,7 @@
-"""The Wan decoder's form chunk by chunk in fake CUDA: launches and bytes per lever (session 26).
+"""Census mode of the zoo benchmark: the Wan decoder's form chunk by chunk in fake CUDA, launches
+and bytes per lever.
+
+    python benchmarks/zoo.py census --variants form,pad-cat     # a few minutes a variant
 
 `magi_compile(vae.decoder)` compiles the Wan 2.2 decoder in its form (`magi_passes.forms`): one
 static graph per chunk call. This generates the zoo's full-size T=3 decode (bf16, random weights)
@@ -7,9 +10,10 @@ off, plus the variant's fields), and prints, for each chunk graph, the Triton la
 upper bound of their bytes (every load and store statement counted at the kernel's full numel, 2
 bytes an element), the pad copies (a kernel named after a pad that loads one buffer and stores
 one; its name comes from the fusion around it, so weight conversions named after a pad count
-too), and the strided stores (a reduction kernel's store whose index has a reduction index times
-a constant over 1000: a norm storing across the channels; a pointwise transpose is not counted).
-The third chunk is the steady one, the cost of every further latent frame.
+too), the strided stores (a reduction kernel's store whose index has a reduction index times a
+constant over 1000: a norm storing across the channels; a pointwise transpose is not counted)
+and the strided accesses (the same for loads and stores, `across_channels`). The third chunk is
+the steady one, the cost of every further latent frame.
 
 Each chunk is its own graph as under `magi_compile`: a `torch._dynamo.graph_break()` in front of
 the decoder's call, since compiling the whole `vae.decode` would inline the three chunks into one
@@ -18,14 +22,10 @@ graph on torch 2.13. Variants: `form`, `pad-cat` (`channels_last_pad_through_cat
 emulates it by handing the graph channels-last weights before dynamo traces, so eager's
 activations come out channels-last too, which the GPU backend's weights-once does not do: its
 graph is traced with the weights as they are), `cl-params` (the decoder's conv weights made
-channels-last in place before compiling, `convert_conv_parameters`: what that emulation is);
-`s28-pin` (the norm-input pin's rule before session 29: an activation channels-last in eager
-left to Inductor, `convert_norm_inputs(trust_fake_layout=True)`); several joined by "+"
-(`cl-params+pad-cat`) combine. The strided stores are counted for loads too since session 29
-(`strided accesses`: a reduction index times a constant over 1000 in any load or store).
-
-Run: `python tools/probes/wan_form_census.py [--variants form,pad-cat]` (a few minutes a variant
-on 2 cores).
+channels-last in place before compiling, `convert_conv_parameters`: what that emulation is),
+`norm-pin-trust-fake` (the norm-input pin leaving alone an activation channels-last in eager,
+`convert_norm_inputs(trust_fake_layout=True)`); several joined by "+" (`cl-params+pad-cat`)
+combine.
 """
 
 from __future__ import annotations
@@ -36,9 +36,10 @@ import re
 
 import torch
 
-from magi_passes import dynamo_fixes, forms
-from magi_passes.channels_last import convert_conv_parameters, norm_pin_rule
-from magi_passes.frames import isolate_forward_code
+from magi_passes.compile import dynamo_fixes, forms
+from magi_passes.compile.frames import isolate_forward_code
+from magi_passes.compile.weights import convert_conv_parameters
+from magi_passes.passes.channels_last import norm_pin_rule
 from pytest_magi import zoo
 from pytest_magi.codegen import inductor_codegen
 
@@ -48,7 +49,7 @@ VARIANTS = {
     "cl-state": {"channels_last_conv_state": True},
     "weights-once": {"channels_last_weights_once": True},
     "cl-params": {},  # the decoder's conv weights channels-last in place (convert_conv_parameters)
-    "s28-pin": {},  # the norm-input pin's rule before session 29 (convert_norm_inputs)
+    "norm-pin-trust-fake": {},  # the norm-input pin trusting fake layouts (convert_norm_inputs)
 }
 _NUMEL = re.compile(r"\b(\w*numel) = (\d+)")
 _STORE = re.compile(r"tl\.store\(\w+ \+ \(([^)]*)\)")
@@ -90,7 +91,7 @@ def chunk_graphs(name: str, size: str = "full", **load: int) -> list:
         convert_conv_parameters(decoder)
     config = forms.WAN_DECODER.config({}).replace(measure_decisions=False, **overrides)
     with (
-        norm_pin_rule(trust_fake_layout="s28-pin" in parts),
+        norm_pin_rule(trust_fake_layout="norm-pin-trust-fake" in parts),
         torch.no_grad(),
         dynamo_fixes.tensor_constant_compare(),
     ):
@@ -116,10 +117,18 @@ def row(graph) -> tuple[int, float, int, int, int]:
     return len(launches), total / 1e9, pads, strided, accesses
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--variants", default=",".join(VARIANTS))
-    names = parser.parse_args().variants.split(",")
+def main(argv: list[str] | None = None) -> int:
+    """The census mode's command line."""
+    parser = argparse.ArgumentParser(
+        prog="zoo.py census", description="the Wan decoder's form chunk by chunk in fake CUDA"
+    )
+    parser.add_argument(
+        "--variants", default=",".join(VARIANTS), help=f"comma list of {', '.join(VARIANTS)}"
+    )
+    names = parser.parse_args(argv).variants.split(",")
+    unknown = [p for n in names for p in n.split("+") if p not in VARIANTS]
+    if unknown:
+        parser.error(f"--variants: unknown {unknown}; choose from {list(VARIANTS)}, joined by +")
     print(
         f"torch {torch.__version__}; fake CUDA; wan2.2-vae full, T=3, bf16, its form, decisions off"
     )
@@ -135,7 +144,4 @@ def main() -> None:
                 f"| {name} | {i} | {launches} | {gb:.2f} | {pads} | {strided} | {accesses} |",
                 flush=True,
             )
-
-
-if __name__ == "__main__":
-    main()
+    return 0

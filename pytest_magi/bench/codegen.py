@@ -1,28 +1,33 @@
-"""What the magi passes do to the CUDA code of the models, told truly by a machine without a GPU.
+"""Codegen mode of the zoo benchmark: what the magi passes do to the CUDA code of the models, told
+truly by a machine without a GPU.
 
-    python benchmarks/cpu_codegen_report.py                  # every model below, tiny sizes
-    python benchmarks/cpu_codegen_report.py --models vae-decoder-like,gqa-dynamic-hq-d --json report.json
-    python benchmarks/cpu_codegen_report.py --health         # + compile health of the zoo decodes
+    python benchmarks/zoo.py codegen                  # every model below, tiny sizes
+    python benchmarks/zoo.py codegen --models vae-decoder-like,gqa-dynamic-hq-d --kernels
+    python benchmarks/zoo.py codegen --health         # + compile health of the zoo decodes
 
-A CPU cannot time CUDA kernels, so this prints no speed. It prints what a CPU can know exactly:
-the CUDA Triton code Inductor generates for each model, plain (`torch.compile`) and with the magi
-passes (fake-CUDA codegen, `pytest_magi.codegen.inductor_codegen`: generated, never compiled or
-launched; byte-identical to a real H100's after normalisation), and per model
+A CPU cannot time CUDA kernels, so this measures no speed. It prints what a CPU can know
+exactly: the CUDA Triton code Inductor generates for each model, plain (`torch.compile`) and
+with the magi passes (fake-CUDA codegen, `pytest_magi.codegen.inductor_codegen`: generated,
+never compiled or launched; byte-identical to a real H100's after normalisation), one row per
+model:
 
-- kernels: Triton kernels plain -> magi;
-- kernel diff: kernels the passes removed, added (or changed) and left as they were, matched by
-  what they compute (`pytest_magi.kernels.kernel_diff`);
-- passes: which magi pass fired and what it counted (`PassResult`);
-- compile health: graphs, graph breaks and recompiles of the generated code's compilation;
+- kernels: Triton kernels of torch.compile and of magi;
+- passes: which magi passes fired;
+- compile health: graphs, graph breaks and recompiles of magi's compilation;
 - past a buffer: accesses of the generated code that reach past their buffer's storage, plain /
-  magi (`pytest_magi.bounds`: a miscompile found without running it; 0 is right).
+  magi (`pytest_magi.bounds`: a miscompile found without running it; 0 is right);
+- GPU ratio: magi over torch.compile as a GPU measured it for the same model, read from the
+  GPU-ratio file (`--gpu-ratios`, `pytest_magi.bench.gpu_ratios`), with its device and date.
+
+`--kernels` adds, per model, what each pass counted and the kernels the passes removed, added
+(or changed) and left as they were, matched by what they compute
+(`pytest_magi.kernels.kernel_diff`).
 
 Models: the project's own (`pytest_magi.models`, tiny presets) and the real models of
 `pytest_magi.zoo` that are installed (`zoo.names()`; each `.module` is generated for the call
 `.run()` makes of it). A model fake CUDA cannot generate says why and the report goes on.
 `--health` also compiles each zoo model's whole `.run()` for this CPU, plain vs magi
 (`compiled_pair`), for graph breaks and recompiles of the real call (slow: minutes).
-Speed is measured on a GPU: docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -32,22 +37,19 @@ import json
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from magi_passes import PassConfig  # noqa: E402
-from pytest_magi import zoo  # noqa: E402
-from pytest_magi.bounds import out_of_bounds  # noqa: E402
-from pytest_magi.codegen import GeneratedCode, inductor_codegen  # noqa: E402
-from pytest_magi.kernels import KernelDiff, kernel_diff  # noqa: E402
-from pytest_magi.models import GQAProjection, VAEDecoderLike, WanCausalStage  # noqa: E402
-
-GPU_TABLES = "docs/benchmarks.md"
+from magi_passes import PassConfig
+from pytest_magi import zoo
+from pytest_magi.bench import gpu_ratios
+from pytest_magi.bounds import out_of_bounds
+from pytest_magi.codegen import GeneratedCode, inductor_codegen
+from pytest_magi.kernels import KernelDiff, kernel_diff
+from pytest_magi.models import GQAProjection, VAEDecoderLike, WanCausalStage
 
 
 @dataclass
@@ -139,7 +141,6 @@ def generate(case: Case, index: int, total: int) -> Row:
     row = Row(case.name)
     start = time.perf_counter()
     for side, config in (("plain", None), ("magi", PassConfig())):
-        print(f"[{index}/{total}] {case.name}: generating CUDA code, {side} ...", flush=True)
         try:
             code = inductor_codegen(
                 case.fn, *case.inputs, dynamic_dims=case.dynamic_dims, config=config
@@ -151,7 +152,8 @@ def generate(case: Case, index: int, total: int) -> Row:
     row.seconds = time.perf_counter() - start
     if row.plain is not None and row.magi is not None:
         row.diff = kernel_diff(row.plain, row.magi)
-    print(f"[{index}/{total}] {case.name}: done in {row.seconds:.1f} s", flush=True)
+    done = row.error or "generated"
+    print(f"[{index}/{total}] {case.name}: {done} in {row.seconds:.1f} s", file=sys.stderr)
     return row
 
 
@@ -180,41 +182,71 @@ def _past_buffers(code: GeneratedCode) -> int:
     return sum(len(out_of_bounds(g)) for g in code.captured)
 
 
-def summary_table(rows: list[Row]) -> str:
+def _passes(code: GeneratedCode) -> str:
+    """The passes that fired in any graph, by name."""
+    names = dict.fromkeys(r.name for r in code.pass_results if r.applied)
+    return ", ".join(names) or "none"
+
+
+def _compile_health(code: GeneratedCode) -> str:
+    stats = code.compile_stats
+    if stats is None:
+        return "-"
+    return f"{stats.graphs} / {stats.graph_breaks} / {stats.recompiles}"
+
+
+def summary_table(rows: list[Row], ratios: dict[str, gpu_ratios.GpuRatio] | None = None) -> str:
+    """One row per model: kernels, passes fired, compile health, past a buffer, GPU ratio."""
+    ratios = ratios or {}
     head = [
         "model",
-        "kernels plain -> magi",
-        "removed",
-        "added",
-        "shared",
-        "graphs / breaks",
-        "past a buffer plain / magi",
+        "kernels tc / magi",
+        "passes fired (magi)",
+        "graphs / breaks / recompiles",
+        "past a buffer",
+        "GPU ratio",
     ]
     lines = [head]
     for r in rows:
-        if r.error or r.diff is None or r.plain is None or r.magi is None:
-            lines.append([r.name, "-", "-", "-", "-", "-", "-"])
+        ratio = ratios[r.name].cell() if r.name in ratios else "-"
+        if r.error or r.plain is None or r.magi is None:
+            lines.append([r.name, "-", r.error or "-", "-", "-", ratio])
             continue
         lines.append(
             [
                 r.name,
-                f"{r.plain.kernel_count} -> {r.magi.kernel_count}",
-                str(len(r.diff.only_baseline)),
-                str(len(r.diff.only_candidate)),
-                str(len(r.diff.shared)),
-                f"{r.magi.compile_stats.graphs} / {r.magi.compile_stats.graph_breaks}"
-                if r.magi.compile_stats is not None
-                else "-",
+                f"{r.plain.kernel_count} / {r.magi.kernel_count}",
+                _passes(r.magi),
+                _compile_health(r.magi),
                 f"{_past_buffers(r.plain)} / {_past_buffers(r.magi)}",
+                ratio,
             ]
         )
     widths = [max(len(row[i]) for row in lines) for i in range(len(head))]
-    out = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) for row in lines]
+    out = [
+        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in lines
+    ]
     out.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(out)
 
 
+def ratio_note(rows: list[Row], ratios: dict[str, gpu_ratios.GpuRatio], path: Path) -> str:
+    """Where the GPU ratios of the table were measured (device, torch, dates), and the file."""
+    shown = [ratios[r.name] for r in rows if r.name in ratios]
+    if not shown:
+        return f"GPU ratio: none recorded in {path} for these models"
+    where = sorted({f"{g.device}, torch {g.torch}" for g in shown})
+    dates = sorted({g.date for g in shown})
+    when = dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"
+    return (
+        f"GPU ratio: magi over torch.compile as measured on {'; '.join(where)}, {when} "
+        f"({path}); this machine measured no speed"
+    )
+
+
 def details(rows: list[Row], limit: int | None = 12) -> str:
+    """Per model: what each pass counted, compile health of both sides and the kernel diff
+    (``limit`` changed kernels a model; ``None``: all)."""
     out: list[str] = []
     for r in rows:
         out.append(f"## {r.name}")
@@ -256,7 +288,7 @@ def run_health(rows: list[Row], names: list[str]) -> None:
             row.health = health
 
 
-def to_json(rows: list[Row]) -> dict[str, Any]:
+def to_json(rows: list[Row], ratios: dict[str, gpu_ratios.GpuRatio]) -> dict[str, Any]:
     def code(c: GeneratedCode | None) -> dict[str, Any] | None:
         if c is None:
             return None
@@ -270,7 +302,6 @@ def to_json(rows: list[Row]) -> dict[str, Any]:
     return {
         "torch": torch.__version__,
         "device": "fake CUDA (sm90, H100-like); nothing compiled or launched",
-        "gpu_tables": GPU_TABLES,
         "models": [
             {
                 "name": r.name,
@@ -283,14 +314,19 @@ def to_json(rows: list[Row]) -> dict[str, Any]:
                 "shared": len(r.diff.shared) if r.diff else None,
                 "passes": _fired(r.magi) if r.magi else None,
                 "health": r.health,
+                "gpu_ratio": asdict(ratios[r.name]) if r.name in ratios else None,
             }
             for r in rows
         ],
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None, *, gpu_ratio_file: Path | None = None) -> int:
+    """The codegen mode's command line; ``gpu_ratio_file`` is the default of ``--gpu-ratios``."""
+    parser = argparse.ArgumentParser(
+        prog="zoo.py codegen",
+        description="what the magi passes do to the CUDA code of the models (fake CUDA, no GPU)",
+    )
     project = [c.name for c in project_cases(torch.float32)]
     parser.add_argument(
         "--models",
@@ -303,10 +339,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--health", action="store_true", help="also compile each zoo model's .run() here"
     )
-    parser.add_argument("--json", default=None, help="write the report to this path")
     parser.add_argument(
-        "--all-kernels", action="store_true", help="list every changed kernel (default: 12 a model)"
+        "--kernels",
+        action="store_true",
+        help="per model, the pass counts and the kernels removed, added and shared",
     )
+    parser.add_argument(
+        "--all-kernels", action="store_true", help="with --kernels: every changed kernel, not 12"
+    )
+    parser.add_argument(
+        "--gpu-ratios",
+        type=Path,
+        default=gpu_ratio_file,
+        help="the JSON file of measured GPU ratios shown beside each model",
+    )
+    parser.add_argument("--json", default=None, help="write the report to this path")
     args = parser.parse_args(argv)
     dtype = getattr(torch, args.dtype, None)
     if not isinstance(dtype, torch.dtype):
@@ -315,31 +362,31 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [m for m in wanted if m not in project and m not in zoo.all_names()]
     if unknown:
         parser.error(f"--models: unknown {unknown}; choose from {project + zoo.all_names()}")
+    ratios = gpu_ratios.load(args.gpu_ratios) if args.gpu_ratios is not None else {}
     missing = {m: why for m, why in zoo.unavailable().items() if m in wanted}
     zoo_names = [m for m in wanted if m in zoo.names()]
     cases = [c for c in project_cases(dtype) if c.name in wanted] + zoo_cases(zoo_names, dtype)
     print(
-        f"CUDA code of {len(cases)} model(s), plain torch.compile vs the magi passes, generated "
-        f"on fake CUDA (torch {torch.__version__}, {args.dtype}); no GPU, nothing launched",
+        f"CUDA code of {len(cases)} model(s), torch.compile (tc) vs magi, generated on fake CUDA "
+        f"(torch {torch.__version__}, {args.dtype}); nothing compiled or launched",
         flush=True,
     )
     rows = [generate(c, i, len(cases)) for i, c in enumerate(cases, 1)]
     if args.health:
         run_health(rows, zoo_names)
     print()
-    print(summary_table(rows))
-    print()
-    print(details(rows, None if args.all_kernels else 12))
+    print(summary_table(rows, ratios))
     for name, why in missing.items():
-        print(f"## {name}\n  not installed: {why}")
-    print(
-        f"\nSpeed: measured on a GPU only (a CPU timing of CUDA passes means nothing); the H200 "
-        f"tables are in {GPU_TABLES}."
-    )
+        print(f"{name}: not installed: {why}")
+    if args.gpu_ratios is not None:
+        print(ratio_note(rows, ratios, args.gpu_ratios))
+    if args.kernels:
+        print()
+        print(details(rows, None if args.all_kernels else 12))
+    elif args.health:
+        for r in rows:
+            if r.health:
+                print(f"{r.name}: whole .run() on this CPU: {r.health}")
     if args.json:
-        Path(args.json).write_text(json.dumps(to_json(rows), indent=2))
+        Path(args.json).write_text(json.dumps(to_json(rows, ratios), indent=2))
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,48 +1,34 @@
-"""Where a zoo model's extra compile time under magi goes, without a GPU (session 27).
+"""Compile-time mode of the zoo benchmark: where a zoo model's compile time goes, without a GPU.
+
+    python benchmarks/zoo.py compile-time hunyuanvideo-vae --form --census
+    python benchmarks/zoo.py compile-time allegro-vae --option height=45 --option width=80
 
 Generates a zoo model's full-size decode (bf16, random weights) for fake CUDA, once per side,
 and prints the wall time of Inductor's code generation (no Triton compile, no autotuning, no
-run) and, for the magi sides, the part spent in the magi passes themselves (`PassManager`
-calls). Sides: `inductor` (plain), `magi` (`PassConfig()`), `magi-no-gn-stats`
-(`enable_group_norm_stats=False`), `magi-cl-params` (`magi` on a copy of the model whose conv
-weights are channels-last in place, `convert_conv_parameters`: no per-call weight conversion in
-the graph). Each side also prints its Triton kernels (distinct) and launches; `--repeat N` runs
-the sides N times in turn (codegen time varies by a third between runs of one process);
-`magi-gn-chunks` is `magi` with `PassConfig.group_norm_chunked_stats` (session 31);
-`magi-plain` is what the backend compiles where a decision keeps plain Inductor (the config with
-every measured pass off, the rest of magi's passes and settings on; session 33);
-`magi-no-pw-autotune` is `magi` with Inductor's `triton.autotune_pointwise` off (session 33).
-`--form`
-compiles the magi sides in the model's compile form (its `PassConfig` fields, and its weights
-channels-last in place where the form says so), as `magi_compile` does. A side
-``magi+FIELD=VALUE[+FIELD=VALUE...]`` is `magi` with those `PassConfig` fields set (session 32:
-which pass adds a model's kernels, e.g. ``magi+enable_conv_channels_last=0``;
-``magi-cl-params+...`` the same with the weights in place). On the
-GPU, LTX-Video and HunyuanVideo compiled cold slower under magi than under torch.compile even
-with their decisions recorded (docs/benchmarks.md "Session 27"); this says whether the passes or
-Inductor's work on the rewritten graph is why (session 29: the per-call weight conversions).
+run), the part spent in the magi passes themselves (`PassManager` calls), the side's Triton
+kernels (distinct) and launches, and how many operations Inductor's scheduler was given (one
+scheduler node each before fusion) with the time it took to build and fuse them. About half a
+minute a side on 2 cores.
 
-Each side also prints how many operations Inductor's scheduler was given (one scheduler node
-each before fusion) and the time it took to build and fuse them (session 34).
-`--census` also counts, for each side, the kernels Inductor would autotune at the first call on
-the GPU and the configs it would compile and benchmark for them (each kernel's heuristics
-decorator evaluated with Inductor's own config lists; one config: nothing to autotune). On
-the H100 (session 32) the first call's autotuning was 3.7 s of HunyuanVideo's magi compile
-against torch.compile's 2.8 s, and 5.8 s with the chunked statistics.
+Sides: `torch.compile` (plain Inductor), `magi` (`PassConfig()`), `magi-no-gn-stats`
+(`enable_group_norm_stats=False`), `magi-cl-params` (`magi` on a copy whose conv weights are
+channels-last in place: no per-call weight conversion in the graph), `magi-gn-chunks`
+(`group_norm_chunked_stats`), `magi-decided-plain` (what the backend compiles where a decision
+keeps plain Inductor: every measured pass off, the rest of magi on), `magi-no-pw-autotune`
+(Inductor's `triton.autotune_pointwise` off), and ``magi+FIELD=VALUE[+FIELD=VALUE...]``
+(``magi-cl-params+...``): `magi` with those `PassConfig` fields set, e.g.
+``magi+enable_conv_channels_last=0`` (which pass adds a model's kernels). `--form` compiles the
+magi sides in the model's compile form (its `PassConfig` fields, its weights in place where the
+form says so), as `magi_compile` does. `--repeat N` runs the sides N times in turn (code
+generation time varies by a third between runs of one process).
 
-`--instances` prints, after the sides, each kernel name (its fused ops, the index dropped) whose
-launches differ between the sides, with each side's count: the launches are what Inductor
-generates code for one by one (session 39: Allegro's form at height 45, width 80 launched 1413
-kernels against Inductor's 1179, and the profiled code generation grew with them).
-
-`--census-classes` prints, for each class of kernel (its heuristic and tiling dims), how many
-kernels each side has and how many configs Inductor would autotune over for them.
-
-`--option NAME=INT` passes an input-shape option to `zoo.load` (session 38: Allegro's decoder
-at height 45 and width 80, the same network over fewer tiles, in 1.5 minutes a side instead of 9).
-
-Run: `python tools/probes/codegen_time.py hunyuanvideo-vae [--sides inductor,magi]` (about half
-a minute a side on 2 cores).
+`--census`: for each side, the kernels Inductor would autotune at the first call on a GPU and
+the configs it would compile and benchmark for them (`candidate_configs`: each kernel's
+heuristics decorator evaluated with Inductor's own config lists; one config: nothing to
+autotune). `--census-classes`: the same by class of kernel (its heuristic and tiling dims).
+`--instances`: each kernel name (its fused ops, the index dropped) whose launches differ between
+the sides, with each side's count. `--option NAME=INT` passes an input-shape option to
+`zoo.load` (the same decoder over fewer tiles, e.g. ``height=45``).
 """
 
 from __future__ import annotations
@@ -56,20 +42,20 @@ from typing import Any
 
 import torch
 
-from magi_passes import PassConfig, forms
-from magi_passes.backend import _plain_config
-from magi_passes.channels_last import convert_conv_parameters
-from magi_passes.manager import PassManager
+from magi_passes import PassConfig, PassManager
+from magi_passes.compile import forms
+from magi_passes.compile.variants import _plain_config
+from magi_passes.compile.weights import convert_conv_parameters
 from pytest_magi import zoo
 from pytest_magi.codegen import inductor_codegen
 
 SIDES = {
-    "inductor": None,
+    "torch.compile": None,
     "magi": PassConfig(),
     "magi-no-gn-stats": PassConfig(enable_group_norm_stats=False),
     "magi-cl-params": PassConfig(),
     "magi-gn-chunks": PassConfig(group_norm_chunked_stats=True),
-    "magi-plain": PassConfig(),  # measured passes off below (after the form's fields)
+    "magi-decided-plain": PassConfig(),  # measured passes off below (after the form's fields)
     "magi-no-pw-autotune": PassConfig(),  # with the Inductor options of SIDE_INDUCTOR_OPTIONS
 }
 # the sides compiled with Inductor options of their own
@@ -161,8 +147,7 @@ def census(code: Any) -> str:
 def config_classes(code: Any) -> dict[tuple[str, str], list[int]]:
     """`--census-classes`: for one side's generated code, each class of kernel (its heuristic
     and the dims of its size hints, e.g. ``("pointwise", "y,x")``) -> [kernels, configs
-    Inductor would autotune over at the first call] (session 41: which kernels make
-    EasyAnimate's 265 configs under magi against Inductor's 220)."""
+    Inductor would autotune over at the first call]."""
     classes: dict[tuple[str, str], list[int]] = collections.defaultdict(lambda: [0, 0])
     for graph in code.captured:
         for kernel in graph.kernels:
@@ -217,8 +202,7 @@ def instance_table(by_side: dict[str, collections.Counter[str]]) -> list[str]:
 
 
 def add_shape_options(parser: argparse.ArgumentParser) -> None:
-    """`--option NAME=INT`, repeatable: an input-shape option of `zoo.load` (also read by
-    `post_grad_ops.py`)."""
+    """`--option NAME=INT`, repeatable: an input-shape option of `zoo.load`."""
     parser.add_argument(
         "--option",
         action="append",
@@ -239,10 +223,17 @@ def shape_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     return options
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    """The compile-time mode's command line."""
+    parser = argparse.ArgumentParser(
+        prog="zoo.py compile-time", description="where a zoo model's compile time goes (fake CUDA)"
+    )
     parser.add_argument("model", choices=zoo.names())
-    parser.add_argument("--sides", default=",".join(SIDES))
+    parser.add_argument(
+        "--sides",
+        default=",".join(SIDES),
+        help=f"comma list of {', '.join(SIDES)} or magi+FIELD=VALUE",
+    )
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--form", action="store_true", help="the magi sides in the model's form")
     parser.add_argument("--census", action="store_true", help="count the autotuned configs")
@@ -255,7 +246,7 @@ def main() -> None:
         help="kernels and autotuned configs by heuristic and tiling dims, each side",
     )
     add_shape_options(parser)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     model = zoo.load(args.model, "full", dtype=torch.bfloat16, **shape_options(parser, args))
     form = forms.form_for(model.module) if args.form else None
     fields = dict(form.pass_config) if form is not None else {}
@@ -271,8 +262,7 @@ def main() -> None:
 
     PassManager.__call__ = timed  # type: ignore[method-assign]
     # the operations Inductor's scheduler is given (one scheduler node each before fusion) and
-    # the time it takes to build and fuse them (session 34: on the H100 HunyuanVideo's form spent
-    # 1.2-3.8 s more there than torch.compile)
+    # the time it takes to build and fuse them
     from torch._inductor import scheduler
 
     scheduled = [0, 0.0]
@@ -301,7 +291,7 @@ def main() -> None:
                 in_place = form is not None and form.channels_last_parameters
                 if config is not None:
                     config = config.replace(**{**fields, **overrides})
-                if side == "magi-plain" and config is not None:
+                if side == "magi-decided-plain" and config is not None:
                     config = _plain_config(config) or config
                 if side.partition("+")[0] == "magi-cl-params" or (config is not None and in_place):
                     module = copy.deepcopy(module)
@@ -336,7 +326,4 @@ def main() -> None:
     finally:
         PassManager.__call__ = call  # type: ignore[method-assign]
         scheduler.Scheduler.__init__ = init  # type: ignore[method-assign]
-
-
-if __name__ == "__main__":
-    main()
+    return 0

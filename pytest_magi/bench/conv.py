@@ -1,10 +1,11 @@
-"""Why a zoo model's convolutions take longer under magi than under torch.compile.
+"""Conv mode of the zoo benchmark (GPU): why a zoo model's convolutions take longer under one
+side than the other, in the real decode.
 
-    python benchmarks/conv_gap.py --models wan2.2-vae --frames 3
+    python benchmarks/zoo.py conv --models wan2.2-vae --frames 3
 
-The Wan 2.2 profile (docs/benchmarks.md) shows magi's convolutions ~10% slower than
-torch.compile's on the same FLOPs, both in cuDNN's sm90 implicit-GEMM family. This benchmark
-locates the difference in the real decode, per side (``torch.compile`` and ``magi``):
+Both sides' convolutions run in cuDNN; the same FLOPs can take different times by the engine
+cuDNN picks for each layout, or by the clock the GPU holds. Per side (``torch.compile`` and
+``magi``):
 
 1. the conv/matmul kernels by their **full** names (the tile configuration is in the name, cut off
    in profile tables), launches and ms per call: a different cuDNN engine shows up here;
@@ -22,18 +23,15 @@ import contextlib
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from magi_passes import MagiBackend, PassConfig  # noqa: E402
-from pytest_magi import profiling, zoo  # noqa: E402
-from pytest_magi.clocks import GpuClocks  # noqa: E402
-from pytest_magi.numerics import _relative_l2, bound_for, reference_outputs  # noqa: E402
-from pytest_magi.timing import device_name, measure_pair  # noqa: E402
+from magi_passes import MagiBackend, PassConfig
+from pytest_magi import profiling, zoo
+from pytest_magi.clocks import GpuClocks
+from pytest_magi.numerics import _relative_l2, bound_for, reference_outputs
+from pytest_magi.timing import device_name, measure_pair
 
 
 def cudnn_benchmark() -> contextlib.AbstractContextManager[Any]:
@@ -74,7 +72,9 @@ def clocked(fn: Callable[[], Any], calls: int) -> tuple[float, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="zoo.py conv", description="a zoo model's convolutions, side by side (GPU)"
+    )
     parser.add_argument("--models", default="wan2.2-vae")
     parser.add_argument("--frames", type=int, default=3, help="latent frames (Wan)")
     parser.add_argument("--size", default="full")
@@ -141,7 +141,3 @@ def main(argv: list[str] | None = None) -> int:
         for label, pair in pairs.items():
             print(f"  {label}: {measure_pair(pair, rounds=args.rounds)}", flush=True)
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

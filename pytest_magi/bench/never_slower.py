@@ -1,7 +1,9 @@
-"""Never slower, measured: every zoo model, magi with measured pass decisions vs torch.compile.
+"""Never-slower mode of the zoo benchmark: every zoo model, magi with measured pass decisions vs
+torch.compile.
 
-    python benchmarks/never_slower.py                          # every zoo model, full, bf16, GPU
-    python benchmarks/never_slower.py --models cogvideox-vae,mochi-vae --json out.json
+    python benchmarks/zoo.py never-slower                      # every zoo model, full, bf16, GPU
+    python benchmarks/zoo.py never-slower --models cogvideox-vae,mochi-vae --json out.json
+    python benchmarks/zoo.py never-slower --models sd-vae --size tiny --dtype fp32   # CPU
 
 Per model, in one process (`pytest_magi.zoo`, random weights, full size, bf16):
 
@@ -11,7 +13,8 @@ Per model, in one process (`pytest_magi.zoo`, random weights, full size, bf16):
    compile time is its first call, synchronised ("cold": magi compiles each graph a measured
    pass changes twice and times both variants).
 2. Numerics: both sides and eager against an fp32 run of the same model
-   (`pytest_magi.numerics.judge_against_reference`, the rule of docs/testing-a-pass.md).
+   (`pytest_magi.numerics.judge_against_reference`: each side within max(2 x eager's distance,
+   the dtype's floor)).
 3. The ratio: `pytest_magi.timing.measure_pair` (interleaved rounds, CUDA events, L2 flushed,
    median of per-round ratios).
 4. "Warm": a second magi copy compiled with the decision cache the first one filled; every
@@ -34,7 +37,6 @@ import contextlib
 import json
 import platform
 import signal
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -44,20 +46,19 @@ from typing import Any
 
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from magi_passes import MagiBackend, forms  # noqa: E402
-from magi_passes.decisions import Decider, DecisionCache  # noqa: E402
-from pytest_magi import zoo  # noqa: E402
-from pytest_magi.numerics import (  # noqa: E402
+from magi_passes import MagiBackend
+from magi_passes.compile import forms
+from magi_passes.compile.decisions import Decider, DecisionCache
+from pytest_magi import zoo
+from pytest_magi.numerics import (
     REFERENCE_DTYPES,
     judge_against_reference,
     reference_outputs,
 )
-from pytest_magi.timing import device_name, measure_pair  # noqa: E402
+from pytest_magi.timing import device_name, measure_pair
 
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
-# timm nets at batch 128: at batch 16 their calls are launch-bound (docs/benchmarks.md)
+# timm nets at batch 128: at batch 16 their calls are launch-bound
 LOAD_OPTIONS = {"resnet50": {"batch": 128}, "efficientnet_b0": {"batch": 128}}
 
 
@@ -248,7 +249,10 @@ def format_table(rows: list[Row], device: str, args: argparse.Namespace) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="zoo.py never-slower",
+        description="every zoo model, magi with measured pass decisions vs torch.compile",
+    )
     parser.add_argument("--models", default=",".join(zoo.names()), help="comma-separated")
     parser.add_argument("--size", default="full", choices=("tiny", "full"))
     parser.add_argument("--dtype", default="bf16", choices=sorted(DTYPES))
@@ -293,7 +297,3 @@ def main(argv: list[str] | None = None) -> int:
             args.json.write_text(json.dumps([asdict(r) for r in rows], indent=1))
     log(format_table(rows, device, args))
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,8 +1,9 @@
-"""Where a compiled model's numbers go wrong: each stage of torch.compile against a run of higher
-precision, on the zoo's real models.
+"""Numerics and locate modes of the zoo benchmark: where a compiled model's numbers go wrong, each
+stage of torch.compile against a run of higher precision, on the zoo's real models.
 
-    python benchmarks/zoo_numerics.py --models wan2.2-vae --frames 3     # GPU, full size, bf16
-    python benchmarks/zoo_numerics.py --models sd-vae --size tiny --device cpu --backends eager,inductor
+    python benchmarks/zoo.py numerics --models wan2.2-vae --frames 3     # GPU, full size, bf16
+    python benchmarks/zoo.py numerics --models sd-vae --size tiny --device cpu --backends eager,inductor
+    python benchmarks/zoo.py locate --models wan2.2-vae --frames 3 --locate-budget 420
 
 For each model (`pytest_magi.zoo`, random weights) the eager model at its dtype and a copy cast
 to `--reference` (fp32 or fp64) decode the same inputs once. Then every backend in `--backends`
@@ -28,10 +29,9 @@ row's compile and first run, then restored.
 Columns: relative L2 distance from the reference and from eager, bit-equality with eager,
 non-finite elements, the worst latent/output frame (5-D outputs, dim 2), and the seconds of the
 compiling first call. A backend that raises gets a row with its error, and the others still
-run. The Wan 2.2 table in docs/testing-a-pass.md
-came from the probe runs this script grew out of (H200, torch 2.11).
+run.
 
-`--locate` goes one step further, instead of the table: `pytest_magi.locate` compiles each model
+`--locate` (the `locate` mode) goes one step further, instead of the table: `pytest_magi.locate` compiles each model
 with `--locate-backend` (one backend, the same spelling, `@` patches included; default
 `inductor`), runs it once, checks every graph's outputs against the same graph run eagerly, names
 the first wrong output (graph, node, module, source line), and retries that graph alone without
@@ -39,10 +39,8 @@ each pass and with each Inductor setting of `locate.DEFAULT_SETTINGS` (comprehen
 first), within `--locate-budget` seconds; `--locate-fp32` adds the fp32 rerun (logic or
 precision); `--locate-calls 2` calls the model twice (the Wan decode's second call compiles
 graphs of its own); `--locate-before-frames 3` first decodes other latent frame counts with the
-same compiled copy (a history: session 18's wrong T=21 decode came after T=3 decodes). The report
-ends with the final output's distance from `--reference`, compiled and eager (docs/locate.md):
-
-    python benchmarks/zoo_numerics.py --models wan2.2-vae --frames 3 --locate --locate-budget 420
+same compiled copy (a wrong decode can depend on what the copy decoded before). The report
+ends with the final output's distance from `--reference`, compiled and eager.
 """
 
 from __future__ import annotations
@@ -51,7 +49,6 @@ import argparse
 import ast
 import contextlib
 import json
-import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -61,17 +58,15 @@ import torch
 import torch._dynamo.config
 import torch._inductor.config
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from magi_passes import MagiBackend, PassConfig  # noqa: E402
-from pytest_magi import zoo  # noqa: E402
-from pytest_magi.locating import (  # noqa: E402
+from magi_passes import MagiBackend, PassConfig
+from pytest_magi import zoo
+from pytest_magi.locating import (
     LocateReport,
     LocatingBackend,
     check_calls,
     check_reference,
 )
-from pytest_magi.numerics import (  # noqa: E402
+from pytest_magi.numerics import (
     REFERENCE_DTYPES,
     _non_finite,
     _relative_l2,
@@ -254,8 +249,7 @@ def locate_model(
     """`pytest_magi.locate` on the model's call (``ZooModel.run``), compiled as users compile
     it, called ``calls`` times, with the last call's output's distance from ``reference``
     (compiled and eager). ``before``: other inputs the compiled copy is called with first, each
-    once, in order (a history: session 18's wrong Wan decode at T=21 came after decodes at
-    T=3 in the same process; docs/benchmarks.md)."""
+    once, in order (a wrong decode can depend on the decodes before it in the same process)."""
     check_calls("locate_model", calls)
     backend, isolate, ambient = locating_backend(text, budget_s=budget_s, fp32_rerun=fp32_rerun)
     with torch.no_grad():
@@ -294,7 +288,10 @@ def _names(text: str, known: list[str] | tuple[str, ...], what: str) -> list[str
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="zoo.py numerics",
+        description="each stage of torch.compile against a higher-precision run (--locate: where)",
+    )
     parser.add_argument("--models", default="wan2.2-vae")
     parser.add_argument("--size", default="full", choices=["tiny", "full"])
     parser.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
@@ -364,7 +361,3 @@ def main(argv: list[str] | None = None) -> int:
     if args.json is not None:
         args.json.write_text(json.dumps(report, indent=1))
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

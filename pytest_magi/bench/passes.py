@@ -1,32 +1,35 @@
-"""VAE-decoder benchmark: eager vs torch.compile vs the magi passes, side by side in one run.
+"""Passes mode of the zoo benchmark: the project's own models (`pytest_magi.models`), static and
+dynamic H/W, eager vs torch.compile vs magi vs each pass alone.
 
-    python benchmarks/vae_decode.py                      # 540p bf16 on CUDA, tiny fp32 on CPU
-    python benchmarks/vae_decode.py --model wan --modes dynamic
-    python benchmarks/vae_decode.py --preset tiny --json out.json
+    python benchmarks/zoo.py passes                      # VAEDecoderLike 540p bf16 on a GPU
+    python benchmarks/zoo.py passes --model wan --modes dynamic --breakdown
+    python benchmarks/zoo.py passes --preset tiny --device cpu --rounds 3 --json out.json
 
 For each mode (static shapes; dynamic latent H/W) every variant is compiled once (compile time =
 first call, synchronised, with Inductor's and Triton's caches off so no variant reuses another's
 kernels; `--warm-compile` keeps them), then each variant is timed against `torch.compile` of the
 same mode with `pytest_magi.timing.measure_pair` (interleaved rounds, L2 flushed between
 repetitions on CUDA; the protocol of `--magi-perf`). A variant's time is its median over rounds;
-its speedup the median of the per-round ratios. Kernel counts are the kernels defined in the code
-each variant generated, captured and counted by the plugin's capture core
-(`pytest_magi.capture.capture_output_code`, `pytest_magi.kernels.count_kernels`: Triton kernels on
-CUDA, C++ kernels on CPU).
+its speedup the median of the per-round ratios. `torch.compile-copy`, a second torch.compile
+copy, is the A/A pair: the harness's own error, which must read 1.00. Kernel counts are the
+kernels defined in the code each variant generated (`pytest_magi.capture.capture_output_code`,
+`pytest_magi.kernels.count_kernels`: Triton kernels on CUDA, C++ kernels on CPU).
 
-On a machine without a GPU (and no `--device`) it times nothing: CPU timings say nothing about the
-passes (they rewrite CUDA code). It runs `benchmarks/cpu_codegen_report.py` instead, which shows
-what a CPU can say truly; `--device cpu` forces the CPU timing table.
+`--breakdown` (GPU) also profiles 10 calls of torch.compile and magi per mode and prints their
+top kernels by device time with their share of the total.
+
+A CPU timing says little about passes that rewrite CUDA code; on a machine without a GPU it
+needs `--device cpu`, and `codegen` is the mode that says what a CPU can say truly.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import copy
 import json
 import platform
 import statistics
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -35,13 +38,11 @@ from typing import Any
 
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from magi_passes import MagiBackend, PassConfig  # noqa: E402
-from pytest_magi.capture import capture_output_code  # noqa: E402
-from pytest_magi.kernels import count_kernels  # noqa: E402
-from pytest_magi.models import VAEDecoderLike, WanCausalStage  # noqa: E402
-from pytest_magi.timing import measure_pair  # noqa: E402
+from magi_passes import MagiBackend, PassConfig
+from pytest_magi.capture import capture_output_code
+from pytest_magi.kernels import count_kernels
+from pytest_magi.models import VAEDecoderLike, WanCausalStage
+from pytest_magi.timing import measure_pair
 
 _ALL_OFF = dict(
     enable_conv_channels_last=False,
@@ -83,6 +84,7 @@ def variants_for(mode: str, selected: set[str] | None) -> list[Variant]:
     out = [
         Variant("eager", mode, lambda m: m),
         Variant("torch.compile", mode, lambda m: torch.compile(m, backend="inductor")),
+        Variant("torch.compile-copy", mode, lambda m: torch.compile(m, backend="inductor")),
         Variant("magi", mode, magi(PassConfig())),
     ]
     for name, fields_ in ONLY.items():
@@ -152,6 +154,10 @@ def run_mode(
             v.times = list(sp.candidate_round_ms)
             v.ratios = list(sp.round_ratios)
             print(f"  timed    {mode:8s} {v.name:32s} {sp}", flush=True)
+        if args.breakdown:
+            for v in variants:
+                if v.name in ("torch.compile", "magi") and v.fn is not None:
+                    print(f"\n== {mode} {v.name}: {breakdown(v.fn, x, args.top)}", flush=True)
     return variants
 
 
@@ -169,23 +175,33 @@ def table(rows: list[Variant]) -> str:
     return "\n".join(lines)
 
 
-def cpu_report(args: argparse.Namespace) -> int:
-    """No GPU: time nothing (a CPU timing of CUDA passes means nothing, and read 0.91-0.96x with
-    13-76% spread here); show what the passes do to the CUDA code instead."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import cpu_codegen_report
+def breakdown(fn: Callable[..., Any], x: torch.Tensor, top: int, calls: int = 10) -> str:
+    """``fn(x)``'s top kernels by device time per call (torch.profiler), with their share."""
+    from torch.profiler import ProfilerActivity, profile
 
-    print(
-        "No CUDA GPU here: timing the passes on a CPU would say nothing about them (they rewrite "
-        "CUDA code). Showing what they do to the CUDA code of the models instead "
-        "(benchmarks/cpu_codegen_report.py); `--device cpu` forces the CPU timing table.",
-        flush=True,
-    )
-    return int(cpu_codegen_report.main(["--json", args.json] if args.json else []))
+    for _ in range(3):
+        fn(x)
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(calls):
+            fn(x)
+        torch.cuda.synchronize()
+    totals: dict[str, float] = collections.defaultdict(float)
+    for e in prof.events():
+        if e.device_type == torch.autograd.DeviceType.CUDA:
+            totals[e.name] += e.device_time_total / calls / 1e3  # ms per call
+    total = sum(totals.values())
+    rows = sorted(totals.items(), key=lambda kv: -kv[1])[:top]
+    lines = [f"{total:.3f} ms of kernels per call"]
+    lines += [f"  {ms:7.3f} ms {ms / total:6.1%}  {name[:110]}" for name, ms in rows]
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="zoo.py passes",
+        description="the project's own models, static and dynamic, each pass alone",
+    )
     parser.add_argument("--model", choices=["vae", "wan"], default="vae")
     parser.add_argument("--preset", default=None, help="540p (CUDA default) or tiny (CPU default)")
     parser.add_argument("--modes", default="static,dynamic", help="comma list: static,dynamic")
@@ -200,11 +216,20 @@ def main(argv: list[str] | None = None) -> int:
         action="store_false",
         help="let variants reuse each other's cached kernels (compile times then favour later variants)",
     )
+    parser.add_argument(
+        "--breakdown", action="store_true", help="top kernels of torch.compile and magi (GPU)"
+    )
+    parser.add_argument("--top", type=int, default=12, help="kernels a --breakdown table shows")
     args = parser.parse_args(argv)
     if args.rounds < 3:
         parser.error(f"--rounds must be >= 3 (one round is never a verdict), got {args.rounds}")
     if args.device is None and not torch.cuda.is_available():
-        return cpu_report(args)
+        parser.error(
+            "no CUDA GPU: pass --device cpu to time on this CPU (it says little about passes "
+            "that rewrite CUDA code), or run `benchmarks/zoo.py codegen`"
+        )
+    if args.breakdown and (args.device or "cuda") != "cuda":
+        parser.error("--breakdown profiles CUDA kernels; it needs a GPU")
     device = torch.device(args.device or ("cuda" if torch.cuda.is_available() else "cpu"))
     preset = args.preset or ("540p" if device.type == "cuda" else "tiny")
     dtype = (
@@ -283,7 +308,3 @@ def main(argv: list[str] | None = None) -> int:
         }
         Path(args.json).write_text(json.dumps(payload, indent=2))
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

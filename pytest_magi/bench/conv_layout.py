@@ -1,10 +1,10 @@
-"""Conv3d time by input layout: the Wan 2.2 decoder's convolution shapes in NCDHW and in
-channels-last (NDHWC), with cuDNN's heuristic choice and with ``cudnn.benchmark``.
+"""Conv-layout mode of the zoo benchmark (GPU): conv3d time by input layout, the Wan 2.2 decoder's
+convolution shapes in NCDHW and in channels-last (NDHWC), with cuDNN's heuristic choice and with
+``cudnn.benchmark``.
 
-    python benchmarks/conv_layout.py --rounds 20
+    python benchmarks/zoo.py conv-layout --rounds 20
 
-Asks one question of the Wan profile (docs/benchmarks.md): magi's convolutions take ~10% longer
-than torch.compile's on the same FLOPs, both in cuDNN. Each row times ``F.conv3d`` alone (CUDA
+Whether cuDNN runs the same convolution slower in one layout than the other. Each row times ``F.conv3d`` alone (CUDA
 events, median of ``--rounds`` after warm-up) on a 3x3x3 convolution of a causal chunk (two new
 frames and two cached ones, time padding done by the caller as in diffusers), bf16. Only
 ``torch.backends.cudnn.benchmark`` is changed, inside ``torch.backends.cudnn.flags`` (restored).
@@ -16,15 +16,12 @@ import argparse
 import statistics
 import sys
 import time
-from pathlib import Path
 
 import torch
 import torch.nn.functional as F
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from pytest_magi.clocks import GpuClocks  # noqa: E402
-from pytest_magi.profiling import CONV, classify, kernel_times  # noqa: E402
+from pytest_magi.clocks import GpuClocks
+from pytest_magi.profiling import CONV, classify, kernel_times
 
 # (channels, height, width) of the decoder's 3x3x3 convolutions per resolution (TI2V-5B config)
 SHAPES = ((1024, 34, 60), (1024, 68, 120), (512, 136, 240), (256, 272, 480))
@@ -80,7 +77,9 @@ def _conv_kernel_ms(x: torch.Tensor, weight: torch.Tensor, calls: int = 5) -> tu
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="zoo.py conv-layout", description="conv3d time by input layout (GPU)"
+    )
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--frames", type=int, default=4, help="input frames (cache + new)")
     parser.add_argument(
@@ -141,7 +140,3 @@ def main(argv: list[str] | None = None) -> int:
         print("| --- | --- | ---: | --- |")
         print("\n".join(sustained))
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
