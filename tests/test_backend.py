@@ -120,8 +120,8 @@ def test_options_pass_fields_and_inductor_keys() -> None:
 
 
 def test_options_take_a_pass_config() -> None:
-    """``options={"pass_config": PassConfig(...)}`` compiles with that config (session 41's
-    backend took every option as its patches and raised that the config was given twice); a
+    """``options={"pass_config": PassConfig(...)}`` compiles with that config (it is not
+    taken as an Inductor patch, which would give the config twice); a
     backend given a config both ways says so when it is made."""
     model = TinyConv().eval()
     x = torch.randn(1, 3, 2, 8, 8)

@@ -252,8 +252,8 @@ def test_end_to_end_inference_layout_and_numerics(ndim: int) -> None:
 @pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
 def test_conv2d_only_graph_is_left_to_inductor_by_default(dynamic: bool) -> None:
     """The measured gate: a graph whose convolutions are all conv2d is not rewritten and
-    Inductor's own layout optimisation stays as it was (docs/benchmarks.md: resnet50 0.91x,
-    the rewrite forced)."""
+    Inductor's own layout optimisation stays as it was (docs/results.md, "Conv2d networks: the
+    channels-last gate": resnet50 0.911x, the rewrite forced)."""
     _, graph, _, w, conv = conv_graph(4, dynamic)
     before = str(graph)
     p = ConvChannelsLastPass(PassConfig())
@@ -582,8 +582,7 @@ def test_fake_cuda_the_weights_are_converted_in_one_kernel() -> None:
 def test_fake_cuda_batched_weights_are_a_tiled_transpose() -> None:
     """The batched conversion is one 2-D tiled kernel whose loads and stores each index their
     own tile dims: no division or remainder of a flattened (row, column) index, which is what
-    the flat concatenation's loads did (19% of HBM on the Wan 2.2 decode; docs/benchmarks.md,
-    "Session 19"), and stores contiguous along the input channels."""
+    the flat concatenation's loads did (19% of HBM on the Wan 2.2 decode), and stores contiguous along the input channels."""
     from pytest_magi.codegen import inductor_codegen
 
     class TwoConvs(torch.nn.Module):

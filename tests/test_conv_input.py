@@ -125,7 +125,7 @@ def test_with_the_pad_folded_the_window_is_read_from_the_conv_input() -> None:
 
 def test_a_dynamic_graph_is_left_alone() -> None:
     """Inductor's 2-D tiled dynamic code for the rewritten graph was wrong on the GPU (the Wan
-    2.2 decode, docs/benchmarks.md "Session 17"): dynamic graphs are skipped whole."""
+    2.2 decode): dynamic graphs are skipped whole."""
     model = CausalBlock(8).eval()
     x, cache = inputs(frames=1)
     torch._dynamo.mark_dynamic(cache, 2)

@@ -283,7 +283,7 @@ def test_invert_works_on_fake_cuda_tensors() -> None:
 @needs_cpu_only
 def test_fake_cuda_generates_the_hunyuanvideo15_decoder() -> None:
     """Its causal attention mask inverts a bool tensor (the test above): the whole tiny
-    decoder's code is generated in fake CUDA (it raised there before session 33)."""
+    decoder's code is generated in fake CUDA (a fake-tensor error once stopped it)."""
     from pytest_magi import zoo
     from pytest_magi.codegen import inductor_codegen
 
@@ -316,7 +316,7 @@ CL3D_STRIDES = (4096, 1, 1024, 128, 16)
 CF_STRIDES = (4096, 256, 64, 8, 1)
 # what the raw recipe (no emulation) answers for a channels-last-3d weight: channels-first on a
 # CPU build, what a real GPU would not do; as cuDNN on a CUDA build without a GPU (torch
-# 2.11.0+cu130, session 35)
+# 2.11.0+cu130)
 RAW_CL3D_STRIDES = CL3D_STRIDES if torch.backends.cudnn.is_available() else CF_STRIDES
 
 
@@ -372,7 +372,7 @@ def test_select_conv_backend_runs_on_fake_cuda_tensors() -> None:
         )
     assert isinstance(backend, torch._C._ConvBackend)
     if torch.backends.cudnn.is_available():
-        # a CUDA build without a GPU (torch 2.11.0+cu130, session 35) answers cuDNN itself
+        # a CUDA build without a GPU (torch 2.11.0+cu130) answers cuDNN itself
         assert backend == torch._C._ConvBackend.Cudnn
     else:
         assert backend not in (torch._C._ConvBackend.Cudnn, torch._C._ConvBackend.CudnnTranspose)

@@ -59,9 +59,8 @@ DECIDED = {
     "ltx2-video-decoder": (("H100,H200", ""), True, {"channels_last_norm_inputs": True}),
 }
 DEVICES = {"H100": "NVIDIA H100 80GB HBM3", "H200": "NVIDIA H200"}
-# the forms measured to compile as well with one frame for the decoder (sessions 37, 38; Cosmos
-# on the CPU, session 44, and on an H200, session 45; KVAE-3D and Kandinsky-6 SR on the CPU,
-# session 45)
+# the forms measured to compile as well with one frame for the decoder (Cosmos on the CPU and
+# on an H200; KVAE-3D and Kandinsky-6 SR on the CPU)
 ROOT_FRAMES = {
     "cosmos-decoder",
     "kvae-3d-decoder",
@@ -106,7 +105,7 @@ def test_decoders_measured_on_a_device_compile_once_there_and_generically_elsewh
 
 
 def test_one_graph_models_take_the_root_frame_and_nothing_else() -> None:
-    """`forms.ONE_GRAPH_FORMS` (session 40): MiniMax-H3's decoder and timm's ResNet and
+    """`forms.ONE_GRAPH_FORMS`: MiniMax-H3's decoder and timm's ResNet and
     EfficientNet compile to one graph on which no measured pass fires, so their forms set one
     frame for the compiled module and nothing else (no decision to record, no pass field, no
     option); each applies to its zoo model where that model loads here."""
@@ -404,7 +403,7 @@ def test_a_decoder_with_root_frames_is_one_graph_with_eagers_numbers(name: str) 
         if name == "cosmos-vae":
             # Cosmos's dynamo graph run as traced (backend "eager") is 14.1 off eager's output
             # on torch 2.13 with either frame level; functionalized, as Inductor takes it, it
-            # is eager's to the bit (session 44)
+            # is eager's to the bit
             return torch._dynamo.lookup_backend("aot_eager")(gm, example_inputs)
         return gm.forward
 
@@ -638,15 +637,15 @@ def _codegen_in_form(model: Any, form: CompileForm, decode: Any) -> Any:
 
 
 @pytest.mark.slow
-def test_allegros_form_generates_fewer_kernels_with_its_session_40_levers_in_fake_cuda() -> None:
+def test_allegros_form_generates_fewer_kernels_with_its_compile_levers_in_fake_cuda() -> None:
     """Allegro's form takes its conv weights channels-last in place and its GroupNorm statistics
-    in chunks (session 40), for its compile time: at full size (fake CUDA, torch 2.13, height 45,
+    in chunks, for its compile time: at full size (fake CUDA, torch 2.13, height 45,
     width 80) the form before them made 1413 launches (kernels and extern calls, as
     the zoo benchmark's compile-time mode counts them) for Inductor to generate, against Inductor's 1179;
     with them 1077. Tiny: 134 Triton kernels (505 launches) before, 118 (419)
     with them on torch 2.13; 120 (401) and 111 (400) on torch 2.11. Every GroupNorm's statistics
     are chunked, and no chunk reduction Inductor makes persistent carries a fixed config (on the
-    GPU Triton refused one, session 40)."""
+    GPU Triton refused one)."""
     from pytest_magi.codegen import inductor_codegen
 
     model, form, decode = _tiny_in_fake_cuda("allegro-vae")
@@ -664,7 +663,7 @@ def test_allegros_form_generates_fewer_kernels_with_its_session_40_levers_in_fak
 
 @pytest.mark.slow
 def test_the_ltx2_decoders_form_generates_fewer_kernels_than_inductor_in_fake_cuda() -> None:
-    """LTX-2's form takes LTX-Video's levers (session 38): its conv weights channels-last in
+    """LTX-2's form takes LTX-Video's levers: its conv weights channels-last in
     place and its RMS norms' inputs pinned channels-last. Without them magi's rewrite left each
     norm's input realised channels-first beside its channels-last copy (full size: 67 Triton
     kernels against Inductor's 48 on torch 2.11); with them 32. Tiny, on torch 2.13: Inductor
@@ -682,17 +681,15 @@ def test_the_ltx2_decoders_form_generates_fewer_kernels_than_inductor_in_fake_cu
 
 @pytest.mark.slow
 def test_cosmos_weights_in_place_leave_no_conv_weight_to_convert_in_fake_cuda() -> None:
-    """Cosmos's form took its conv weights channels-last in place in session 45, for its compile
+    """Cosmos's form takes its conv weights channels-last in place, for its compile
     time: at full size (fake CUDA, torch 2.13) the form without them made 80 Triton kernels and
     329 launches for Inductor to generate (Inductor alone: 63 and 304), with them 77 and 310; on
     two H200s its cold compile took 1.058x torch.compile's without them and 0.900x and 0.945x
-    with them. Session 47 found its speed on an H200 set by what ran before it in the process,
-    and since session 48 the form turns the transposed convolutions behind that into fused
-    products and takes its weights in place again, for its compile time (the form's
-    docstring). In the graph each conv weight is then already channels-last:
+    with them. The form also turns its transposed convolutions into fused products
+    (`DeconvInterleavePass`; the form's docstring). In the graph each conv weight is then already channels-last:
     the layout pass inserts no clone for it, and there are fewer kernels. (Tiny, torch 2.13,
     with the interleave: 51 kernels against 52, but 175 launches against 162, where at full
-    size they are 242 against 260; without it, session 45: 69 kernels against 71 and 243
+    size they are 242 against 260; without it: 69 kernels against 71 and 243
     launches against 231. A conv output is then channels-last
     already and goes into its causal cache's concatenation as it is, so the bias add Inductor
     peels off the convolution is the kernel that writes it there, where before a channels-last

@@ -190,7 +190,7 @@ def test_no_shape_of_one_instance_makes_another_dynamic(per: str | None) -> None
     resume functions per equal code object: copies that differ only by identity would share
     both. Measured on the GPU: the Wan 2.2 decode's isolated up blocks compiled with H, W and T
     symbolic and ran 1.15x over torch.compile, against 1.62x once each copy had a name of its
-    own (docs/benchmarks.md)."""
+    own."""
     model = Blocks()
     if per is not None:
         isolate_forward_code(model, per)

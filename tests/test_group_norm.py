@@ -253,7 +253,7 @@ def test_fake_cuda_the_apply_kernel_reads_its_statistics_per_channel(dynamic: bo
     group's mean and rsqrt through `x0 // 4` (a gather per element, 4 channels a group); with it
     every load of that kernel is at the element or at its channel, and the group's values are
     stored per channel by a small kernel before it. Only in static graphs: with dynamic
-    positions the GPU measured a loss (docs/benchmarks.md, "Session 13"), so the gathers stay."""
+    positions the GPU measured a loss, so the gathers stay."""
     model, _ = block_inputs(128)
     x = torch.randn(1, 128, 3, 16, 24, dtype=torch.bfloat16)
     dims = {0: (2, 3, 4)} if dynamic else None
@@ -300,7 +300,7 @@ def test_fake_cuda_the_rewrite_leaves_no_unused_node_for_inductor_to_lower(
     """Once the normalisation reads its operands per channel, the per-group statistics and the
     ops that made the old operands from them (the variance plus eps, its rsqrt) are unused;
     the pass erases them, so Inductor neither lowers them nor weighs them for fusion (it would
-    drop their buffers unrun: the same kernels either way). Session 34: HunyuanVideo's decoder
+    drop their buffers unrun: the same kernels either way). HunyuanVideo's decoder
     had 210 such nodes, 60 of them mean reductions."""
     model, _ = block_inputs(128)
     x = torch.randn(1, 128, 3, 16, 24, dtype=torch.bfloat16)
@@ -402,7 +402,7 @@ def test_fake_cuda_chunked_statistics_are_two_kernels() -> None:
     assert "xnumel = 18432" in first.source and "r0_numel = 32" in first.source
     assert "in_ptr0 + (x0 + 128*" in first.source
     # 4 channels x 144 chunks a group, for each of the 128 channels: one reduction, persistent
-    # on torch 2.13, looped on torch 2.11 (session 35: Inductor's persistence rule differs)
+    # on torch 2.13, looped on torch 2.11 (Inductor's persistence rule differs)
     assert combine.kind in ("persistent_reduction", "reduction")
     assert "r0_numel = 576" in combine.source and "xnumel = 128" in combine.source
 

@@ -131,7 +131,7 @@ def test_fake_cuda_a_chunk_reduction_inductor_makes_persistent_keeps_its_config(
     """512 channels over 64 x 64 positions: 64 chunks of 64 a channel, a reduction Inductor
     makes persistent, whose R0_BLOCK is all 64 positions and not an argument. The chunk config
     (an R0_BLOCK of 4) cannot apply there: on the GPU Triton refused to compile such a kernel
-    (session 40: Allegro's and EasyAnimate's decoders with the chunked statistics, torch 2.11,
+    (Allegro's and EasyAnimate's decoders with the chunked statistics, torch 2.11,
     "'R0_BLOCK' is not in list"). It keeps Inductor's config; no persistent reduction is fixed."""
     shape, sizes = PERSISTENT_CHUNKS
     model, x = chunked_block(shape)
@@ -150,7 +150,7 @@ def test_fake_cuda_a_chunk_reduction_inductor_makes_persistent_keeps_its_config(
 @pytest.mark.parametrize("case", [PERSISTENT_CHUNKS, LOOPED_CHUNKS], ids=["persistent", "looped"])
 def test_the_chunked_statistics_compile_and_decode_as_eager_on_the_gpu(case: Any) -> None:
     """The chunked statistics' kernels, fixed configs included, compile with Triton and run:
-    the output within 2x eager's distance from an fp32 run (session 40's crash was at the
+    the output within 2x eager's distance from an fp32 run (a fixed config once crashed at the
     first call, where Triton compiled the persistent chunk reduction with a fixed R0_BLOCK)."""
     shape, _ = case
     model, x = chunked_block(shape, "cuda")

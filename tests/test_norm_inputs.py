@@ -336,8 +336,7 @@ def test_fake_cuda_the_wan_forms_up_block_outputs_are_read_along_the_channels() 
     output plus the DupUp3D shortcut, is channels-last in eager. Trusting that fake value, the
     pin left it to Inductor, which realised it channels-first: the next block's norm, shortcut
     and residual sums read it across the channels. Pinned, no reduction kernel of the decoder
-    loads or stores across its channels, and none reads past a buffer (docs/benchmarks.md
-    "Session 29")."""
+    loads or stores across its channels, and none reads past a buffer."""
     from pytest_magi.fake_cuda import fake_cuda_status
 
     ok, why = fake_cuda_status()

@@ -16,7 +16,7 @@ EMPTY_TEST = "def test_nothing_of_magi():\n    assert 1 + 1 == 2\n"
 MAX_EXTRA_S = 0.2
 # the fewest of several interleaved runs of each side; what is compared is each run's CPU time
 # (user + system, of the pytest process): wall time on a 2-core CI machine whose other xdist
-# worker compiles was a lottery (session 32's CI: minima 1.67 s with the plugin against 1.39 s
+# worker compiles was a lottery (one CI run: minima 1.67 s with the plugin against 1.39 s
 # without, yet medians 1.75 against 1.93 s), while the work a run does is what the plugin adds
 RUNS = 5
 
@@ -78,7 +78,7 @@ def test_plugin_startup_is_within_a_fifth_of_a_second_of_no_plugin(
     without: list[tuple[float, float]] = []
     for i in range(RUNS):  # interleaved: load changes alike for both
         # each side goes first as often as the other: the second run of a pair started faster
-        # (session 27: without the plugin always second, its minimum was 0.3-0.4 s lower in 3 of
+        # (with the plugin always first, its minimum was 0.3-0.4 s lower in 3 of
         # 10 runs of this test, while the plugin's modules import in about 0.05 s)
         first_magi = i % 2 == 0
         for magi in (first_magi, not first_magi):

@@ -33,7 +33,7 @@ Codegen = Callable[..., GeneratedCode]
 # Triton kernel counts of GQAProjection(kv_heads=4) at its tiny size, bf16, Hq and D dynamic
 # (pytorch#181108): (static, dynamic, dynamic + magi) inference graphs. torch 2.11: a real H200
 # (torch 2.11.0+cu130, as at full size; the issue's own function gives 2, 3, 2,
-# docs/benchmarks.md);
+# docs/results.md, "GQA projection");
 # torch 2.13: fake CUDA (H100-like). The extra dynamic kernel is the copy DynamicReshapePass
 # removes.
 GQA_INFERENCE_COUNTS: dict[str, tuple[int, int, int]] = {

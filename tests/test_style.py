@@ -42,11 +42,11 @@ def test_the_code_is_ruff_clean(check: str) -> None:
 
 
 def test_the_suite_collects_without_xdist_and_every_marker_is_registered() -> None:
-    """The GPU machine ran the suites with `-p no:xdist` (session 34), and its pytest refused
+    """The GPU machine ran the suites with `-p no:xdist`, and its pytest refused
     the `xdist_group` marker as unknown at collection; pyproject.toml registers it. Collected
     here with xdist off and unknown markers as errors (`--strict-markers` is in addopts).
     Collecting runs no test, so syrupy finds every snapshot of the collected modules unused and
-    exits 1 (as it did here in session 35, depending on whether the modules' bytecode was
+    exits 1 (depending on whether the modules' bytecode was
     cached); `--snapshot-warn-unused` keeps that out of this check's exit status."""
     proc = _run(
         sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:xdist",

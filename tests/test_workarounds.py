@@ -452,7 +452,7 @@ def test_fake_cuda_the_kvae_3d_decoder_generates_with_magi(inductor_codegen) -> 
     assert code.kernel_count > 0 and "Identity" not in code.raw
     bug = workarounds.has_identity_number_bug()
     assert code.retried == (("clamp of a constant Identity",) if bug else ())
-    # KVAE-3D's form compiles inside the scopes from the first try (session 46: on torch 2.11
+    # KVAE-3D's form compiles inside the scopes from the first try (on torch 2.11
     # its graph raised at the first try on an H200): no failed try, the retry's very code
     form = forms.form_for(model.module)
     assert form is not None and form.config().work_around_sympy_first

@@ -67,7 +67,7 @@ def test_missing_library_is_a_clear_error() -> None:
 @DIFFUSERS
 def test_wan_full_size_flops_are_the_ti2v_5b_decoder() -> None:
     """The full Wan 2.2 TI2V-5B decode, counted on meta: 11.9 TFLOP for the first latent frame
-    and 38.4 TFLOP for each further one at 540p (the figures docs/benchmarks.md is built on)."""
+    and 38.4 TFLOP for each further one at 540p (the FLOP floors of docs/results.md)."""
     wan = zoo.load("wan2.2-vae")
     full = zoo.ZooModel(
         "wan2.2-vae", "full", wan.owner, wan.attr, wan.inputs,
@@ -116,7 +116,7 @@ def test_with_frames_draws_a_latent_of_that_length_and_shares_the_model() -> Non
 
 def test_sd_vae_conv2d_only_graph_is_left_to_inductor(config_patch) -> None:
     """SD's VAE decoder has only conv2d: the channels-last rewrite stands down (the measured gate,
-    docs/benchmarks.md) and magi's numbers are eager's."""
+    docs/results.md) and magi's numbers are eager's."""
     config_patch(fx_graph_cache=False)  # a cache hit skips the passes: no PassResult to read
     torch._dynamo.reset()
     model = zoo.load("sd-vae")

@@ -2,7 +2,7 @@
 Wan 2.2 decode holds its measured gain. Timed with `pytest --magi-perf`; without it the bodies
 still check numerics (each side against an fp32 run of the same model) and the passes' decisions.
 
-Thresholds are measured numbers (docs/benchmarks.md, benchmarks/zoo.py on an H200, torch 2.11):
+Thresholds are measured numbers (docs/results.md, on an H200, torch 2.11):
 0.98 for every model is the issue's "never slower" bar; the Wan decode threshold sits under its
 measured median by more than the run's spread.
 """
@@ -25,14 +25,13 @@ pytestmark = [pytest.mark.requires_cuda, pytest.mark.slow]
 
 # Wan 2.2 decode at T=3 latent frames (9 video frames), magi_compile-style candidate (passes and
 # a dynamo frame per module instance, weights converted in the graph) against
-# torch.compile(vae.decoder). Held at 1.5: measured 1.631x (264.2 -> 161.9 ms, spread 0.4%, H200,
-# torch 2.11, session 5) with the candidate's video 0.00996 from fp32 (eager 0.014); the 1.622x
-# of session 4 was measured while both sides decoded corrupted video (pytorch#194281).
+# torch.compile(vae.decoder). Held at 1.5, under the generic form's 1.63x; the Wan form measures
+# 2.168x (docs/results.md, "GPU suite"), its video 1.02e-2 from fp32 (eager 1.40e-2).
 WAN_FRAMES = 3
 WAN_MIN_SPEEDUP = 1.5
 # timm nets at batch 16 are launch-bound on an H200 (resnet50: 1.01 ms of kernels in a 2.4 ms
 # call): their wall-clock ratios measured host overhead, which differed by up to 14% between two
-# compiled copies with identical code (benchmarks/zoo_timing.py, docs/benchmarks.md). At batch
+# compiled copies with identical code. At batch
 # 128 the kernels outlast the host's launches and a ratio measures the code.
 TIMM_BATCH = 128
 A_A_BOUND = 0.02
@@ -86,8 +85,8 @@ def test_a_zoo_pair_of_one_backend_times_even(zoo_pair, request) -> None:
 @pytest.mark.min_speedup(WAN_MIN_SPEEDUP)
 def test_wan_decode_holds_its_gain(zoo_pair) -> None:
     """The decode as `magi_compile(vae.decoder)` compiles it, in the Wan decoder's form
-    (`magi_passes.forms`: one static graph a chunk, T=3 2.125x over torch.compile in
-    docs/benchmarks.md "Session 27"). The candidate's output is correct (held to eager's
+    (`magi_passes.forms`: one static graph a chunk, T=3 2.168x over torch.compile in
+    docs/results.md "Wan 2.2 decode"). The candidate's output is correct (held to eager's
     distance); on a torch with
     pytorch#194281 the baseline's is not, and that finding is expected, strictly: once torch is
     fixed the baseline decodes right, this raises nothing, and the test fails until the gate
@@ -117,8 +116,8 @@ def test_wan_decode_is_right_after_another_length() -> None:
     torch 2.11 breaks the graph; the conv pad fold on; decisions off, so that the code, not a
     decision, is what is checked). The
     second length's latent slices have other strides, so the decoder's conv_in recompiles with
-    them symbolic: the graph of session 19's wrong T=21 decode, which was wrong there with the
-    fold off (docs/benchmarks.md, "Session 19"). Each decode within 2 x eager's distance from an
+    them symbolic: the graph of a T=21 decode once found wrong with the
+    fold off. Each decode within 2 x eager's distance from an
     fp32 decode of the same latent."""
     model = zoo.load("wan2.2-vae", "full", device="cuda", dtype=torch.bfloat16, frames=3)
     backend = MagiBackend(PassConfig(measure_decisions=False))
@@ -139,11 +138,11 @@ def test_wan_decode_is_right_after_another_length() -> None:
 def test_wan_decode_static_form_is_right_and_reuses_its_graphs_at_every_length(
     form: bool,
 ) -> None:
-    """The static one-graph-a-chunk form (docs/benchmarks.md, "Session 24"): the dynamo fix (one
+    """The static one-graph-a-chunk form: the dynamo fix (one
     graph a chunk on torch 2.11), static shapes and contiguous inputs, with the generic
     `PassConfig` (decisions measured), and the Wan decoder's compile form as `magi_compile`
     ships it (`magi_passes.forms.WAN_DECODER`: norm inputs pinned, weights channels-last, pads
-    through the cache concat, decisions recorded for H100s; "Session 27"). One copy decodes T=3
+    through the cache concat, decisions recorded for H100s). One copy decodes T=3
     then T=5: each decode within 2 x eager's distance from fp32 (plain torch.compile with the
     fix miscompiled that one graph, 1.02), and the second length compiles nothing (its chunks
     reuse the first length's static graphs; with channels-last weights that needs the cache
