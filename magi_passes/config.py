@@ -90,7 +90,7 @@ class PassConfig:
       kernels it makes (the per-channel statistics' split stage, and the normalise + SiLU apply
       with its operands per channel) with fixed Triton configs instead of Inductor's heuristic
       ones, which were measured slower on an H200 (`magi_passes.kernel_configs`;
-      docs/benchmarks.md, "Session 15"). Applies with the magi backend; part of the measured
+      docs/results.md, "Wan 2.2 decode"). Applies with the magi backend; part of the measured
       "magi" variant, so a graph where it loses keeps plain Inductor.
     - `group_norm_chunked_stats` (opt-in): where `GroupNormStatsPass` rewrites a static
       GroupNorm, reduce its positions in chunks instead of per channel: one reduction gives each
@@ -100,12 +100,12 @@ class PassConfig:
       per-channel form gives three or four (Inductor splits the per-channel reduction over all
       positions into stages of its own); values are the same statistics (the parallel-variance
       identity). Off until measured on a GPU; meant to cut the compile time the rewrite adds
-      (HunyuanVideo's decoder: docs/benchmarks.md "Session 30", "Session 31"). With
+      (HunyuanVideo's decoder: docs/results.md, "Cold compile"). With
       `group_norm_kernel_configs` the chunk reduction launches with one fixed config instead
-      of Inductor's six autotuned at the first call (session 33, `magi_passes.kernel_configs`),
+      of Inductor's six autotuned at the first call (`magi_passes.kernel_configs`),
       unless Inductor makes it persistent (chunks of 64 positions or fewer). Allegro's
       decoder's form turns it on (its graph's compile 46.3 s against 69.5 on an H200,
-      docs/benchmarks.md "Session 40").
+      docs/results.md, "Cold compile").
     - `enable_conv_input_windows` (opt-in): let `ConvInputWindowPass` read the windows of a conv
       input's producer (a causal conv's cache, `x[:, :, -2:]`) from the conv input itself, so
       that the producer (norm, SiLU, cache frames, pad) writes the conv input in one kernel
@@ -113,7 +113,7 @@ class PassConfig:
       on the Wan 2.2 decode (H200, torch 2.11, T=3, decisions off) it gained 1.009x (spread
       0.7%) and one graph compiled with it gave a wrong output (a cache, 0.70 from its eager
       graph; the whole decode 8.2e-2 from fp32 against eager's 1.4e-2) that the same graph
-      recompiled alone did not repeat (docs/benchmarks.md, "Session 16"). It matches the
+      recompiled alone did not repeat (docs/results.md, "Wan 2.2 decode"). It matches the
       concatenation cloned whole, so it acts only with `channels_last_through_cat=False`
       (that option rewrites the same chain; its `PassResult` says so).
     - `enable_conv_pad_fold`: let `ConvPadFoldPass` fold a zero pad in front of a convolution
@@ -121,15 +121,15 @@ class PassConfig:
       conv's spatial pad), so the kernel that produces the conv input writes the unpadded domain.
       Measured, like the channels-last rewrite. On by default: the Wan 2.2 decode gained 1.04x
       (T=3) and 1.05x (T=21) with every output correct (H200, torch 2.11; docs/benchmarks.md,
-      "Session 18").
+      docs/results.md, "Wan 2.2 decode".
     - `enable_deconv_interleave` (opt-in): let `DeconvInterleavePass` turn a transposed
       convolution whose kernel equals its stride, one input channel a group (an inverse Haar
       wavelet, a depthwise pixel-shuffle upsampler), into a broadcast multiply and an interleave
       that Inductor fuses, instead of a cuDNN call. Measured where it is on. Off by default
       (it fires on one zoo model), on in Cosmos's form (`magi_passes.forms`): the 28 such
       calls of a Cosmos decode ran cuDNN's legacy engines on an H200 (docs/benchmarks.md,
-      "Session 47"); with the pass the decode took 45.0 ms against torch.compile's 116.7
-      (2.56-2.60x, output closer to fp32; "Session 48").
+      docs/results.md, "Upcast matmul on Cosmos"; with the pass the decode took 45.0 ms against torch.compile's 116.7
+      (2.56-2.60x, output closer to fp32; docs/results.md, "Upcast matmul on Cosmos".
     - `enable_upcast_matmul` (opt-in): let `UpcastMatmulPass` run a batched matmul whose fp32
       operands are upcasts of bf16 or fp16 tensors on those tensors with an fp32 output
       (`bmm.dtype`: tensor cores), as in the first matmul of PyTorch's math attention (one head
@@ -137,7 +137,7 @@ class PassConfig:
       where it is on. Cosmos's decode on an H200: 45.1 ms in its form, 33.6-33.9 ms with it
       (3.44-3.46x torch.compile), the output as close to fp32; not in the form, as it compiled
       2.5 s slower in process and its cold compile is not measured (docs/benchmarks.md,
-      "Session 49").
+      docs/results.md, "Upcast matmul on Cosmos".
     - `upcast_matmul_split` (opt-in, with `enable_upcast_matmul`): where only one operand of
       such a matmul is an upcast of bf16, split the other, fp32, into two bf16 parts (its
       rounding and the rounding of what that left) and run two bf16 matmuls with fp32 outputs,
@@ -157,7 +157,7 @@ class PassConfig:
       On by default: on the Wan 2.2 decode it measured 1.029x at T=21 (1393.7 -> 1354.7 ms) and
       1.017x at T=3, 68.9 -> 66.9 ms per further latent frame, every output 1.08-1.12e-2 from
       fp32 as without it (H100, torch 2.11, measured decisions on; docs/benchmarks.md,
-      "Session 20").
+      docs/results.md, "Wan 2.2 decode".
     - `enable_causal_pad_trim`: let `CausalPadTrimPass` drop the taps of a convolution that read
       only zero padding, where a padded dim has one output position (a causal video conv on the
       first frames of a decode: the Wan 2.2 decoder's first chunk multiplies two of its three
@@ -165,7 +165,7 @@ class PassConfig:
       rewrites. On by default: on the Wan 2.2 decode it measured 1.073x at T=3 (156.74 ->
       146.12 ms, 7.35 of 88.80 TFLOP removed) and 1.007x at T=21 (1340.39 -> 1330.45 ms: the
       first chunks run once a decode), every output as close to fp32 as without it (H100,
-      torch 2.11, decisions off; docs/benchmarks.md, "Session 23").
+      torch 2.11, decisions off; docs/results.md, "Wan 2.2 decode").
     - `channels_last_norm_inputs` (off; on in the Wan decoder's form, `magi_passes.forms`):
       where the channels-last rewrite fires on a static
       graph, an activation whose square is summed over its channels (an RMS norm's statistics)
@@ -173,14 +173,14 @@ class PassConfig:
       reduction (`ConvChannelsLastPass`, `convert_norm_inputs`). Located on the Wan 2.2 decode
       compiled one graph a chunk: one such reduction took 9.03 of a further frame's 70.21 ms at
       10% of HBM; with the option that form decoded 81 frames 1.101x faster (1278 ms, 63.5 ms a
-      further frame, output right; H100, torch 2.11, decisions off, docs/benchmarks.md "Session
-      25"). In that form, decisions on, beside torch.compile in one run: 81 frames 1.318x over
-      torch.compile with frames isolated ("Session 26"), so the form sets it. Since session 29
-      it also pins an activation whose fake value is channels-last already (Inductor realised
-      one such up-block output channels-first): T=3 1.029x over the old rule ("Session 29").
+      further frame, output right; H100, torch 2.11, decisions off,
+      docs/results.md, "Wan 2.2 decode"). In that form, decisions on, beside torch.compile in one run: 81 frames 1.318x over
+      torch.compile with frames isolated (docs/results.md, "Wan 2.2 decode"), so the form sets it. It also
+      pins an activation whose fake value is channels-last already (Inductor realised
+      one such up-block output channels-first): T=3 1.029x over the old rule (docs/results.md, "Wan 2.2 decode").
       Off elsewhere:
-      in the zoo it fires on three more decoders (HunyuanVideo 1.5, Kandinsky 6 SR, and since
-      session 29 LTX-Video, whose RMS norm is taken over permuted channels), not yet timed with
+      in the zoo it fires on three more decoders (HunyuanVideo 1.5, Kandinsky 6 SR, and
+      LTX-Video, whose RMS norm is taken over permuted channels), not yet timed with
       it on a GPU.
     - `channels_last_pad_through_cat` (opt-in, static graphs, with `channels_last_through_cat`):
       a zero pad along a concatenation's dim between the concatenation and a converted
@@ -192,8 +192,8 @@ class PassConfig:
       second chunk, whose one-frame caches are padded by a zero frame (19 such copies a decode,
       about 9 GB; fake CUDA, torch 2.13). Values are unchanged. Off by default; on in the Wan
       decoder's form, where with the weights channels-last it measured 1.071x at T=3 and
-      1.037x at T=21 (alone 1.032x and 1.004x; H100, torch 2.11, docs/benchmarks.md "Session
-      27").
+      1.037x at T=21 (alone 1.032x and 1.004x; H100, torch 2.11,
+      docs/results.md, "Wan 2.2 decode").
     - `decided_on` (empty: measure everywhere): device names, comma-separated, each matched as
       a substring of the CUDA device's name (``"H100,H200"``), on which the measured decisions
       of graphs compiled with this config are already known: a side-by-side run there kept
@@ -213,20 +213,20 @@ class PassConfig:
       does (pytorch#184589; `magi_passes.index_min_max`): SymPy's compare their arguments pairwise
       each time Inductor substitutes into an index with a clamp (a replicate pad), which took
       a quarter of HunyuanVideo's decoder compile on an H100 under cProfile (docs/benchmarks.md,
-      "Session 36"); the generated code is the same. Not a measured pass: it changes compile
+      docs/results.md, "Cold compile"; the generated code is the same. Not a measured pass: it changes compile
       time only.
     - `recompute_norm_producers` (opt-in, not yet timed on a GPU): a full-size pointwise chain
       (a norm's apply) that Inductor would store because several cheap ops read it (SiLU reads
       its input twice, a replicate pad of frames three times) is copied for each reader, so the
       chain is computed where the convolution's input is written instead of stored in fp32
-      (`ProducerRecomputePass`, session 39).
+      (`ProducerRecomputePass`).
     - `defer_full_collections` (opt-in, not yet timed on a GPU): hold off Python's full garbage
       collections while a graph compiles (`magi_passes.collector`): a compile makes millions of
       objects that live to its end, so each full collection during it walks them all and frees
       little. Young collections go on; the full one held off runs once after the compile. On
       MiniMax-H3's decoder (magi_compile in fake CUDA, CPU, torch 2.13, three rounds a side) the
       collector took 3.2-3.6 s against 4.1-4.4, the held collection 2.1-2.2 s of it, and the
-      frame compile 30.3 s (median) against 30.9 (docs/benchmarks.md, "Session 42"). Not a
+      frame compile 30.3 s (median) against 30.9 (docs/results.md, "Cold compile"). Not a
       measured pass: it changes compile time only.
     - `compile_on_fresh_stack`: each graph's compile runs from a frame that starts a chunk of
       CPython's frame stack with room for the whole compile (`magi_passes.stack_room`), so no
@@ -234,7 +234,7 @@ class PassConfig:
       (cpython#142183, not fixed in 3.11 or 3.12): where those ends fall otherwise depends on how
       deep the compile was entered. On MiniMax-H3's decoder (fake CUDA, CPU, Python 3.11,
       torch 2.13) the frame compile took 26.6-27.2 s with it against 31.1-33.1 s without, its
-      AOT dispatch 4.2-4.8 s against 8.0-9.4 (docs/benchmarks.md, "Session 44"). Not a
+      AOT dispatch 4.2-4.8 s against 8.0-9.4 (docs/results.md, "Cold compile"). Not a
       measured pass: it changes compile time only.
     - `channels_last_through_slices`: in static graphs, where a convolution reads a window (a
       slice of a frame or spatial dim) of a tensor, `ConvChannelsLastPass` pins that tensor

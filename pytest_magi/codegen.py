@@ -259,7 +259,7 @@ def _channels_last_weights(fn: Any, config: Any, backward: bool) -> dict[int, to
         or not config.channels_last_weights_once
     ):
         return {}
-    from magi_passes.channels_last import fires_on
+    from magi_passes.passes.channels_last import fires_on
 
     modules = list(fn.modules())
     # the rewrite's gate, applied to the module (subclasses such as diffusers' WanCausalConv3d
@@ -304,7 +304,7 @@ def _magi_patches(config: Any) -> tuple[dict[str, Any], Any]:
 # --------------------------------------------------------------------------- arguments
 def _check_config(config: Any, where: str) -> Any:
     """A ``PassConfig`` or None; a dict (``inductor_options()``'s result) fails naming the fix."""
-    from magi_passes._validate import check_pass_config
+    from magi_passes.config import check_pass_config
 
     return check_pass_config(where, config)
 
@@ -417,9 +417,9 @@ def _make_backend(
     def backend(gm: torch.fx.GraphModule, example_inputs: Sequence[Any]) -> Callable[..., Any]:
         from torch._inductor.compile_fx import compile_fx
 
-        from magi_passes.backend import compile_scope
-        from magi_passes.stack_room import call_with_stack_room
-        from magi_passes.workarounds import compile_working_around, truncating_to_now
+        from magi_passes.compile.options import compile_scope
+        from magi_passes.compile.stack_room import call_with_stack_room
+        from magi_passes.compile.sympy_retry import compile_working_around, truncating_to_now
 
         stats.on_compile()
         # as the magi backend compiles: with the fixed configs of GroupNorm's kernels, torch's

@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from types import TracebackType
 from typing import Any, NoReturn, Self
 
-from magi_passes.base import (
+from magi_passes.passes.base import (
     config_differences,
     inductor_config_keys,
     inductor_config_values,

@@ -35,7 +35,7 @@ from typing import Any
 
 import torch
 
-from magi_passes.decisions import sync_cuda
+from magi_passes.compile.decisions import sync_cuda
 
 from .launches import config_text, kernel_name, wrapped_run
 from .locating import strided_clone

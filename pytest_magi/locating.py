@@ -777,7 +777,7 @@ def fresh_spec(spec: SideSpec) -> SideSpec:
 
 def _pass_names_of_field(config: PassConfig, field_name: str) -> list[str]:
     """Names of the magi passes that ``PassConfig.<field_name> = False`` disables."""
-    from magi_passes.manager import PASS_ORDER
+    from magi_passes.compile.manager import PASS_ORDER
 
     off = config.replace(**{field_name: False})
     names: list[str] = []
@@ -1269,7 +1269,7 @@ def _own_frames(model: Any) -> Iterator[None]:
     """Give an ``nn.Module``'s (sub)modules ``forward`` code of their own while the block
     runs (``isolate_forward_code(per="class")``), unless some already have a per-instance
     ``forward`` (``magi_compile``'s, or another library's hook), which are left alone."""
-    from magi_passes.frames import isolate_forward_code, restore_forward_code
+    from magi_passes.compile.frames import isolate_forward_code, restore_forward_code
 
     if not isinstance(model, torch.nn.Module) or any("forward" in vars(m) for m in model.modules()):
         yield

@@ -63,7 +63,7 @@ from typing import TYPE_CHECKING, Any, overload
 import torch
 
 from magi_passes import PassResult
-from magi_passes.decisions import Decision
+from magi_passes.compile.decisions import Decision
 
 from .capture import (
     count_ops,

@@ -172,7 +172,7 @@ def compile_scope(sink: Callable[[str], None]) -> Iterator[None]:
 @contextlib.contextmanager
 def record_pass_manager(log: GraphLog) -> Iterator[None]:
     """While the block runs, every magi ``PassManager`` call records its graph before and after."""
-    from magi_passes.manager import PassManager
+    from magi_passes.compile.manager import PassManager
 
     original = PassManager.__call__
 

@@ -56,9 +56,9 @@ from typing import Any
 import torch
 from torch import nn
 
-from magi_passes.channels_last import convert_conv_parameters
-from magi_passes.dynamo_fixes import attach_call_options
-from magi_passes.frames import isolate_forward_code
+from magi_passes.compile.dynamo_fixes import attach_call_options
+from magi_passes.compile.frames import isolate_forward_code
+from magi_passes.compile.weights import convert_conv_parameters
 
 SIZES = ("tiny", "full")
 
@@ -1062,7 +1062,8 @@ class ZooPair:
                 f"ZooPair(candidate_dynamo_fixes={candidate_dynamo_fixes!r}): expected True, "
                 f"False or None; None (the default) does as the candidate's form says"
             )
-        from magi_passes import MagiBackend, forms
+        from magi_passes import MagiBackend
+        from magi_passes.compile import forms
 
         is_magi = candidate == "magi" or isinstance(candidate, MagiBackend)
         # the model's measured form, as magi_compile picks it (a magi candidate only)

@@ -7,10 +7,10 @@ import torch
 import torch.nn.functional as F
 from torch._inductor import config as inductor_config
 
-import magi_passes.backend as backend_module
+import magi_passes.compile.workers as backend_module
 from magi_passes import MagiBackend, PassConfig, inductor_options, magi_compile
 from magi_passes.backend import warm_compile_workers
-from magi_passes.base import config_differences, inductor_config_values
+from magi_passes.passes.base import config_differences, inductor_config_values
 from pytest_magi.models import VAEDecoderLike
 
 # The FX graph cache would skip the post-grad passes on a hit; these tests look at what the
@@ -326,7 +326,7 @@ def test_compile_threads_one_starts_no_compile_workers(pool_warms) -> None:
 
 
 def test_backend_magi_hands_its_options_to_the_compile_workers(monkeypatch) -> None:
-    import magi_passes.backend as backend
+    import magi_passes.compile.backend as backend
 
     asked: list[dict] = []
 

@@ -602,7 +602,7 @@ def test_input_on_other_device_is_named() -> None:
 
 
 def test_meta_and_scalar_inputs_are_not_a_device_mix() -> None:
-    from magi_passes.backend import _check_one_device
+    from magi_passes.compile.variants import _check_one_device
 
     # eager accepts these next to cpu tensors, so the backend must too (no error)
     _check_one_device([torch.ones(2), torch.ones(2, device="meta"), torch.tensor(1.0)])

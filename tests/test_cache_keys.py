@@ -31,7 +31,7 @@ from magi_passes import (
     PassConfig,
     PassManager,
 )
-from magi_passes.base import package_source_files, source_files_for
+from magi_passes.passes.base import package_source_files, source_files_for
 
 PACKAGE = Path(magi_passes.__file__).resolve().parent
 PASS_NAMES = ("ConvChannelsLastPass", "NdTilingPass", "DynamicReshapePass")
@@ -86,16 +86,16 @@ def test_a_copy_of_the_package_has_the_checkouts_keys(package_copy) -> None:
 
 
 def test_package_source_files_cover_every_module() -> None:
-    files = {Path(f).name for f in package_source_files()}
-    expected = {p.name for p in PACKAGE.glob("*.py")}
+    files = {Path(f).relative_to(PACKAGE).as_posix() for f in package_source_files()}
+    expected = {p.relative_to(PACKAGE).as_posix() for p in PACKAGE.rglob("*.py")}
     assert files == expected
     for name in (
-        "base.py",
+        "passes/base.py",
         "config.py",
-        "manager.py",
-        "predicates.py",
-        "backend.py",
-        "nd_tiling.py",
+        "compile/manager.py",
+        "fx/predicates.py",
+        "compile/backend.py",
+        "passes/nd_tiling.py",
     ):
         assert name in files
 
@@ -106,7 +106,7 @@ def test_changing_a_predicate_changes_every_key(package_copy) -> None:
     edited = _keys(
         package_copy(
             "predicate",
-            "predicates.py",
+            "fx/predicates.py",
             "len(graph.nodes) < ratio * n_convs",
             "len(graph.nodes) <= ratio * n_convs",
         )
@@ -118,14 +118,14 @@ def test_changing_a_predicate_changes_every_key(package_copy) -> None:
 @pytest.mark.parametrize(
     "file",
     [
-        "base.py",
+        "passes/base.py",
         "config.py",
-        "manager.py",
-        "backend.py",
-        "channels_last.py",
-        "nd_tiling.py",
-        "dynamic_reshape.py",
-        "predicates.py",
+        "compile/manager.py",
+        "compile/backend.py",
+        "passes/channels_last.py",
+        "passes/nd_tiling.py",
+        "passes/dynamic_reshape.py",
+        "fx/predicates.py",
         "__init__.py",
     ],
 )
@@ -227,7 +227,7 @@ def test_key_without_torchs_file_hash_helper(
     # get_hash_for_files exists in torch 2.11 and 2.13; without it the key is computed the same way
     from torch._inductor import custom_graph_pass
 
-    from magi_passes.base import hash_source_files
+    from magi_passes.passes.base import hash_source_files
 
     a, b = tmp_path / "a.py", tmp_path / "b.py"
     a.write_text("x = 1\n")

@@ -12,9 +12,9 @@ from torch import nn
 from torch._inductor import config as inductor_config
 
 from magi_passes import CausalPadTrimPass, MagiBackend, PassConfig
-from magi_passes.backend import _measured_passes_cannot_fire
-from magi_passes.base import inductor_config_values
-from magi_passes.causal_pad_trim import trimmable_dims
+from magi_passes.compile.gates import _measured_passes_cannot_fire
+from magi_passes.passes.base import inductor_config_values
+from magi_passes.passes.causal_pad_trim import trimmable_dims
 from pytest_magi.codegen import inductor_codegen
 from pytest_magi.fake_cuda import fake_cuda_status
 

@@ -16,7 +16,8 @@ from torch._prims_common import (
     suggest_memory_format,
 )
 
-from magi_passes import ConvChannelsLastPass, PassConfig, channels_last
+from magi_passes import ConvChannelsLastPass, PassConfig
+from magi_passes.fx import layout_rewrites, nodes
 
 aten = torch.ops.aten
 CL = {4: torch.channels_last, 5: torch.channels_last_3d}
@@ -463,7 +464,7 @@ def test_batched_weights_compute_what_the_clones_did() -> None:
     batched.recompile()
     graph2, _ = _three_conv3d_graph()
     with pytest.MonkeyPatch.context() as mp:
-        import magi_passes.channels_last as cl
+        import magi_passes.fx.layout_rewrites as cl
 
         mp.setattr(cl, "_BATCH", 1)  # batches of one: no concatenation
         result = run_pass(graph2)
@@ -514,7 +515,7 @@ def test_row_batches_compute_what_the_clones_did() -> None:
             y = b.conv(y, w, padding=1 if shape[2] == 3 else 0)
         return b.output(b.conv(b.call(aten.select.int, y, 2, 0), w2d, padding=1))
 
-    import magi_passes.channels_last as cl
+    import magi_passes.fx.layout_rewrites as cl
 
     batched = torch.fx.GraphModule(torch.nn.Module(), build())
     assert run_pass(batched.graph).counts["weight_clones_batched"] == 5
@@ -538,7 +539,7 @@ def test_weights_over_the_batch_size_cap_keep_their_own_clones() -> None:
     x = b.input((1, 8, 3, 6, 6), dtype=torch.bfloat16)
     small = [b.input((8, 8, 3, 3, 3), dtype=torch.bfloat16) for _ in range(2)]
     big = b.input((4096, 8, 3, 3, 3), dtype=torch.bfloat16)  # 1.77 MB
-    assert big.meta["val"].numel() * 2 > channels_last._BATCH_MAX_BYTES
+    assert big.meta["val"].numel() * 2 > layout_rewrites._BATCH_MAX_BYTES
     y = x
     for w in small:
         y = b.conv(b.call(aten.relu.default, y), w, padding=1)
@@ -560,7 +561,7 @@ def test_weight_clones_of_a_dynamic_graph_stay_apart() -> None:
 def test_fake_cuda_the_weights_are_converted_in_one_kernel() -> None:
     """WanCausalStage 540p static: its five conv weights (four conv3d, one conv2d) were five
     transposing kernels per call; now one kernel reads all five."""
-    import magi_passes.channels_last as cl
+    import magi_passes.fx.layout_rewrites as cl
     from pytest_magi.codegen import inductor_codegen
     from pytest_magi.models import WanCausalStage
 
@@ -617,7 +618,7 @@ def test_fake_cuda_batched_weights_are_a_tiled_transpose() -> None:
 def test_conv_parameters_are_made_channels_last_in_place() -> None:
     """`convert_conv_parameters`: conv2d/conv3d weights channels-last, the same Parameter
     objects with the same values; transposed and 1-D convolutions and other layers left."""
-    from magi_passes.channels_last import convert_conv_parameters
+    from magi_passes.compile.weights import convert_conv_parameters
 
     torch.manual_seed(0)
     model = torch.nn.Sequential(
@@ -658,7 +659,7 @@ def test_a_block_with_channels_last_weights_compiles_to_eagers_numbers_without_w
     already (no clone of a weight in the graph)."""
     from graphs import compile_on_cpu, pass_result
 
-    from magi_passes.channels_last import convert_conv_parameters
+    from magi_passes.compile.weights import convert_conv_parameters
 
     torch.manual_seed(0)
     model = NormConvBlock(8).eval()
@@ -703,7 +704,7 @@ def test_the_windows_of_a_chunked_conv_are_views_of_one_conversion() -> None:
     windows = _conv_inputs(graph)
     assert [w.target for w in windows] == [aten.slice.Tensor] * 2
     (pin,) = {w.args[0] for w in windows}
-    assert pin.target is channels_last.force_stride_order_op() and pin.args[0] is h
+    assert pin.target is nodes.force_stride_order_op() and pin.args[0] is h
     for w in windows:
         assert w.meta["val"].is_contiguous(memory_format=torch.channels_last_3d)
     # the state window still reads ``h`` as eager laid it out; no activation clone was made

@@ -12,7 +12,7 @@ import torch
 from torch._inductor import config as inductor_config
 
 from magi_passes import PassConfig
-from magi_passes.collector import HELD_THRESHOLD, full_collections_deferred
+from magi_passes.compile.collector import HELD_THRESHOLD, full_collections_deferred
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ from graphs import compile_on_cpu, pass_result
 from torch import nn
 
 from magi_passes import ConvInputWindowPass, PassConfig
-from magi_passes.base import get_inductor_config_value
-from magi_passes.conv_input import INLINE_OPCOUNT
+from magi_passes.passes.base import get_inductor_config_value
+from magi_passes.passes.conv_input import INLINE_OPCOUNT
 from pytest_magi.codegen import inductor_codegen
 from pytest_magi.fake_cuda import fake_cuda_status
 

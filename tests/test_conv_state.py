@@ -18,7 +18,7 @@ from torch._inductor import config as inductor_config
 from torch._inductor.utils import fresh_inductor_cache
 
 from magi_passes import ConvChannelsLastPass, MagiBackend, PassConfig
-from magi_passes.channels_last import convert_state_outputs
+from magi_passes.fx.layout_rewrites import convert_state_outputs
 
 aten = torch.ops.aten
 CL3D = torch.channels_last_3d

@@ -42,12 +42,12 @@ from torch._prims_common import suggest_memory_format
 from torch.utils._pytree import tree_leaves
 
 from magi_passes import MagiBackend, PassConfig, PassResult
-from magi_passes.base import (
+from magi_passes.fx.layout import channels_last_format
+from magi_passes.passes.base import (
     config_differences,
     get_inductor_config_value,
     inductor_config_values,
 )
-from magi_passes.channels_last import channels_last_format
 
 aten = torch.ops.aten
 

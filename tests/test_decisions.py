@@ -15,7 +15,7 @@ import torch
 from fake_timers import FakeTimer
 
 from magi_passes import MagiBackend, PassConfig
-from magi_passes.decisions import (
+from magi_passes.compile.decisions import (
     CACHE_ENV,
     CACHE_SUBDIR,
     Decider,
@@ -515,7 +515,7 @@ def test_a_recorded_decision_holds_where_nothing_can_be_timed(tmp_path, why):
     decision (here plain, where the static rules would keep magi), nothing timed; a training
     graph keeps the static rules, as no recorded forward timing saw its backward. In fake CUDA
     the device is named as an H100, so a form recorded for H100s decides there too."""
-    from magi_passes.backend import _device_name
+    from magi_passes.compile.variants import _device_name
     from pytest_magi.fake_cuda import fake_cuda
 
     timer = FakeTimer(magi=1.0, plain=2.0)
@@ -590,7 +590,7 @@ def test_decisions_do_not_leak_between_workers(pytester, monkeypatch):
         """
         import os
         from pathlib import Path
-        from magi_passes.decisions import default_cache_dir
+        from magi_passes.compile.decisions import default_cache_dir
 
         def test_where():
             out = Path(os.environ["OUT"]) / os.environ["PYTEST_XDIST_WORKER"]
@@ -620,7 +620,7 @@ def test_warnings_stay_quiet_on_the_static_path():
 
 def test_the_wall_clock_timer_times_the_real_compiled_variants(tmp_path):
     """The default timer, forced onto CPU: both variants really run inside the backend call."""
-    from magi_passes.decisions import wall_timer
+    from magi_passes.compile.decisions import wall_timer
 
     x = torch.randn(1, 4, 3, 6, 6)
     model = Block().eval()
@@ -669,7 +669,7 @@ def test_the_backends_records_hold_one_entry_per_graph(tmp_path):
 
 # --------------------------------------------------------------------------- stopping early
 def test_separated_names_the_choice_every_sample_agrees_on():
-    from magi_passes.decisions import separated
+    from magi_passes.compile.decisions import separated
 
     assert separated([1.0, 1.1, 1.05], [2.0, 2.2, 1.9], 0.02) == "magi"
     assert separated([2.0, 2.1], [1.0, 1.2], 0.02) == "plain"
@@ -721,7 +721,7 @@ def test_min_rounds_is_checked():
 
 
 def test_the_wall_timer_takes_a_call_that_fills_the_target_as_the_round():
-    from magi_passes.decisions import wall_timer
+    from magi_passes.compile.decisions import wall_timer
 
     calls = []
 

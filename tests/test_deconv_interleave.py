@@ -16,7 +16,7 @@ from graphs import compile_on_cpu, pass_result
 from torch import nn
 
 from magi_passes import DeconvInterleavePass, PassConfig
-from magi_passes.deconv_interleave import interleave_output_shape
+from magi_passes.passes.deconv_interleave import interleave_output_shape
 from pytest_magi import zoo
 
 ON = PassConfig(measure_decisions=False, enable_deconv_interleave=True)
@@ -184,7 +184,7 @@ def test_a_conv2d_graph_with_a_transposed_conv_is_measured_where_the_pass_is_on(
     """Read from dynamo's graph before compiling: a graph of conv2d and transposed convolutions
     is left to Inductor's layout optimisation, so only this pass can change it; the decision
     times it where the pass is on and compiles it once, untimed, where it is off."""
-    from magi_passes.backend import _measured_passes_cannot_fire
+    from magi_passes.compile.gates import _measured_passes_cannot_fire
 
     graphs: list[torch.fx.GraphModule] = []
 

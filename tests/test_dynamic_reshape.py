@@ -21,7 +21,7 @@ from torch._inductor.utils import run_and_get_code
 from torch.fx.experimental.symbolic_shapes import guard_bool
 
 from magi_passes import DynamicReshapePass, MagiBackend, PassConfig, PassManager, PassResult
-from magi_passes.dynamic_reshape import (
+from magi_passes.passes.dynamic_reshape import (
     MergeGroup,
     bucket_dynamic_reductions,
     match_merge_groups,

@@ -16,8 +16,9 @@ import torch
 from torch._dynamo.testing import CompileCounter
 from torch._dynamo.variables.tensor import TensorVariable
 
-from magi_passes import dynamo_fixes, magi_compile
-from magi_passes.dynamo_fixes import (
+from magi_passes import magi_compile
+from magi_passes.compile import dynamo_fixes
+from magi_passes.compile.dynamo_fixes import (
     active,
     attach_contiguous_inputs,
     attach_dynamo_fixes,

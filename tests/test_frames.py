@@ -11,7 +11,7 @@ import torch
 from torch._dynamo.testing import CompileCounter
 
 from magi_passes import magi_compile
-from magi_passes.frames import (
+from magi_passes.compile.frames import (
     FRAME_FILE_PREFIX,
     frame_filename,
     isolate_forward_code,

@@ -15,8 +15,8 @@ from fake_timers import FakeTimer
 from torch._inductor import config as inductor_config
 
 from magi_passes import GroupNormStatsPass, MagiBackend, PassConfig, PassManager
-from magi_passes.decisions import Decider, DecisionCache
-from magi_passes.group_norm import is_group_norm_stats
+from magi_passes.compile.decisions import Decider, DecisionCache
+from magi_passes.passes.group_norm import is_group_norm_stats
 from pytest_magi.codegen import inductor_codegen
 from pytest_magi.numerics import _relative_l2 as rel_l2
 
@@ -322,7 +322,7 @@ def test_fake_cuda_the_rewrite_leaves_no_unused_node_for_inductor_to_lower(
 
 
 def test_chunk_plan_takes_the_most_chunks_that_divide_the_positions() -> None:
-    from magi_passes.group_norm import chunk_plan
+    from magi_passes.passes.group_norm import chunk_plan
 
     # HunyuanVideo's 512 channels in 32 groups over 3 x 60 x 106 positions: 16 x 60 chunks
     assert chunk_plan((1, 32, 16, 19080)) == (60, 318)

@@ -18,7 +18,7 @@ from torch._inductor.index_propagation import SymPyOps, TypedExpr
 from torch.utils._sympy.functions import Max, Min
 
 from magi_passes import PassConfig
-from magi_passes.index_min_max import builds_sympy_min_max, torch_index_min_max
+from magi_passes.compile.index_min_max import builds_sympy_min_max, torch_index_min_max
 
 F = nn.functional
 

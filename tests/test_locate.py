@@ -17,7 +17,7 @@ from torch import nn
 from torch._inductor.custom_graph_pass import CustomGraphPass
 
 from magi_passes import PassConfig
-from magi_passes.predicates import is_dynamic
+from magi_passes.fx.predicates import is_dynamic
 from pytest_magi.capture import fresh_entry
 from pytest_magi.config_sweep import ConfigRun, KernelSweep
 from pytest_magi.launches import KernelLaunch

@@ -8,7 +8,7 @@ from graphs import GraphBuilder
 from torch._inductor import config as inductor_config
 
 from magi_passes import ConvChannelsLastPass, NdTilingPass, PassConfig, is_conv_heavy, is_dynamic
-from magi_passes.nd_tiling import ND_TILING_SETTINGS
+from magi_passes.passes.nd_tiling import ND_TILING_SETTINGS
 
 aten = torch.ops.aten
 KEYS = tuple(ND_TILING_SETTINGS)

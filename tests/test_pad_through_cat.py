@@ -211,7 +211,7 @@ def test_the_tiny_wan_decode_in_its_form_with_the_option_decodes_as_eager() -> N
     """The zoo's tiny Wan 2.2 decoder compiled in its form (`magi_passes.forms`) with the
     option (CPU, fp32): its second chunk's padded caches move into the concatenations, and the
     decode is eager's to fp32 rounding."""
-    from magi_passes import forms
+    from magi_passes.compile import forms
     from pytest_magi import zoo
 
     if "wan2.2-vae" not in zoo.names():

@@ -214,7 +214,7 @@ def test_benchmark_and_profile(conv_pair: CompiledPair) -> None:
 
 
 def test_build_fails_when_the_magi_pass_manager_never_ran(monkeypatch) -> None:
-    from magi_passes.manager import PassManager
+    from magi_passes.compile.manager import PassManager
 
     monkeypatch.setattr(PassManager, "__call__", lambda self, graph: None)
     with pytest.raises(RuntimeError, match="PassManager never ran on the post-grad graph"):

@@ -16,7 +16,7 @@ import torch
 from torch._inductor import config as inductor_config
 
 from magi_passes import PassConfig
-from magi_passes.stack_room import CHUNKED_FRAMES, ROOM_WORDS, call_with_stack_room
+from magi_passes.compile.stack_room import CHUNKED_FRAMES, ROOM_WORDS, call_with_stack_room
 
 resource = pytest.importorskip("resource")  # page-fault counts (POSIX)
 

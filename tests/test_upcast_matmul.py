@@ -14,7 +14,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from magi_passes import PassConfig, UpcastMatmulPass
-from magi_passes.upcast_matmul import upcast_source
+from magi_passes.passes.upcast_matmul import upcast_source
 from pytest_magi.codegen import inductor_codegen
 from pytest_magi.fake_cuda import fake_cuda_status
 
@@ -293,7 +293,7 @@ def test_an_attention_graph_is_measured_where_the_pass_is_on() -> None:
     """Read from dynamo's graph before compiling: a graph with attention and no convolution can
     be changed only by this pass, so the decision times it where the pass is on and compiles it
     once, untimed, where it is off."""
-    from magi_passes.backend import _measured_passes_cannot_fire
+    from magi_passes.compile.gates import _measured_passes_cannot_fire
 
     graphs: list[torch.fx.GraphModule] = []
 

@@ -14,13 +14,17 @@ from graphs import GraphBuilder
 from torch import nn
 from torch._inductor import config as inductor_config
 
-import magi_passes.workarounds as workarounds
-from magi_passes import PassConfig, PassManager, forms
-from magi_passes.workarounds import (
+import magi_passes.compile.sympy_retry as workarounds
+import magi_passes.passes.padding_workaround as padding_workaround
+from magi_passes import PassConfig, PassManager
+from magi_passes.compile import forms
+from magi_passes.passes.dynamic_cat_workaround import (
     DynamicCatTilingWorkaround,
+    reads_concatenation,
+)
+from magi_passes.passes.padding_workaround import (
     PaddingMiscompileWorkaround,
     has_padding_miscompile,
-    reads_concatenation,
 )
 
 aten = torch.ops.aten
@@ -34,7 +38,7 @@ UNPADDED = "48960, 6120, 2040, 60, 1"
     ["2.11.0+cu130", "2.11.1", "2.12.0+cpu", "2.13.0", "2.13.0+cpu", "2.14.0.dev20261101", "3.0.0"],
 )
 def test_no_torch_is_known_fixed_so_every_version_is_worked_around(version: str) -> None:
-    assert workarounds.FIXED_IN is None
+    assert padding_workaround.FIXED_IN is None
     assert has_padding_miscompile(version)
 
 
@@ -45,7 +49,7 @@ def test_no_torch_is_known_fixed_so_every_version_is_worked_around(version: str)
 def test_the_gate_moves_with_a_known_fix(
     monkeypatch: pytest.MonkeyPatch, version: str, affected: bool
 ) -> None:
-    monkeypatch.setattr(workarounds, "FIXED_IN", (2, 14))
+    monkeypatch.setattr(padding_workaround, "FIXED_IN", (2, 14))
     assert has_padding_miscompile(version) is affected
 
 
@@ -74,7 +78,7 @@ def conv_graph(dtype: torch.dtype = torch.bfloat16) -> torch.fx.Graph:
 
 
 def run(graph: torch.fx.Graph, version: str, monkeypatch: pytest.MonkeyPatch, **config: bool):
-    monkeypatch.setattr(workarounds, "torch_version", lambda: version)
+    monkeypatch.setattr(padding_workaround, "torch_version", lambda: version)
     p = PaddingMiscompileWorkaround(PassConfig(**config))
     with inductor_config.patch(comprehensive_padding=True):
         p(graph)
@@ -92,7 +96,7 @@ def test_skips_cpu_graphs_graphs_without_convolutions_and_fixed_torch(
     plain = b.output(b.call(aten.relu.default, b.input((4, 4))))
     result, _ = run(plain, "2.11.0", monkeypatch)
     assert not result.applied and "no convolution" in result.reason
-    monkeypatch.setattr(workarounds, "FIXED_IN", (2, 14))  # once a torch is shown fixed
+    monkeypatch.setattr(padding_workaround, "FIXED_IN", (2, 14))  # once a torch is shown fixed
     result, _ = run(conv_graph(), "2.14.0", monkeypatch)
     assert not result.applied and "has the fix of pytorch#194281 (>= 2.14)" in result.reason
 
@@ -158,8 +162,8 @@ def test_fake_cuda_code_shows_the_rule(
     before = inductor_config.get_config_copy()
     plain = inductor_codegen(model, x)
     assert PADDED in _buffers(plain)  # the premise: Inductor pads this buffer
-    monkeypatch.setattr(workarounds, "FIXED_IN", fixed_in)
-    monkeypatch.setattr(workarounds, "torch_version", lambda: version)
+    monkeypatch.setattr(padding_workaround, "FIXED_IN", fixed_in)
+    monkeypatch.setattr(padding_workaround, "torch_version", lambda: version)
     magi = inductor_codegen(model, x, config=PassConfig(enable_conv_channels_last=False))
     assert (PADDED in _buffers(magi)) is padded, _buffers(magi)
     assert (UNPADDED in _buffers(magi)) is not padded, _buffers(magi)
@@ -174,7 +178,7 @@ def test_fake_cuda_code_shows_the_rule(
 def test_fake_cuda_backward_graph_decides_on_its_own(
     inductor_codegen, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(workarounds, "torch_version", lambda: "2.11.0+cu130")
+    monkeypatch.setattr(padding_workaround, "torch_version", lambda: "2.11.0+cu130")
     model = nn.Sequential(nn.Conv3d(8, 8, 3, padding=1), nn.SiLU(), nn.Conv3d(8, 8, 3, padding=1))
     model = model.to(torch.bfloat16)
     x = torch.randn(1, 8, 3, 34, 60, dtype=torch.bfloat16, requires_grad=True)

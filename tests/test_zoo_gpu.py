@@ -14,8 +14,9 @@ import contextlib
 import pytest
 import torch
 
-from magi_passes import MagiBackend, PassConfig, forms
-from magi_passes.workarounds import has_padding_miscompile
+from magi_passes import MagiBackend, PassConfig
+from magi_passes.compile import forms
+from magi_passes.passes.padding_workaround import has_padding_miscompile
 from pytest_magi import zoo
 from pytest_magi.locating import check_reference
 from pytest_magi.numerics import BaselineMiscompiled

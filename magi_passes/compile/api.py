@@ -72,7 +72,7 @@ def magi_compile(
     still wins), and Inductor options under the caller's ``options``. The Wan VAE's decoder
     (diffusers ``WanDecoder3d``) is compiled so: each chunk one static graph, reused at every
     length, its RMS norms' inputs and its conv weights channels-last, its decisions recorded for
-    H100s and H200s (docs/benchmarks.md "Session 26", "Session 27", "Session 31": right
+    H100s and H200s (docs/results.md, "Wan 2.2 decode": right
     output, faster than torch.compile with frames isolated, compiled cold faster than
     torch.compile). ``form=None``:
     the generic form for any model; `magi_passes.forms.form_for`
@@ -92,8 +92,8 @@ def magi_compile(
     `magi_passes.dynamo_fixes.tensor_constant_compare`, so dynamo traces a tensor compared with
     a string as Python evaluates it instead of breaking the graph (torch 2.11 breaks there). On
     its own, with dynamic shapes, it made the Wan 2.2 decode's steady chunk one dynamic graph, a
-    further latent frame 81.1 ms against 65.9 without it (H100, docs/benchmarks.md "Session
-    24"); the Wan form uses it with static shapes and contiguous inputs.
+    further latent frame 81.1 ms against 65.9 without it (H100,
+    docs/results.md, "Wan 2.2 decode"); the Wan form uses it with static shapes and contiguous inputs.
 
     ``contiguous_inputs`` (off in the generic form; an ``nn.Module`` only): each call's
     positional tensor arguments are made contiguous before dynamo sees them, and the tensors in
@@ -107,7 +107,7 @@ def magi_compile(
     call and eager's activations come out channels-last. Values are unchanged; the module's
     weights keep their new strides (diffusers' ``save_pretrained`` saves them contiguous itself;
     call ``.contiguous()`` before a direct ``safetensors`` save). On the Wan decode it measured
-    1.043x at T=3 and 1.034x at T=21 (H100, torch 2.11, docs/benchmarks.md "Session 27").
+    1.043x at T=3 and 1.034x at T=21 (H100, torch 2.11, docs/results.md, "Wan 2.2 decode").
 
     The returned object carries the backend as `.magi_backend` (its managers, results).
     """

@@ -488,7 +488,7 @@ class Decider:
       (`separated`); a close call runs all `rounds`. On the Wan 2.2 decode (H200) this did not
       make the timing cheaper (61.0 s for 22 graphs, 51.9 s for 24 before): what it costs
       there is each variant's first calls, where Triton autotunes, not the rounds
-      (docs/benchmarks.md, "Session 10").
+      (docs/results.md, "Never slower: the zoo").
     - `cache`: where decisions persist (`DecisionCache()`: the default folder); None: no disk.
     """
 

@@ -22,8 +22,8 @@ made correct; 1.63x with it correct, docs/benchmarks.md).
 makes a second compiled copy of a model behave as if it were alone in the process.
 ``per="root"`` gives the module itself one and leaves its submodules alone: for a model that
 compiles to one graph, whose submodules dynamo only inlines, it keeps the copy's frame apart
-without the cost `isolate_forward_code` describes (session 36; the forms of the decoders
-measured with it take it, `magi_passes.forms.CompileForm.frames`, session 37).
+without the cost `isolate_forward_code` describes (the forms of the decoders
+measured with it take it, `magi_passes.forms.CompileForm.frames`).
 
 torch's own modules (`torch.nn.Conv2d`, `nn.Sequential`, `nn.SiLU`...) get one more change:
 dynamo compiles a frame of torch's own code only when it traces into it from compiled code,
@@ -34,7 +34,7 @@ its bias added by a second kernel and, for a channels-first input, cuDNN's layou
 around it. On the Wan 2.2 decode on torch 2.11 the upsamplers' `feat_cache[idx] == "Rep"` is
 such a break: their per-frame `Conv2d`s ran eagerly, 5.2 ms of every further latent frame, of
 which 1.3 ms were the separate bias kernel and the layout transposes (H100, docs/benchmarks.md
-"Session 23"; `tools/probes/eager_rest_frames.py` shows it on a CPU). So the copy of a torch-owned
+docs/results.md, "Wan 2.2 decode"; `tools/probes/eager_rest_frames.py` shows it on a CPU). So the copy of a torch-owned
 `forward` names the file `<magi frame> <torch's file>` (`frame_filename`), which no skip rule
 matches: reached eagerly, the module is a frame dynamo compiles like any other, and traced into
 from compiled code it is inlined as before. The source lines are registered under that name in
@@ -122,7 +122,7 @@ def isolate_forward_code(module: torch.nn.Module, per: str = "instance") -> int:
     each ``forward``. So isolation below the root doubles the bytecode dynamo traces: on
     HunyuanVideo's decoder (fake CUDA) 19,679 steps against 9,590 with the root alone, the same
     generated code, and on the H100 dynamo's tracing took 0.7-2.6 s longer under magi than
-    under torch.compile on the decoders measured (docs/benchmarks.md, "Session 36"). A model
+    under torch.compile on the decoders measured (docs/results.md, "Wan 2.2 decode"). A model
     that compiles to one graph per call has no frame below its root, so ``per="root"`` keeps
     its frames apart from any other copy's at the tracing cost of torch.compile.
     """

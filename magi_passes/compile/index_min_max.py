@@ -12,7 +12,7 @@ torch's own `torch.utils._sympy.functions.Min` / `Max`, which the shape environm
 2.13's index propagation use, keep the numeric and zero/one cases and skip the pairwise
 comparison.
 
-Measured (docs/benchmarks.md, "Session 36"): HunyuanVideo's decoder compiled on an H100 under
+Measured (docs/results.md, "Cold compile"): HunyuanVideo's decoder compiled on an H100 under
 cProfile (torch 2.11) spent 19.3 s (torch.compile) and 22.0 s (magi) of a 75-82 s frame compile
 in SymPy's Min/Max constructor, from 11,672 and 15,058 constructions; on the CPU, in fake CUDA
 with torch 2.11, 11,718 constructions, and with torch 2.13 894. With torch's Min/Max the

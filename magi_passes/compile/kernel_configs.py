@@ -4,7 +4,7 @@ measured slow, or its autotuning costs compile time.
 Inductor picks a Triton kernel's block sizes and warps from heuristics on its sizes. For two
 kinds of kernel that the channels-last GroupNorm rewrite creates, the heuristic's choice was the
 slowest the GPU measured (H200, torch 2.11, VAEDecoderLike 540p and a 256-channel GroupNorm block;
-docs/benchmarks.md, "Session 15"); a third is fixed for the compile time its autotuning costs:
+docs/results.md, "Wan 2.2 decode"); a third is fixed for the compile time its autotuning costs:
 
 - **the per-channel statistics** (`group_norm_stats`): the first, split stage of the Welford
   reduction over positions of a channels-last activation. Its reduction hint is OUTER, for which
@@ -25,15 +25,15 @@ docs/benchmarks.md, "Session 15"); a third is fixed for the compile time its aut
   only): each channel's statistics over each chunk of positions, a Welford reduction whose loads
   run along the channels exactly as the per-channel split stage's do (channel x0 contiguous,
   positions strided by the channels). Inductor gives it the "default" reduction hint, so it
-  compiles and benchmarks six configs at the first call: on the H100 (session 32,
+  compiles and benchmarks six configs at the first call: on the H100 (
   docs/benchmarks.md) HunyuanVideo's chunked form spent 5.8 s autotuning and 3.4 s waiting for
   Triton compiles against the per-channel form's 3.7 and 0.8 s. It gets the statistics' config
-  (one of the six Inductor tries). Allegro's decoder's form turns the option on (session 40:
+  (one of the six Inductor tries). Allegro's decoder's form turns the option on (
   one steady call 1.39 s against 1.37 per channel, its graph's compile 46.3 s against 69.5 on
   an H200); the chunk kernels' own times are not measured apart. Known by its sizes, which the
   pass records (`group_norm.chunk_reductions`). A chunk of at most 64 positions makes a
   persistent reduction (R0_BLOCK all of them, no argument), which keeps Inductor's config
-  (`may_be_persistent`: on the GPU Triton refused the fixed one, session 40).
+  (`may_be_persistent`: on the GPU Triton refused the fixed one).
 
 How: Inductor asks its `InductorChoices` handler (`V.choices`) for every Triton kernel's keyword
 arguments (`triton_kernel_kwargs`, "used to apply fixed configurations"); a `fixed_config`
@@ -96,7 +96,7 @@ def may_be_persistent(features: Any, kernel_kwargs: Mapping[str, Any]) -> bool:
     """Whether Inductor may make the reduction of `features` persistent: one program holds all
     its positions (`R0_BLOCK` = all of them, a constant, not an argument), so a fixed config
     with an `R0_BLOCK` cannot apply; on the GPU Triton rejects it when it compiles the kernel
-    ("'R0_BLOCK' is not in list", session 40: Allegro's and EasyAnimate's chunk reductions of
+    ("'R0_BLOCK' is not in list": Allegro's and EasyAnimate's chunk reductions of
     at most 64 positions). Asked as `TritonKernel` asks the choices handler, with a cooperative
     reduction assumed wherever Inductor's config allows one (a cooperative one is persistent up
     to more positions): where unsure, the kernel keeps Inductor's config."""

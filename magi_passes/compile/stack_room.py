@@ -9,7 +9,7 @@ call, and where the ends fall depends on how deep the compile was entered. MiniM
 compiled through a backend (fake CUDA, CPU, Python 3.11, torch 2.13) made 0.94-1.09 million
 such map and unmap pairs (strace), its AOT dispatch taking 8.0-9.4 s and Inductor's pattern
 matcher 0.7-1.3 s of own time against 0.28 s where the compile happened to be entered at a
-luckier depth (docs/benchmarks.md, "Session 44").
+luckier depth (docs/results.md, "Cold compile").
 
 `call_with_stack_room` calls its argument from a frame that reserves `ROOM_WORDS` slots, so that
 frame gets a chunk of its own and Python sizes that chunk so as to leave as much again free

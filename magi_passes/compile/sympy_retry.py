@@ -2,7 +2,7 @@
 Inductor's index simplification is compiled again with both worked around; every other
 compilation is left exactly as Inductor makes it.
 
-The bugs (torch 2.13.0 with sympy 1.14, located in session 32 on the CPU; docs/reliability.md),
+The bugs (torch 2.13.0 with sympy 1.14, located on the CPU; docs/reliability.md),
 both met where Inductor lowers a concatenation of few, cheap inputs as one pointwise kernel
 (`pointwise_cat`, chosen on GPUs; `force_pointwise_cat=True` chooses it on the CPU too), which
 wraps each input's index along the concatenated dim in `torch.utils._sympy.functions.Identity`,
@@ -17,7 +17,7 @@ and an input's own loader clamps that index (a replicate pad, an index clamped i
 Either way the whole compile raises, in plain torch.compile as in magi: the KVAE-3D decoder (its
 causal conv's cached frames concatenated with a replicate-padded clip) cannot be compiled for
 CUDA on torch 2.13 (fake CUDA: the first bug at the zoo's tiny size, the second at full size).
-torch 2.11 compiled it on the GPU (session 31).
+torch 2.11 compiled it on the GPU.
 
 How: `identity_numbers` makes the name `pointwise_cat` calls (`torch._inductor.lowering.Identity`)
 `NumberIdentity` for a block, a subclass that is its argument once that is an integer: a class of

@@ -17,7 +17,7 @@ def warm_compile_workers(inductor_patches: Mapping[str, Any] | None = None) -> b
     answer, Inductor compiles each Triton kernel in the process, one after another, while the
     generated module loads: a short compile reaches its kernels first (ResNet-50 cold on an
     H200: module load 2.2-4.7 s on the side whose workers came up late, against 0.7-1.2 s,
-    docs/benchmarks.md "Session 41").
+    docs/results.md, "Cold compile").
     A `MagiBackend` starts them when it is made, so `magi_compile` has them up while dynamo
     traces (or, where CUDA was not in use yet then, at its first graph), and so does
     `inductor_options()` for ``backend="inductor"``. Nothing is started where this process has

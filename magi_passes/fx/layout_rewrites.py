@@ -111,15 +111,15 @@ def batch_weight_clones(graph: torch.fx.Graph, clones: Iterable[torch.fx.Node]) 
     stride of prod(k) along the tile's fast dim (the unnamed `triton_poi_fused` of the Wan 2.2
     decode, 19% of HBM bandwidth). As rows, the kernel is a 2-D tiled transpose, as one weight's
     own clone is: loads run along the rows' kernel positions, stores along I (docs/benchmarks.md,
-    "Session 19"). Measured on WanCausalStage 540p static (H200, docs/benchmarks.md, "Session
-    14"): its five weight conversions launched as one made the call 1.024x faster.
+    docs/results.md, "Wan 2.2 decode". Measured on WanCausalStage 540p static (H200,
+    docs/results.md, "Wan 2.2 decode"): its five weight conversions launched as one made the call 1.024x faster.
     Returns how many clones were replaced.
 
     Only where every clone's size is static and its bytes a multiple of 16 (each view then
     starts 16-byte aligned, as the conv kernels' vector loads want), and only weights of at most
     `_BATCH_MAX_BYTES`: batching saves launches, but its kernel moves bytes at half the rate of
     one weight's own clone. On the Wan 2.2 decoder's real weights (39, 1.11 GB, most 14-57 MB;
-    H100, torch 2.11, `tools/probes/weight_batch_ab.py`, docs/benchmarks.md "Session 20") one
+    H100, torch 2.11, `tools/probes/weight_batch_ab.py`, docs/results.md, "Wan 2.2 decode") one
     clone per weight took 0.915 ms against 1.880 ms as batched rows (2426 vs 1181 GB/s), while the
     0.9 MB weights of WanCausalStage 540p gained from batching (the 1.024x above)."""
     weights: dict[tuple[torch.dtype, int], list[torch.fx.Node]] = {}
@@ -258,8 +258,8 @@ def convert_norm_inputs(graph: torch.fx.Graph, *, trust_fake_layout: bool = Fals
     (`PassConfig.channels_last_norm_inputs`, module docstring). Every user but the graph's
     output reads the pinned tensor. Returns how many were pinned.
 
-    ``trust_fake_layout=True`` is the rule before session 29, kept to measure the change
-    (`benchmarks/zoo.py`'s ``magi-form-s28``): an activation whose fake value is channels-last
+    ``trust_fake_layout=True`` is the previous rule, kept to measure the change
+    (the ``magi-form-s28`` benchmark variant): an activation whose fake value is channels-last
     already is left alone, though Inductor may realise it channels-first."""
     force = force_stride_order_op()
     pinned = 0

@@ -45,8 +45,8 @@ kernel is tiled 2-D (fake CUDA, a norm + cat + pad + conv3d block, torch 2.13).
   SiLU + cached conv block (256 channels, 34 x 60): 8 -> 7 kernels on torch 2.13; 7 on 2.11,
   where the fused producer (4 loads, both branches of the cat masked per frame) and the second
   computation of the new frame for the next cache become one cache transpose and one producer
-  with two stores (docs/benchmarks.md, "Session 19"). On the Wan 2.2 decode 1.029x at T=21
-  (H100, torch 2.11, docs/benchmarks.md "Session 20"); on by default.
+  with two stores (docs/results.md, "Wan 2.2 decode"). On the Wan 2.2 decode 1.029x at T=21
+  (H100, torch 2.11, docs/results.md, "Wan 2.2 decode"); on by default.
 - Pads through a concatenation (`PassConfig.channels_last_pad_through_cat`, opt-in, static
   graphs, with `channels_last_through_cat`): where the conv input is a zero-pad chain over such
   a concatenation and the pads pad only its dim, the padding moves onto its first and last
@@ -59,7 +59,7 @@ kernel is tiled 2-D (fake CUDA, a norm + cat + pad + conv3d block, torch 2.13).
   of the conv input and the next cache in one kernel (a 256-channel block: 7 kernels become 6).
   On in the Wan decoder's form (`magi_passes.forms`), with the weights channels-last: 1.071x at
   T=3 and 1.037x at T=21 over the form without both (H100, torch 2.11; docs/benchmarks.md
-  "Session 27").
+  docs/results.md, "Wan 2.2 decode".
 - Windows (`PassConfig.channels_last_through_slices`, static graphs): where a conv input (or
   the input of its pad chain) is a slice of a frame or spatial dim of a tensor, that tensor is
   pinned channels-last (`prims.inductor_force_stride_order`, shared by every window of it) and
@@ -93,7 +93,7 @@ kernel is tiled 2-D (fake CUDA, a norm + cat + pad + conv3d block, torch 2.13).
   channels and stores across them. Located on the Wan 2.2 decode compiled as one graph a chunk
   (torch 2.11 with `magi_compile(..., dynamo_fixes=True)`, torch 2.13 as it traces): the last
   up block's residual sum and norm, one looped reduction at 10% of HBM bandwidth, 9.03 of a
-  further frame's 70.21 ms (H100, docs/benchmarks.md "Session 25"). Values are unchanged (the
+  further frame's 70.21 ms (H100, docs/results.md, "Wan 2.2 decode"). Values are unchanged (the
   pin is a copy at most); graph outputs keep eager's strides.
   The pin is placed where the fake value is channels-last already, too: Inductor realises a
   computed (pointwise or reduction) buffer in its default contiguous order whatever the fake
@@ -103,7 +103,7 @@ kernel is tiled 2-D (fake CUDA, a norm + cat + pad + conv3d block, torch 2.13).
   shortcut, channels-last in eager, was realised channels-first and read across its 1024
   channels by the next block's norm, shortcut and two residual sums (fake-CUDA census). Pinned,
   the form decoded T=3 1.029x faster than with the old rule, output right (H100, torch 2.11,
-  docs/benchmarks.md "Session 29"). A convolution's own output is not pinned: Inductor lays it
+  docs/results.md, "Wan 2.2 decode"). A convolution's own output is not pinned: Inductor lays it
   out from the convolution's inputs. The statistic may also be a mean of squares over the last
   dim of a permute that moved the channels last (LTX-Video's RMS norm); then the permute's
   input is pinned (on LTX-Video's decoder in fake CUDA: 19 pins, and its 12 loads and stores a
@@ -122,7 +122,7 @@ transposed convolutions (their weight layout is (C_in, C_out/groups, ...) and cu
 channels-last support for them is uneven), graphs without convolutions, and dynamic CUDA graphs
 that `DynamicCatTilingWorkaround` marked (a convolution reads a concatenation there; Triton 3.6
 miscompiled the 2-D tiled channels-last producer of such an input, and keeping it channels-last
-with 1-D tiles cost 36x on that kernel: docs/benchmarks.md, "Session 21").
+with 1-D tiles cost 36x on that kernel: docs/results.md, "Wan 2.2 decode").
 
 When it fires is measured on the zoo of real models (`pytest_magi.zoo`, docs/benchmarks.md), not
 habitual. The gate:

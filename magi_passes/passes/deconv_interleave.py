@@ -26,8 +26,8 @@ Why: on an H200 (torch 2.11) these calls ran cuDNN's `setTensor5d_kernel` and
 `convolveNd_dgrad_float_engine`, 264 launches each per Cosmos decode, 87-236 ms of kernel time
 summed (much of it overlapping other kernels) against 12-23 ms for the convolutions proper, and
 the decode's speed under magi changed with the process's history (94 or 122 ms for one graph;
-docs/benchmarks.md "Session 47": the same cuDNN kernels in both, the fill kernel's launches
-summing 49.4 or 198.6 ms, "Session 48"). As pointwise work they fuse into Triton kernels, and
+docs/results.md, "Upcast matmul on Cosmos": the same cuDNN kernels in both, the fill kernel's launches
+summing 49.4 or 198.6 ms, docs/results.md, "Upcast matmul on Cosmos". As pointwise work they fuse into Triton kernels, and
 no cuDNN engine is chosen for them.
 
 Skipped (counts in `PassResult.counts`): `skipped_shape` (padding, output padding or dilation
@@ -41,7 +41,7 @@ Opt-in (`PassConfig.enable_deconv_interleave`) and measured where it is on
 H200 (torch 2.11, bf16, full size) that decode took 44.97-45.56 ms against torch.compile's
 116.7 (2.562-2.597x, in both orders of its variants) with the output 1.22e-2 from fp32
 (torch.compile 1.31e-2, eager 1.66e-2), and the passes without it 93.9-94.5 ms
-(docs/benchmarks.md "Session 48").
+(docs/results.md, "Upcast matmul on Cosmos").
 """
 
 from __future__ import annotations

@@ -81,7 +81,7 @@ import sympy
 import torch
 from torch.fx.experimental.symbolic_shapes import free_symbols, guard_bool
 
-from ..fx.symbolic import known_equal, known_true
+from ..fx.symbolic import canonical_sizes, known_equal, known_true, simplify_max, sym_expr
 from .base import MagiPass, PassResult
 
 aten = torch.ops.aten
@@ -89,35 +89,8 @@ aten = torch.ops.aten
 VIEW_TARGETS = (aten.view.default, aten.reshape.default, aten._unsafe_view.default)
 
 
-def _expr(value: Any) -> sympy.Expr:
-    """The sympy expression of an int or SymInt (no guard: reads the node's expression)."""
-    if isinstance(value, torch.SymInt):
-        return value.node.expr
-    return sympy.Integer(value)
-
-
 def _has_symbols(values: Sequence[Any]) -> bool:
     return any(isinstance(v, torch.SymInt) and free_symbols(v) for v in values)
-
-
-def canonical_sizes(shape: Sequence[Any]) -> list[Any]:
-    """`shape` with every symbolic size that is provably a constant replaced by the constant.
-
-    Fake values can carry roundabout expressions where Inductor's IR has a literal: the fake
-    value of `x.view(b, t, c // 64, 64)` has the size `c // (c // 64)` for the 64. A product built
-    from that would not be structurally the one Inductor indexes with. The constant candidate is
-    the symbol's hint, and it is used only when `statically_known_true(size == hint)`: reading a
-    hint adds no guard, and nothing is specialised that the ShapeEnv did not already prove.
-    """
-    out: list[Any] = []
-    for size in shape:
-        if isinstance(size, torch.SymInt):
-            hint = getattr(size.node, "hint", None)
-            if isinstance(hint, int) and known_equal(size, hint):
-                out.append(hint)
-                continue
-        out.append(size)
-    return out
 
 
 @dataclass(frozen=True)
@@ -323,42 +296,6 @@ def bucket_dynamic_reductions(graph: torch.fx.Graph, counts: dict[str, int]) -> 
     return "no reduction size to bucket"
 
 
-def _is_max(expr: Any) -> bool:
-    return type(expr).__name__ == "Max" and len(getattr(expr, "args", ())) >= 2
-
-
-def simplify_max(value: Any) -> Any:
-    """`value` (int or SymInt) with every `Max(a, b, ...)` that provably equals one of its
-    arguments replaced by that argument (`Max(1, s//4)` -> `s//4` when `s//4 >= 1` is known).
-
-    Returns the same object when nothing changes. The proof is `statically_known_true` on
-    `arg >= other` for every other argument; the new SymInt keeps the old hint.
-    """
-    if not isinstance(value, torch.SymInt):
-        return value
-    node = value.node
-    expr = node.expr
-    shape_env = node.shape_env
-    if not any(_is_max(a) for a in sympy.preorder_traversal(expr)):
-        return value
-
-    def pick(m: Any) -> Any:
-        for cand in m.args:
-            if all(
-                other is cand or known_true(shape_env.create_symboolnode(sympy.Ge(cand, other)))
-                for other in m.args
-            ):
-                return cand
-        return m
-
-    new = expr.replace(_is_max, pick)
-    if new == expr:
-        return value
-    if isinstance(new, sympy.Integer):
-        return int(new)
-    return shape_env.create_symintnode(new, hint=node.hint)
-
-
 def canonicalize_output_strides(graph: torch.fx.Graph, counts: dict[str, int]) -> str:
     """Graph outputs whose fake strides hold a provably-resolvable `Max` get the plain strides.
 
@@ -532,7 +469,7 @@ class DynamicReshapePass(MagiPass):
             if g.stop - g.start < 2:
                 continue  # one-dim and empty groups: nothing is merged
             product = _product(source[g.start : g.stop])
-            if _expr(product) != _expr(target[g.target_dim]):
+            if sym_expr(product) != sym_expr(target[g.target_dim]):
                 to_rewrite.append(g)
         if not to_rewrite:
             counts["views_already_product"] += 1
@@ -616,7 +553,7 @@ class DynamicReshapePass(MagiPass):
         old_val = node.meta["val"]
         if len(sizes) != old_val.dim():
             return None
-        if all(_expr(a) == _expr(b) for a, b in zip(sizes, old_val.shape, strict=True)):
+        if all(sym_expr(a) == sym_expr(b) for a, b in zip(sizes, old_val.shape, strict=True)):
             return old_val
         mode = _fake_mode_of(old_val)
         shape_env = getattr(mode, "shape_env", None)

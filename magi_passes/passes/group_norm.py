@@ -30,13 +30,13 @@ variance plus eps) are read per channel: each channel combines its own group's c
 (the same operations in the same order, so the same values), one small kernel stores both as
 `(N, G, C/G, 1)`, and the apply kernel loads them at the channel's index instead of gathering
 them through `c // (C/G)`, which Triton cannot vectorise (`_per_channel_operands`; the numbers
-are in docs/benchmarks.md, "Session 13"). The affine and everything after are left alone.
+are in docs/results.md, "Wan 2.2 decode"). The affine and everything after are left alone.
 
-With `PassConfig.group_norm_chunked_stats` (opt-in, session 31) a static GroupNorm's positions
+With `PassConfig.group_norm_chunked_stats` (opt-in) a static GroupNorm's positions
 are cut into chunks first (`chunk_plan`, `_chunked`): each channel's statistics over each chunk,
 then each channel's group operands straight from its group's channels x chunks, so Inductor
 makes two kernels instead of splitting a reduction over all positions into stages of its own
-(docs/benchmarks.md, "Session 31"); a static size without a usable divisor keeps the
+(docs/results.md, "Wan 2.2 decode"); a static size without a usable divisor keeps the
 per-channel form.
 
 Counted in `PassResult.counts`: `group_norms_rewritten`, `group_norms_chunked` (and, for each
@@ -224,7 +224,7 @@ def _drop_orphans(
     per-group statistics (`roots`) with the ops that derived the old operands from them (the
     variance plus eps, its rsqrt). Inductor's scheduler would drop their buffers unrun, but only
     after lowering them and weighing them for fusion: HunyuanVideo's decoder left 210 such nodes
-    (60 mean reductions) for Inductor to lower (session 34, docs/benchmarks.md). Only pure
+    (60 mean reductions) for Inductor to lower (docs/results.md, "Cold compile"). Only pure
     nodes computed from `roots`, or made by the rewrite, are erased."""
     region = set(created)
     seen: set[torch.fx.Node] = set()
@@ -340,7 +340,7 @@ def _per_channel_twins(
 
     None (the per-group operands are left as they are) where any size of the grouped activation
     is symbolic: measured on VAEDecoderLike with dynamic H/W (H200, docs/benchmarks.md,
-    "Session 13") the dynamic graph lost with it, 2.2579 -> 2.5159 ms, while the static one
+    docs/results.md, "Wan 2.2 decode" the dynamic graph lost with it, 2.2579 -> 2.5159 ms, while the static one
     gained, 2.0806 -> 1.9401 ms."""
     n, g, k, positions = fake_value(grouped).shape
     if not all(isinstance(d, int) for d in (n, g, k, positions)):
@@ -368,7 +368,7 @@ def _per_channel_operands(
     stored `(N, G, C/G, 1)` contiguous, so that the apply kernel loads it at the channel's index.
     Read per group, a channels-last apply kernel indexes it by `c // (C/G)`: a gather per element
     that Triton cannot vectorise (32% of HBM against 67% per channel on an H200,
-    docs/benchmarks.md, "Session 13"). Returns how many operands it replaced."""
+    docs/results.md, "Wan 2.2 decode"). Returns how many operands it replaced."""
     full = tuple(fake_value(grouped).shape)
     stored: dict[torch.fx.Node, torch.fx.Node] = {}
 

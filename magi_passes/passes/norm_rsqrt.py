@@ -19,7 +19,7 @@ and a pointwise consumer then computes it once *per element*: `tl.sqrt_rn`, a ma
 IEEE division for each of the 512-1024 channels of a position. On the Wan 2.2 decode those
 conv-input producers (norm apply + SiLU + causal pad or cache concatenation) ran at 20-32% of
 HBM bandwidth on an H200 and were limited by that arithmetic, not by memory (docs/benchmarks.md,
-"Session 9"). `rsqrt` is one special-function instruction and the division becomes a multiply.
+docs/results.md, "Never slower: the zoo". `rsqrt` is one special-function instruction and the division becomes a multiply.
 
 Why it is exact enough, and where: for a sum of squares `s >= 0` (or NaN or +inf),
 `max(sqrt(s), eps) == sqrt(max(s, eps**2))` because the square root is monotone, so the two

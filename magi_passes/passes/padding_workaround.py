@@ -12,7 +12,7 @@ upsampler's channel shuffle came out corrupted: the whole decode 0.878 relative 
 decode, eager 0.014; with `comprehensive_padding=False` 0.010, at no cost in speed
 (docs/testing-a-pass.md, docs/reliability.md). torch 2.13 computes the padded strides on a copy
 and leaves the layout alone (read from its source), but it still miscompiles the same decode on
-another path: its generated CUDA code (fake CUDA, session 28) reads the up blocks' channels-last
+another path: its generated CUDA code (fake CUDA) reads the up blocks' channels-last
 residual output with padded channels-first strides, past the end of its storage (element
 16,777,183 of 16,711,680 at 540p; `pytest_magi.bounds` finds it), in plain torch.compile and in
 magi alike; with `comprehensive_padding=False` the read matches the buffer. So no torch release

@@ -13,9 +13,8 @@ reciprocal root, the weight, the bias), and two readers are common: SiLU as Indu
 it, ``y / (1 + exp(-y))``, reads its input twice, and a replicate pad of frames,
 ``cat([y[:, :, :1], y, y[:, :, -1:]])`` (Allegro's temporal convolutions), three times. So the
 norm's output is written in fp32 to a buffer the size of the activation and read back by the
-kernel that writes the convolution's input (session 39 located it in fake CUDA: Allegro's
-temporal layer as Inductor and the magi form compile it, and EasyAnimate's conv windows, session
-38). With one reader per copy Inductor inlines each copy into its reader; the copies of one
+kernel that writes the convolution's input (located in fake CUDA: Allegro's
+temporal layer as Inductor and the magi form compile it, and EasyAnimate's conv windows). With one reader per copy Inductor inlines each copy into its reader; the copies of one
 kernel load the same addresses and compute the same expressions, which Inductor's kernel CSE
 merges, so a pointwise reader computes the chain once. In fake CUDA (torch 2.13) a GroupNorm,
 SiLU, replicate pad and Conv3d twice over `(1, 512, 8, 90, 160)` bf16 (magi's passes) went from
@@ -25,7 +24,7 @@ write the convolution's channels-last input in one kernel.
 Only where it pays: a value whose readers (and their readers, through the chain ops) all
 keep its shape is left alone (`skipped_fused`). Inductor fuses such a stored value into the
 kernel that reads it and drops the store, so nothing is written there; copying only made the
-generated code larger. Session 39 measured that first: Allegro's decoder pads its frames before
+generated code larger. That was measured first: Allegro's decoder pads its frames before
 each norm, not after it, and with every multi-reader chain copied its code generation in fake
 CUDA (height 45, width 80) took 94.6 s instead of 80.3, for 1407 launches instead of 1413.
 

@@ -26,8 +26,8 @@ as Cosmos's decoder's spatial attention (one head of 512 channels over 3 x 14080
 TFLOP a matmul, its channels not contiguous). In the profile of that decode on an H200 (torch
 2.11), a cuBLAS kernel named `Kernel2` took 25.0 of its 46.3 ms in 2 launches: by its count and
 time, those two fp32 matmuls, about 1 ms each at the bf16 tensor cores' rate
-(docs/benchmarks.md "Session 48"); with the pass, the first took 1.2 ms and the second 12.2
-("Session 49").
+(docs/results.md, "Upcast matmul on Cosmos"); with the pass, the first took 1.2 ms and the second 12.2
+(docs/results.md, "Upcast matmul on Cosmos").
 
 The second matmul (the probabilities times v) has one upcast operand: the other is the
 softmax's fp32 output, which rounding to bf16 would change (by about one bf16 rounding of the
@@ -56,7 +56,7 @@ there to choose, so every attention is math: a fake-CUDA count of rewrites is an
 
 Opt-in (`PassConfig.enable_upcast_matmul`; the split with `upcast_matmul_split` too, not yet
 timed on a GPU) and measured where it is on (`measured_by`). Timed on an H200 (torch 2.11,
-docs/benchmarks.md "Session 49"): Cosmos's decode in its form 45.1 ms, with the pass 33.6-33.9
+docs/results.md, "Upcast matmul on Cosmos"): Cosmos's decode in its form 45.1 ms, with the pass 33.6-33.9
 ms (3.44-3.46x torch.compile, both orders; 3.445x in its never-slower test), output as far
 from fp32 as without it (1.23e-2, eager 1.66e-2); it compiled 2.5-2.7 s slower in process (cold
 not measured), so Cosmos's form does not take it yet.

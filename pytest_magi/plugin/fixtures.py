@@ -1,4 +1,5 @@
-"""The magi fixtures. Thin: the logic lives in `config_guard`, `pair`, `codegen` and `models`.
+"""The magi fixtures. Thin: the logic lives in `config_guard`, `pair`, `codegen`, `models`,
+`zoo` and `snapshots`, imported when a fixture is first used (loading the plugin imports none).
 
 - `config_patch`: patch `torch._inductor.config` until the test ends (or for a `with` block).
 - `compiled_pair`: build a `CompiledPair` (baseline vs candidate compilation); `min_speedup`
@@ -7,6 +8,8 @@
 - `inductor_codegen` / `kernel_counts`: generated code and Triton kernel counts of a function;
   every count is recorded for the session's kernel-count table and `--magi-report`.
 - `decision_cache`: a per-test folder for the magi backend's measured pass decisions.
+- `triton_snapshot`, `fx_snapshot`, `signature_snapshot`: syrupy's `snapshot` with a magi
+  extension bound (`pytest_magi.snapshots`).
 """
 
 from __future__ import annotations
@@ -16,14 +19,15 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .plugin_state import CONFIG_PATCHES_KEY, PAIRS_KEY, record_kernel_counts
-from .report import KernelCountRecord
+from .session import CONFIG_PATCHES_KEY, PAIRS_KEY, record_kernel_counts
 
 if TYPE_CHECKING:
-    from .codegen import GeneratedCode, KernelCounts
-    from .config_guard import ConfigPatchStack
-    from .models import VAEDecoderLike as VAEDecoderLikeClass
-    from .pair import CompiledPair
+    from syrupy.assertion import SnapshotAssertion
+
+    from ..codegen import GeneratedCode, KernelCounts
+    from ..config_guard import ConfigPatchStack
+    from ..models import VAEDecoderLike as VAEDecoderLikeClass
+    from ..pair import CompiledPair
 
 
 def _label_of(fn: Any) -> str:
@@ -32,6 +36,28 @@ def _label_of(fn: Any) -> str:
         if isinstance(name, str):
             return name.replace("<locals>.", "")
     return type(fn).__name__
+
+
+def _describe(kwargs: Mapping[str, Any]) -> str:
+    """What sets one call apart from another of the same function: ``[passes=A+B, dynamic]``."""
+    parts: list[str] = []
+    passes = kwargs.get("passes")
+    if passes is not None:
+        names = [getattr(p, "__name__", None) or type(p).__name__ for p in passes]
+        parts.append(f"passes={'+'.join(names) or 'none'}")
+    patched = kwargs.get("inductor_config")
+    if patched:
+        parts.append(", ".join(f"{k}={v!r}" for k, v in sorted(dict(patched).items())))
+    config = kwargs.get("config")
+    if config is not None:
+        parts.append(f"config={type(config).__name__}")
+    if kwargs.get("dynamic_dims"):
+        parts.append(f"dynamic_dims={dict(kwargs['dynamic_dims'])}")
+    return f" [{', '.join(parts)}]" if parts else ""
+
+
+def _row_label(fn: Any, label: str | None, kwargs: Mapping[str, Any]) -> str:
+    return label if label is not None else _label_of(fn) + _describe(kwargs)
 
 
 def _check_label(label: Any) -> None:
@@ -47,7 +73,7 @@ def config_patch(request: pytest.FixtureRequest) -> Iterator[ConfigPatchStack]:
     """Patch `torch._inductor.config`: `config_patch({"triton.max_tiles": 2})` or
     `config_patch(triton__max_tiles=2)`; restored when the test ends, or at the end of
     `with config_patch(...):`. Unknown keys fail with close matches."""
-    from .config_guard import ConfigPatchStack
+    from ..config_guard import ConfigPatchStack
 
     stack = ConfigPatchStack()
     request.node.stash[CONFIG_PATCHES_KEY] = stack
@@ -78,7 +104,7 @@ def compiled_pair(request: pytest.FixtureRequest) -> Iterator[Callable[..., Comp
         candidate: Any = None,
         label: str | None = None,
     ) -> CompiledPair:
-        from .pair import CompiledPair
+        from ..pair import CompiledPair
 
         pair = CompiledPair.build(
             model,
@@ -97,7 +123,7 @@ def compiled_pair(request: pytest.FixtureRequest) -> Iterator[Callable[..., Comp
     yield build
     # the compiled models are not kept alive past the test: Dynamo's caches, globals and
     # cached backends let go of each pair (pytest_magi.lifetime, docs/reliability.md "Memory")
-    from .lifetime import release_pair
+    from ..lifetime import release_pair
 
     for pair in pairs:
         release_pair(pair)
@@ -107,7 +133,7 @@ def compiled_pair(request: pytest.FixtureRequest) -> Iterator[Callable[..., Comp
 @pytest.fixture
 def VAEDecoderLike() -> type[VAEDecoderLikeClass]:  # noqa: N802 - named after the class
     """The conv3d-heavy VAE-decoder-like model class (`VAEDecoderLike("tiny")`, `"540p"`)."""
-    from .models import VAEDecoderLike as cls
+    from ..models import VAEDecoderLike as cls
 
     return cls
 
@@ -119,7 +145,8 @@ def inductor_codegen(request: pytest.FixtureRequest) -> Callable[..., GeneratedC
     `pytest_magi.codegen.inductor_codegen`)."""
 
     def generate(fn: Any, *inputs: Any, label: str | None = None, **kwargs: Any) -> GeneratedCode:
-        from .codegen import inductor_codegen as _inductor_codegen
+        from ..codegen import inductor_codegen as _inductor_codegen
+        from ..report import KernelCountRecord
 
         _check_label(label)
         code = _inductor_codegen(fn, *inputs, **kwargs)
@@ -127,7 +154,7 @@ def inductor_codegen(request: pytest.FixtureRequest) -> Callable[..., GeneratedC
         record_kernel_counts(
             request.node,
             KernelCountRecord(
-                request.node.nodeid, label or _label_of(fn), len(code.forward), backward
+                request.node.nodeid, _row_label(fn, label, kwargs), len(code.forward), backward
             ),
         )
         return code
@@ -142,14 +169,15 @@ def kernel_counts(request: pytest.FixtureRequest) -> Callable[..., KernelCounts]
     `pytest_magi.codegen.kernel_counts`)."""
 
     def count(fn: Any, *inputs: Any, label: str | None = None, **kwargs: Any) -> KernelCounts:
-        from .codegen import kernel_counts as _kernel_counts
+        from ..codegen import kernel_counts as _kernel_counts
+        from ..report import KernelCountRecord
 
         _check_label(label)
         counts = _kernel_counts(fn, *inputs, **kwargs)
         record_kernel_counts(
             request.node,
             KernelCountRecord(
-                request.node.nodeid, label or _label_of(fn), counts.forward, counts.backward
+                request.node.nodeid, _row_label(fn, label, kwargs), counts.forward, counts.backward
             ),
         )
         return counts
@@ -177,7 +205,7 @@ def zoo_pair(request: pytest.FixtureRequest) -> Iterator[Callable[..., Any]]:
         candidate_form: Any = "auto",
         **load_kwargs: Any,
     ) -> Any:
-        from . import zoo
+        from .. import zoo
 
         missing = zoo.unavailable()
         if name in missing:
@@ -201,7 +229,7 @@ def zoo_pair(request: pytest.FixtureRequest) -> Iterator[Callable[..., Any]]:
 
     import torch
 
-    from .lifetime import release_zoo_pair
+    from ..lifetime import release_zoo_pair
 
     for pair in pairs:
         release_zoo_pair(pair)
@@ -217,8 +245,35 @@ def decision_cache(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
     (`magi_passes.decisions`): `MAGI_DECISION_CACHE_DIR` points into the test's `tmp_path`
     until it ends, so decisions measured here never serve another test. Yields the
     `DecisionCache`. Without it, decisions go to the worker's own Inductor cache folder."""
-    from magi_passes.decisions import CACHE_ENV, DecisionCache
+    from magi_passes.compile.decisions import CACHE_ENV, DecisionCache
 
     folder = tmp_path / "magi_decisions"
     monkeypatch.setenv(CACHE_ENV, str(folder))
     return DecisionCache(folder)
+
+
+@pytest.fixture
+def triton_snapshot(snapshot: SnapshotAssertion, request: pytest.FixtureRequest) -> Any:
+    """syrupy's `snapshot` storing normalised generated code (`TritonCodeExtension`, `.py`)."""
+    from ..snapshots import TritonCodeExtension, skip_without_device_snapshots
+
+    skip_without_device_snapshots(request)
+    return snapshot.use_extension(TritonCodeExtension)
+
+
+@pytest.fixture
+def fx_snapshot(snapshot: SnapshotAssertion, request: pytest.FixtureRequest) -> Any:
+    """syrupy's `snapshot` storing normalised post-pass FX graphs (`FxGraphExtension`)."""
+    from ..snapshots import FxGraphExtension, skip_without_device_snapshots
+
+    skip_without_device_snapshots(request)
+    return snapshot.use_extension(FxGraphExtension)
+
+
+@pytest.fixture
+def signature_snapshot(snapshot: SnapshotAssertion, request: pytest.FixtureRequest) -> Any:
+    """syrupy's `snapshot` storing `GeneratedCode.signature()` (`SignatureExtension`)."""
+    from ..snapshots import SignatureExtension, skip_without_device_snapshots
+
+    skip_without_device_snapshots(request)
+    return snapshot.use_extension(SignatureExtension)
