@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Edit:
-    """Replace `old` (must occur exactly once) by `new` in `magi_passes/<file>`."""
+    """Replace `old` (must occur exactly once) by `new` in `magi_passes/<file>` (a path inside the
+    package, e.g. ``passes/channels_last.py``)."""
 
     file: str
     old: str
@@ -61,37 +62,37 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "conv3d-gets-channels-last-2d",
         "wrong memory format: channels_last (4-D) used for 5-D conv3d tensors",
-        (Edit("channels_last.py", "5: torch.channels_last_3d}", "5: torch.channels_last}"),),
+        (Edit("fx/layout.py", "5: torch.channels_last_3d}", "5: torch.channels_last}"),),
         (CHANNELS_LAST, *corpus("conv3d-bias-fp32-infer", "conv3d-stride-dilation-fp32-train")),
     ),
     Mutation(
         "weight-clone-dropped",
         "only the conv input gets a channels-last clone, the weight keeps its layout",
-        (Edit("channels_last.py", "for arg in tensors:", "for arg in tensors[:-1]:"),),
+        (Edit("passes/channels_last.py", "for arg in tensors:", "for arg in tensors[:-1]:"),),
         (CHANNELS_LAST, *corpus("conv2d-nobias-fp32-train")),
     ),
     Mutation(
         "clone-meta-val-stays-contiguous",
         "the clone is inserted but its fake value is not made channels-last",
-        (Edit("channels_last.py", "lambda t: t.clone(memory_format=fmt)", "lambda t: t.clone()"),),
+        (Edit("fx/nodes.py", "lambda t: t.clone(memory_format=fmt)", "lambda t: t.clone()"),),
         (CHANNELS_LAST, *corpus("conv2d-nobias-fp32-train")),
     ),
     Mutation(
         "clone-not-shared",
         "a tensor read by two convs gets two clones (the sharing map is never consulted)",
-        (Edit("channels_last.py", "clone = clones.get(key)", "clone = None"),),
+        (Edit("passes/channels_last.py", "clone = clones.get(key)", "clone = None"),),
         (CHANNELS_LAST, *corpus("conv2d-shared-weight-fp32-train")),
     ),
     Mutation(
         "pad-hoisted-across-multi-user",
         "the clone is hoisted over a constant_pad_nd that has other users",
-        (Edit("channels_last.py", "and len(source.users) == 1", "and len(source.users) >= 1"),),
+        (Edit("fx/layout.py", "and len(source.users) == 1", "and len(source.users) >= 1"),),
         (CHANNELS_LAST, *corpus("conv3d-multi-user-pad-fp32-infer")),
     ),
     Mutation(
         "transposed-conv-converted",
         "transposed convolutions are not skipped",
-        (Edit("channels_last.py", "if transposed:", "if False:"),),
+        (Edit("passes/channels_last.py", "if transposed:", "if False:"),),
         (CHANNELS_LAST, *corpus("convtranspose2d-fp32-infer")),
     ),
     Mutation(
@@ -99,7 +100,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "the pass converts convs but leaves layout_optimization on (Inductor then ignores the clones)",
         (
             Edit(
-                "channels_last.py",
+                "passes/channels_last.py",
                 'self.set_config("layout_optimization", False, result)',
                 "pass",
             ),
@@ -111,7 +112,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "the channels-last pass also flips an Inductor key it does not declare",
         (
             Edit(
-                "channels_last.py",
+                "passes/channels_last.py",
                 'self.set_config("layout_optimization", False, result)',
                 'self.set_config("layout_optimization", False, result)\n'
                 "        torch._inductor.config.freezing = not torch._inductor.config.freezing",
@@ -122,19 +123,19 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "undeclared-key-check-disabled",
         "MagiPass no longer detects (and undoes) changes to undeclared config keys",
-        (Edit("base.py", "if k not in self.mutates_inductor_config", "if False"),),
+        (Edit("passes/base.py", "if k not in self.mutates_inductor_config", "if False"),),
         (MANAGER,),
     ),
     Mutation(
         "nd-tiling-on-static-graphs",
         "ND tiling fires on static graphs too",
-        (Edit("nd_tiling.py", "if not is_dynamic(graph):", "if False:"),),
+        (Edit("passes/nd_tiling.py", "if not is_dynamic(graph):", "if False:"),),
         (ND_TILING, *corpus("conv2d-nd-tiling-static-fp32-infer")),
     ),
     Mutation(
         "nd-tiling-three-tiles",
         "ND tiling with max_tiles=3 (overflows the CUDA z grid)",
-        (Edit("nd_tiling.py", '"triton.max_tiles": 2,', '"triton.max_tiles": 3,'),),
+        (Edit("passes/nd_tiling.py", '"triton.max_tiles": 2,', '"triton.max_tiles": 3,'),),
         (ND_TILING, *corpus("conv2d-nd-tiling-dynamic-fp32-infer")),
     ),
     Mutation(
@@ -142,7 +143,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "ND tiling also fires after the channels-last rewrite converted the graph",
         (
             Edit(
-                "nd_tiling.py",
+                "passes/nd_tiling.py",
                 "if converted and not self.config.nd_tiling_with_channels_last:",
                 "if False:",
             ),
@@ -154,7 +155,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "is_conv_heavy compares the wrong way",
         (
             Edit(
-                "predicates.py",
+                "fx/predicates.py",
                 "len(graph.nodes) < ratio * n_convs",
                 "len(graph.nodes) > ratio * n_convs",
             ),
@@ -165,15 +166,15 @@ MUTATIONS: tuple[Mutation, ...] = (
         "uuid-ignores-config",
         "neither the passes' nor the manager's uuid() covers the PassConfig (FX cache mixes configs)",
         (
-            Edit("base.py", "h.update(self.config.key().encode())", "pass"),
-            Edit("manager.py", "h.update(self.config.key().encode())", "pass"),
+            Edit("passes/base.py", "h.update(self.config.key().encode())", "pass"),
+            Edit("compile/manager.py", "h.update(self.config.key().encode())", "pass"),
         ),
         (MANAGER, CONFIG, FX_CACHE),
     ),
     Mutation(
         "pass-uuid-ignores-config",
         "a MagiPass's uuid() does not cover its PassConfig (only the manager's does)",
-        (Edit("base.py", "h.update(self.config.key().encode())", "pass"),),
+        (Edit("passes/base.py", "h.update(self.config.key().encode())", "pass"),),
         (MANAGER, CONFIG, ND_TILING, CHANNELS_LAST),
     ),
     Mutation(
@@ -182,9 +183,9 @@ MUTATIONS: tuple[Mutation, ...] = (
         "a changed predicate is served from the FX graph cache with the old behaviour",
         (
             Edit(
-                "base.py",
-                'return tuple(sorted(str(p) for p in PACKAGE_DIR.glob("*.py")))',
-                'return tuple(sorted(str(p) for p in PACKAGE_DIR.glob("*.py") '
+                "passes/base.py",
+                'return tuple(sorted(str(p) for p in PACKAGE_DIR.rglob("*.py")))',
+                'return tuple(sorted(str(p) for p in PACKAGE_DIR.rglob("*.py") '
                 'if p.name != "predicates.py"))',
             ),
         ),
@@ -196,11 +197,11 @@ MUTATIONS: tuple[Mutation, ...] = (
         "manager/backend",
         (
             Edit(
-                "base.py",
+                "passes/base.py",
                 "    files = package_source_files()\n    try:",
                 "    files: tuple[str, ...] = ()\n    try:",
             ),
-            Edit("manager.py", "h.update(_source_hash(type(self)).encode())", "pass"),
+            Edit("compile/manager.py", "h.update(_source_hash(type(self)).encode())", "pass"),
         ),
         (CACHE_KEYS,),
     ),
@@ -209,7 +210,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "neither the passes' nor the manager's uuid() covers any source file (config only)",
         (
             Edit(
-                "base.py",
+                "passes/base.py",
                 "        return hash_source_files(source_files_for(cls))",
                 '        return "src"',
             ),
@@ -221,8 +222,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "the key hashes file paths, not names: every checkout and CI machine misses the cache",
         (
             Edit(
-                "base.py",
-                'names = "\\n".join(Path(p).name for p in paths)',
+                "passes/base.py",
+                'names = "\\n".join(_key_name(Path(p)) for p in paths)',
                 'names = "\\n".join(paths)',
             ),
         ),
@@ -232,9 +233,9 @@ MUTATIONS: tuple[Mutation, ...] = (
         "manager-uuid-ignores-config-and-passes",
         "the PassManager's uuid() covers the sources only, not its PassConfig or its passes",
         (
-            Edit("manager.py", "h.update(self.config.key().encode())", "pass"),
+            Edit("compile/manager.py", "h.update(self.config.key().encode())", "pass"),
             Edit(
-                "manager.py",
+                "compile/manager.py",
                 "        for p in self.passes:\n            h.update(p.uuid().encode())",
                 "        for p in ():\n            h.update(p.uuid().encode())",
             ),
@@ -247,7 +248,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "inside Inductor)",
         (
             Edit(
-                "_validate.py",
+                "config.py",
                 "    if value is None or isinstance(value, PassConfig):",
                 "    if value is None or isinstance(value, (PassConfig, Mapping)):",
             ),
@@ -276,7 +277,13 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "manager-history-unbounded",
         "the PassManager keeps every compilation's results and graph text forever",
-        (Edit("manager.py", "        del self.history[: -self.max_history]", "        pass"),),
+        (
+            Edit(
+                "compile/manager.py",
+                "        del self.history[: -self.max_history]",
+                "        pass",
+            ),
+        ),
         (f"{MANAGER}::test_history_and_graphs_are_bounded",),
     ),
     Mutation(
@@ -321,7 +328,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "the backend does not snapshot the declared keys into the compile's config patch (leak)",
         (
             Edit(
-                "backend.py",
+                "compile/backend.py",
                 "patches = {**config_snapshot(manager), **extra,",
                 "patches = {**extra,",
             ),
@@ -345,25 +352,25 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "weight-cache-ignores-version",
         "the converted-weight cache ignores tensor._version (stale weights after in-place updates)",
-        (Edit("backend.py", "and hit[1] == w._version", "and True"),),
+        (Edit("compile/weights.py", "and hit[1] == w._version", "and True"),),
         (*corpus("conv2d-bias-fp32-infer"), WEIGHT_UPDATES),
     ),
     Mutation(
         "weight-cache-ignores-data-ptr",
         "the converted-weight cache ignores the storage pointer (stale after `w.data = ...`)",
-        (Edit("backend.py", "and hit[2] == w.data_ptr()", "and True"),),
+        (Edit("compile/weights.py", "and hit[2] == w.data_ptr()", "and True"),),
         (WEIGHT_UPDATES,),
     ),
     Mutation(
         "weights-hoisted-in-training",
         "conv weights are converted outside the graph in training too (no gradient reaches them)",
-        (Edit("backend.py", "if grad and value.requires_grad:", "if False:"),),
+        (Edit("compile/weights.py", "if grad and value.requires_grad:", "if False:"),),
         (*corpus("conv2d-nobias-fp32-train"), BACKEND),
     ),
     Mutation(
         "example-weights-not-converted",
         "weights are converted at run time but the graph was compiled for the original layout",
-        (Edit("backend.py", "_convert_example_weights(gm, inputs, hoisted)", "pass"),),
+        (Edit("compile/backend.py", "_convert_example_weights(gm, inputs, hoisted)", "pass"),),
         (*corpus("conv2d-bias-fp32-infer"), BACKEND),
     ),
     Mutation(
@@ -382,7 +389,7 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "manager-drops-user-pass",
         "the PassManager never calls the user's own post-grad pass",
-        (Edit("manager.py", "            self.user_pass(graph)\n", "            pass\n"),),
+        (Edit("compile/manager.py", "            self.user_pass(graph)\n", "            pass\n"),),
         (MANAGER, *corpus("conv2d-bias-fp32-infer")),
     ),
     Mutation(
@@ -390,7 +397,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "PassManager.chained_with_current replaces the installed post-grad pass instead of chaining",
         (
             Edit(
-                "manager.py",
+                "compile/manager.py",
                 'current = get_inductor_config_value("post_grad_custom_post_pass")',
                 "current = None",
             ),
@@ -402,13 +409,13 @@ MUTATIONS: tuple[Mutation, ...] = (
         "the user's pass runs before the magi passes instead of after them",
         (
             Edit(
-                "manager.py",
+                "compile/manager.py",
                 "        if self.user_pass is not None:\n            self.user_pass(graph)\n"
                 "        self.results = results",
                 "        self.results = results",
             ),
             Edit(
-                "manager.py",
+                "compile/manager.py",
                 "        results: list[PassResult] = []\n        for p in self.passes:",
                 "        results: list[PassResult] = []\n        if self.user_pass is not None:\n"
                 "            self.user_pass(graph)\n        for p in self.passes:",
