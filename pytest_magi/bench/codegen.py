@@ -1,7 +1,8 @@
 """Codegen mode of the zoo benchmark: what the magi passes do to the CUDA code of the models, told
 truly by a machine without a GPU.
 
-    python benchmarks/zoo.py codegen                  # every model below, tiny sizes
+    python benchmarks/zoo.py codegen                  # the project's models and three zoo decoders
+    python benchmarks/zoo.py codegen --models all     # every model below (tens of minutes)
     python benchmarks/zoo.py codegen --models vae-decoder-like,gqa-dynamic-hq-d --kernels
     python benchmarks/zoo.py codegen --health         # + compile health of the zoo decodes
 
@@ -24,8 +25,8 @@ model:
 (`pytest_magi.kernels.kernel_diff`).
 
 Models: the project's own (`pytest_magi.models`, tiny presets) and the real models of
-`pytest_magi.zoo` that are installed (`zoo.names()`; each `.module` is generated for the call
-`.run()` makes of it). A model fake CUDA cannot generate says why and the report goes on.
+`pytest_magi.zoo` that are installed (`zoo.names()`, tiny sizes; each `.module` is generated for
+the call `.run()` makes of it): by default `DEFAULT_ZOO`, every one with `--models all`. A model fake CUDA cannot generate says why and the report goes on.
 `--health` also compiles each zoo model's whole `.run()` for this CPU, plain vs magi
 (`compiled_pair`), for graph breaks and recompiles of the real call (slow: minutes).
 """
@@ -50,6 +51,9 @@ from pytest_magi.bounds import out_of_bounds
 from pytest_magi.codegen import GeneratedCode, inductor_codegen
 from pytest_magi.kernels import KernelDiff, kernel_diff
 from pytest_magi.models import GQAProjection, VAEDecoderLike, WanCausalStage
+
+# the zoo models of a default run (a few minutes on 2 cores); `--models all` takes every one
+DEFAULT_ZOO = ("wan2.2-vae", "sd-vae", "cogvideox-vae")
 
 
 @dataclass
@@ -331,7 +335,8 @@ def main(argv: list[str] | None = None, *, gpu_ratio_file: Path | None = None) -
     parser.add_argument(
         "--models",
         default="",
-        help=f"comma list (default: all): {', '.join(project + zoo.names())}",
+        help=f"comma list, or all (default: the project's and {', '.join(DEFAULT_ZOO)}): "
+        f"{', '.join(project + zoo.names())}",
     )
     parser.add_argument(
         "--dtype", default="bfloat16", help="bfloat16 (default, as on the GPU) or float32"
@@ -358,7 +363,11 @@ def main(argv: list[str] | None = None, *, gpu_ratio_file: Path | None = None) -
     dtype = getattr(torch, args.dtype, None)
     if not isinstance(dtype, torch.dtype):
         parser.error(f"--dtype {args.dtype!r}: expected bfloat16 or float32")
-    wanted = [m for m in args.models.split(",") if m] or project + zoo.names()
+    wanted = [m for m in args.models.split(",") if m] or project + [
+        m for m in DEFAULT_ZOO if m in zoo.all_names()
+    ]
+    if wanted == ["all"]:
+        wanted = project + zoo.all_names()
     unknown = [m for m in wanted if m not in project and m not in zoo.all_names()]
     if unknown:
         parser.error(f"--models: unknown {unknown}; choose from {project + zoo.all_names()}")
