@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
 
-from .timing import host_bound_sides
 
 # user_properties names under which a test's records travel (also visible in junit xml)
 PAIR_PROPERTY = "magi_pair"
@@ -43,6 +42,8 @@ PLOT_INSTALL_HINT = "pip install pytest-magi[plot]"
 VERDICT_PASS = "pass"
 VERDICT_FAIL = "FAIL"
 VERDICT_NOT_MEASURED = "not measured"
+# a min_speedup pair whose test failed before timing (its numerics say why): never timed
+VERDICT_TEST_FAILED = "not timed: test failed"
 NUMERICS_NOT_CHECKED = "not checked"
 
 
@@ -280,6 +281,8 @@ def format_pairs_table(records: Sequence[PairRecord]) -> list[str]:
 def _host_cell(r: PairRecord) -> str:
     if r.baseline_host_ms is None or r.candidate_host_ms is None:
         return "-"
+    from .timing import host_bound_sides
+
     bound = host_bound_sides(r.baseline_ms, r.baseline_host_ms, r.candidate_ms, r.candidate_host_ms)
     return f"{r.baseline_host_ms:.4f}/{r.candidate_host_ms:.4f}{' (host-bound)' if bound else ''}"
 

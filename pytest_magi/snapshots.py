@@ -32,10 +32,10 @@ generates other code (other tile sizes, other kernels), so its snapshots are kep
 `MAGI_SNAPSHOT_DEVICE=sm80` says that writing that machine's own folder is intended; without
 snapshots of its own, its snapshot tests skip, saying why (docs/snapshots.md, "Devices").
 
-The fixtures `triton_snapshot`, `fx_snapshot` and `signature_snapshot` are syrupy's `snapshot`
-with an extension bound. `pytest_ignore_collect` keeps pytest out of snapshot folders: `.py`
-snapshots are named after their tests (`test_*.py`) and must never be imported as test modules.
-The extensions' `serialize` works without pytest.
+The fixtures `triton_snapshot`, `fx_snapshot` and `signature_snapshot` (`pytest_magi.plugin`)
+are syrupy's `snapshot` with an extension bound; the plugin keeps pytest out of snapshot folders
+(`.py` snapshots are named after their tests) and makes `MagiAmberExtension` the default. The
+extensions' `serialize` works without pytest.
 """
 
 from __future__ import annotations
@@ -389,8 +389,8 @@ class MagiAmberExtension(AmberSnapshotExtension):
             super().delete_snapshots(snapshot_location, snapshot_names)
 
 
-# --------------------------------------------------------------------------- fixtures
-def _skip_without_device_snapshots(request: pytest.FixtureRequest) -> None:
+# --------------------------------------------------------------------------- fixture support
+def skip_without_device_snapshots(request: pytest.FixtureRequest) -> None:
     """On a GPU whose code is not the baseline's, with no snapshots of its own: skip, saying why."""
     key = snapshot_device_key()
     if key is None or request.config.getoption("update_snapshots", False):
@@ -407,51 +407,3 @@ def _skip_without_device_snapshots(request: pytest.FixtureRequest) -> None:
             f"{BASELINE_CAPABILITY[1]} (fake CUDA, CI's baseline); this {key} GPU generates other "
             f"code and has no snapshots of its own in {folder} (see docs/snapshots.md, Devices)"
         )
-
-
-@pytest.fixture
-def triton_snapshot(
-    snapshot: SnapshotAssertion, request: pytest.FixtureRequest
-) -> SnapshotAssertion:
-    """syrupy's `snapshot` storing normalised generated code (`TritonCodeExtension`, `.py`)."""
-    _skip_without_device_snapshots(request)
-    return snapshot.use_extension(TritonCodeExtension)
-
-
-@pytest.fixture
-def fx_snapshot(snapshot: SnapshotAssertion, request: pytest.FixtureRequest) -> SnapshotAssertion:
-    """syrupy's `snapshot` storing normalised post-pass FX graphs (`FxGraphExtension`)."""
-    _skip_without_device_snapshots(request)
-    return snapshot.use_extension(FxGraphExtension)
-
-
-@pytest.fixture
-def signature_snapshot(
-    snapshot: SnapshotAssertion, request: pytest.FixtureRequest
-) -> SnapshotAssertion:
-    """syrupy's `snapshot` storing `GeneratedCode.signature()` (`SignatureExtension`)."""
-    _skip_without_device_snapshots(request)
-    return snapshot.use_extension(SignatureExtension)
-
-
-# --------------------------------------------------------------------------- hooks
-def pytest_configure(config: pytest.Config) -> None:
-    """Make `MagiAmberExtension` syrupy's default extension unless the user chose one; refuse
-    `--snapshot-update` on a GPU whose code is not the baseline's (`device_update_refusal`)."""
-    option: Any = config.option
-    if hasattr(option, "default_extension") and not option.default_extension:
-        option.default_extension = DEFAULT_EXTENSION
-    if getattr(option, "update_snapshots", False) or getattr(
-        option, "update_new_snapshots_only", False
-    ):
-        refusal = device_update_refusal(snapshot_device_key())
-        if refusal is not None:
-            raise pytest.UsageError(refusal)
-
-
-def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
-    """Never collect inside a snapshot folder: `.py` snapshots are named `test_*.py`."""
-    name = config.getoption("snapshot_dirname", None) or snapshot_dirname()
-    if collection_path.name == name and collection_path.is_dir():
-        return True
-    return None

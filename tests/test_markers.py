@@ -1,17 +1,20 @@
-"""Marker parsing (`pytest_magi.markers`): strict arguments, UsageError texts, requires_cuda."""
+"""Marker parsing (`pytest_magi.plugin.markers`): strict arguments, UsageError texts, requires_cuda."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 import torch
 
-from pytest_magi.markers import (
+from pytest_magi.plugin.markers import (
     MARKERS,
     PARSERS,
     MinSpeedup,
+    NotOurs,
     RequiresCuda,
+    foreign_markers,
     parse_min_speedup,
     parse_requires_cuda,
     requires_cuda_skip_reason,
@@ -31,11 +34,12 @@ def test_marker_table_is_signature_first() -> None:
             "min_speedup",
             "no_graph_breaks",
             "no_recompiles",
+            "magi",
         }
     )
     for name, line in MARKERS.items():
         signature, _, help_text = line.partition(": ")
-        assert signature.startswith(name + "(") and signature.endswith(")")
+        assert signature == name or (signature.startswith(name + "(") and signature.endswith(")"))
         assert help_text and not help_text.endswith(".")
 
 
@@ -72,7 +76,7 @@ EXPECTED_RATIO = (
             {},
             "unexpected positional argument(s) 3; expected the signature min_speedup(ratio)",
         ),
-        ((1.2,), {"rounds": 3}, "unknown keyword argument(s) rounds; expected only ratio"),
+        ((1.2,), {"rounds": 3}, "unknown keyword argument(s) rounds; expected only ratio, reason"),
         ((1.2,), {"ratio": 1.3}, "ratio given twice (1.2 and ratio=1.3); expected one ratio"),
     ],
 )
@@ -89,6 +93,8 @@ def test_min_speedup_bad(args: tuple[Any, ...], kwargs: dict[str, Any], message:
         ({"min_capability": None}, RequiresCuda()),
         ({"min_capability": (8, 0)}, RequiresCuda((8, 0))),
         ({"min_capability": [9, 0]}, RequiresCuda((9, 0))),
+        ({"reason": "big GPU test"}, RequiresCuda(reason="big GPU test")),
+        ({"min_capability": (9, 0), "reason": "TMA"}, RequiresCuda((9, 0), "TMA")),
     ],
 )
 def test_requires_cuda_good(kwargs: dict[str, Any], expected: RequiresCuda) -> None:
@@ -108,16 +114,11 @@ EXPECTED_CAP = "expected a (major, minor) pair of non-negative ints such as (8, 
         ((), {"min_capability": (True, 0)}, f"min_capability=(True, 0); {EXPECTED_CAP}"),
         ((), {"min_capability": (8, -1)}, f"min_capability=(8, -1); {EXPECTED_CAP}"),
         ((), {"min_capability": (8, 0, 1)}, f"min_capability=(8, 0, 1); {EXPECTED_CAP}"),
-        (
-            ((8, 0),),
-            {},
-            "unexpected positional argument(s) (8, 0); expected the signature "
-            "requires_cuda(min_capability=None)",
-        ),
+        ((), {"reason": 3}, "reason=3; expected a str (or None)"),
         (
             (),
-            {"capability": (8, 0)},
-            "unknown keyword argument(s) capability; expected only min_capability",
+            {"min_capabilty": (8, 0)},
+            "unknown keyword argument min_capabilty; expected min_capability (a typo?)",
         ),
     ],
 )
@@ -127,6 +128,37 @@ def test_requires_cuda_bad(args: tuple[Any, ...], kwargs: dict[str, Any], messag
     assert str(info.value) == (
         f"{NODE}: @pytest.mark.requires_cuda(min_capability=(major, minor)): {message}"
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "said"),
+    [(((8, 0),), {}, "(8, 0)"), ((), {"memory_gb": 80}, "memory_gb=80"), (("big",), {}, "'big'")],
+)
+def test_requires_cuda_of_another_meaning_is_not_ours(
+    args: tuple[Any, ...], kwargs: dict[str, Any], said: str
+) -> None:
+    with pytest.raises(NotOurs, match=re.escape(said)):
+        parse_requires_cuda(NODE, args, kwargs)
+
+
+def test_markers_another_project_registers_are_found_by_their_line() -> None:
+    registered = [
+        *MARKERS.values(),
+        "requires_cuda(reason): a GPU test of this project",
+        "slow: a slow test",
+        "min_speedup: ours in all but the line",
+    ]
+    assert foreign_markers(registered) == {
+        "requires_cuda": "requires_cuda(reason): a GPU test of this project",
+        "min_speedup": "min_speedup: ours in all but the line",
+    }
+    assert foreign_markers(MARKERS.values()) == {}
+
+
+def test_a_reason_leads_the_skip_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    reason = requires_cuda_skip_reason(RequiresCuda(reason="big GPU test"))
+    assert reason is not None and reason.startswith("big GPU test: requires a CUDA GPU: ")
 
 
 # --------------------------------------------------------------------------- requires_cuda

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import pytest_magi.plugin as plugin
-import pytest_magi.plugin_state as plugin_state
+import pytest_magi.plugin.session as plugin_state
 from pytest_magi import gpus, report
 from pytest_magi.gpus import GpuBinding, GpuBindingError, GpuPlan, plan_gpus, visible_gpus
 from pytest_magi.report import PairRecord, format_pairs_table
@@ -750,7 +750,7 @@ def test_loadgroup_sends_one_groups_tests_to_one_worker_on_every_pytest(
 def test_the_group_suffix_is_kept_where_the_node_id_is_derived_from_a_structured_id() -> None:
     """pytest 9.2's shape (``nodeid`` is ``str(item._id)``), imitated, so that CI's pytest
     exercises the change too: xdist's write to ``_nodeid`` is carried into ``_id``."""
-    from pytest_magi.xdist_compat import keep_group_suffixes
+    from pytest_magi.plugin.xdist_compat import keep_group_suffixes
 
     class StructuredId:
         def __init__(self, text: str) -> None:

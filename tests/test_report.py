@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pytest_magi import report
-from pytest_magi.plugin_state import MagiSession
+from pytest_magi.plugin.session import MagiSession
 from pytest_magi.report import KernelCountRecord, PairRecord, TimedTest
 
 
@@ -249,16 +249,18 @@ def test_worker_cache_folders_are_set_and_restored(
     monkeypatch.delenv("TORCHINDUCTOR_CACHE_DIR", raising=False)
     monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path / "mine"))
     session = MagiSession()
-    chosen = session.isolate_worker_caches("gw3")
+    chosen = session.isolate_worker_caches("gw3", tmp_path / "slot-0")
     assert set(chosen) == {"TORCHINDUCTOR_CACHE_DIR"}  # the user's TRITON_CACHE_DIR is kept
-    assert os.environ["TORCHINDUCTOR_CACHE_DIR"].endswith(os.path.join("gw3", "inductor"))
+    assert os.environ["TORCHINDUCTOR_CACHE_DIR"] == str(tmp_path / "slot-0" / "gw3" / "inductor")
     assert os.environ["TRITON_CACHE_DIR"] == str(tmp_path / "mine")
     session.close()
     assert "TORCHINDUCTOR_CACHE_DIR" not in os.environ
     assert os.environ["TRITON_CACHE_DIR"] == str(tmp_path / "mine")
 
 
-def test_inductors_default_cache_dir_counts_as_not_chosen(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_inductors_default_cache_dir_counts_as_not_chosen(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     import os
 
     from torch._inductor.runtime.cache_dir_utils import default_cache_dir
@@ -267,7 +269,7 @@ def test_inductors_default_cache_dir_counts_as_not_chosen(monkeypatch: pytest.Mo
     monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", default_cache_dir())
     session = MagiSession()
     try:
-        assert "TORCHINDUCTOR_CACHE_DIR" in session.isolate_worker_caches("gw0")
+        assert "TORCHINDUCTOR_CACHE_DIR" in session.isolate_worker_caches("gw0", tmp_path)
     finally:
         session.close()
     assert os.environ["TORCHINDUCTOR_CACHE_DIR"] == default_cache_dir()

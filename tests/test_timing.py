@@ -388,7 +388,7 @@ def test_measure_pair_hide_host_must_be_a_bool() -> None:
 
 
 def test_pair_records_and_failures_carry_the_host_time() -> None:
-    from pytest_magi.markers import format_speedup_failure
+    from pytest_magi.plugin.verdicts import format_speedup_failure
     from pytest_magi.report import PairRecord, format_pairs_table
 
     base = summarize([0.45, 0.45, 0.45], [0.37, 0.37, 0.37], device="NVIDIA H200", repetitions=9)

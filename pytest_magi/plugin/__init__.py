@@ -1,184 +1,67 @@
-"""pytest-magi's hooks (the `pytest11` entry point `magi`). Hooks only: the logic lives in
-`markers`, `config_guard`, `report`, `plugin_state` and the fixtures in `fixtures`.
+"""pytest-magi's hooks (the `pytest11` entry point `magi`). Hooks only: options in `options`,
+markers in `markers` and `verdicts`, state in `session`, the config guard in `guard`, fixtures
+in `fixtures`; when the plugin acts on a test is `activation` (docs/activation.md).
 
-Per test: markers parsed at collection (`item.stash`); `requires_cuda` skips at collection; the
-Inductor config is compared before/after the call (body; `config_patch` patches made in the body
-are undone first) and before setup/after teardown (fixtures; the `config_patch` fixture has
-unwound by then). A leak fails the test (an error at teardown for a fixture's leak), names the
-keys with before/after values and is restored. A fixture wider than function scope that changes
-the config shows as a leak of the first test using it: patch config in function-scoped fixtures.
-`min_speedup` tests are timed after their body passed; `no_graph_breaks` / `no_recompiles` check
-the test's pairs after the body passed; every pair's compile health is recorded.
-Loading the plugin imports no torch (pytest in an environment with pytest-magi installed starts as
-fast as with `-p no:magi`): the config guard runs only once `torch._inductor.config` is imported
-(a test that first imports torch itself is checked from its next test on), fixtures import their
-modules when used.
-Per session: options, per-xdist-worker cache folders, records (from report `user_properties`, so
-the controller sees every worker's), terminal summary, `--magi-report` / `--magi-report-png`.
-`--magi-perf -n N` (N >= 2): each xdist worker owns one GPU (`pytest_magi.gpus`): the controller
-plans and claims N GPUs in `pytest_configure` or refuses, and hands one to each worker (through
-its environment and `pytest_configure_node`); the worker pins itself (`CUDA_VISIBLE_DEVICES`) in
-`pytest_load_initial_conftests`, before any conftest.py is imported (a crashed worker's
-replacement: in `pytest_configure`); `-n auto` then means one worker per GPU.
+Loading the plugin imports no torch and none of the capture, timing or report code. A test that
+uses none of the plugin's fixtures or markers and sits in no opted-in scope runs as without the
+plugin: no per-test hook of the plugin is even registered in a run that has no such test.
+Per session: options, the records of every test (from report `user_properties`, so the xdist
+controller sees every worker's), terminal summary, `--magi-report` / `--magi-report-png`.
+`--magi-perf -n N` (N >= 2): each xdist worker owns one GPU (`pytest_magi.gpus`) and its own
+cache folders in a slot the run holds alone (`session.CacheSlot`); the worker pins itself
+(`CUDA_VISIBLE_DEVICES`) in `pytest_load_initial_conftests`, before any conftest.py is imported.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-import sys
+import warnings
 from collections.abc import Generator
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import pytest
 
-from . import gpus, markers, report, xdist_compat
-from .plugin_state import (
+from . import activation, markers
+from .options import add_options, is_xdist_worker, option_or_ini, read_session, xdist_workers
+from .session import (
+    ACTIVE_KEY,
+    CACHE_SLOT_KEY,
     COMPILE_LIMITS_KEY,
-    CONFIG_BEFORE_KEY,
     CONFIG_PATCHES_KEY,
-    DEFAULT_LOCATE_BUDGET,
-    DEFAULT_PERF_ROUNDS,
+    FIXTURE_GUARD_KEY,
     MARKER_ERROR_KEY,
     MIN_SPEEDUP_KEY,
     PAIRS_KEY,
     REQUIRES_CUDA_KEY,
     SESSION_KEY,
     WORKER_PIN_KEY,
+    CacheSlot,
     MagiSession,
     WorkerPin,
     record_compile,
     record_pair,
 )
 
-pytest_plugins = ["pytest_magi.fixtures", "pytest_magi.snapshots"]
+pytest_plugins = ["pytest_magi.plugin.fixtures"]
 RECORD_COLLECTOR = "magi-record-collector"
+ACTIVE_TESTS = "magi-active-tests"
+GUARD = "magi-config-guard"
+SNAPSHOT_DIRNAME = "__snapshots__"  # syrupy's default; --snapshot-dirname overrides it
+DEFAULT_SNAPSHOT_EXTENSION = "pytest_magi.snapshots.MagiAmberExtension"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("magi", "magi: Inductor pass regression testing")
-    group.addoption(
-        "--magi-perf",
-        action="store_true",
-        default=None,
-        dest="magi_perf",
-        help="time the compiled pairs of min_speedup tests and enforce their ratios",
-    )
-    group.addoption(
-        "--magi-perf-rounds",
-        action="store",
-        default=None,
-        dest="magi_perf_rounds",
-        metavar="N",
-        help=f"interleaved timing rounds per pair (default {DEFAULT_PERF_ROUNDS})",
-    )
-    group.addoption(
-        "--magi-report",
-        action="store",
-        default=None,
-        dest="magi_report",
-        metavar="PATH",
-        help="write every measured pair and kernel count as JSON to PATH",
-    )
-    group.addoption(
-        "--magi-report-png",
-        action="store",
-        default=None,
-        dest="magi_report_png",
-        metavar="PATH",
-        help="write a bar chart of speedups vs required ratios to PATH (needs matplotlib)",
-    )
-    group.addoption(
-        "--magi-locate",
-        action="store_true",
-        default=None,
-        dest="magi_locate",
-        help="on a failing numerics check of a pair, locate the wrong graph, output and cure",
-    )
-    group.addoption(
-        "--magi-locate-budget",
-        action="store",
-        default=None,
-        dest="magi_locate_budget",
-        metavar="SECONDS",
-        help=f"seconds --magi-locate may spend retrying one pair (default {DEFAULT_LOCATE_BUDGET:g})",
-    )
-    parser.addini("magi_perf", "default of --magi-perf", type="bool", default=False)
-    parser.addini("magi_locate", "default of --magi-locate", type="bool", default=False)
-    parser.addini(
-        "magi_locate_budget",
-        "default of --magi-locate-budget",
-        default=str(DEFAULT_LOCATE_BUDGET),
-    )
-    parser.addini(
-        "magi_perf_rounds", "default of --magi-perf-rounds", default=str(DEFAULT_PERF_ROUNDS)
-    )
-    parser.addini("magi_report", "default of --magi-report (relative to the rootdir)", default="")
-    parser.addini(
-        "magi_report_png", "default of --magi-report-png (relative to the rootdir)", default=""
-    )
-
-
-def _option_or_ini(config: pytest.Config, name: str) -> tuple[object, str]:
-    value = config.getoption(name)
-    if value is not None:
-        return value, f"--{name.replace('_', '-')}"
-    return config.getini(name), f"ini {name}"
-
-
-def _rounds(config: pytest.Config) -> int:
-    from .timing import MIN_ROUNDS
-
-    value, source = _option_or_ini(config, "magi_perf_rounds")
-    try:
-        rounds = int(str(value).strip())
-    except ValueError:
-        rounds = 0
-    if rounds < MIN_ROUNDS:
-        raise pytest.UsageError(
-            f"{source}={value!r}: expected a whole number of timing rounds >= {MIN_ROUNDS} (one "
-            f"round is never a verdict), e.g. --magi-perf-rounds {DEFAULT_PERF_ROUNDS}"
-        )
-    return rounds
-
-
-def _locate_budget(config: pytest.Config) -> float:
-    value, source = _option_or_ini(config, "magi_locate_budget")
-    try:
-        budget = float(str(value).strip())
-    except ValueError:
-        budget = -1.0
-    if not budget > 0:
-        raise pytest.UsageError(
-            f"{source}={value!r}: expected a positive number of seconds, e.g. "
-            f"--magi-locate-budget {DEFAULT_LOCATE_BUDGET:g}"
-        )
-    return budget
-
-
-def _path(config: pytest.Config, name: str) -> Path | None:
-    value, source = _option_or_ini(config, name)
-    if not value:
-        return None
-    base = config.invocation_params.dir if source.startswith("--") else config.rootpath
-    return base / Path(str(value))
-
-
-def _xdist_workers(config: pytest.Config) -> int:
-    """How many xdist workers this (controller) run starts; 0 without distribution."""
-    if config.getoption("dist", "no") == "no":
-        return 0
-    return len(config.getoption("tx", None) or [])
-
-
-def _is_xdist_worker(config: pytest.Config) -> bool:
-    return hasattr(config, "workerinput")
+    add_options(parser)
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest's own, which imports the conftest.py files
 def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
     """xdist worker of `--magi-perf -n N`: pin its GPU before conftests can initialise CUDA."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        return
+    from .. import gpus
+
     assignment = gpus.inherited_assignment(os.environ)
     if assignment is not None:
         worker_id = os.environ["PYTEST_XDIST_WORKER"]
@@ -189,67 +72,105 @@ def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     for line in markers.MARKERS.values():
         config.addinivalue_line("markers", line)
-    session = MagiSession(
-        perf=bool(_option_or_ini(config, "magi_perf")[0]),
-        rounds=_rounds(config),
-        report_path=_path(config, "magi_report"),
-        report_png=_path(config, "magi_report_png"),
-        locate=bool(_option_or_ini(config, "magi_locate")[0]),
-        locate_budget=_locate_budget(config),
+    session = read_session(config)
+    if not is_xdist_worker(config):
+        _configure_controller(config, session)
+    else:
+        _configure_worker(config, session)
+    _configure_snapshots(config)
+    config.stash[SESSION_KEY] = session
+    config.pluginmanager.register(RecordCollector(session), RECORD_COLLECTOR)
+
+
+def _configure_controller(config: pytest.Config, session: MagiSession) -> None:
+    updating = config.getoption("update_snapshots", False) or config.getoption(
+        "update_new_snapshots_only", False
     )
-    worker = _is_xdist_worker(config)
-    if not worker:
-        updating = config.getoption("update_snapshots", False) or config.getoption(
-            "update_new_snapshots_only", False
+    workers = session.workers = xdist_workers(config)
+    if updating and workers > 1:
+        raise pytest.UsageError(
+            f"--snapshot-update with {workers} xdist workers: each worker rewrites whole "
+            f"multi-entry snapshot files (.ambr) with only the entries of the tests it ran, "
+            f"so concurrent writers corrupt them and drop other tests' snapshots. Update "
+            f"snapshots in one process: pytest -n 0 --snapshot-update"
         )
-        workers = session.workers = _xdist_workers(config)
-        if updating and workers > 1:
-            raise pytest.UsageError(
-                f"--snapshot-update with {workers} xdist workers: each worker rewrites whole "
-                f"multi-entry snapshot files (.ambr) with only the entries of the tests it ran, "
-                f"so concurrent writers corrupt them and drop other tests' snapshots. Update "
-                f"snapshots in one process: pytest -n 0 --snapshot-update"
-            )
-        if session.report_png is not None and not report.matplotlib_available():
+    if session.report_png is not None:
+        import importlib.util
+
+        if importlib.util.find_spec("matplotlib") is None:
             raise pytest.UsageError(
                 f"--magi-report-png {str(session.report_png)!r} needs matplotlib, which is not "
-                f"installed: {report.PLOT_INSTALL_HINT}"
+                f"installed: pip install pytest-magi[plot]"
             )
-        if session.perf and workers > 1:  # last: it claims GPUs, which unconfigure releases
-            session.bind_gpus(workers, os.environ)
-    else:
-        workerinput = config.workerinput  # type: ignore[attr-defined]
-        worker_id = str(workerinput["workerid"])
+    if session.perf and workers > 1:  # last: it claims GPUs, which unconfigure releases
+        session.cache_slot = CacheSlot.claim()
+        session.bind_gpus(workers, os.environ)
+
+
+def _configure_worker(config: pytest.Config, session: MagiSession) -> None:
+    workerinput = config.workerinput  # type: ignore[attr-defined]
+    worker_id = str(workerinput["workerid"])
+    pin = config.stash.get(WORKER_PIN_KEY, None)
+    if pin is not None or any(str(key).startswith("magi") for key in workerinput):
+        from .. import gpus
+
         assignment = workerinput.get(gpus.WORKERINPUT_KEY)
-        pin = config.stash.get(WORKER_PIN_KEY, None)
         if pin is not None and pin.assignment != assignment:  # not what the controller said
             pin.undo()
             pin = None
         if pin is None and assignment:
             pin = WorkerPin.pin(worker_id, assignment)
         session.worker_pin = pin
-        session.isolate_worker_caches(worker_id)
-    config.stash[SESSION_KEY] = session
-    config.pluginmanager.register(RecordCollector(session), RECORD_COLLECTOR)
+    slot = workerinput.get(CACHE_SLOT_KEY)
+    if slot:  # only --magi-perf -n N: timing wants each worker's caches to itself
+        session.isolate_worker_caches(worker_id, slot)
+
+
+def _configure_snapshots(config: pytest.Config) -> None:
+    """Make `MagiAmberExtension` syrupy's default extension unless the user chose one; refuse
+    `--snapshot-update` on a GPU whose code is not the baseline's."""
+    option: Any = config.option
+    if hasattr(option, "default_extension") and not option.default_extension:
+        option.default_extension = DEFAULT_SNAPSHOT_EXTENSION
+    if getattr(option, "update_snapshots", False) or getattr(
+        option, "update_new_snapshots_only", False
+    ):
+        from ..snapshots import device_update_refusal, snapshot_device_key
+
+        refusal = device_update_refusal(snapshot_device_key())
+        if refusal is not None:
+            raise pytest.UsageError(refusal)
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Never collect inside a snapshot folder: `.py` snapshots are named `test_*.py`."""
+    name = config.getoption("snapshot_dirname", None) or SNAPSHOT_DIRNAME
+    if collection_path.name == name and collection_path.is_dir():
+        return True
+    return None
 
 
 @pytest.hookimpl(optionalhook=True, tryfirst=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """`-n auto` with `--magi-perf`: one worker per GPU (xdist's own rule otherwise)."""
-    if (
-        os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS")
-        or not _option_or_ini(config, "magi_perf")[0]
-    ):
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS") or not option_or_ini(config, "magi_perf")[0]:
         return None  # the user's count, or no timing: xdist decides
+    from .. import gpus
+
     return gpus.auto_workers(os.environ, gpus.host_gpu_count())
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
-    """xdist controller, as it starts a worker: give it its GPU under `--magi-perf -n N`."""
+    """xdist controller, as it starts a worker: its GPU and cache slot under `--magi-perf -n N`."""
     session = node.config.stash.get(SESSION_KEY, None)
-    if session is not None and session.gpu_binding is not None:
-        node.workerinput[gpus.WORKERINPUT_KEY] = session.gpu_binding.assign(str(node.gateway.id))
+    if session is None or session.gpu_binding is None:
+        return
+    from .. import gpus
+
+    node.workerinput[gpus.WORKERINPUT_KEY] = session.gpu_binding.assign(str(node.gateway.id))
+    if session.cache_slot is not None:
+        node.workerinput[CACHE_SLOT_KEY] = str(session.cache_slot.path)
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -262,135 +183,200 @@ def pytest_testnodedown(node: Any, error: object) -> None:
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     session = config.stash.get(SESSION_KEY, None)
-    collector = config.pluginmanager.get_plugin(RECORD_COLLECTOR)
-    if collector is not None:
-        config.pluginmanager.unregister(collector)
+    for name in (RECORD_COLLECTOR, ACTIVE_TESTS, GUARD):
+        plugin = config.pluginmanager.get_plugin(name)
+        if plugin is not None:
+            config.pluginmanager.unregister(plugin)
     if session is not None:
         session.close()
         del config.stash[SESSION_KEY]
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
+    """One line, only where a magi option is on (a run that never asked says nothing)."""
     session = config.stash[SESSION_KEY]
-    perf = f"on, {session.rounds} rounds" if session.perf else "off (--magi-perf)"
-    if session.gpu_binding is not None:
-        perf += f", one GPU per xdist worker (GPUs {session.gpu_binding.plan.describe()})"
-    return f"magi: perf timing {perf}" + (
-        f", report {session.report_path}" if session.report_path else ""
-    )
+    parts = []
+    if session.perf:
+        perf = f"perf timing on, {session.rounds} rounds"
+        if session.gpu_binding is not None:
+            perf += f", one GPU per xdist worker (GPUs {session.gpu_binding.plan.describe()})"
+        parts.append(perf)
+    if session.report_path:
+        parts.append(f"report {session.report_path}")
+    if session.guard != "used":
+        parts.append(f"config guard {session.guard}")
+    return "magi: " + ", ".join(parts) if parts else None
 
 
 @pytest.hookimpl(trylast=True)  # after xdist's, which marks the grouped tests (xdist_compat)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if _is_xdist_worker(config) and getattr(config.option, "loadgroup", False):
-        xdist_compat.keep_group_suffixes(items)
+    session = config.stash[SESSION_KEY]
+    if is_xdist_worker(config) and getattr(config.option, "loadgroup", False):
+        from .xdist_compat import keep_group_suffixes
+
+        keep_group_suffixes(items)
+    session.foreign_markers = markers.foreign_markers(config.getini("markers"))
+    checked = 0
     for item in items:
+        if _classify(config, session, item):
+            checked += 1
+    pin_error = session.worker_pin is not None and session.worker_pin.error is not None
+    if (checked or pin_error) and not config.pluginmanager.has_plugin(ACTIVE_TESTS):
+        config.pluginmanager.register(ActiveTests(session), ACTIVE_TESTS)
+    if checked and session.guard != "off" and not config.pluginmanager.has_plugin(GUARD):
+        from .guard import GuardPlugin
+
+        config.pluginmanager.register(GuardPlugin(), GUARD)
+
+
+def _classify(config: pytest.Config, session: MagiSession, item: pytest.Item) -> bool:
+    """Parse the item's magi markers into its stash and say whether the plugin checks it."""
+    names = activation.marker_names(item)
+    parsed = markers.ParsedMarkers({}, {})
+    if names:
         try:
-            parsed = markers.parse_item_markers(item)
+            parsed = markers.parse_item_markers(item, skip=session.foreign_markers, names=names)
         except pytest.UsageError as exc:
-            if not _is_xdist_worker(config):
+            if not is_xdist_worker(config):
                 raise
             # a UsageError would crash an xdist worker: the test errors at setup instead
             item.stash[MARKER_ERROR_KEY] = str(exc)
-            continue
-        if "min_speedup" in parsed:
-            item.stash[MIN_SPEEDUP_KEY] = parsed["min_speedup"]
-        limits = [parsed[name] for name in markers.COMPILE_LIMIT_COUNTS if name in parsed]
-        if limits:
-            item.stash[COMPILE_LIMITS_KEY] = limits
-        if "requires_cuda" in parsed:
-            spec = parsed["requires_cuda"]
-            item.stash[REQUIRES_CUDA_KEY] = spec
-            reason = markers.requires_cuda_skip_reason(spec)
-            if reason is not None:
-                item.add_marker(pytest.mark.skip(reason=reason))
+            item.stash[ACTIVE_KEY] = activation.GUARD_OFF
+            return True
+        for name, args in parsed.not_ours.items():
+            if name not in session.warned:
+                session.warned.add(name)
+                warnings.warn(
+                    markers.MagiMarkerWarning(
+                        f"{item.nodeid}: @pytest.mark.{name}({args}) has arguments pytest-magi's "
+                        f"{name} does not take ({markers.MARKERS[name].split(':')[0]}); the "
+                        f"plugin leaves this marker to its owner and does not act on it"
+                    ),
+                    stacklevel=1,
+                )
+    values = parsed.values
+    if "min_speedup" in values:
+        item.stash[MIN_SPEEDUP_KEY] = values["min_speedup"]
+    limits = [values[name] for name in markers.COMPILE_LIMIT_COUNTS if name in values]
+    if limits:
+        item.stash[COMPILE_LIMITS_KEY] = limits
+    if "requires_cuda" in values:
+        spec = values["requires_cuda"]
+        item.stash[REQUIRES_CUDA_KEY] = spec
+        reason = markers.requires_cuda_skip_reason(spec)
+        if reason is not None:
+            item.add_marker(pytest.mark.skip(reason=reason))
+    fixtures = not set(getattr(item, "fixturenames", ())).isdisjoint(activation.MAGI_FIXTURES)
+    used = bool(values) or fixtures or activation.in_paths(item.path, session.opt_in_paths)
+    mode = activation.guard_mode(used, session.guard)
+    if used or mode != activation.GUARD_OFF:
+        item.stash[ACTIVE_KEY] = mode
+        return True
+    return False
 
 
-def _fail(message: str) -> NoReturn:
-    pytest.fail(message, pytrace=False)
+class ActiveTests:
+    """The per-test hooks, registered only in runs with tests the plugin acts on; each returns
+    at once for any other test."""
+
+    def __init__(self, session: MagiSession) -> None:
+        self.session = session
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        # tryfirst: the guard's snapshot comes before any fixture, and an error before any
+        # other plugin's setup (whose teardown then has nothing to undo)
+        if MARKER_ERROR_KEY in item.stash:
+            pytest.fail(f"UsageError: {item.stash[MARKER_ERROR_KEY]}", pytrace=False)
+        pin = self.session.worker_pin
+        if pin is not None and pin.error is not None:
+            pytest.fail(f"UsageError: {pin.error}", pytrace=False)
+        if activation.guard_now(item.stash.get(ACTIVE_KEY, activation.GUARD_OFF)):
+            from .guard import FixtureGuard
+
+            item.stash[FIXTURE_GUARD_KEY] = FixtureGuard()
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_call(self, item: pytest.Item) -> Generator[None, None, None]:
+        if ACTIVE_KEY not in item.stash:
+            return (yield)
+        spec = item.stash.get(MIN_SPEEDUP_KEY, None)
+        limits = item.stash.get(COMPILE_LIMITS_KEY, None)
+        pairs: list[Any] = item.stash.setdefault(PAIRS_KEY, [])
+        with _body_guard(item):
+            try:
+                result = yield
+            except BaseException:
+                if spec is not None and pairs:
+                    from .verdicts import record_failed_pairs
+
+                    record_failed_pairs(item.nodeid, spec, pairs, lambda r: record_pair(item, r))
+                raise
+            finally:
+                _record_compile_health(item, pairs)
+            if limits:
+                from .verdicts import check_compile_limits
+
+                check_compile_limits(item.nodeid, limits, pairs)
+            if spec is not None:
+                from .verdicts import check_min_speedup
+
+                check_min_speedup(
+                    item.nodeid,
+                    spec,
+                    pairs,
+                    perf=self.session.perf,
+                    perf_cpu=self.session.perf_cpu,
+                    rounds=self.session.rounds,
+                    record=lambda rec: record_pair(item, rec),
+                )
+        return result
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(
+        self, item: pytest.Item, call: pytest.CallInfo[None]
+    ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+        rep = yield
+        if ACTIVE_KEY not in item.stash or call.when != "call":
+            return rep
+        if rep.failed and call.excinfo is not None:
+            _locate_failure(item, rep, call.excinfo.value)
+        # the perf skip is raised by the plugin after the body: report it at the test, as
+        # skipif does
+        if rep.skipped and MIN_SPEEDUP_KEY in item.stash and call.excinfo is not None:
+            message = str(call.excinfo.value)
+            if message.startswith("timing skipped:"):
+                path, lineno = item.reportinfo()[:2]
+                rep.longrepr = (str(path), (lineno or 0) + 1, f"Skipped: {message}")
+        return rep
 
 
-def _inductor_loaded() -> bool:
-    """Whether torch's Inductor config is imported (nothing can have changed it otherwise)."""
-    return "torch._inductor.config" in sys.modules
+def _body_guard(item: pytest.Item) -> Any:
+    """The config guard around the body (patches of `config_patch` made there are undone
+    first), or nothing for a test the guard does not check."""
+    import contextlib
 
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
-    if _inductor_loaded():
-        from .config_guard import snapshot_inductor_config
-
-        item.stash[CONFIG_BEFORE_KEY] = snapshot_inductor_config()
-    else:
-        item.stash[CONFIG_BEFORE_KEY] = None
-    if MARKER_ERROR_KEY in item.stash:
-        pytest.fail(f"UsageError: {item.stash[MARKER_ERROR_KEY]}", pytrace=False)
-    pin = item.config.stash[SESSION_KEY].worker_pin
-    if pin is not None and pin.error is not None:
-        pytest.fail(f"UsageError: {pin.error}", pytrace=False)
-    return (yield)
-
-
-def _leak_guard(item: pytest.Item) -> Any:
-    """The config leak guard around the body, or nothing while Inductor is not imported."""
-    patches = item.stash.get(CONFIG_PATCHES_KEY, None)
-    if not _inductor_loaded() and patches is None:
+    mode = item.stash.get(ACTIVE_KEY, activation.GUARD_OFF)
+    if FIXTURE_GUARD_KEY not in item.stash and not activation.guard_now(mode):
         return contextlib.nullcontext()
-    from .config_guard import ConfigLeakGuard
+    from ..config_guard import ConfigLeakGuard
 
-    return ConfigLeakGuard(patches=patches, what="the test", on_leak=_fail)
+    def fail(message: str) -> Any:
+        pytest.fail(message, pytrace=False)
+
+    patches = item.stash.get(CONFIG_PATCHES_KEY, None)
+    return ConfigLeakGuard(patches=patches, what="the test", on_leak=fail)
 
 
 def _record_compile_health(item: pytest.Item, pairs: list[Any]) -> None:
+    if not pairs:
+        return
+    from ..report import CompileRecord
+
     for pair in pairs:
-        rec = report.CompileRecord.from_pair(item.nodeid, pair)
+        rec = CompileRecord.from_pair(item.nodeid, pair)
         if rec is not None:
             record_compile(item, rec)
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
-    session = item.config.stash[SESSION_KEY]
-    spec = item.stash.get(MIN_SPEEDUP_KEY, None)
-    limits = item.stash.get(COMPILE_LIMITS_KEY, None)
-    pairs: list[Any] = item.stash.setdefault(PAIRS_KEY, [])
-    with _leak_guard(item):
-        try:
-            result = yield
-        finally:
-            _record_compile_health(item, pairs)
-        if limits:
-            markers.check_compile_limits(item.nodeid, limits, pairs)
-        if spec is not None:
-            markers.check_min_speedup(
-                item.nodeid,
-                spec,
-                pairs,
-                perf=session.perf,
-                rounds=session.rounds,
-                record=lambda rec: record_pair(item, rec),
-            )
-    return result
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(
-    item: pytest.Item, call: pytest.CallInfo[None]
-) -> Generator[None, pytest.TestReport, pytest.TestReport]:
-    rep = yield
-    if call.when == "call" and rep.failed and call.excinfo is not None:
-        _locate_failure(item, rep, call.excinfo.value)
-    # the perf skip is raised by the plugin after the body: report it at the test, as skipif does
-    if (
-        call.when == "call"
-        and rep.skipped
-        and MIN_SPEEDUP_KEY in item.stash
-        and call.excinfo is not None
-        and str(call.excinfo.value) == markers.PERF_SKIP_REASON
-    ):
-        path, lineno = item.reportinfo()[:2]
-        rep.longrepr = (str(path), (lineno or 0) + 1, f"Skipped: {markers.PERF_SKIP_REASON}")
-    return rep
 
 
 def _locate_failure(item: pytest.Item, rep: pytest.TestReport, exc: BaseException) -> None:
@@ -400,6 +386,8 @@ def _locate_failure(item: pytest.Item, rep: pytest.TestReport, exc: BaseExceptio
     locate = getattr(exc, "locate", None)
     if not session.locate or not callable(locate):
         return
+    from ..report import LOCATE_PROPERTY
+
     try:
         found = locate(budget_s=session.locate_budget)
     except Exception as error:  # the failure stands; say why no report came
@@ -408,22 +396,10 @@ def _locate_failure(item: pytest.Item, rep: pytest.TestReport, exc: BaseExceptio
     rep.sections.append(("magi locate", str(found)))
     item.user_properties.append(
         (
-            report.LOCATE_PROPERTY,
+            LOCATE_PROPERTY,
             {**found.to_dict(), "test": item.nodeid, "failing_side": getattr(exc, "side", "")},
         )
     )
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
-    before = item.stash.get(CONFIG_BEFORE_KEY, None)
-    if before is None:
-        return (yield)
-    from .config_guard import ConfigLeakGuard
-
-    with ConfigLeakGuard(before=before, what="the test's fixtures", on_leak=_fail):
-        result = yield
-    return result
 
 
 class RecordCollector:
@@ -434,10 +410,15 @@ class RecordCollector:
         self.session = session
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        self.session.add_time(
-            report.nodeid, report.when, float(report.duration), report.outcome, _worker_of(report)
-        )
-        if report.when == "teardown":
+        if self.session.records_wanted:
+            self.session.add_time(
+                report.nodeid,
+                report.when,
+                float(report.duration),
+                report.outcome,
+                _worker_of(report),
+            )
+        if report.when == "teardown" and report.user_properties:
             self.session.collect(report.user_properties)
 
 
@@ -452,8 +433,12 @@ def _worker_of(report: pytest.TestReport) -> str:
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     magi = session.config.stash.get(SESSION_KEY, None)
-    if magi is None or _is_xdist_worker(session.config):
+    if magi is None or is_xdist_worker(session.config):
         return
+    if magi.report_path is None and magi.report_png is None:
+        return
+    from .. import report
+
     if magi.report_path is not None:
         data = report.build_report(
             magi.pairs,
@@ -473,15 +458,21 @@ def pytest_terminal_summary(
     terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config
 ) -> None:
     session = config.stash.get(SESSION_KEY, None)
-    if session is None or _is_xdist_worker(config):
+    if session is None or is_xdist_worker(config):
         return
+    if not (session.pairs or session.compile_records or session.kernel_counts or session.written):
+        return
+    from .. import report
+
     tr = terminalreporter
     if session.pairs:
         tr.write_sep("=", "magi: compiled pairs")
         for line in report.format_pairs_table(session.pairs):
             tr.write_line(line)
         if any(r.verdict == report.VERDICT_NOT_MEASURED for r in session.pairs):
-            tr.write_line(f"(not measured: {markers.PERF_SKIP_REASON})")
+            from .verdicts import PERF_SKIP_REASON
+
+            tr.write_line(f"(not measured: {PERF_SKIP_REASON})")
     if session.compile_records:
         tr.write_sep("=", "magi: compile health (graphs/frames, breaks, recompiles)")
         for line in report.format_compile_table(session.compile_records):

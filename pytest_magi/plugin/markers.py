@@ -1,35 +1,35 @@
-"""The magi markers: one table, parsed once at collection, and what each marker does.
+"""The magi markers: one table, parsed once at collection into frozen dataclasses.
 
 | marker | parsed into | effect |
 | --- | --- | --- |
-| `requires_cuda` / `requires_cuda(min_capability=(8, 0))` | `RequiresCuda` | skipped, with a reason naming the device, when there is no such GPU |
-| `min_speedup(ratio)` | `MinSpeedup` | perf test: with `--magi-perf` every `compiled_pair` the test built is timed after the body passed and must reach `ratio`; without it the body runs and the test is then skipped |
-| `no_graph_breaks(side="both")` | `CompileLimit` | after the body passed, every `compiled_pair` the test built must have compiled without a graph break (`pair.expect_compile(graph_breaks=0)`) |
-| `no_recompiles(side="both")` | `CompileLimit` | the same for recompiles (`pair.expect_compile(recompiles=0)`) |
+| `requires_cuda` / `requires_cuda(min_capability=(8, 0), reason=...)` | `RequiresCuda` | skipped, with a reason naming the device, when there is no such GPU |
+| `min_speedup(ratio)` | `MinSpeedup` | perf test: timed with `--magi-perf` (`pytest_magi.plugin.verdicts`) |
+| `no_graph_breaks(side="both")` | `CompileLimit` | every `compiled_pair` of the test compiled without a graph break |
+| `no_recompiles(side="both")` | `CompileLimit` | the same for recompiles |
+| `magi` | - | opts a test, class or module in: the plugin checks it though it uses no magi fixture |
 
-Parsing is strict: a bad argument is a `pytest.UsageError` naming the test, the value (`!r`) and
-what is expected, raised at collection so a typo never turns into a silently weaker test.
+Parsing is strict for arguments that are the plugin's: a bad value is a `pytest.UsageError`
+naming the test, the value (`!r`) and what is expected. `reason=` is accepted everywhere (pytest's
+own vocabulary). A marker another project registers under the same name is that project's: the
+plugin leaves it alone (`foreign_markers`). A `requires_cuda` with arguments the plugin does not
+know is treated the same way, with one warning per run. This module imports no torch.
 """
 
 from __future__ import annotations
 
-import dataclasses
+import difflib
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
-from .gpus import timed_gpu
-from .report import NUMERICS_NOT_CHECKED, PairRecord
-from .timing import host_text
-
 # The marker table: name -> "signature: one-line help" (registered in pytest_configure).
 MARKERS: dict[str, str] = {
     "requires_cuda": (
-        "requires_cuda(min_capability=None): skip unless a CUDA GPU (of at least compute "
-        "capability (major, minor)) is available"
+        "requires_cuda(min_capability=None, reason=None): skip unless a CUDA GPU (of at least "
+        "compute capability (major, minor)) is available"
     ),
     "min_speedup": (
         "min_speedup(ratio): perf test; with --magi-perf fail unless candidate/baseline "
@@ -43,6 +43,10 @@ MARKERS: dict[str, str] = {
         "no_recompiles(side='both'): fail if a compiled_pair of the test recompiles "
         "(side: 'baseline', 'candidate' or 'both')"
     ),
+    "magi": (
+        "magi: opt this test (class, module) in to the magi plugin's checks, such as the "
+        "Inductor config leak guard, though it uses no magi fixture"
+    ),
 }
 # the compile-health markers: marker name -> the CompileStats count that must stay 0
 COMPILE_LIMIT_COUNTS: dict[str, str] = {
@@ -51,15 +55,21 @@ COMPILE_LIMIT_COUNTS: dict[str, str] = {
 }
 SIDE_CHOICES = ("both", "baseline", "candidate")
 
-PERF_SKIP_REASON = "timing skipped: run with --magi-perf"
-NO_PAIR_MESSAGE = "min_speedup test built no compiled_pair"
+
+class MagiMarkerWarning(pytest.PytestWarning):
+    """A marker of a magi name that the plugin leaves to its owner (shown once per run)."""
+
+
+class NotOurs(Exception):
+    """Raised by a parser: this mark is another project's marker of the same name."""
 
 
 @dataclass(frozen=True)
 class RequiresCuda:
-    """`@pytest.mark.requires_cuda(min_capability=(major, minor))`."""
+    """`@pytest.mark.requires_cuda(min_capability=(major, minor), reason=...)`."""
 
     min_capability: tuple[int, int] | None = None
+    reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -78,6 +88,22 @@ class CompileLimit:
     side: str = "both"
 
 
+# --------------------------------------------------------------------------- foreign markers
+def foreign_markers(registered: Iterable[str]) -> dict[str, str]:
+    """Names of the magi markers that another project registers too, with its line.
+
+    `registered` is `config.getini("markers")`: every `name(args): help` line, the plugin's own
+    among them. A line of a magi marker's name that is not the plugin's is another project's.
+    """
+    ours = set(MARKERS.values())
+    found: dict[str, str] = {}
+    for line in registered:
+        name = line.split(":", 1)[0].split("(", 1)[0].strip()
+        if name in MARKERS and line.strip() not in ours:
+            found.setdefault(name, line.strip())
+    return found
+
+
 # --------------------------------------------------------------------------- parsing
 def _usage_error(nodeid: str, usage: str, problem: str, expected: str) -> pytest.UsageError:
     return pytest.UsageError(f"{nodeid}: @pytest.mark.{usage}: {problem}; expected {expected}")
@@ -91,13 +117,13 @@ def _check_no_extra(
     kwargs: dict[str, Any],
     allowed: Sequence[str],
 ) -> None:
-    unknown = sorted(set(kwargs) - set(allowed))
+    unknown = sorted(set(kwargs) - set(allowed) - {"reason"})
     if unknown:
         raise _usage_error(
             nodeid,
             usage,
             f"unknown keyword argument(s) {', '.join(unknown)}",
-            f"only {', '.join(allowed) or 'no keyword arguments'}",
+            f"only {', '.join((*allowed, 'reason'))}",
         )
     if args:
         raise _usage_error(
@@ -108,13 +134,34 @@ def _check_no_extra(
         )
 
 
+def _reason(nodeid: str, usage: str, kwargs: dict[str, Any]) -> str | None:
+    reason = kwargs.get("reason")
+    if reason is not None and not isinstance(reason, str):
+        raise _usage_error(nodeid, usage, f"reason={reason!r}", "a str (or None)")
+    return reason
+
+
 def parse_requires_cuda(nodeid: str, args: Sequence[Any], kwargs: dict[str, Any]) -> RequiresCuda:
-    """`requires_cuda` / `requires_cuda(min_capability=(8, 0))` -> `RequiresCuda`."""
+    """`requires_cuda` / `requires_cuda(min_capability=(8, 0), reason="...")` -> `RequiresCuda`.
+
+    Arguments the plugin does not know raise `NotOurs` (another project's marker), except a
+    near miss of `min_capability`, which is a typo of ours and a `UsageError`.
+    """
     usage = "requires_cuda(min_capability=(major, minor))"
-    _check_no_extra(nodeid, "requires_cuda", usage, args, kwargs, ("min_capability",))
+    unknown = sorted(set(kwargs) - {"min_capability", "reason"})
+    for key in unknown:
+        if difflib.get_close_matches(key, ["min_capability"], n=1, cutoff=0.75):
+            raise _usage_error(
+                nodeid, usage, f"unknown keyword argument {key}", "min_capability (a typo?)"
+            )
+    if unknown or args:
+        raise NotOurs(
+            ", ".join([*(repr(a) for a in args), *(f"{k}={kwargs[k]!r}" for k in unknown)])
+        )
+    reason = _reason(nodeid, usage, kwargs)
     value = kwargs.get("min_capability")
     if value is None:
-        return RequiresCuda()
+        return RequiresCuda(reason=reason)
     if (
         not isinstance(value, tuple | list)
         or len(value) != 2
@@ -126,7 +173,7 @@ def parse_requires_cuda(nodeid: str, args: Sequence[Any], kwargs: dict[str, Any]
             f"min_capability={value!r}",
             "a (major, minor) pair of non-negative ints such as (8, 0), or None",
         )
-    return RequiresCuda(min_capability=(int(value[0]), int(value[1])))
+    return RequiresCuda(min_capability=(int(value[0]), int(value[1])), reason=reason)
 
 
 def parse_min_speedup(nodeid: str, args: Sequence[Any], kwargs: dict[str, Any]) -> MinSpeedup:
@@ -148,6 +195,7 @@ def parse_min_speedup(nodeid: str, args: Sequence[Any], kwargs: dict[str, Any]) 
         raise _usage_error(nodeid, usage, "the ratio is missing", expected)
     ratio, *extra = args
     _check_no_extra(nodeid, "min_speedup", usage, extra, kwargs, ("ratio",))
+    _reason(nodeid, usage, kwargs)
     if (
         not isinstance(ratio, int | float)
         or isinstance(ratio, bool)
@@ -168,6 +216,7 @@ def _compile_limit_parser(
         if args and "side" not in kwargs:
             kwargs["side"] = args.pop(0)
         _check_no_extra(nodeid, name, usage, args, kwargs, ("side",))
+        _reason(nodeid, usage, kwargs)
         side = kwargs.get("side", "both")
         if side not in SIDE_CHOICES:
             raise _usage_error(
@@ -178,21 +227,50 @@ def _compile_limit_parser(
     return parse
 
 
+def _parse_opt_in(nodeid: str, args: Sequence[Any], kwargs: dict[str, Any]) -> bool:
+    if args or set(kwargs) - {"reason"}:
+        raise _usage_error(nodeid, "magi", "arguments given", "no arguments: @pytest.mark.magi")
+    return True
+
+
 PARSERS: dict[str, Callable[[str, Sequence[Any], dict[str, Any]], Any]] = {
     "requires_cuda": parse_requires_cuda,
     "min_speedup": parse_min_speedup,
     **{name: _compile_limit_parser(name) for name in COMPILE_LIMIT_COUNTS},
+    "magi": _parse_opt_in,
 }
 
 
-def parse_item_markers(item: pytest.Item) -> dict[str, Any]:
-    """Parse every magi marker on `item` (all of them are validated; the closest one wins)."""
-    parsed: dict[str, Any] = {}
-    for name, parse in PARSERS.items():
+@dataclass
+class ParsedMarkers:
+    """The magi markers of one test: name -> parsed value (the closest mark wins), and the
+    marks left to their owners (name -> the arguments that said so)."""
+
+    values: dict[str, Any]
+    not_ours: dict[str, str]
+
+
+def parse_item_markers(
+    item: pytest.Item, skip: Iterable[str] = (), names: Iterable[str] | None = None
+) -> ParsedMarkers:
+    """Parse every magi marker on `item` but those in `skip` (another project's).
+
+    Every mark of a name is validated; the closest one wins. `names`: the marker names the item
+    carries, when the caller knows them already."""
+    values: dict[str, Any] = {}
+    not_ours: dict[str, str] = {}
+    present = set(PARSERS) if names is None else set(names) & set(PARSERS)
+    for name in PARSERS:
+        if name not in present or name in skip:
+            continue
         for mark in item.iter_markers(name):  # closest first
-            value = parse(item.nodeid, mark.args, dict(mark.kwargs))
-            parsed.setdefault(name, value)
-    return parsed
+            try:
+                value = PARSERS[name](item.nodeid, mark.args, dict(mark.kwargs))
+            except NotOurs as exc:
+                not_ours.setdefault(name, str(exc))
+                continue
+            values.setdefault(name, value)
+    return ParsedMarkers(values, not_ours)
 
 
 # --------------------------------------------------------------------------- requires_cuda
@@ -205,10 +283,11 @@ def requires_cuda_skip_reason(spec: RequiresCuda) -> str | None:
         if spec.min_capability
         else "a CUDA GPU"
     )
+    prefix = f"{spec.reason}: " if spec.reason else ""
     if not torch.cuda.is_available():
         build = f"CUDA {torch.version.cuda}" if torch.version.cuda else "a CPU-only build"
         return (
-            f"requires {wanted}: torch.cuda.is_available() is False "
+            f"{prefix}requires {wanted}: torch.cuda.is_available() is False "
             f"(torch {torch.__version__}, {build})"
         )
     if spec.min_capability is None:
@@ -219,116 +298,6 @@ def requires_cuda_skip_reason(spec: RequiresCuda) -> str | None:
         return None
     name = torch.cuda.get_device_name(index)
     return (
-        f"requires {wanted}: cuda:{index} ({name}) has capability {capability[0]}.{capability[1]}"
+        f"{prefix}requires {wanted}: cuda:{index} ({name}) has capability "
+        f"{capability[0]}.{capability[1]}"
     )
-
-
-# --------------------------------------------------------------------------- compile health
-def check_compile_limits(nodeid: str, limits: Sequence[CompileLimit], pairs: Sequence[Any]) -> None:
-    """After the body passed: every pair must meet every limit; one failure lists them all."""
-    if not pairs:
-        names = ", ".join(f"@pytest.mark.{lim.marker}" for lim in limits)
-        pytest.fail(
-            f"{names} checks the compiled_pair(s) the test builds, and it built none; build one "
-            f"with the compiled_pair fixture (compiled_pair(model, *inputs)) or drop the marker",
-            pytrace=False,
-        )
-    problems: list[str] = []
-    for pair in pairs:
-        for lim in limits:
-            try:
-                pair.expect_compile(side=lim.side, **{lim.count: 0})
-            except AssertionError as exc:
-                problems.append(f"@pytest.mark.{lim.marker}: {exc}")
-    if problems:
-        pytest.fail("\n".join(problems), pytrace=False)
-
-
-def compile_summary(pair: Any) -> str | None:
-    """The compile column of a pair: ``graphs 3->4 (more), breaks 1->1, recompiles 0->0``."""
-    stats = getattr(pair, "compile_stats", None)
-    if not isinstance(stats, dict) or set(stats) != {"baseline", "candidate"}:
-        return None
-    b, c = stats["baseline"], stats["candidate"]
-    more = " (more)" if c.graphs > b.graphs else ""
-    return (
-        f"graphs {b.graphs}->{c.graphs}{more}, breaks {b.graph_breaks}->{c.graph_breaks}, "
-        f"recompiles {b.recompiles}->{c.recompiles}"
-    )
-
-
-def numerics_of(pair: Any) -> str:
-    """The numerics cell of a pair's report row: its last ``assert_close`` in one line, or
-    ``"not checked"`` (a speedup nothing vouches for: the test never compared the outputs)."""
-    text = getattr(pair, "numerics", None)
-    return text if isinstance(text, str) and text else NUMERICS_NOT_CHECKED
-
-
-# --------------------------------------------------------------------------- min_speedup
-def check_min_speedup(
-    nodeid: str,
-    spec: MinSpeedup,
-    pairs: Sequence[Any],
-    *,
-    perf: bool,
-    rounds: int,
-    record: Callable[[PairRecord], None],
-) -> None:
-    """After a `min_speedup` test's body passed: time its pairs (or skip) and give the verdict.
-
-    Every pair is recorded through `record`, measured or not. Raises `pytest.fail` when a pair
-    misses the ratio or the test built no pair, `pytest.skip` when timing is off.
-    """
-    if not pairs:
-        pytest.fail(
-            f"{NO_PAIR_MESSAGE}: @pytest.mark.min_speedup({spec.ratio:g}) times the pairs the "
-            f"test builds with the compiled_pair fixture (compiled_pair(model, *inputs)); "
-            f"build at least one, or drop the marker",
-            pytrace=False,
-        )
-    if not perf:
-        for pair in pairs:
-            rec = PairRecord.not_measured(nodeid, str(pair.label), spec.ratio)
-            record(
-                dataclasses.replace(rec, compile=compile_summary(pair), numerics=numerics_of(pair))
-            )
-        pytest.skip(PERF_SKIP_REASON)
-
-    from .timing import PerfLock, measure_pair
-
-    failures: list[PairRecord] = []
-    for pair in pairs:
-        with PerfLock():  # re-entrant: measure_pair takes it too
-            speedup = measure_pair(pair, rounds=rounds, threshold=spec.ratio)
-        rec = PairRecord.from_speedup(nodeid, str(pair.label), spec.ratio, speedup)
-        gpu_index, gpu_name = timed_gpu(getattr(pair, "device", None), rec.device)
-        rec = dataclasses.replace(
-            rec,
-            compile=compile_summary(pair),
-            gpu_index=gpu_index,
-            gpu_name=gpu_name,
-            numerics=numerics_of(pair),
-        )
-        record(rec)
-        if rec.verdict != "pass":
-            failures.append(rec)
-    if failures:
-        pytest.fail("\n".join(format_speedup_failure(rec) for rec in failures), pytrace=False)
-
-
-def format_speedup_failure(rec: PairRecord) -> str:
-    """The failure text of one pair below its required speedup."""
-    return (
-        f"min_speedup({rec.required:g}) not met by pair {rec.label!r}: "
-        f"speedup {rec.speedup:.3f}x < required {rec.required:.3f}x\n"
-        f"  baseline  median {rec.baseline_ms:.4f} ms\n"
-        f"  candidate median {rec.candidate_ms:.4f} ms\n"
-        f"  spread {rec.spread:.1%} (IQR/median of the round ratios) over {rec.rounds} rounds\n"
-        f"  device {rec.device}{'' if rec.gpu_index is None else f' (GPU {rec.gpu_index})'}, "
-        f"torch {rec.torch_version}" + _host_line(rec) + f"\n  numerics {rec.numerics or '-'}"
-    )
-
-
-def _host_line(rec: PairRecord) -> str:
-    text = host_text(rec.baseline_ms, rec.baseline_host_ms, rec.candidate_ms, rec.candidate_host_ms)
-    return f"\n  {text}" if text else ""

@@ -3,7 +3,8 @@
 Session state lives in one `MagiSession` in `config.stash[SESSION_KEY]`; per-test state in
 `item.stash` under the keys below. Records of a test (pairs, kernel counts) are put in the test's
 `user_properties`, so that under pytest-xdist they reach the controller inside the test reports;
-`MagiSession.collect(report)` rebuilds them there (and in a run without xdist alike).
+`MagiSession.collect` rebuilds them there (and in a run without xdist alike). Importing this
+module imports neither torch nor the report code.
 """
 
 from __future__ import annotations
@@ -15,31 +16,27 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import pytest
 
-from . import gpus
 from .markers import CompileLimit, MinSpeedup, RequiresCuda
-from .report import (
-    COMPILE_PROPERTY,
-    KERNEL_COUNTS_PROPERTY,
-    LOCATE_PROPERTY,
-    PAIR_PROPERTY,
-    CompileRecord,
-    KernelCountRecord,
-    PairRecord,
-    TimedTest,
-)
 
-if TYPE_CHECKING:  # config_guard imports torch: the plugin loads without it
-    from .config_guard import ConfigPatchStack  # noqa: F401 - in a StashKey["..."] below
+if TYPE_CHECKING:
+    from ..config_guard import ConfigPatchStack  # noqa: F401 - in a StashKey below
+    from ..gpus import GpuBinding
+    from ..report import CompileRecord, KernelCountRecord, PairRecord, TimedTest
+    from .guard import FixtureGuard
 
 DEFAULT_PERF_ROUNDS = 8
 # seconds `--magi-locate` may spend retrying one failing pair (a real Wan 2.2 graph: ~15 s a retry)
 DEFAULT_LOCATE_BUDGET = 300.0
-# cache env vars each xdist worker gets its own folder for (unless the user set them)
+# cache env vars each xdist worker of `--magi-perf -n N` gets its own folder for (unless set)
 WORKER_CACHE_VARS = {"TORCHINDUCTOR_CACHE_DIR": "inductor", "TRITON_CACHE_DIR": "triton"}
+# the workerinput key of the cache slot the controller claimed for the run
+CACHE_SLOT_KEY = "magi_cache_slot"
+RECORD_PREFIX = "magi_"  # every record's user_properties name starts with it (report.*_PROPERTY)
+GUARD_CHOICES = ("used", "all", "off")
 
 
 @dataclass
@@ -47,11 +44,19 @@ class MagiSession:
     """Options of this run and every record of it (in the controller: of all workers)."""
 
     perf: bool = False
+    perf_cpu: bool = False
     rounds: int = DEFAULT_PERF_ROUNDS
     report_path: Path | None = None
     report_png: Path | None = None
     locate: bool = False
     locate_budget: float = DEFAULT_LOCATE_BUDGET
+    # which tests the config guard checks: "used" (tests that use the plugin), "all", "off"
+    guard: str = "used"
+    # rootdir-relative folders or files whose tests opt in (ini magi_paths), as absolute paths
+    opt_in_paths: tuple[Path, ...] = ()
+    # magi marker names another project registers too: the plugin leaves them to it
+    foreign_markers: dict[str, str] = field(default_factory=dict)
+    warned: set[str] = field(default_factory=set)  # marker names warned about this run
     pairs: list[PairRecord] = field(default_factory=list)
     kernel_counts: list[KernelCountRecord] = field(default_factory=list)
     compile_records: list[CompileRecord] = field(default_factory=list)
@@ -59,33 +64,48 @@ class MagiSession:
     test_times: dict[str, TimedTest] = field(default_factory=dict)  # by node id, all phases
     written: list[str] = field(default_factory=list)  # "JSON <path>", "PNG <path>"
     env_patch: pytest.MonkeyPatch = field(default_factory=pytest.MonkeyPatch, repr=False)
-    # --magi-perf -n N: in the controller, the GPUs of the run and their workers; in a worker,
-    # its pin (or why it could not pin: each of its tests then errors at setup)
-    gpu_binding: gpus.GpuBinding | None = None
+    # --magi-perf -n N: in the controller, the GPUs of the run and their workers and the run's
+    # cache slot; in a worker, its pin (or why it could not pin: each of its tests then errors)
+    gpu_binding: GpuBinding | None = None
+    cache_slot: CacheSlot | None = None
     worker_pin: WorkerPin | None = None
     # the xdist workers this run starts (0 without xdist) and when it began (time.monotonic()),
     # for the report's "options.workers" and "duration_s": two runs' reports compare by them
     workers: int = 0
     started: float = field(default_factory=time.monotonic)
 
+    @property
+    def records_wanted(self) -> bool:
+        """Whether per-test wall times are kept (only the JSON report shows them)."""
+        return self.report_path is not None
+
     def collect(self, user_properties: Iterable[tuple[str, object]]) -> None:
         """Add the records found in one test report's `user_properties`."""
-        for name, value in user_properties:
-            if name == PAIR_PROPERTY and isinstance(value, dict):
-                self.pairs.append(PairRecord.from_dict(value))
-            elif name == KERNEL_COUNTS_PROPERTY and isinstance(value, dict):
-                self.kernel_counts.append(KernelCountRecord.from_dict(value))
-            elif name == COMPILE_PROPERTY and isinstance(value, dict):
-                self.compile_records.append(CompileRecord.from_dict(value))
-            elif name == LOCATE_PROPERTY and isinstance(value, dict):
+        ours = [
+            (name, value)
+            for name, value in user_properties
+            if isinstance(name, str) and name.startswith(RECORD_PREFIX) and isinstance(value, dict)
+        ]
+        if not ours:
+            return
+        from .. import report
+
+        for name, value in ours:
+            if name == report.PAIR_PROPERTY:
+                self.pairs.append(report.PairRecord.from_dict(value))
+            elif name == report.KERNEL_COUNTS_PROPERTY:
+                self.kernel_counts.append(report.KernelCountRecord.from_dict(value))
+            elif name == report.COMPILE_PROPERTY:
+                self.compile_records.append(report.CompileRecord.from_dict(value))
+            elif name == report.LOCATE_PROPERTY:
                 self.locate_records.append(value)
 
-    def isolate_worker_caches(self, worker_id: str) -> dict[str, str]:
-        """Give this xdist worker its own Inductor and Triton cache folders.
+    def isolate_worker_caches(self, worker_id: str, slot: str | os.PathLike[str]) -> dict[str, str]:
+        """Give this xdist worker its own Inductor and Triton cache folders in the run's `slot`.
 
         Variables the user set are left alone. Returns what was set; `close()` restores.
         """
-        base = state_dir() / worker_id
+        base = Path(slot) / worker_id
         chosen: dict[str, str] = {}
         for var, sub in WORKER_CACHE_VARS.items():
             if _user_set(var):
@@ -96,9 +116,11 @@ class MagiSession:
             chosen[var] = str(folder)
         return chosen
 
-    def bind_gpus(self, workers: int, env: Mapping[str, str]) -> gpus.GpuBinding:
+    def bind_gpus(self, workers: int, env: Mapping[str, str]) -> GpuBinding:
         """Controller, `--magi-perf` with `workers` xdist workers: plan one GPU per worker and
         claim them for this run; a `pytest.UsageError` saying why not (see `pytest_magi.gpus`)."""
+        from .. import gpus
+
         try:
             plan = gpus.plan_gpus(workers, env=env, host_count=gpus.host_gpu_count())
             binding = gpus.GpuBinding(plan, folder=state_dir())
@@ -113,6 +135,7 @@ class MagiSession:
     def options(self) -> dict[str, Any]:
         options: dict[str, Any] = {
             "perf": self.perf,
+            "perf_cpu": self.perf_cpu,
             "rounds": self.rounds,
             "locate": self.locate,
             "workers": self.workers,
@@ -124,6 +147,8 @@ class MagiSession:
     def add_time(self, test: str, when: str, seconds: float, outcome: str, worker: str) -> None:
         """Add one phase (setup, call, teardown) of a test to its time; the outcome is the
         call's, or the phase's that did not pass (a failed setup, a skip)."""
+        from ..report import TimedTest
+
         before = self.test_times.get(test)
         total = seconds + (before.duration_s if before else 0.0)
         kept = before.outcome if before else ""
@@ -136,12 +161,45 @@ class MagiSession:
         return round(time.monotonic() - self.started, 3)
 
     def close(self) -> None:
-        """Undo the environment changes and give up GPU claims (pytest_unconfigure)."""
+        """Undo the environment changes, give up GPU claims and the cache slot."""
         self.env_patch.undo()
         if self.worker_pin is not None:
             self.worker_pin.undo()
         if self.gpu_binding is not None:
             self.gpu_binding.close()
+        if self.cache_slot is not None:
+            self.cache_slot.release()
+
+
+@dataclass
+class CacheSlot:
+    """A folder of per-worker caches that one `--magi-perf -n N` run holds alone.
+
+    Slots live in `state_dir()/caches/slot-K`; a run takes the first slot no other live run
+    holds (an exclusive `flock` on `slot-K.lock`, kept until the run ends), so caches stay warm
+    from one run to the next in a checkout and are never shared by two runs at once.
+    """
+
+    path: Path
+    handle: IO[str] | None = field(default=None, repr=False)
+
+    @classmethod
+    def claim(cls, root: Path | None = None, limit: int = 64) -> CacheSlot:
+        from ..gpus import _try_flock
+
+        root = (root or state_dir()) / "caches"
+        root.mkdir(parents=True, exist_ok=True)
+        for index in range(limit):
+            handle = (root / f"slot-{index}.lock").open("a")
+            if _try_flock(handle):
+                return cls(root / f"slot-{index}", handle)
+            handle.close()
+        return cls(Path(tempfile.mkdtemp(prefix="slot-", dir=root)))
+
+    def release(self) -> None:
+        if self.handle is not None:
+            self.handle.close()  # closing releases the flock
+            self.handle = None
 
 
 @dataclass
@@ -159,6 +217,8 @@ class WorkerPin:
     def pin(cls, worker_id: str, assignment: Mapping[str, str]) -> WorkerPin:
         """Set `CUDA_VISIBLE_DEVICES` (and its companions, `gpus.pin_environment`) unless CUDA
         is initialised in this process already."""
+        from .. import gpus
+
         pin = cls(worker_id, dict(assignment))
         if gpus.cuda_initialized():
             pin.error = gpus.initialized_message(worker_id, assignment["gpu"])
@@ -172,7 +232,7 @@ class WorkerPin:
 
 
 def state_dir() -> Path:
-    """This user's folder of the plugin's per-host state: worker caches, GPU claims and locks."""
+    """This user's folder of the plugin's per-host state: cache slots, GPU claims and locks."""
     return Path(tempfile.gettempdir()) / f"pytest-magi-{_user()}"
 
 
@@ -204,20 +264,28 @@ def record(item: pytest.Item, name: str, data: dict[str, Any]) -> None:
 
 
 def record_pair(item: pytest.Item, rec: PairRecord) -> None:
+    from ..report import PAIR_PROPERTY
+
     record(item, PAIR_PROPERTY, rec.to_dict())
 
 
 def record_kernel_counts(item: pytest.Item, rec: KernelCountRecord) -> None:
+    from ..report import KERNEL_COUNTS_PROPERTY
+
     record(item, KERNEL_COUNTS_PROPERTY, rec.to_dict())
 
 
 def record_compile(item: pytest.Item, rec: CompileRecord) -> None:
+    from ..report import COMPILE_PROPERTY
+
     record(item, COMPILE_PROPERTY, rec.to_dict())
 
 
 SESSION_KEY = pytest.StashKey[MagiSession]()
 # config.stash: a worker's GPU pin made before its conftests loaded (adopted by its session)
 WORKER_PIN_KEY = pytest.StashKey[WorkerPin]()
+# item.stash: on the tests the plugin acts on, their config guard (activation.GUARD_*)
+ACTIVE_KEY = pytest.StashKey[str]()
 # item.stash: the parsed markers (present only when the test has the marker)
 REQUIRES_CUDA_KEY = pytest.StashKey[RequiresCuda]()
 MIN_SPEEDUP_KEY = pytest.StashKey[MinSpeedup]()
@@ -228,5 +296,5 @@ MARKER_ERROR_KEY = pytest.StashKey[str]()
 PAIRS_KEY = pytest.StashKey[list[Any]]()
 # item.stash: the config_patch fixture's patches (present while the fixture is active)
 CONFIG_PATCHES_KEY = pytest.StashKey["ConfigPatchStack"]()
-# item.stash: Inductor config at the start of setup, compared after teardown
-CONFIG_BEFORE_KEY = pytest.StashKey[dict[str, Any] | None]()
+# item.stash: the config guard of the test's setup-to-teardown (fixtures), on active tests
+FIXTURE_GUARD_KEY = pytest.StashKey["FixtureGuard"]()
