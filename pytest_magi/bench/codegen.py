@@ -236,6 +236,8 @@ def summary_table(rows: list[Row], ratios: dict[str, gpu_ratios.GpuRatio] | None
 
 def ratio_note(rows: list[Row], ratios: dict[str, gpu_ratios.GpuRatio], path: Path) -> str:
     """Where the GPU ratios of the table were measured (device, torch, dates), and the file."""
+    if path.is_absolute() and path.is_relative_to(Path.cwd()):
+        path = path.relative_to(Path.cwd())
     shown = [ratios[r.name] for r in rows if r.name in ratios]
     if not shown:
         return f"GPU ratio: none recorded in {path} for these models"
