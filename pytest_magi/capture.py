@@ -208,22 +208,41 @@ def inductor_config_restored() -> Iterator[None]:
             torch._inductor.config.load_config(changed)
 
 
+def _same(a: Any, b: Any) -> bool:
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 - e.g. tensors among the arguments: not provably the same
+        return False
+
+
 class PassChain(CustomGraphPass):
     """The user's post-grad passes, run in order. ``uuid()`` combines theirs; a pass without
     one gets a token unique to this chain (a cache miss, never a wrong hit). ``results`` keeps
-    the ``PassResult`` of each ``MagiPass`` (its ``last_result``) per graph."""
+    the ``PassResult`` of each ``MagiPass`` (its ``last_result``) per graph; ``added`` maps, per
+    graph, each node a pass added or changed (another target or arguments) to that pass's name."""
 
     def __init__(self, passes: Sequence[Any]) -> None:
         self.passes = tuple(passes)
         self.results: list[Any] = []
+        self.added: list[dict[str, str]] = []
         self._token = uuid_module.uuid4().hex
 
     def __call__(self, graph: torch.fx.Graph) -> None:  # type: ignore[override]
+        added: dict[str, str] = {}
         for p in self.passes:
+            seen = {n.name: (n.target, n.args, n.kwargs) for n in graph.nodes}
             p(graph)
+            if isinstance(p, PassChain) and p.added:
+                added.update(p.added[-1])
+            else:
+                name = pass_name(p)
+                for n in graph.nodes:
+                    if not _same(seen.get(n.name), (n.target, n.args, n.kwargs)):
+                        added.setdefault(n.name, name)
             result = getattr(p, "last_result", None)
             if result is not None:
                 self.results.append(result)
+        self.added.append(added)
 
     def uuid(self) -> str:
         parts = [_pass_uuid(p) or f"opaque:{self._token}:{i}" for i, p in enumerate(self.passes)]

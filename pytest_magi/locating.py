@@ -96,6 +96,7 @@ from .numerics import (
     bound_for,
     reference_outputs,
 )
+from .pass_diff import first_divergence, rewritten_nodes
 from .sides import SideBackend, SideSpec, resolve_side
 
 # Relative L2 distance (compiled vs the eager graph, same inputs) above which an output is wrong.
@@ -223,6 +224,60 @@ class FirstBad:
 
 
 @dataclass
+class RewrittenNode:
+    """A node of the first wrong graph's post-grad graph that the side's passes added or changed,
+    upstream of the first wrong output (``pass_diff.rewritten_nodes``). ``by``: the pass that
+    made it (empty where the side does not say: a magi side's own passes); ``replaces``: the node
+    of the graph before the passes whose users it took over, or what it was when changed in
+    place; ``origin``: the node whose ``meta`` gave the module and source (empty: its own)."""
+
+    node: str
+    target: str
+    by: str = ""
+    replaces: str = ""
+    origin: str = ""
+    module: str = ""
+    module_type: str = ""
+    file: str = ""
+    line: int | None = None
+    function: str = ""
+    code: str = ""
+
+    @property
+    def source(self) -> str:
+        return _source_text(self.file, self.line, self.function)
+
+
+@dataclass
+class Divergence:
+    """The narrowest place the passes make the numbers wrong: the first node, in graph order, of
+    the first wrong graph's post-grad graph whose value with the passes differs beyond its
+    dtype's tolerance from its value without them (both graphs run eagerly on the first wrong
+    call's inputs; ``pass_diff.first_divergence``). ``replaces``: the node of the graph before
+    the passes it was compared with, where that has another name; ``changed``: whether the
+    passes added or changed this node itself (else it inherits a changed input's value)."""
+
+    node: str
+    target: str
+    distance: float
+    shape: tuple[int, ...] | None = None
+    dtype: str = ""
+    replaces: str = ""
+    changed: bool = False
+    origin: str = ""
+    module: str = ""
+    module_type: str = ""
+    file: str = ""
+    line: int | None = None
+    function: str = ""
+    code: str = ""
+
+    @property
+    def source(self) -> str:
+        return _source_text(self.file, self.line, self.function)
+
+
+@dataclass
 class Retry:
     """One rerun of the first wrong graph alone: its compiled code replayed, or a recompile.
 
@@ -304,6 +359,13 @@ class LocateReport:
     budget_s: float | None = None
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
+    # the nodes the side's passes added or changed upstream of the first wrong output, in the
+    # first wrong graph's post-grad graph ([]: none, or the side runs no passes)
+    rewritten: list[RewrittenNode] = field(default_factory=list)
+    # the first post-grad node whose value the passes change beyond tolerance (None: see
+    # diverges_note: the graphs agree, the side runs no passes, or they could not be run)
+    diverges: Divergence | None = None
+    diverges_note: str = ""
 
     @property
     def ok(self) -> bool:
@@ -515,12 +577,21 @@ def _origin(node: Any, position: int) -> dict[str, Any]:
     else:
         target = str(node.target)
     found: dict[str, Any] = {"node": node.name, "target": target, "position": position}
-    stack = node.meta.get("nn_module_stack") or {}
+    found.update(meta_origin(node.meta))
+    return found
+
+
+def meta_origin(meta: Mapping[str, Any]) -> dict[str, Any]:
+    """``module``, ``module_type``, ``file``, ``line``, ``function``, ``code`` from an FX node's
+    ``meta`` (its innermost ``nn_module_stack`` entry and the last frame of its ``stack_trace``;
+    the keys it does not have are left out)."""
+    found: dict[str, Any] = {}
+    stack = meta.get("nn_module_stack") or {}
     if stack:
         path, kind = list(stack.values())[-1]
         found["module"] = module_path(str(path))
         found["module_type"] = getattr(kind, "__name__", None) or str(kind).rsplit(".", 1)[-1]
-    lines = str(node.meta.get("stack_trace") or "").splitlines()
+    lines = str(meta.get("stack_trace") or "").splitlines()
     for i in range(len(lines) - 1, -1, -1):
         match = _FRAME.match(lines[i])
         if match:
@@ -548,6 +619,13 @@ def _copy_module(gm: torch.fx.GraphModule) -> torch.fx.GraphModule:
     """A GraphModule on a copy of ``gm``'s graph (nodes and meta), sharing its attributes: what
     a compiler later does to ``gm``'s graph does not reach it, and no weight is copied."""
     return torch.fx.GraphModule(gm, copy_graph(gm.graph))
+
+
+def _rewritten_record(item: dict[str, Any]) -> RewrittenNode:
+    return RewrittenNode(
+        item["node"], item["target"], item["by"], item["replaces"], item["origin"],
+        **meta_origin(item["meta"]),
+    )  # fmt: skip
 
 
 # --------------------------------------------------------------------------- validation
@@ -695,6 +773,8 @@ class _GraphState:
     origins: list[dict[str, Any]]
     managers: list[Any]
     symbolic: _Symbolic | None = None
+    # the post-grad graph before and after the side's passes, and which pass made which node
+    post_grad: tuple[torch.fx.Graph, torch.fx.Graph, dict[str, str]] | None = None
 
 
 @dataclass
@@ -708,6 +788,7 @@ class _Saved:
     rng: tuple[torch.Tensor, list[torch.Tensor]]  # the RNG state the wrong call started from
     compiled: Callable[..., Any]  # the code compiled in the run (the replay reruns it)
     symbolic: _Symbolic | None  # a dynamic graph's symbolic examples (the retries compile them)
+    post_grad: tuple[torch.fx.Graph, torch.fx.Graph, dict[str, str]] | None = None
 
 
 class _PatchedBackend:
@@ -851,6 +932,8 @@ class LocatingBackend:
         self._launched: list[str] | None = None
         self._configs: list[str] | None = None
         self._notes: list[str] = []
+        self._rewritten: list[RewrittenNode] = []
+        self._diverged: tuple[Divergence | None, str] | None = None
 
     # ------------------------------------------------------------------ compile and check
     def __call__(self, gm: torch.fx.GraphModule, example_inputs: Sequence[Any]) -> Any:
@@ -859,10 +942,16 @@ class LocatingBackend:
         symbolic = _symbolic(gm)
         magi = self.spec.backend if self.spec.kind == "magi" else None
         before = len(magi.managers) if magi is not None else 0
+        logged, chain = len(self.side.log.after), self.side.chain
+        added = len(chain.added) if chain is not None else 0
         compiled = self.side(gm, list(example_inputs))
         managers = list(magi.managers[before:]) if magi is not None else []
+        post_grad = None
+        if (self.spec.passes or magi is not None) and len(self.side.log.after) > logged:
+            made_by = chain.added[-1] if chain is not None and len(chain.added) > added else {}
+            post_grad = (self.side.log.before[-1], self.side.log.after[-1], dict(made_by))
         state = _GraphState(
-            GraphRecord(len(self._states)), eager, compiled, origins, managers, symbolic
+            GraphRecord(len(self._states)), eager, compiled, origins, managers, symbolic, post_grad
         )
         self._states.append(state)
 
@@ -909,8 +998,9 @@ class LocatingBackend:
                 )
             self._saved = _Saved(
                 record.index, state.eager, clones, grad, state.managers, devices, before,
-                state.compiled, state.symbolic,
+                state.compiled, state.symbolic, state.post_grad,
             )  # fmt: skip
+            self._rewritten = self._rewritten_upstream(state, self._first.output)
         return out
 
     def _compare(self, state: _GraphState, actual: list[Any], expected: list[Any]) -> list[int]:
@@ -964,8 +1054,11 @@ class LocatingBackend:
         return [s.record for s in self._states]
 
     def report(self) -> LocateReport:
-        """What the calls so far found; on the first call with a wrong output also the cures
-        (run once: later reports reuse them, and the saved inputs are freed after)."""
+        """What the calls so far found; on the first call with a wrong output also where the
+        passes' values first go wrong and the cures (run once: later reports reuse them, and
+        the saved inputs are freed after)."""
+        if self._saved is not None and self._diverged is None:
+            self._diverged = self._divergence(self._saved)
         if self._saved is not None and self.cure and self._cured is None:
             self._cured = self._cure(self._saved)
         notes = list(self._notes)  # the cures' own notes included
@@ -987,7 +1080,65 @@ class LocatingBackend:
             budget_s=self.budget_s,
             seconds=time.perf_counter() - self._start,
             notes=notes,
+            rewritten=copy.deepcopy(self._rewritten),
+            diverges=copy.copy(self._diverged[0]) if self._diverged else None,
+            diverges_note=self._diverged[1] if self._diverged else "",
         )
+
+    # ------------------------------------------------------------------ the passes' own diff
+    @staticmethod
+    def _rewritten_upstream(state: _GraphState, output: int) -> list[RewrittenNode]:
+        """The post-grad nodes the side's passes added or changed upstream of ``output``."""
+        if state.post_grad is None:
+            return []
+        before, after, made_by = state.post_grad
+        outputs = next(iter(after.find_nodes(op="output"))).args[0]
+        # AOTAutograd's inference graph returns the graph's outputs as they are; where the
+        # counts differ (mutated inputs returned too), every output's ancestry is searched
+        index = output if len(_flatten(outputs)) == state.record.n_outputs else None
+        try:
+            found = rewritten_nodes(before, after, index, made_by)
+        except Exception:  # noqa: BLE001 - the report stands without the diff
+            return []
+        return [_rewritten_record(item) for item in found]
+
+    def _divergence(self, saved: _Saved) -> tuple[Divergence | None, str]:
+        """The first post-grad node whose value the passes change beyond tolerance, and a note
+        where there is none."""
+        if saved.post_grad is None:
+            return None, (
+                "the side runs no post-grad passes: no graph without them to compare values with"
+                if not (self.spec.passes or self.spec.kind == "magi")
+                else "no post-grad graph was recorded for this graph"
+            )
+        before, after, _ = saved.post_grad
+        current = _rng_state(saved.devices)
+
+        def prepare() -> list[Any]:
+            _set_rng_state(saved.devices, saved.rng)
+            return strided_clone(saved.inputs)
+
+        try:
+            found = first_divergence(
+                before,
+                after,
+                saved.inputs,
+                lambda a, e: output_distance(a, e)[0],
+                self.tolerance_for,
+                prepare,
+            )
+        except Exception as error:  # noqa: BLE001 - reported; the cures still run
+            return None, f"values not compared: {type(error).__name__}: {error}"[:300]
+        finally:
+            _set_rng_state(saved.devices, current)
+        if found is None:
+            return None, (
+                "the post-grad graph with the passes computes the same values as without them "
+                "(run eagerly): the fault is below the graph (Inductor's lowering or code)"
+            )
+        meta = found.pop("meta")
+        found.update(meta_origin(meta))
+        return Divergence(**found), ""
 
     # ------------------------------------------------------------------ cures
     def _variants(self, saved: _Saved) -> list[tuple[str, str, SideSpec, str]]:
@@ -1407,6 +1558,60 @@ def _not_reproduced_text(replayed: bool | None) -> str:
     )
 
 
+def _where_lines(item: RewrittenNode | Divergence, indent: str) -> list[str]:
+    """The module and source lines of a post-grad node (where its ``meta`` says)."""
+    lines: list[str] = []
+    via = f" (from {item.origin})" if item.origin else ""
+    if item.module or item.module_type:
+        module = item.module or "(the top-level module)"
+        kind = f" ({item.module_type})" if item.module_type else ""
+        lines.append(f"{indent}module  {module}{kind}{via}")
+        via = ""
+    if item.file:
+        lines.append(f"{indent}source  {item.source}{via}")
+        if item.code:
+            lines.append(f"{indent}        {item.code}")
+    return lines
+
+
+#: rewritten nodes the text shows (``report.rewritten`` keeps them all)
+SHOWN_REWRITTEN = 8
+
+
+def _pass_lines(report: LocateReport) -> list[str]:
+    """The first post-grad node whose value the passes change, and the passes' own diff
+    upstream of the first wrong output."""
+    lines: list[str] = []
+    found = report.diverges
+    if found is not None:
+        shape = list(found.shape) if found.shape is not None else "-"
+        was = f", in place of {found.replaces}" if found.replaces else ""
+        what = "rewritten by the passes" if found.changed else "not rewritten (an input was)"
+        lines.append(
+            "first value that goes wrong: the post-grad graph with the passes against without "
+            "them, run eagerly"
+        )
+        lines.append(f"  node    {found.node} ({found.target}){was}: {what}")
+        lines.append(f"  value   {shape} {found.dtype}, {_fmt(found.distance)} from without them")
+        lines.extend(_where_lines(found, "  "))
+    elif report.diverges_note:
+        lines.append(f"values with and without the passes: {report.diverges_note}")
+    if report.rewritten:
+        lines.append("rewritten by the passes, upstream of it (post-grad graph):")
+        previous: list[str] = []
+        for item in report.rewritten[:SHOWN_REWRITTEN]:
+            by = f" by {item.by}" if item.by else ""
+            was = f", replaces {item.replaces}" if item.replaces else ""
+            lines.append(f"  {item.node} ({item.target}){by}{was}")
+            where = _where_lines(dataclasses.replace(item, origin=""), "    ")
+            if where != previous:  # nodes of one rewrite share their source: shown once
+                lines.extend(where)
+            previous = where
+        if len(report.rewritten) > SHOWN_REWRITTEN:
+            lines.append(f"  ... {len(report.rewritten) - SHOWN_REWRITTEN} more")
+    return lines
+
+
 def _report_lines(report: LocateReport) -> list[str]:
     graphs = report.graphs
     calls = sum(g.calls for g in graphs)
@@ -1445,6 +1650,7 @@ def _report_lines(report: LocateReport) -> list[str]:
             lines.append(f"  source  {first.source}")
             if first.code:
                 lines.append(f"          {first.code}")
+        lines.extend(_pass_lines(report))
     if report.fp32 is not None:
         fp32 = report.fp32
         text = {

@@ -32,6 +32,7 @@ docs/testing-a-pass.md states the rule with those numbers.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import copy
 import functools
 import math
@@ -481,8 +482,28 @@ def _leaf_text(
     return text
 
 
+# True while the plugin runs a test under ``--magi-locate``: it locates a failing pair itself
+_PLUGIN_LOCATES: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "pytest_magi_plugin_locates", default=False
+)
+
+
+@contextlib.contextmanager
+def plugin_locates(active: bool = True) -> Iterator[None]:
+    """While the block runs (the plugin's call of a test under ``pytest --magi-locate``), a
+    numerics failure's message does not suggest ``--magi-locate``: the plugin runs the locate
+    itself and shows its report with the failure (section "magi locate")."""
+    token = _PLUGIN_LOCATES.set(bool(active))
+    try:
+        yield
+    finally:
+        _PLUGIN_LOCATES.reset(token)
+
+
 def locate_call(side: str) -> str:
     """How a failing side is located, as a numerics failure's message ends."""
+    if _PLUGIN_LOCATES.get():
+        return f"pair.locate(side={side!r}); its report follows (section 'magi locate')"
     return f"pair.locate(side={side!r}), or run pytest with --magi-locate"
 
 

@@ -38,11 +38,19 @@ from pytest_magi.locating import (
 )
 
 aten = torch.ops.aten
-SOURCE_LINE = next(
-    i
-    for i, text in enumerate(Path(__file__).read_text().splitlines(), 1)
-    if text.strip().endswith("# the line locate names")
-)
+
+
+def _line_of(marker: str) -> int:
+    return next(
+        i
+        for i, text in enumerate(Path(__file__).read_text().splitlines(), 1)
+        if text.strip().endswith(marker)
+    )
+
+
+SOURCE_LINE = _line_of("# the line locate names")
+REWRITTEN_LINE = _line_of("# the line the pass rewrites")
+RESIDUAL_LINE = _line_of("# the residual, the graph's only output")
 
 
 class Block(nn.Module):
@@ -274,6 +282,117 @@ def test_a_magi_side_retries_each_enabled_pass_and_skips_those_that_did_not_appl
         retry = by_name[f"magi: {name}=False"]
         assert retry.status == "skipped" and "did not apply to this graph" in retry.note, retry
     assert report.clears == ["passes: without scale_last_conv"]
+
+
+# --------------------------------------------------------------------------- the pass's own diff
+class DivSqrtToMulRsqrt(CustomGraphPass):
+    """A slightly wrong pass: ``x / sqrt(y)`` becomes ``x * rsqrt(y) * 1.001``, built without
+    copying any node's ``meta`` (as a quick pass would)."""
+
+    def __call__(self, graph: torch.fx.Graph) -> None:  # type: ignore[override]
+        for node in list(graph.nodes):
+            if node.target != aten.div.Tensor or not isinstance(node.args[1], torch.fx.Node):
+                continue
+            x, root = node.args
+            if root.target != aten.sqrt.default:
+                continue
+            with graph.inserting_before(node):
+                rsqrt = graph.call_function(aten.rsqrt.default, (root.args[0],))
+                product = graph.call_function(aten.mul.Tensor, (x, rsqrt))
+                scaled = graph.call_function(aten.mul.Tensor, (product, 1.001))
+            node.replace_all_uses_with(scaled)
+            graph.erase_node(node)
+
+    def uuid(self) -> str:
+        return "tests.DivSqrtToMulRsqrt/1"
+
+
+class ResidualMLP(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc1 = nn.Linear(16, 32)
+        self.fc2 = nn.Linear(32, 16)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = self.fc1(x)
+        h = h / torch.sqrt(h.pow(2).mean(-1, keepdim=True) + 1e-6)  # the line the pass rewrites
+        h = torch.relu(h)
+        return self.fc2(h) + x  # the residual, the graph's only output
+
+
+@pytest.fixture(scope="module")
+def rsqrt_report() -> LocateReport:
+    torch.manual_seed(0)
+    net = ResidualMLP().eval()
+    return locate(net, torch.randn(4, 16), passes=[DivSqrtToMulRsqrt()], settings=[])
+
+
+def test_a_slightly_wrong_rewrite_is_named_by_the_nodes_it_made_not_only_the_output(
+    rsqrt_report: LocateReport,
+) -> None:
+    report = rsqrt_report
+    first = report.first_bad
+    assert first is not None and first.line == RESIDUAL_LINE  # the only output: the last line
+    assert report.clears == ["passes: without DivSqrtToMulRsqrt"]
+    # the pass's own diff of the post-grad graph, upstream of that output
+    made = [(r.target, r.by) for r in report.rewritten]
+    assert made == [
+        ("aten.rsqrt.default", "DivSqrtToMulRsqrt"),
+        ("aten.mul.Tensor", "DivSqrtToMulRsqrt"),
+        ("aten.mul.Tensor", "DivSqrtToMulRsqrt"),
+    ]
+    assert [r.replaces for r in report.rewritten] == ["", "", "div (aten.div.Tensor)"]
+    # no node the pass built has meta: each is traced to the div it replaced
+    assert {(r.line, r.function, r.origin) for r in report.rewritten} == {
+        (REWRITTEN_LINE, "forward", "div")
+    }
+    # the narrowest node whose value goes wrong: the rewrite's result, 1.001 times too large
+    found = report.diverges
+    assert found is not None and found.node == report.rewritten[-1].node
+    assert found.replaces == "div (aten.div.Tensor)" and found.changed is True
+    assert found.distance == pytest.approx(1e-3, rel=1e-2)
+    assert (found.shape, found.dtype) == ((4, 32), "float32")
+    assert (found.file, found.line) == (__file__, REWRITTEN_LINE)
+    assert found.code.startswith("h = h / torch.sqrt(")
+
+
+def test_the_rewrite_and_first_wrong_value_are_in_the_text_and_json(
+    rsqrt_report: LocateReport,
+) -> None:
+    text = str(rsqrt_report)
+    found = rsqrt_report.diverges
+    assert found is not None
+    assert (
+        "first value that goes wrong: the post-grad graph with the passes against without" in text
+    )
+    assert f"  node    {found.node} (aten.mul.Tensor), in place of div (aten.div.Tensor)" in text
+    assert f"  source  {__file__}:{REWRITTEN_LINE}, in forward" in text
+    assert "rewritten by the passes, upstream of it (post-grad graph):" in text
+    assert "by DivSqrtToMulRsqrt, replaces div (aten.div.Tensor)" in text
+    assert text.index("first value that goes wrong") < text.index("retried graph 0 alone")
+    data = json.loads(json.dumps(rsqrt_report.to_dict(), allow_nan=False))
+    assert data["first_bad"]["line"] == RESIDUAL_LINE  # the existing fields stay
+    assert data["diverges"]["line"] == REWRITTEN_LINE and data["diverges"]["shape"] == [4, 32]
+    assert [r["by"] for r in data["rewritten"]] == ["DivSqrtToMulRsqrt"] * 3
+    assert data["diverges_note"] == ""
+
+
+def test_a_pass_that_keeps_meta_is_named_by_its_own_node(pass_report: LocateReport) -> None:
+    found = pass_report.diverges
+    assert found is not None and found.target == "aten.mul.Tensor" and found.changed
+    assert (found.module, found.line, found.origin) == ("block2.conv", SOURCE_LINE, "")
+    assert found.distance == pytest.approx(0.5, abs=0.02)
+    (made,) = pass_report.rewritten  # the scaling mul, which took over the conv's users
+    assert (made.node, made.by) == (found.node, "scale_last_conv")
+    assert made.replaces == found.replaces == "convolution_1 (aten.convolution.default)"
+
+
+def test_without_passes_there_is_no_diff_and_the_note_says_why() -> None:
+    report = locate(sin_times_two, torch.randn(64), backend=first_call_wrong_anywhere())
+    assert report.first_bad is not None
+    assert report.rewritten == [] and report.diverges is None
+    assert "runs no post-grad passes" in report.diverges_note
+    assert "values with and without the passes: the side runs no post-grad passes" in str(report)
 
 
 # --------------------------------------------------------------------------- settings
@@ -642,6 +761,9 @@ def test_magi_locate_option_attaches_the_report(pytester: pytest.Pytester) -> No
     result.stdout.fnmatch_lines(
         ["*magi locate*", "*first wrong output: graph 0*", "*clears it:*corrupt*"]
     )
+    # the failure does not tell the user to run what already runs
+    assert "or run pytest with --magi-locate" not in result.stdout.str()
+    result.stdout.fnmatch_lines(["*locate it: pair.locate(side='candidate'); its report follows*"])
     import json
 
     data = json.loads(report_path.read_text())
@@ -652,6 +774,17 @@ def test_magi_locate_option_attaches_the_report(pytester: pytest.Pytester) -> No
     bad.stderr.fnmatch_lines(
         ["*--magi-locate-budget='soon': expected a positive number of seconds*"]
     )
+
+
+def test_the_locate_hint_drops_the_option_while_the_plugin_locates() -> None:
+    from pytest_magi.numerics import locate_call, plugin_locates
+
+    assert locate_call("candidate").endswith("or run pytest with --magi-locate")
+    with plugin_locates():
+        assert "--magi-locate" not in locate_call("candidate")
+        with plugin_locates(False):
+            assert locate_call("baseline").endswith("or run pytest with --magi-locate")
+    assert locate_call("candidate").endswith("or run pytest with --magi-locate")
 
 
 # --------------------------------------------------------------------------- config sweep
