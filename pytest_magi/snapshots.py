@@ -48,15 +48,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from syrupy.assertion import SnapshotAssertion
 from syrupy.data import SnapshotCollections
 from syrupy.extensions.amber import AmberSnapshotExtension
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 from syrupy.utils import walk_snapshot_dir
 
+from .code_diff import code_diff_lines, code_summary
 from .normalize import normalize_code, normalize_fx_graph
 
 if TYPE_CHECKING:
-    from syrupy.assertion import SnapshotAssertion
+    from collections.abc import Iterator
+
     from syrupy.location import PyTestLocation
     from syrupy.types import PropertyFilter, PropertyMatcher, SerializableData, SerializedData
 
@@ -279,6 +282,15 @@ class TritonCodeExtension(_GeneratedCodeExtension):
     def from_generated_code(self, code: GeneratedCode) -> str:
         return triton_header() + code.normalized()
 
+    def diff_lines(
+        self, serialized_data: SerializedData, snapshot_data: SerializedData
+    ) -> Iterator[str]:
+        """The changed kernels and their changed body lines first, within pytest's explanation
+        budget below ``-vv`` (``code_diff``), then syrupy's whole line diff."""
+        yield from code_diff_lines(str(serialized_data), str(snapshot_data))
+        yield "whole line diff (shown with -vv):"
+        yield from super().diff_lines(serialized_data, snapshot_data)
+
     def from_text(self, text: str) -> str:
         first = triton_header().splitlines()[0]
         lines = text.splitlines(keepends=True)
@@ -407,3 +419,34 @@ def skip_without_device_snapshots(request: pytest.FixtureRequest) -> None:
             f"{BASELINE_CAPABILITY[1]} (fake CUDA, CI's baseline); this {key} GPU generates other "
             f"code and has no snapshots of its own in {folder} (see docs/snapshots.md, Devices)"
         )
+
+
+class CodeSnapshotAssertion(SnapshotAssertion):
+    """syrupy's ``SnapshotAssertion`` whose repr, once it has asserted, is a summary of the
+    generated code (``<triton snapshot: 3 kernels, 178 lines>``), not the whole file: pytest
+    prints a failing test's arguments in its traceback."""
+
+    kind = "triton"
+
+    def __repr__(self) -> str:
+        text = super().__repr__()
+        if not self.num_executions:
+            return text
+        return f"<{self.kind} snapshot: {code_summary(text)}>"
+
+
+def use_code_extension(
+    snapshot: SnapshotAssertion, extension: type[_GeneratedCodeExtension]
+) -> CodeSnapshotAssertion:
+    """``snapshot.use_extension(extension)`` as a :class:`CodeSnapshotAssertion` (what the
+    ``triton_snapshot`` fixture returns)."""
+    return CodeSnapshotAssertion(
+        matcher=snapshot.matcher,
+        include=snapshot.include,
+        exclude=snapshot.exclude,
+        update_snapshots=snapshot.update_snapshots,
+        update_new_snapshots_only=snapshot.update_new_snapshots_only,
+        test_location=snapshot.test_location,
+        extension_class=extension,
+        session=snapshot.session,
+    )

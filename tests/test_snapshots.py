@@ -259,6 +259,96 @@ def test_update_writes_one_readable_file_per_snapshot_then_changes_fail_with_a_d
     assert "s0 * 3" in (folder / "test_code.py").read_text()
 
 
+KERNEL_CODE = """\
+# kernel path: /tmp/torchinductor_bob/ab/cabcdef0123.py
+# Topologically Sorted Source Nodes: [add, mul], Original ATen: [aten.add, aten.mul]
+# Source node to ATen node mapping:
+#   add => add_3
+#   mul => mul_7
+# Graph fragment:
+#   %add_3 : Tensor "f32[64]" = call_function[target=torch.ops.aten.add.Tensor](args = (%x, 1))
+#   %mul_7 : Tensor "f32[64]" = call_function[target=torch.ops.aten.mul.Tensor](args = (%add_3,))
+triton_poi_fused_add_mul_0 = async_compile.triton('triton_poi_fused_add_mul_0', '''
+import triton
+import triton.language as tl
+
+@triton.jit
+def triton_poi_fused_add_mul_0(in_ptr0, out_ptr0, xnumel, XBLOCK : tl.constexpr):
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    x0 = xindex
+    tmp0 = tl.load(in_ptr0 + (x0), xmask)
+    tmp1 = 1.0
+    tmp2 = tmp0 + tmp1
+    tmp3 = tmp2 * tmp2
+    tl.store(out_ptr0 + (x0), tmp3, xmask)
+''', device_str='cuda')
+
+
+# kernel path: /tmp/torchinductor_bob/cd/cdef0123abc.py
+triton_poi_fused_sin_1 = async_compile.triton('triton_poi_fused_sin_1', '''
+import triton
+
+@triton.jit
+def triton_poi_fused_sin_1(in_ptr0, out_ptr0, xnumel, XBLOCK : tl.constexpr):
+    tmp0 = tl.load(in_ptr0 + (x0), xmask)
+    tmp1 = tl_math.sin(tmp0)
+    tl.store(out_ptr0 + (x0), tmp1, xmask)
+''', device_str='cuda')
+
+
+def call(args):
+    arg0_1, = args
+    # Topologically Sorted Source Nodes: [add, mul], Original ATen: [aten.add, aten.mul]
+    triton_poi_fused_add_mul_0.run(arg0_1, buf0, 64, stream=stream0)
+    triton_poi_fused_sin_1.run(buf0, buf1, 64, stream=stream0)
+    return (buf1, )
+
+
+def benchmark_compiled_module(times=10, repeat=10):
+    return print_performance(lambda: call([arg0_1]), times=times, repeat=repeat)  # end of file
+"""
+
+
+def test_a_changed_kernel_shows_its_changed_body_line_within_pytests_budget_at_q(
+    project: pytest.Pytester,
+) -> None:
+    """Below -vv pytest keeps 8 lines / 640 characters of an assertion's explanation: the
+    changed kernel and its changed line come first, the FX comments' renames after them, and
+    the traceback shows a summary of the snapshot, not the whole file."""
+    project.makepyfile(
+        test_gen="from pathlib import Path\n\n\ndef test_code(triton_snapshot):\n"
+        "    assert triton_snapshot == Path(__file__).with_name('code.txt').read_text()\n"
+    )
+    (project.path / "code.txt").write_text(KERNEL_CODE)
+    _run(project, "--snapshot-update").assert_outcomes(passed=1)
+    changed = KERNEL_CODE.replace("add_3", "add_4").replace(
+        "tmp3 = tmp2 * tmp2", "tmp3 = tmp2 * tmp1"
+    )
+    (project.path / "code.txt").write_text(changed)
+    result = _run(project, "-q")
+    result.assert_outcomes(failed=1)
+    out = result.stdout.str()
+    result.stdout.fnmatch_lines(
+        [
+            "*triton kernels: 1 changed (triton_poi_fused_add_mul_0) (FX comments only: * lines,"
+            " shown last)",
+            "*triton_poi_fused_add_mul_0, body line *:",
+            "*      tmp2 = tmp0 + tmp1",
+            "*-     tmp3 = tmp2 * tmp2",
+            "*+     tmp3 = tmp2 * tmp1",
+            "*      tl.store(out_ptr0 + (x0), tmp3, xmask)",
+        ]
+    )
+    lines = KERNEL_CODE.count("\n") + 2  # with the snapshot's two header lines
+    assert f"triton_snapshot = <triton snapshot: 2 kernels, {lines} lines>" in out
+    assert "# end of file" not in out and "def benchmark_compiled_module" not in out
+    assert "Full output truncated" in out  # the comments and the whole diff: with -vv
+    verbose = _run(project, "-vv").stdout.str()
+    assert "-     tmp3 = tmp2 * tmp2" in verbose and "- #   add => add_3" in verbose
+
+
 CORRUPTIONS = {
     "empty": b"",
     "hand_edited": b"not the code\n",
