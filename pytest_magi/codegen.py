@@ -69,7 +69,7 @@ from .capture import (
     validate_passes,
 )
 from .compile_stats import CompileStatsCollector
-from .fake_cuda import fake_cuda, real_cuda_available
+from .fake_cuda import FORCE_DISABLED_WARNING, fake_cuda, real_cuda_available
 from .kernels import CapturedGraph, GeneratedCode, KernelCounts, KernelParseError, parse_wrapper
 
 # re-exported: what tests and downstream code import from pytest_magi.codegen
@@ -518,7 +518,7 @@ def _generate(call: _Call, recorder: _Recorder, stats: CompileStatsCollector) ->
         stack.enter_context(inductor_config_restored())
         env = stack.enter_context(fake_cuda())
         stack.enter_context(warnings.catch_warnings())
-        warnings.filterwarnings("ignore", message=".*force disabled by .*force_disable_caches")
+        warnings.filterwarnings("ignore", message=FORCE_DISABLED_WARNING)
         # inputs, parameters and every op run on them (dynamo runs the graphs we return
         # between graph breaks) live in this one fake mode; none on a real GPU
         fake_mode = None if real_gpu else FakeTensorMode(allow_non_fake_inputs=True)

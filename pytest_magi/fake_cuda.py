@@ -76,6 +76,7 @@ import functools
 import importlib
 import os
 import unittest.mock as mock
+import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -83,6 +84,9 @@ import torch
 
 #: The ``device`` string of code generated under fake CUDA.
 FAKE_DEVICE_NAME = "fake-cuda"
+#: What dynamo warns (``warnings.filterwarnings`` message pattern) when it compiles under
+#: ``force_disable_caches=True``, which ``fake_cuda()`` sets: silenced inside the block only.
+FORCE_DISABLED_WARNING = r".*force disabled by .*force_disable_caches"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -612,6 +616,10 @@ def fake_cuda(
     with contextlib.ExitStack() as stack:
         stack.callback(_clear_device_caches)  # runs last, after every patch is undone
         stack.enter_context(torch._inductor.config.patch(force_disable_caches=True))
+        # what that setting makes dynamo say on each compile inside (once per dynamo reset):
+        # ours to silence, here, where we set it
+        stack.enter_context(warnings.catch_warnings())
+        warnings.filterwarnings("ignore", message=FORCE_DISABLED_WARNING)
         try:
             _patch_environment(stack, props)
             if emulate_cudnn:
