@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from ..config_guard import ConfigPatchStack  # noqa: F401 - in a StashKey below
     from ..gpus import GpuBinding
     from ..report import CompileRecord, KernelCountRecord, PairRecord, TimedTest
-    from .guard import FixtureGuard
+    from .guard import FixtureGuard  # noqa: F401 - in a StashKey["..."] below
 
 DEFAULT_PERF_ROUNDS = 8
 # seconds `--magi-locate` may spend retrying one failing pair (a real Wan 2.2 graph: ~15 s a retry)
