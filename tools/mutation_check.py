@@ -4,6 +4,7 @@
     python tools/mutation_check.py --json          # the same as JSON on stdout
     python tools/mutation_check.py --only weight-clone-dropped --only uuid-ignores-config
     python tools/mutation_check.py --list          # the mutations and their tests
+    python tools/mutation_check.py --check         # only apply each mutation, no tests (seconds)
     python tools/mutation_check.py --suite tests/test_bad_input.py --suite tests/test_corpus.py
                                                    # what these files catch on their own
 
@@ -108,6 +109,24 @@ def apply_mutation(mutation: Mutation, package_dir: Path) -> None:
                 f"{edit.file}: expected exactly one occurrence of {edit.old!r}, found {count}"
             )
         path.write_text(text.replace(edit.old, edit.new))
+
+
+def apply_problem(mutation: Mutation) -> str:
+    """Why `mutation` cannot be applied to a copy of the checkout's package, or "" if it can:
+    an edit that does not match exactly once, or an edited file that no longer parses."""
+    with tempfile.TemporaryDirectory(prefix="magi-mutant-check-") as tmp:
+        package_dir = Path(tmp) / PACKAGE
+        shutil.copytree(REPO / PACKAGE, package_dir, ignore=shutil.ignore_patterns("__pycache__"))
+        try:
+            apply_mutation(mutation, package_dir)
+        except NotApplied as exc:
+            return str(exc)
+        for file in sorted({e.file for e in mutation.edits}):
+            try:
+                compile((package_dir / file).read_text(), file, "exec")
+            except SyntaxError as exc:
+                return f"{file}: the mutated source does not parse: {exc}"
+    return ""
 
 
 def make_copy(root: Path, mutation: Mutation | None) -> None:
@@ -244,6 +263,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", action="append", default=[], help="run only this mutation")
     parser.add_argument("--list", action="store_true", help="list the mutations and exit")
+    parser.add_argument(
+        "--check", action="store_true", help="apply each mutation to a copy, run no tests"
+    )
     parser.add_argument("--json", action="store_true", help="print the outcomes as JSON")
     parser.add_argument("--workers", type=int, default=0, help="pytest-xdist workers per run")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds per mutation")
@@ -269,6 +291,14 @@ def main(argv: list[str] | None = None) -> int:
                 f"    tests: {' '.join(m.tests)}"
             )
         return 0
+
+    if args.check:
+        problems = {m.name: apply_problem(m) for m in selected}
+        for name, problem in problems.items():
+            print(f"{name}: {problem or 'applies'}")
+        bad = sum(bool(p) for p in problems.values())
+        print(f"\n{len(problems) - bad}/{len(problems)} mutations apply")
+        return 1 if bad else 0
 
     log = sys.stderr
     union = list(dict.fromkeys(t for m in selected for t in m.tests))

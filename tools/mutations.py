@@ -341,10 +341,9 @@ MUTATIONS: tuple[Mutation, ...] = (
         "runs without the passes",
         (
             Edit(
-                "backend.py",
-                "compiled: Any = compile_fx(gm, inputs, config_patches=patches)",
-                "with inductor_config.patch(patches):\n"
-                "            compiled: Any = compile_fx(gm, inputs)",
+                "compile/backend.py",
+                "lambda: compile_fx(gm, inputs, config_patches=patches),",
+                "lambda: inductor_config.patch(patches)(compile_fx)(gm, inputs),",
             ),
         ),
         (*corpus("conv2d-nobias-fp32-train"), BACKEND),
