@@ -108,20 +108,17 @@ def batch_weight_clones(graph: torch.fx.Graph, clones: Iterable[torch.fx.Node]) 
 
     Rows, not flat vectors: a flattened `(O, *k, I)` order makes the kernel's one index run over
     O * prod(k) * I, and every load goes through a division and two remainders of it, at a
-    stride of prod(k) along the tile's fast dim (the unnamed `triton_poi_fused` of the Wan 2.2
-    decode, 19% of HBM bandwidth). As rows, the kernel is a 2-D tiled transpose, as one weight's
-    own clone is: loads run along the rows' kernel positions, stores along I (docs/benchmarks.md,
-    docs/results.md, "Wan 2.2 decode". Measured on WanCausalStage 540p static (H200,
-    docs/results.md, "Wan 2.2 decode"): its five weight conversions launched as one made the call 1.024x faster.
-    Returns how many clones were replaced.
+    stride of prod(k) along the tile's fast dim, at a small fraction of HBM bandwidth. As rows,
+    the kernel is a 2-D tiled transpose, as one weight's own clone is: loads run along the rows'
+    kernel positions, stores along I. Returns how many clones were replaced.
 
     Only where every clone's size is static and its bytes a multiple of 16 (each view then
     starts 16-byte aligned, as the conv kernels' vector loads want), and only weights of at most
     `_BATCH_MAX_BYTES`: batching saves launches, but its kernel moves bytes at half the rate of
-    one weight's own clone. On the Wan 2.2 decoder's real weights (39, 1.11 GB, most 14-57 MB;
-    H100, torch 2.11, `tools/probes/weight_batch_ab.py`, docs/results.md, "Wan 2.2 decode") one
-    clone per weight took 0.915 ms against 1.880 ms as batched rows (2426 vs 1181 GB/s), while the
-    0.9 MB weights of WanCausalStage 540p gained from batching (the 1.024x above)."""
+    one weight's own clone: large weights (the Wan 2.2 decoder's, most 14-57 MB) convert faster
+    one by one, small ones (WanCausalStage's, about 1 MB) gain from batching.
+
+    Measured: docs/results.md, "GPU suite"."""
     weights: dict[tuple[torch.dtype, int], list[torch.fx.Node]] = {}
     for clone in clones:
         source = clone.args[0]
@@ -325,8 +322,8 @@ def convert_state_outputs(
     from the previous call (``cache_x = x[:, :, -2:].clone()``, a graph output, then an input of
     the next call, concatenated in front of the conv's input). Graph outputs keep eager's strides,
     so that state went out channels-first and came back in to be concatenated with channels-last
-    frames: a transposing write and a transposing read of every cache, every call
-    (docs/benchmarks.md). An output is converted when it is a fresh tensor (a ``clone`` or
+    frames: a transposing write and a transposing read of every cache, every call. An output is
+    converted when it is a fresh tensor (a ``clone`` or
     ``cat``), used by nothing else in the graph, built by data movement alone from tensors that a
     channels-last convolution reads, through a slice or select of a frame or spatial dim. The
     clone gets ``memory_format=channels_last(_3d)``; a cat gets channels-last clones of its inputs

@@ -32,13 +32,11 @@ later, clones it like any weight). Only static sizes and pad amounts qualify: a 
 skipped, never forced to an int.
 
 Why: on the Wan 2.2 decode the graphs of the first two chunks run once per decode (the fixed part
-of its cost) and their producers write the zero frames too (`constant_pad_nd` kernels). Both go:
-7.35 of the decode's 88.80 TFLOP at T=3 multiply zero frames there (counted on the meta device,
-docs/results.md, "Wan 2.2 decode"), and no padded copy is written. Measured on the whole decode
-(H100, torch 2.11, bf16, decisions off, docs/results.md, "Wan 2.2 decode"): 1.073x at T=3, 156.74
--> 146.12 ms, and 1.007x at T=21, 1340.39 -> 1330.45 ms (the same ~10 ms: the first chunks run
-once a decode), with every output as close to fp32 as without it (1.08e-2 and 1.12e-2). On by default
+of its cost); their convolutions multiply zero frames and their producers write the zero frames
+too (`constant_pad_nd` kernels). Both go: fewer FLOPs, and no padded copy is written. The gain is
+a fixed amount a decode, so it shrinks as the decode grows. On by default
 (`PassConfig.enable_causal_pad_trim`), and measured like the other rewrites (`measured_by`).
+Measured: docs/results.md, "Wan 2.2 decode".
 
 Skipped (counts in `PassResult.counts`):
 - `skipped_value`: the pad value is not zero.

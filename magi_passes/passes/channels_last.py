@@ -13,20 +13,17 @@ of their FX `meta["val"]` (`constrain_to_fx_strides`, active while `layout_optim
 off), so the clone pins its producer's layout: the clone lowers to a
 flexible-layout pointwise that is inlined into the producer, and the producer writes channels-last
 directly. A clone is a kernel of its own only when its producer cannot take a layout (a graph
-input, an extern kernel output of another layout). Measured cost (docs/benchmarks.md): the copy
-of the graph input, and one kernel per GroupNorm whose output feeds a conv, because Inductor no
-longer fuses GroupNorm's statistics with its channels-last normalise (VAEDecoderLike tiny on fake
-CUDA: 7 -> 11 kernels; 540p on the H200: 17 -> 19). Weights get a clone in the
-graph by default (a tiled transpose per call); with the opt-in
+input, an extern kernel output of another layout). What that costs: the copy of the graph input,
+and one kernel per GroupNorm whose output feeds a conv, because Inductor no longer fuses
+GroupNorm's statistics with its channels-last normalise.
+Weights get a clone in the graph by default (a tiled transpose per call); with the opt-in
 `PassConfig.channels_last_weights_once`, `magi_backend` converts them once per weight version
 outside the graph and no weight clone is emitted.
 
-A limit, measured: under dynamic shapes Inductor cannot tile a clone that is fused with a pad, a
+A limit: under dynamic shapes Inductor cannot tile a clone that is fused with a pad, a
 concatenation or a normalisation of a contiguous input (its coalescing analysis bails on symbolic
 sizes, and ND tiling does not split those indices either), so that kernel runs 1-D with scattered
-stores. On the Wan 2.2 decode, when its up blocks had compiled with H, W and T symbolic, one such
-kernel took 25 ms of a 227 ms decode (docs/benchmarks.md). With static shapes the same fused
-kernel is tiled 2-D (fake CUDA, a norm + cat + pad + conv3d block, torch 2.13).
+stores. With static shapes the same fused kernel is tiled 2-D.
 
 - One clone per (tensor, memory format), shared by every conv that reads the tensor.
 - Single-user `constant_pad_nd` chains (the causal padding of video VAEs: `F.pad` then
@@ -35,32 +32,23 @@ kernel is tiled 2-D (fake CUDA, a norm + cat + pad + conv3d block, torch 2.13).
   A pad with more than one user is never hoisted over (other users would see a new layout of a
   value they did not ask for; they would still be correct, but the pad would be computed twice).
 - Tensors already channels-last (by `torch._prims_common.suggest_memory_format`) are untouched.
-- Concatenations (`PassConfig.channels_last_through_cat`, static graphs): where the
+- Concatenations (`PassConfig.channels_last_through_cat`, static graphs, on): where the
   conv input (or the input of its pad chain) is a single-user `cat` along a frame or spatial
   dim, the cat's inputs get the clones instead of its output, and the cat's fake value becomes
   channels-last. Inductor then writes each input into its slice of one channels-last buffer (a
   causal conv's cache: one tiled transpose; its new frames: written by their producer, which
   also writes the next cache), where the clone of the whole would copy every frame again (and
-  torch 2.13, whose cat lowering realises such a cat channels-first, twice). Fake CUDA, a norm +
-  SiLU + cached conv block (256 channels, 34 x 60): 8 -> 7 kernels on torch 2.13; 7 on 2.11,
-  where the fused producer (4 loads, both branches of the cat masked per frame) and the second
-  computation of the new frame for the next cache become one cache transpose and one producer
-  with two stores (docs/results.md, "Wan 2.2 decode"). On the Wan 2.2 decode 1.029x at T=21
-  (H100, torch 2.11, docs/results.md, "Wan 2.2 decode"); on by default.
+  torch 2.13, whose cat lowering realises such a cat channels-first, twice).
 - Pads through a concatenation (`PassConfig.channels_last_pad_through_cat`, opt-in, static
   graphs, with `channels_last_through_cat`): where the conv input is a zero-pad chain over such
   a concatenation and the pads pad only its dim, the padding moves onto its first and last
   inputs (`distribute_pads_into_cat`) and the conv reads the concatenation. A causal conv whose
-  cache is shorter than its kernel (the Wan 2.2 decoder's second chunk: one cached frame, one
-  zero frame in front) otherwise has its concatenation, whose producer is a long fused norm +
-  SiLU, realised channels-first by Inductor (more than `realize_opcount_threshold` ops) and
-  then copied into the channels-last conv input by the pad: 19 such copies of about 9 GB a
-  T=3 decode (fake CUDA, torch 2.13). With the option the new frames' producer writes its slice
-  of the conv input and the next cache in one kernel (a 256-channel block: 7 kernels become 6).
-  On in the Wan decoder's form (`magi_passes.forms`), with the weights channels-last: 1.071x at
-  T=3 and 1.037x at T=21 over the form without both (H100, torch 2.11; docs/benchmarks.md
-  docs/results.md, "Wan 2.2 decode".
-- Windows (`PassConfig.channels_last_through_slices`, static graphs): where a conv input (or
+  cache is shorter than its kernel (one cached frame, one zero frame in front) otherwise has its
+  concatenation, whose producer is a long fused norm + SiLU, realised channels-first by Inductor
+  (more than `realize_opcount_threshold` ops) and then copied into the channels-last conv input
+  by the pad. With the option the new frames' producer writes its slice of the conv input and
+  the next cache in one kernel. On in the Wan decoder's form (`magi_passes.compile.forms`).
+- Windows (`PassConfig.channels_last_through_slices`, static graphs, on): where a conv input (or
   the input of its pad chain) is a slice of a frame or spatial dim of a tensor, that tensor is
   pinned channels-last (`prims.inductor_force_stride_order`, shared by every window of it) and
   the conv reads the same slice of the pin: Inductor realises the tensor once in channels-last
@@ -68,46 +56,31 @@ kernel is tiled 2-D (fake CUDA, a norm + cat + pad + conv3d block, torch 2.13).
   read through several views into each of them, so every window would be a kernel computing
   its frames again. Only where the window is dense channels-last in the pin (batch 1, or the
   whole dim) and starts 16-byte aligned, so the convolution takes it as it is; otherwise the
-  window gets its own clone. EasyAnimate's decoder convolves each 3-frame window of
-  ``cat(cache, x)`` in turn: its window copies became views, 155 -> 130 kernels at full size
-  (fake CUDA, torch 2.13; torch.compile 111).
+  window gets its own clone.
 - Causal conv state (`PassConfig.channels_last_conv_state`, opt-in): a graph output that is
   a window (slice or select of a frame or spatial dim) of what a converted convolution reads,
   built by data movement alone and used by nothing else in the graph, is laid out channels-last
   too (`convert_state_outputs`): the cache a video VAE hands to its next call, which comes back
-  as an input concatenated in front of the conv's input. With eager's strides it went out
-  channels-first and came back to be concatenated with channels-last frames (a transposing write
-  and read of every cache, every call, and the concatenation in channels-first). Inductor lays
+  as an input concatenated in front of the conv's input. With eager's strides it goes out
+  channels-first and comes back to be concatenated with channels-last frames. Inductor lays
   user-visible outputs out by the strides it recorded before the post-grad passes
   (``original_output_strides``), so those are updated too. Such an output's strides differ from
-  eager's; its values do not. Measured on the Wan 2.2 decode (H200, T=3): 1.004x against the
-  option off, within the 1.0% spread, so it stays opt-in (docs/benchmarks.md).
-
+  eager's; its values do not.
 - Channel-reduction inputs (`PassConfig.channels_last_norm_inputs`, static graphs; off, on in
-  the Wan decoder's compile form, `magi_passes.forms`): a
-  computed activation whose square is summed over its channels (the statistics of an RMS norm,
-  `F.normalize`) is pinned channels-last (`prims.inductor_force_stride_order`, which Inductor
-  lowers by realising its producer in that order; `convert_norm_inputs`). Its fake value is
-  channels-first, so without the pin Inductor realises it channels-first: where a residual sum
-  of channels-last convolution outputs feeds the norm, the fused reduction then loads along the
-  channels and stores across them. Located on the Wan 2.2 decode compiled as one graph a chunk
-  (torch 2.11 with `magi_compile(..., dynamo_fixes=True)`, torch 2.13 as it traces): the last
-  up block's residual sum and norm, one looped reduction at 10% of HBM bandwidth, 9.03 of a
-  further frame's 70.21 ms (H100, docs/results.md, "Wan 2.2 decode"). Values are unchanged (the
-  pin is a copy at most); graph outputs keep eager's strides.
-  The pin is placed where the fake value is channels-last already, too: Inductor realises a
-  computed (pointwise or reduction) buffer in its default contiguous order whatever the fake
-  value says (it applies a channels-last order to 4-D intermediates only, and only under its own
-  layout optimisation, which this pass turns off). Located on the Wan form with its weights
-  channels-last: an up block's output, the sum of a per-frame convolution and the DupUp3D
-  shortcut, channels-last in eager, was realised channels-first and read across its 1024
-  channels by the next block's norm, shortcut and two residual sums (fake-CUDA census). Pinned,
-  the form decoded T=3 1.029x faster than with the old rule, output right (H100, torch 2.11,
-  docs/results.md, "Wan 2.2 decode"). A convolution's own output is not pinned: Inductor lays it
-  out from the convolution's inputs. The statistic may also be a mean of squares over the last
-  dim of a permute that moved the channels last (LTX-Video's RMS norm); then the permute's
-  input is pinned (on LTX-Video's decoder in fake CUDA: 19 pins, and its 12 loads and stores a
-  call across the channels gone; not timed on a GPU, and off in its form).
+  the Wan decoder's form): a computed activation whose square is summed over its channels (the
+  statistics of an RMS norm, `F.normalize`) is pinned channels-last
+  (`prims.inductor_force_stride_order`, which Inductor lowers by realising its producer in that
+  order; `convert_norm_inputs`). Its fake value is channels-first, so without the pin Inductor
+  realises it channels-first: where a residual sum of channels-last convolution outputs feeds
+  the norm, the fused reduction then loads along the channels and stores across them. The pin
+  is placed where the fake value is channels-last already, too: Inductor realises a computed
+  (pointwise or reduction) buffer in its default contiguous order whatever the fake value says
+  (it applies a channels-last order to 4-D intermediates only, and only under its own layout
+  optimisation, which this pass turns off). A convolution's own output is not pinned: Inductor
+  lays it out from the convolution's inputs. The statistic may also be a mean of squares over
+  the last dim of a permute that moved the channels last (LTX-Video's RMS norm); then the
+  permute's input is pinned. Values are unchanged (the pin is a copy at most); graph outputs
+  keep eager's strides.
 
 Why it is safe: `clone` is a value-preserving copy, so numerics are unchanged; the clone is a
 fresh tensor (no new aliasing) and its fake value is exactly what eager `clone(memory_format=...)`
@@ -121,22 +94,15 @@ Skipped, with the reason in `PassResult`: conv1d (no channels-last format for 3-
 transposed convolutions (their weight layout is (C_in, C_out/groups, ...) and cuDNN's
 channels-last support for them is uneven), graphs without convolutions, and dynamic CUDA graphs
 that `DynamicCatTilingWorkaround` marked (a convolution reads a concatenation there; Triton 3.6
-miscompiled the 2-D tiled channels-last producer of such an input, and keeping it channels-last
-with 1-D tiles cost 36x on that kernel: docs/results.md, "Wan 2.2 decode").
+miscompiles the 2-D tiled channels-last producer of such an input).
 
-When it fires is measured on the zoo of real models (`pytest_magi.zoo`, docs/benchmarks.md), not
-habitual. The gate:
+The gate: a graph with a conv3d fires, converting every conv2d/conv3d in it. A graph whose
+convolutions are all conv2d stands down and leaves `layout_optimization` as it was, so
+Inductor's own conv2d layout optimisation decides: it already puts static conv2d nets in
+channels-last, so the rewrite would only add clones and per-call work.
+`PassConfig.channels_last_conv2d_graphs=True` forces the rewrite there.
 
-- A graph with a conv3d: fires, converting every conv2d/conv3d in it. Measured: VAEDecoderLike
-  540p bf16 on an H200 1.25x static, 1.68x dynamic H/W; the Wan 2.2 VAE decode (diffusers, conv3d
-  with per-frame conv2d upsamplers), see docs/benchmarks.md for the zoo run.
-- A graph whose convolutions are all conv2d: stands down and leaves `layout_optimization` as it
-  was, so Inductor's own conv2d layout optimisation decides. Measured (H200, torch 2.11, bf16,
-  batch 16 at 224x224, one run, rewrite forced vs torch.compile): timm resnet50 0.911x (0.836x
-  with the weights converted in the graph), while standing down gives 0.999x; diffusers'
-  SD-style AutoencoderKL decode: see docs/benchmarks.md. Inductor's heuristic already puts
-  static conv2d nets in channels-last, so the rewrite only adds clones and per-call work.
-  `PassConfig.channels_last_conv2d_graphs=True` forces the rewrite there.
+Measured: docs/results.md, "Conv2d networks: the channels-last gate".
 """
 
 from __future__ import annotations

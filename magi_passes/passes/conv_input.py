@@ -23,9 +23,9 @@ buffer, with the cache, into the padded channels-last conv input. With one user 
 is a pointwise `cat`, but a normalisation + SiLU inlined into it is ~33-35 operations, over
 Inductor's default limit of 30 for inlining a value into its consumer, so it would be stored
 anyway; at 64 the producer (statistics applied, SiLU, cache frames, zero pad) is one kernel that
-writes the conv input. On the Wan 2.2 decode the copies were `triton_poi_fused_cat_constant_pad_nd_
-convolution`: 116 launches, 7.3 ms of a 156 ms T=3 decode (docs/results.md, "Wan 2.2 decode"). The
-window is then copied from `P` (two frames), where it was a view of `x`'s buffer before.
+writes the conv input (on the Wan 2.2 decode the copies are the
+`triton_poi_fused_cat_constant_pad_nd_convolution` kernels). The window is then copied from `P`
+(two frames), where it was a view of `x`'s buffer before.
 
 Why it is safe: `P` holds exactly the values of `x` inside the pads and after the cached frames
 (`clone`, `constant_pad_nd` and `cat` move data and never change a value); the window is taken at
@@ -34,9 +34,9 @@ fresh tensor (no new aliasing; eager returned a clone). Fake values are recomput
 node. The `realize_opcount_threshold` change only decides whether Inductor stores or recomputes a
 value; it is restored after the compilation like every declared key.
 
-Skipped: dynamic graphs (a placeholder with free symbols), whole. On the Wan 2.2 decode (H200,
-torch 2.11, docs/results.md, "Wan 2.2 decode") one dynamic graph with the rewrite came out wrong:
-`locate`, with its retries compiled as dynamic as the run, found the fault deterministic and a
+Skipped: dynamic graphs (a placeholder with free symbols), whole. On the Wan 2.2 decode one
+dynamic graph with the rewrite came out wrong: `locate`, with its retries compiled as dynamic as
+the run, found the fault deterministic and a
 logic error (wrong in fp32 too), cleared by the pass off, by the channels-last rewrite off, or by
 `triton.max_tiles=1` (1-D tiles). So Inductor's 2-D tiled code for that dynamic graph is wrong;
 static graphs, which every earlier recompile of it was, are right.
@@ -54,11 +54,11 @@ through its inputs: that rewrites the same chain, and this pass then needs it of
 
 Opt-in (`PassConfig.enable_conv_input_windows`, off by default) and measured where it is on
 (`measured_by`): the magi backend times a graph it changes with and without the measured passes
-and keeps the faster (`magi_passes.decisions`). Why it is off, measured on the Wan 2.2 decode
-(H200, torch 2.11, T=3, docs/results.md, "Wan 2.2 decode"): 1.009x over the pass off (spread 0.7%),
-and one graph of the decode's second call (a `WanResidualBlock`'s cache at 1024 x 34 x 60) came
-out 0.70 from its eager graph, the decode 8.2e-2 from fp32 (eager 1.4e-2): the dynamic graph
-above, now skipped.
+and keeps the faster (`magi_passes.compile.decisions`). It is off because on the Wan 2.2 decode
+its gain was within noise, and the dynamic graph above (a `WanResidualBlock`'s cache), now
+skipped, came out wrong.
+
+Measured: docs/results.md, "Wan 2.2 decode".
 """
 
 from __future__ import annotations
@@ -270,7 +270,7 @@ class ConvInputWindowPass(MagiPass):
         if is_dynamic(graph):
             result.reason = (
                 "dynamic shapes: the rewrite miscompiles in Inductor's 2-D tiled dynamic code "
-                "(located on the Wan 2.2 decode, docs/results.md, 'Wan 2.2 decode')"
+                "(located on the Wan 2.2 decode)"
             )
             return result
         convs = graph.find_nodes(op="call_function", target=aten.convolution.default)

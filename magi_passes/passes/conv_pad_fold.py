@@ -40,12 +40,10 @@ Graphs without a padded convolution input are left alone.
 
 Measured (`measured_by = "enable_conv_pad_fold"`): where it would change a graph on a CUDA device,
 the magi backend times the graph with and without the measured passes and keeps the faster
-(`magi_passes.decisions`). What it bought (torch 2.11, bf16, docs/results.md, "Wan 2.2 decode"): the
-Wan 2.2 decode 1.040x at T=3 and 1.050x at T=21 over the pass off (H200, decisions off; 71.5 ->
-68.1 ms per further latent frame), the decoder's cached causal conv block 1.07-1.12x and its
-producer alone 1.8-1.9x (H100), WanCausalStage 540p 1.73x static and 2.94x dynamic over
-torch.compile (1.23x and 1.64x before; H200). Every output's distance from a high-precision run
-was unchanged.
+(`magi_passes.compile.decisions`). Every output's distance from a high-precision run is
+unchanged.
+
+Measured: docs/results.md, "GPU suite".
 """
 
 from __future__ import annotations

@@ -19,16 +19,13 @@ element is one product::
 written as `x` unsqueezed to (N, C, 1, D1, 1, D2, 1, ...) times `w` unsqueezed to
 (1, C, m, 1, k1, 1, k2, ...), viewed as (N, C*m, D1*k1, D2*k2, ...). Each output element is
 one product, so there is no accumulation order to differ; Inductor forms it in fp32 and rounds
-where it stores, as cuDNN does, but may carry it unrounded into an add it fuses (the tiny Cosmos
-decode in bf16 came out closer to fp32 with the pass: 6.64e-3 against 8.41e-3).
+where it stores, as cuDNN does, but may carry it unrounded into an add it fuses (closer to
+fp32, not further).
 
-Why: on an H200 (torch 2.11) these calls ran cuDNN's `setTensor5d_kernel` and
-`convolveNd_dgrad_float_engine`, 264 launches each per Cosmos decode, 87-236 ms of kernel time
-summed (much of it overlapping other kernels) against 12-23 ms for the convolutions proper, and
-the decode's speed under magi changed with the process's history (94 or 122 ms for one graph;
-docs/results.md, "Upcast matmul on Cosmos": the same cuDNN kernels in both, the fill kernel's launches
-summing 49.4 or 198.6 ms, docs/results.md, "Upcast matmul on Cosmos". As pointwise work they fuse into Triton kernels, and
-no cuDNN engine is chosen for them.
+Why: cuDNN runs these calls on its legacy engines (`setTensor5d_kernel`,
+`convolveNd_dgrad_float_engine`), whose time far exceeds the convolutions' own and changes with
+the process's history. As pointwise work they fuse into Triton kernels, and no cuDNN engine is
+chosen for them.
 
 Skipped (counts in `PassResult.counts`): `skipped_shape` (padding, output padding or dilation
 not trivial, a kernel that is not the stride, or sizes that are not static ints),
@@ -37,11 +34,9 @@ work), `skipped_layout` (the convolution's output strides are neither contiguous
 channels-last, so the replacement could not keep them).
 
 Opt-in (`PassConfig.enable_deconv_interleave`) and measured where it is on
-(`measured_by`). Of the zoo it fires on Cosmos's decoder alone, whose form turns it on: on an
-H200 (torch 2.11, bf16, full size) that decode took 44.97-45.56 ms against torch.compile's
-116.7 (2.562-2.597x, in both orders of its variants) with the output 1.22e-2 from fp32
-(torch.compile 1.31e-2, eager 1.66e-2), and the passes without it 93.9-94.5 ms
-(docs/results.md, "Upcast matmul on Cosmos").
+(`measured_by`). Of the zoo it fires on Cosmos's decoder alone, whose form turns it on.
+
+Measured: docs/results.md, "Never slower: the zoo".
 """
 
 from __future__ import annotations

@@ -2,29 +2,20 @@
 the channels-last rewrite and ND tiling stand down, so the graph keeps Inductor's own layout and
 tiling: the conv input's producer is never a 2-D tiled kernel there.
 
-The bug (torch 2.11.0+cu130, Triton 3.6.0, H100 and H200; docs/results.md, "Wan 2.2 decode",
-docs/results.md, "Wan 2.2 decode": such a producer (the cached frames and the new ones, selected per
-frame by two masked loads, written transposed into the channels-last conv input) came out wrong
-in two located cases of the Wan 2.2 decode, both in graphs recompiled dynamic. The second was
-isolated to its kernel: run with each config Inductor autotunes over, on the decode's own inputs,
-three of six configs wrote whole channel rows wrong (YBLOCK x XBLOCK 32x32, 64x64, 256x16; up to
-4.8 off) and three were bit-equal to ATen, while Triton's CPU interpreter ran all nine shapes
-tried right. So Triton's compiled code, not the kernel's source, is wrong for some tile shapes,
-and which config the autotuner keeps varies by process. Edited one feature at a time,
-the kernel was right under every config with its runtime sizes declared 32-bit or made
-constants, or with its store untransposed, and wrong otherwise; Inductor declares the sizes of
-a dynamic kernel 64-bit whatever `assume_32bit_indexing` says (`signature_to_meta`), so no
-setting reaches that cure. No fixed version is known; the rule applies on every torch until a
-GPU run shows one right.
+The bug (torch 2.11.0+cu130, Triton 3.6.0, H100 and H200): such a producer (the cached frames
+and the new ones, selected per frame by two masked loads, written transposed into the
+channels-last conv input) comes out wrong in graphs of the Wan 2.2 decode recompiled dynamic.
+Triton's compiled code, not the kernel's source, is wrong for some tile shapes (Triton's CPU
+interpreter runs them right), and which config the autotuner keeps varies by process. The kernel
+is right with its runtime sizes 32-bit or constant, or with its store untransposed; Inductor
+declares the sizes of a dynamic kernel 64-bit whatever `assume_32bit_indexing` says
+(`signature_to_meta`), so no setting reaches that cure. No fixed version is known; the rule
+applies on every torch until a GPU run shows one right (docs/reliability.md).
 
-Why standing down and not 1-D tiles: an earlier form of this workaround kept the rewrite and
-set `triton.max_tiles=1`. That was right, but a 1-D kernel storing channels-last reads the
-channels-first cache uncoalesced: on the Wan 2.2 decode (H100) that producer took 101.2 ms over
-28 launches per decode at 75 GB/s, against 2.8 ms 2-D tiled, and the T=3 decode went from 150 to
-267 ms. Plain Inductor keeps a dynamic conv graph channels-first with 1-D kernels that store in
-the layout they read (its own layout optimisation is off for dynamic shapes), and its decodes
-were right on every run (torch.compile with frames isolated: 1.08e-2 / 1.12e-2 from fp32 at T=3
-/ T=21, the same process recompiling dynamic graphs).
+Why standing down and not 1-D tiles: `triton.max_tiles=1` is right too, but a 1-D kernel storing
+channels-last reads the channels-first cache uncoalesced, many times slower than 2-D tiled.
+Plain Inductor keeps a dynamic conv graph channels-first with 1-D kernels that store in the
+layout they read (its own layout optimisation is off for dynamic shapes), and is right.
 
 Matches: a dynamic post-grad graph (a placeholder with free symbols) on CUDA in which a
 convolution's input is, through clones, pads and slices, an `aten.cat`. Static graphs keep the
@@ -37,6 +28,8 @@ where the mark is, each saying so in its `PassResult`.
 
 Skipped (the reason in its `PassResult`): static graphs, graphs not on CUDA, graphs where no
 convolution reads a concatenation, and `PassConfig(work_around_inductor_bugs=False)`.
+
+Measured: docs/results.md, "Wan 2.2 decode".
 """
 
 from __future__ import annotations

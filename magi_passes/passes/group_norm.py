@@ -14,9 +14,8 @@ Emits::
 Why: where `ConvChannelsLastPass` lays a convolution's output out channels-last, the channels of
 a position are adjacent in memory, and a group is C/G of them (4 of 128 in VAEDecoderLike). The
 group's reduction walks its positions, so each load takes C/G channels and skips the other C:
-the reduction reads scattered 8-byte pieces. On an H200 those reductions took 0.15 ms each
-where the channels-first ones took 0.04 ms, the rest of VAEDecoderLike's static gap to its
-target (docs/benchmarks.md, "Where the time goes"). Per channel, the reduction over positions
+the reduction reads scattered 8-byte pieces, several times slower than the channels-first
+reduction. Per channel, the reduction over positions
 keeps every channel of a position in one tile: the loads are contiguous along the channels
 (Inductor's "outer" reduction), and a tiny second reduction combines C/G values per group.
 
@@ -29,19 +28,19 @@ Then, in static graphs, the normalisation's two per-group operands (the mean; th
 variance plus eps) are read per channel: each channel combines its own group's channel statistics
 (the same operations in the same order, so the same values), one small kernel stores both as
 `(N, G, C/G, 1)`, and the apply kernel loads them at the channel's index instead of gathering
-them through `c // (C/G)`, which Triton cannot vectorise (`_per_channel_operands`; the numbers
-are in docs/results.md, "Wan 2.2 decode"). The affine and everything after are left alone.
+them through `c // (C/G)`, which Triton cannot vectorise (`_per_channel_operands`). The affine
+and everything after are left alone.
 
 With `PassConfig.group_norm_chunked_stats` (opt-in) a static GroupNorm's positions
 are cut into chunks first (`chunk_plan`, `_chunked`): each channel's statistics over each chunk,
 then each channel's group operands straight from its group's channels x chunks, so Inductor
-makes two kernels instead of splitting a reduction over all positions into stages of its own
-(docs/results.md, "Wan 2.2 decode"); a static size without a usable divisor keeps the
-per-channel form.
+makes two kernels instead of splitting a reduction over all positions into stages of its own;
+a static size without a usable divisor keeps the per-channel form.
 
 Counted in `PassResult.counts`: `group_norms_rewritten`, `group_norms_chunked` (and, for each
 size of chunk reduction made, `chunk_reduction_<outputs>x<positions>`: the (channels x chunks,
-positions per chunk) of the reduction Inductor makes of it, by which `magi_passes.kernel_configs`
+positions per chunk) of the reduction Inductor makes of it, by which
+`magi_passes.compile.kernel_configs`
 knows that kernel), `group_norm_operands_per_channel` (0 where a size is symbolic, or where
 Inductor's decomposition already applies the statistics per channel, as its CPU one does), and
 the gates:
@@ -54,8 +53,9 @@ A `var_mean` that is not GroupNorm's (not of a 4-D `reshape` of `(N, C, ...)` in
 `(N, G, C/G, S)` over dims 2 and 3, population variance, keepdim) is not matched.
 
 Measured (`measured_by = "enable_group_norm_stats"`): the magi backend times a graph it changes
-with and without the measured passes and keeps the faster (`magi_passes.decisions`); the numbers
-are in docs/benchmarks.md.
+with and without the measured passes and keeps the faster (`magi_passes.compile.decisions`).
+
+Measured: docs/results.md, "GPU suite".
 """
 
 from __future__ import annotations
@@ -223,9 +223,8 @@ def _drop_orphans(
     operand was per group, Inductor's CPU form) and, once every operand reads per channel, the
     per-group statistics (`roots`) with the ops that derived the old operands from them (the
     variance plus eps, its rsqrt). Inductor's scheduler would drop their buffers unrun, but only
-    after lowering them and weighing them for fusion: HunyuanVideo's decoder left 210 such nodes
-    (60 mean reductions) for Inductor to lower (docs/results.md, "Cold compile"). Only pure
-    nodes computed from `roots`, or made by the rewrite, are erased."""
+    after lowering them and weighing them for fusion, which costs compile time on decoders with
+    many GroupNorms. Only pure nodes computed from `roots`, or made by the rewrite, are erased."""
     region = set(created)
     seen: set[torch.fx.Node] = set()
     stack = [r for r in roots if isinstance(r, torch.fx.Node)]
@@ -339,9 +338,8 @@ def _per_channel_twins(
     broadcast to the channels would be stored first, then copied).
 
     None (the per-group operands are left as they are) where any size of the grouped activation
-    is symbolic: measured on VAEDecoderLike with dynamic H/W (H200, docs/benchmarks.md,
-    docs/results.md, "Wan 2.2 decode" the dynamic graph lost with it, 2.2579 -> 2.5159 ms, while the static one
-    gained, 2.0806 -> 1.9401 ms."""
+    is symbolic: on VAEDecoderLike with dynamic H/W the dynamic graph was slower with it, while
+    the static one gained."""
     n, g, k, positions = fake_value(grouped).shape
     if not all(isinstance(d, int) for d in (n, g, k, positions)):
         return None
@@ -367,8 +365,8 @@ def _per_channel_operands(
     per-channel twin (`twins`, the ops between the statistic and the broadcast replayed on it),
     stored `(N, G, C/G, 1)` contiguous, so that the apply kernel loads it at the channel's index.
     Read per group, a channels-last apply kernel indexes it by `c // (C/G)`: a gather per element
-    that Triton cannot vectorise (32% of HBM against 67% per channel on an H200,
-    docs/results.md, "Wan 2.2 decode"). Returns how many operands it replaced."""
+    that Triton cannot vectorise, at about half the bandwidth of the per-channel load. Returns
+    how many operands it replaced."""
     full = tuple(fake_value(grouped).shape)
     stored: dict[torch.fx.Node, torch.fx.Node] = {}
 

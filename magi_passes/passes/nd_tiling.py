@@ -10,9 +10,8 @@ shapes Inductor's coalescing tiling analysis bails out on symbolic numels (still
 to 1-D tiles that read channels-strided data uncoalesced; ND tiling restores 2-D tiles.
 
 Why 2 tiles and not 3: a third tile dimension maps onto CUDA's z grid, limited to 65535 blocks,
-which large dynamic shapes overflow, and newer torch produced invalid 3-D reduction grids. At
-1080p 2 tiles were also faster (5.18 ms vs 5.40 ms; docs/reliability.md, "Facts the design
-rests on").
+which large dynamic shapes overflow, and newer torch produced invalid 3-D reduction grids
+(docs/reliability.md, "Facts the design rests on").
 
 Why it is safe: tiling changes only how Inductor schedules the same loops; results are identical.
 The keys are declared in `mutates_inductor_config`, and `magi_backend` / `inductor_options`
@@ -22,9 +21,10 @@ Skipped (with the reason in `PassResult`): static graphs (Inductor's static tili
 works), graphs `DynamicCatTilingWorkaround` marked (a Triton miscompile of 2-D tiled producers of
 concatenated conv inputs in dynamic graphs), graphs that are not conv-heavy, and — unless
 `config.nd_tiling_with_channels_last` — graphs on which `ConvChannelsLastPass` already converted
-convolutions: channels-last removes the strided accesses ND tiling works around, and on our GPU
-measurements the combination was no faster while ND tiling multiplied compile time ~5x
-(docs/benchmarks.md).
+convolutions: channels-last removes the strided accesses ND tiling works around, and the
+combination was no faster while ND tiling multiplied compile time.
+
+Measured: docs/results.md, "VAEDecoderLike: where the time goes".
 """
 
 from __future__ import annotations

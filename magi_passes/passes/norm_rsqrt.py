@@ -16,10 +16,9 @@ the pointwise arithmetic after it changes.
 
 Why: Inductor inlines the root into every consumer kernel that does not also hold the reduction,
 and a pointwise consumer then computes it once *per element*: `tl.sqrt_rn`, a maximum and an
-IEEE division for each of the 512-1024 channels of a position. On the Wan 2.2 decode those
-conv-input producers (norm apply + SiLU + causal pad or cache concatenation) ran at 20-32% of
-HBM bandwidth on an H200 and were limited by that arithmetic, not by memory (docs/benchmarks.md,
-docs/results.md, "Never slower: the zoo". `rsqrt` is one special-function instruction and the division becomes a multiply.
+IEEE division for each of the 512-1024 channels of a position, so conv-input producers (norm
+apply + SiLU + causal pad or cache concatenation) are limited by that arithmetic, not by memory.
+`rsqrt` is one special-function instruction and the division becomes a multiply.
 
 Why it is exact enough, and where: for a sum of squares `s >= 0` (or NaN or +inf),
 `max(sqrt(s), eps) == sqrt(max(s, eps**2))` because the square root is monotone, so the two
@@ -37,8 +36,9 @@ Counts in `PassResult.counts`: `norms_rewritten`, `norms_skipped_precision`, `no
 negative and the two forms differ).
 
 Measured (`measured_by = "enable_norm_rsqrt"`): the magi backend times a graph it changes with
-and without the measured passes and keeps the faster (`magi_passes.decisions`); the numbers are
-in docs/benchmarks.md.
+and without the measured passes and keeps the faster (`magi_passes.compile.decisions`).
+
+Measured: docs/results.md, "Wan 2.2 decode".
 """
 
 from __future__ import annotations

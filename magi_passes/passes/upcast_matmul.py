@@ -22,12 +22,8 @@ of two).
 This is the first matmul of PyTorch's math attention (`_scaled_dot_product_attention_math`,
 which upcasts bf16 and fp16 to fp32 first and scales q and k by the fourth root of the scale
 each): what `F.scaled_dot_product_attention` runs where no fused kernel takes its inputs, such
-as Cosmos's decoder's spatial attention (one head of 512 channels over 3 x 14080 tokens, 0.61
-TFLOP a matmul, its channels not contiguous). In the profile of that decode on an H200 (torch
-2.11), a cuBLAS kernel named `Kernel2` took 25.0 of its 46.3 ms in 2 launches: by its count and
-time, those two fp32 matmuls, about 1 ms each at the bf16 tensor cores' rate
-(docs/results.md, "Upcast matmul on Cosmos"); with the pass, the first took 1.2 ms and the second 12.2
-(docs/results.md, "Upcast matmul on Cosmos").
+as Cosmos's decoder's spatial attention (one head of 512 channels over 3 x 14080 tokens, its
+channels not contiguous), where the two fp32 matmuls took most of the decode's GPU time.
 
 The second matmul (the probabilities times v) has one upcast operand: the other is the
 softmax's fp32 output, which rounding to bf16 would change (by about one bf16 rounding of the
@@ -36,10 +32,9 @@ split instead (where the upcast operand is bf16, which has fp32's exponent range
 overflow), into two bf16 parts: ``hi = convert(p, bf16)`` and ``lo = convert(p - hi, bf16)``,
 and the matmul becomes ``bmm.dtype(hi, v) + bmm.dtype(lo, v)`` (operands in their places,
 fp32 outputs). ``hi + lo`` keeps 16 significant bits of each value
-where fp32 keeps 24; Inductor writes both parts from the softmax's own kernel. On the CPU at
-Cosmos's shape the attention's fp32 output moves 2.5e-6 from an fp64 attention's with the
-split, against 3.9e-7 without and 1.7e-3 with the probabilities rounded to bf16
-(`tools/probes/attention_probs_rounding.py`). The split is counted as `split`.
+where fp32 keeps 24, against 8 where the probabilities are rounded to bf16
+(`tests/test_upcast_matmul.py` bounds the error at Cosmos's shape); Inductor writes both parts
+from the softmax's own kernel. The split is counted as `split`.
 
 Skipped (counts in `PassResult.counts`): `skipped_not_upcast` (an operand is not an upcast of
 a bf16 or fp16 tensor through those ops, or a shape op takes symbolic sizes, and the matmul is
@@ -51,15 +46,13 @@ Which attention reaches it is PyTorch's choice at trace time, made on the tensor
 sizes: on a GPU a fused kernel takes most heads, and the math attention runs where none does,
 as for Cosmos's spatial attention, whose q, k and v come from its convolutions channels first
 (a last dimension of stride 3 x 88 x 160). In fake CUDA on a CPU-only build no fused kernel is
-there to choose, so every attention is math: a fake-CUDA count of rewrites is an upper bound
-(MiniMax-H3: 36 there, none on an H200, where its attention went to a fused kernel).
+there to choose, so every attention is math: a fake-CUDA count of rewrites is an upper bound.
 
 Opt-in (`PassConfig.enable_upcast_matmul`; the split with `upcast_matmul_split` too, not yet
-timed on a GPU) and measured where it is on (`measured_by`). Timed on an H200 (torch 2.11,
-docs/results.md, "Upcast matmul on Cosmos"): Cosmos's decode in its form 45.1 ms, with the pass 33.6-33.9
-ms (3.44-3.46x torch.compile, both orders; 3.445x in its never-slower test), output as far
-from fp32 as without it (1.23e-2, eager 1.66e-2); it compiled 2.5-2.7 s slower in process (cold
-not measured), so Cosmos's form does not take it yet.
+timed on a GPU) and measured where it is on (`measured_by`). It lengthens the compile, so
+Cosmos's form does not take it.
+
+Measured: docs/results.md, "Upcast matmul on Cosmos".
 """
 
 from __future__ import annotations
