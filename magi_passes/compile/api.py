@@ -72,33 +72,31 @@ def magi_compile(
     still wins), and Inductor options under the caller's ``options``. The Wan VAE's decoder
     (diffusers ``WanDecoder3d``) is compiled so: each chunk one static graph, reused at every
     length, its RMS norms' inputs and its conv weights channels-last, its decisions recorded for
-    H100s and H200s (docs/results.md, "Wan 2.2 decode": right
-    output, faster than torch.compile with frames isolated, compiled cold faster than
-    torch.compile). ``form=None``:
+    H100s and H200s. ``form=None``:
     the generic form for any model; `magi_passes.forms.form_for`
     says which form ``"auto"`` picks. The form used is ``compiled.magi_form`` (None: generic).
 
     ``isolate_frames`` (default on; an ``nn.Module`` only): every submodule instance gets a
     ``forward`` on a code object of its own first (`magi_passes.frames.isolate_forward_code`),
     so graph breaks inside repeated blocks never make instances share dynamo's frames, exhaust
-    its recompile limit and fall back to eager (measured on the Wan 2.2 VAE decode:
-    docs/benchmarks.md). The module computes the same; `restore_forward_code` undoes it.
+    its recompile limit and fall back to eager. The module computes the same;
+    `restore_forward_code` undoes it.
     ``True`` (or None) isolates as the model's form says (``CompileForm.frames``: per
     instance, or, for a decoder measured to compile to one graph, its own frame only,
     ``"root"``); ``"instance"`` or ``"root"`` asks for that level whatever the form says;
     ``False`` gives no frames.
 
     ``dynamo_fixes`` (off in the generic form): every call of the compiled model runs inside
-    `magi_passes.dynamo_fixes.tensor_constant_compare`, so dynamo traces a tensor compared with
-    a string as Python evaluates it instead of breaking the graph (torch 2.11 breaks there). On
-    its own, with dynamic shapes, it made the Wan 2.2 decode's steady chunk one dynamic graph, a
-    further latent frame 81.1 ms against 65.9 without it (H100,
-    docs/results.md, "Wan 2.2 decode"); the Wan form uses it with static shapes and contiguous inputs.
+    `magi_passes.compile.dynamo_fixes.tensor_constant_compare`, so dynamo traces a tensor
+    compared with a string as Python evaluates it instead of breaking the graph (torch 2.11
+    breaks there). On its own, with dynamic shapes, it makes the Wan 2.2 decode's steady chunk
+    one dynamic graph, which is slower; the Wan form uses it with static shapes and contiguous
+    inputs.
 
     ``contiguous_inputs`` (off in the generic form; an ``nn.Module`` only): each call's
     positional tensor arguments are made contiguous before dynamo sees them, and the tensors in
     its list arguments (a cache list) get one stride for their size-1 dims
-    (`magi_passes.dynamo_fixes.attach_contiguous_inputs`), so a decoder fed slices of a longer
+    (`magi_passes.compile.dynamo_fixes.attach_contiguous_inputs`), so a decoder fed slices of a longer
     latent reuses its static graphs at every length instead of compiling them again.
 
     ``channels_last_parameters`` (off in the generic form, on in the Wan decoder's; an
@@ -106,10 +104,11 @@ def magi_compile(
     compiling (`magi_passes.compile.weights.convert_conv_parameters`): no weight is re-laid out per
     call and eager's activations come out channels-last. Values are unchanged; the module's
     weights keep their new strides (diffusers' ``save_pretrained`` saves them contiguous itself;
-    call ``.contiguous()`` before a direct ``safetensors`` save). On the Wan decode it measured
-    1.043x at T=3 and 1.034x at T=21 (H100, torch 2.11, docs/results.md, "Wan 2.2 decode").
+    call ``.contiguous()`` before a direct ``safetensors`` save).
 
     The returned object carries the backend as `.magi_backend` (its managers, results).
+
+    Measured: docs/results.md, "Wan 2.2 decode".
     """
     _validate.check_compile_target("magi_compile", model)
     config = check_pass_config("magi_compile", config)

@@ -7,12 +7,9 @@ CPython collects its youngest objects often and all of them (a "full" collection
 generation) after every ``threshold2`` collections of the middle one, when enough objects have
 reached the oldest since the last. A compile makes millions of objects that live to its end
 (fake tensors, FX nodes, SymPy expressions, IR buffers), so each full collection during it walks
-them all and frees little. On MiniMax-H3's decoder (fake CUDA, CPU, torch 2.13,
-docs/results.md, "Cold compile") torch.compile's cold compile ran 7 full collections taking
-2.9-3.2 s. Held off during magi's compile, the collector took 3.2-3.6 s against 4.1-4.4 (three
-rounds a side), of which the one full collection after the compile, over everything the compile
-left, took 2.1-2.2 s; the frame compile took 30.3 s (median) against 30.9, within the rounds'
-spread. So it is opt-in until a GPU has timed it.
+them all and frees little. Held off, the collector's time during a compile drops, but the one
+full collection after it, over everything the compile left, takes most of what was saved, and
+on the CPU the frame compile's gain was within noise. So it is opt-in until a GPU has timed it.
 
 `full_collections_deferred` raises the oldest generation's threshold for its block and restores
 the caller's thresholds after, so the young collections go on (a cycle made and dropped during

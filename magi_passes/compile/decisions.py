@@ -1,8 +1,8 @@
 """Measured pass decisions: per graph, with and without the rewrites that have a cost.
 
 A static gate cannot know what a rewrite costs on a graph it was not tuned on: the channels-last
-rewrite fires on every graph with a conv3d, and one held-out video VAE decoded 0.72x as fast as
-torch.compile with it (docs/benchmarks.md). So where a *measured* pass would change a graph, the
+rewrite fires on every graph with a conv3d, and a video VAE it was not tuned on can decode
+slower than torch.compile with it. So where a *measured* pass would change a graph, the
 magi backend compiles the graph twice, as the passes decide ("magi") and with the measured passes
 off ("plain": Inductor with only the always-on passes, the correctness workarounds among them),
 times both on the graph's own example inputs, and keeps the faster; magi must win by
@@ -26,6 +26,8 @@ second compile of the same model compiles only the chosen variant. The default f
 Inductor's cache folder (`magi_decisions/`), so it is scoped exactly as that cache is (pytest-magi
 gives each xdist worker its own); `MAGI_DECISION_CACHE_DIR` chooses another. A cache file that
 cannot be read is reported with a `DecisionCacheWarning`, measured again and rewritten.
+
+Measured: docs/results.md, "Never slower: the zoo".
 """
 
 from __future__ import annotations
@@ -485,10 +487,8 @@ class Decider:
     - `margin`: magi is kept only when faster than plain by more than this fraction.
     - `rounds`, `warmup`: interleaved rounds per variant (median), calls before timing.
     - `min_rounds`: after this many rounds the timing stops once every sample agrees
-      (`separated`); a close call runs all `rounds`. On the Wan 2.2 decode (H200) this did not
-      make the timing cheaper (61.0 s for 22 graphs, 51.9 s for 24 before): what it costs
-      there is each variant's first calls, where Triton autotunes, not the rounds
-      (docs/results.md, "Never slower: the zoo").
+      (`separated`); a close call runs all `rounds`. What the timing costs is mostly each
+      variant's first calls, where Triton autotunes, not the rounds.
     - `cache`: where decisions persist (`DecisionCache()`: the default folder); None: no disk.
     """
 

@@ -5,9 +5,8 @@ makes it run the rest of the function eagerly. On torch 2.11 comparing a tensor 
 (``feat_cache[idx] == "Rep"``, which the Wan 2.2 VAE's temporal upsamplers do on every chunk
 after the second) is such a break: dynamo traces ``Tensor.__eq__("Rep")`` as a graph op, its
 fake value is ``NotImplemented`` ("torch.* op returned non-Tensor"), and the decoder splits into
-dozens of graphs with eager code between them (35 graphs for a four-frame decode of the tiny
-zoo model on a CPU; 3 with this fix, as torch 2.13 traces it unpatched:
-`tools/probes/eager_rest_frames.py --dynamo-fix`).
+dozens of graphs with eager code between them (a few with this fix, as torch 2.13 traces it
+unpatched).
 
 Python answers that comparison without the tensor: ``Tensor.__eq__`` returns ``NotImplemented``
 for a ``str``, ``bytes`` or ``None`` operand, the operand's reflected method does too, and
@@ -25,24 +24,18 @@ never leaks out of a call (tests/test_dynamo_fixes.py).
 hook; `magi_compile(..., dynamo_fixes=True)` does it. ``torch.compile(model, backend="magi")``
 cannot: the backend is called after dynamo has traced.
 
-Off in the generic form, on in the Wan decoder's (`magi_passes.forms`), by measurement (H100,
-torch 2.11, docs/results.md, "Wan 2.2 decode"): on the Wan 2.2
-decode the fix makes each chunk's decoder one graph (3 graphs for T=3 instead of 35), which
-compiles in 82.7 s against 104.0 for torch.compile with frames isolated, and its output is right
-under magi (9.6e-3 from fp32; plain torch.compile with the fix miscompiles that one graph:
-1.02). But the steady chunk's graph comes out dynamic (dynamo's automatic dynamic sizes, from the
-caches' lengths changing between the second and third chunk), the measured decisions do not
-time dynamic graphs, and a further latent frame took 81.1 ms against 65.9 ms with the fix off.
-With ``dynamic=False`` and `attach_contiguous_inputs` (zoo variant `magi-dynamo-fix-static`)
-every chunk graph is static and reused at every decode length (docs/results.md, "Wan 2.2 decode"): right, compiled
-cold in 142.5 s against torch.compile's 171.2 s, 71.1 ms a further frame; the 4.8 ms it loses
-to the split decoder is one norm whose input Inductor realises channels-first, and with
-`PassConfig(channels_last_norm_inputs=True)` a further frame takes 63.5 ms (1.101x at T=21 over
-the same form without it). Timed beside torch.compile with the decisions on (docs/results.md, "Wan 2.2 decode"), that
-form decoded 81 frames 1.318x faster than torch.compile with frames isolated (the generic form
-1.280x), right, and compiled cold in 101.3 s: it is the Wan decoder's form, which
-``magi_compile(vae.decoder)`` uses unless told otherwise; any other model compiles without the fix
-unless ``dynamo_fixes=True`` is passed.
+Off in the generic form, on in the Wan decoder's (`magi_passes.compile.forms`): on the Wan 2.2
+decode the fix makes each chunk's decoder one graph, which compiles faster and whose output is
+right under magi (plain torch.compile with the fix miscompiles that graph). Alone it makes the
+steady chunk's graph dynamic (dynamo's automatic dynamic sizes, from the caches' lengths
+changing between the second and third chunk), which the measured decisions do not time, and
+slower. With ``dynamic=False`` and `attach_contiguous_inputs` (zoo variant
+`magi-dynamo-fix-static`) every chunk graph is static and reused at every decode length; with
+`PassConfig(channels_last_norm_inputs=True)` too, that is the Wan decoder's form, which
+``magi_compile(vae.decoder)`` uses unless told otherwise. Any other model compiles without the
+fix unless ``dynamo_fixes=True`` is passed.
+
+Measured: docs/results.md, "Wan 2.2 decode".
 """
 
 from __future__ import annotations

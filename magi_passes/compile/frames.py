@@ -15,9 +15,7 @@ which tracebacks and dynamo's logs show). Dynamo then keeps one cache per instan
 crowds another out of the limit, and no shape of one instance makes another's dynamic. The new
 name is what makes the copy a code object of its own everywhere in dynamo: equal code objects
 share resume functions, and automatic-dynamic sizes are kept per (file, first line, name); with
-copies equal but for identity, the Wan 2.2 decode's up blocks compiled with H, W and T symbolic
-and magi ran 1.15x over torch.compile instead of 1.62x (both measured before magi's output was
-made correct; 1.63x with it correct, docs/benchmarks.md).
+copies equal but for identity, the Wan 2.2 decode's up blocks compiled with H, W and T symbolic.
 ``per="class"`` gives one new code object per class (instances of a class still share it), which
 makes a second compiled copy of a model behave as if it were alone in the process.
 ``per="root"`` gives the module itself one and leaves its submodules alone: for a model that
@@ -32,20 +30,21 @@ as it runs the rest of a function after a graph break it cannot resume from ("sk
 of the function"), the torch.nn modules that code calls then run eagerly, each convolution with
 its bias added by a second kernel and, for a channels-first input, cuDNN's layout transposes
 around it. On the Wan 2.2 decode on torch 2.11 the upsamplers' `feat_cache[idx] == "Rep"` is
-such a break: their per-frame `Conv2d`s ran eagerly, 5.2 ms of every further latent frame, of
-which 1.3 ms were the separate bias kernel and the layout transposes (H100, docs/benchmarks.md
-docs/results.md, "Wan 2.2 decode"; `tools/probes/eager_rest_frames.py` shows it on a CPU). So the copy of a torch-owned
+such a break: their per-frame `Conv2d`s ran eagerly. So the copy of a torch-owned
 `forward` names the file `<magi frame> <torch's file>` (`frame_filename`), which no skip rule
 matches: reached eagerly, the module is a frame dynamo compiles like any other, and traced into
 from compiled code it is inlined as before. The source lines are registered under that name in
 `linecache`, so tracebacks still show them. (`magi_compile(..., dynamo_fixes=True)` removes that
-break instead: `magi_passes.dynamo_fixes` traces the comparison as Python evaluates it, and each
-chunk's decoder is then one graph; the Wan decoder's compile form uses it, `magi_passes.forms`.)
+break instead: `magi_passes.compile.dynamo_fixes` traces the comparison as Python evaluates it, and each
+chunk's decoder is then one graph; the Wan decoder's compile form uses it,
+`magi_passes.compile.forms`.)
 
 It changes no computation: the module computes exactly what it did (eager, or compiled). It is
 visible as an instance attribute ``forward`` on each submodule; `restore_forward_code` removes
 them. Modules whose instance already has its own ``forward`` (hooks installed by other
-libraries) are left alone. Measured effect: docs/benchmarks.md (the zoo's Wan 2.2 decode).
+libraries) are left alone.
+
+Measured: docs/results.md, "Wan 2.2 decode".
 """
 
 from __future__ import annotations
@@ -119,10 +118,8 @@ def isolate_forward_code(module: torch.nn.Module, per: str = "instance") -> int:
 
     Dynamo calls a submodule's ``forward`` directly only when the instance has no ``forward``
     of its own; otherwise it traces `torch.nn.Module._call_impl` around every call and guards
-    each ``forward``. So isolation below the root doubles the bytecode dynamo traces: on
-    HunyuanVideo's decoder (fake CUDA) 19,679 steps against 9,590 with the root alone, the same
-    generated code, and on the H100 dynamo's tracing took 0.7-2.6 s longer under magi than
-    under torch.compile on the decoders measured (docs/results.md, "Wan 2.2 decode"). A model
+    each ``forward``. So isolation below the root about doubles the bytecode dynamo traces, for
+    the same generated code, and lengthens the compile by its tracing time. A model
     that compiles to one graph per call has no frame below its root, so ``per="root"`` keeps
     its frames apart from any other copy's at the tracing cost of torch.compile.
     """

@@ -12,13 +12,9 @@ torch's own `torch.utils._sympy.functions.Min` / `Max`, which the shape environm
 2.13's index propagation use, keep the numeric and zero/one cases and skip the pairwise
 comparison.
 
-Measured (docs/results.md, "Cold compile"): HunyuanVideo's decoder compiled on an H100 under
-cProfile (torch 2.11) spent 19.3 s (torch.compile) and 22.0 s (magi) of a 75-82 s frame compile
-in SymPy's Min/Max constructor, from 11,672 and 15,058 constructions; on the CPU, in fake CUDA
-with torch 2.11, 11,718 constructions, and with torch 2.13 894. With torch's Min/Max the
-generated code of that decoder is the same, line for line but for the comments that print graph
-nodes, as with SymPy's (both torch.compile's and magi's, fake CUDA, torch 2.11), and magi's frame
-compile there took 13.2 s against 16.1.
+On a video decoder SymPy's Min/Max constructor takes about a quarter of the frame compile.
+With torch's Min/Max the generated code is the same, line for line but for the comments that
+print graph nodes (`python benchmarks/zoo.py compile-time MODEL` shows where the time goes).
 
 How: `torch_index_min_max` makes `SymPyOps.minimum` / `maximum` build torch's Min / Max for a
 block, where this torch's build SymPy's (`builds_sympy_min_max`), and restores the two methods
@@ -26,6 +22,8 @@ when the block ends; elsewhere (torch 2.13, or inside an enclosing block) it cha
 The magi backend and `pytest_magi.inductor_codegen(config=...)` enter it around each graph's
 compile with `PassConfig.torch_index_min_max` (on by default); a backward graph that
 AOTAutograd compiles lazily, at the first backward call, compiles without it.
+
+Measured: docs/results.md, "Cold compile".
 """
 
 from __future__ import annotations

@@ -3,34 +3,29 @@ measured slow, or its autotuning costs compile time.
 
 Inductor picks a Triton kernel's block sizes and warps from heuristics on its sizes. For two
 kinds of kernel that the channels-last GroupNorm rewrite creates, the heuristic's choice was the
-slowest the GPU measured (H200, torch 2.11, VAEDecoderLike 540p and a 256-channel GroupNorm block;
-docs/results.md, "Wan 2.2 decode"); a third is fixed for the compile time its autotuning costs:
+slowest the GPU measured (VAEDecoderLike 540p and a 256-channel GroupNorm block); a third is
+fixed for the compile time its autotuning costs:
 
 - **the per-channel statistics** (`group_norm_stats`): the first, split stage of the Welford
   reduction over positions of a channels-last activation. Its reduction hint is OUTER, for which
   Inductor's heuristics emit one config and never benchmark another: `XBLOCK=64, R0_BLOCK=8`
-  with 4 warps on these sizes, 1 KB per load per program. `XBLOCK=64, R0_BLOCK=4` with 8 warps
-  (what `max_autotune_pointwise` finds among six) took 39.7 against 66.9 us, 38.8 against 49.3
-  and 38.9 against 63.2 on the three such kernels measured. Where the split stage has fewer
-  than `STATS_MIN_OUTPUTS` outputs (57216 in VAEDecoderLike: 29.7 us either way) the heuristic
-  is kept.
+  with 4 warps on these sizes, 1 KB per load per program. It gets `XBLOCK=64, R0_BLOCK=4` with
+  8 warps, what `max_autotune_pointwise` finds among six. Where the split stage has fewer than
+  `STATS_MIN_OUTPUTS` outputs (VAEDecoderLike's, the same time either way) the heuristic is kept.
 - **the normalise + SiLU apply** (`group_norm_apply`): a 1-D pointwise kernel that reads the
   activation once, its per-channel operands (the statistics, the affine) and writes once, with
   an `exp`. Inductor benchmarks two configs for it (1024 elements with 4 warps, 512 with 8) and
-  in one run kept the slower, 131.3 against 89.7 us; Inductor's coordinate descent found 2048
-  elements with 2 warps: 61.2 against 87.8 us on the GroupNorm block, 18.6 against 23.4 on
-  VAEDecoderLike's smaller one. A kernel with a second full-size read (the residual add) is
-  left alone: coordinate descent kept Inductor's config there.
+  may keep the slower; it gets 2048 elements with 2 warps, what Inductor's coordinate descent
+  finds. A kernel with a second full-size read (the residual add) is left alone: coordinate
+  descent kept Inductor's config there.
 - **the chunk statistics** (`group_norm_chunk_stats`, with `PassConfig.group_norm_chunked_stats`
   only): each channel's statistics over each chunk of positions, a Welford reduction whose loads
   run along the channels exactly as the per-channel split stage's do (channel x0 contiguous,
   positions strided by the channels). Inductor gives it the "default" reduction hint, so it
-  compiles and benchmarks six configs at the first call: on the H100 (
-  docs/benchmarks.md) HunyuanVideo's chunked form spent 5.8 s autotuning and 3.4 s waiting for
-  Triton compiles against the per-channel form's 3.7 and 0.8 s. It gets the statistics' config
-  (one of the six Inductor tries). Allegro's decoder's form turns the option on (
-  one steady call 1.39 s against 1.37 per channel, its graph's compile 46.3 s against 69.5 on
-  an H200); the chunk kernels' own times are not measured apart. Known by its sizes, which the
+  compiles and benchmarks six configs at the first call, seconds of compile time on a
+  GroupNorm-heavy decoder. It gets the statistics' config (one of the six Inductor tries).
+  Allegro's decoder's form turns the option on; the chunk kernels' own times are not measured
+  apart. Known by its sizes, which the
   pass records (`group_norm.chunk_reductions`). A chunk of at most 64 positions makes a
   persistent reduction (R0_BLOCK all of them, no argument), which keeps Inductor's config
   (`may_be_persistent`: on the GPU Triton refused the fixed one).

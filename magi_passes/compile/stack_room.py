@@ -5,11 +5,9 @@ one frame needs more). A call whose frame does not fit in the current chunk gets
 that chunk is freed when the frame at its base returns, so every such call maps and unmaps
 memory (cpython#142183; CPython's fix, one spare chunk kept per thread, python/cpython#145789,
 is not in 3.11 or 3.12). A loop that calls one level below a chunk's end pays that on every
-call, and where the ends fall depends on how deep the compile was entered. MiniMax-H3's decoder
-compiled through a backend (fake CUDA, CPU, Python 3.11, torch 2.13) made 0.94-1.09 million
-such map and unmap pairs (strace), its AOT dispatch taking 8.0-9.4 s and Inductor's pattern
-matcher 0.7-1.3 s of own time against 0.28 s where the compile happened to be entered at a
-luckier depth (docs/results.md, "Cold compile").
+call, and where the ends fall depends on how deep the compile was entered: a large decoder's
+compile can make about a million such map and unmap pairs, and its AOT dispatch then takes
+about twice as long as where the compile happened to be entered at a luckier depth.
 
 `call_with_stack_room` calls its argument from a frame that reserves `ROOM_WORDS` slots, so that
 frame gets a chunk of its own and Python sizes that chunk so as to leave as much again free
@@ -19,10 +17,9 @@ never written, so the operating system backs them with no memory.
 `PassConfig.compile_on_fresh_stack` (on by default) puts each of the magi backend's compiles, and
 `pytest_magi.inductor_codegen`'s, inside it (a training graph's backward, which AOTAutograd
 compiles at the first ``.backward()``, runs on the caller's stack). Under it the same compile
-made 72,000 pairs (dynamo's tracing, outside the backend, among them), its AOT dispatch took
-4.2-4.8 s and the frame compile 26.6-27.2 s against 31.1-33.1 s, three compiles a side in one
-process; on an H200 (Python 3.12, torch 2.11) magi's cold compile of MiniMax-H3 took 38.5 s
-against 43.1 without it and Cosmos's 32.5 against 34.5, each pair at the same time.
+makes a small fraction of those map and unmap pairs, and the frame compile is shorter.
+
+Measured: docs/results.md, "Cold compile".
 """
 
 from __future__ import annotations

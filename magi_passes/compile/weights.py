@@ -37,13 +37,13 @@ def convert_conv_parameters(module: torch.nn.Module) -> int:
     so optimisers and hooks that hold them keep working, and their values are unchanged. Eager
     convolutions then produce channels-last outputs too (PyTorch follows the weight's format),
     so a graph traced from the module records channels-last activations: no weight is
-    re-laid out per call, and a causal VAE's caches leave and enter each call channels-last.
-    In fake-CUDA codegen of the Wan 2.2 form's steady chunk this took 136 launches to 89
-    (`tools/probes/wan_form_census.py`, "cl-params"); on the GPU, the Wan form with this alone
-    decoded T=3 1.043x and T=21 1.034x faster (H100, torch 2.11,
-    docs/results.md, "Wan 2.2 decode"), so that form sets it (``magi_compile``'s ``channels_last_parameters``). What changes for
-    the user: the module's weights and its outputs have channels-last strides, and a library that
-    saves only contiguous tensors (safetensors) needs ``.contiguous()`` on them first."""
+    re-laid out per call, and a causal VAE's caches leave and enter each call channels-last
+    (`python benchmarks/zoo.py census` counts the Wan form's launches with and without it). The
+    Wan form sets it (``magi_compile``'s ``channels_last_parameters``). What changes for the
+    user: the module's weights and its outputs have channels-last strides, and a library that
+    saves only contiguous tensors (safetensors) needs ``.contiguous()`` on them first.
+
+    Measured: docs/results.md, "Wan 2.2 decode"."""
     changed = 0
     for m in module.modules():
         if not isinstance(m, torch.nn.modules.conv._ConvNd) or m.transposed:

@@ -15,9 +15,8 @@ def warm_compile_workers(inductor_patches: Mapping[str, Any] | None = None) -> b
     ``torch.compile(model)`` with its default backend, and a backend that calls ``compile_fx``
     itself, start them only when Inductor is entered, after dynamo has traced. Until the workers
     answer, Inductor compiles each Triton kernel in the process, one after another, while the
-    generated module loads: a short compile reaches its kernels first (ResNet-50 cold on an
-    H200: module load 2.2-4.7 s on the side whose workers came up late, against 0.7-1.2 s,
-    docs/results.md, "Cold compile").
+    generated module loads: a short compile reaches its kernels first, and its module load
+    takes seconds longer on the side whose workers came up late.
     A `MagiBackend` starts them when it is made, so `magi_compile` has them up while dynamo
     traces (or, where CUDA was not in use yet then, at its first graph), and so does
     `inductor_options()` for ``backend="inductor"``. Nothing is started where this process has
@@ -26,6 +25,8 @@ def warm_compile_workers(inductor_patches: Mapping[str, Any] | None = None) -> b
     initialises it), with ``compile_threads`` 1 (in Inductor's config or in ``inductor_patches``,
     the backend's options), or with ``TORCH_WARM_POOL=0``, torch's own switch; the pool is
     torch's, one per process, and outlives the backend as it does there.
+
+    Measured: docs/results.md, "Cold compile".
     """
     threads = (inductor_patches or {}).get("compile_threads")
     if isinstance(threads, int) and threads <= 1:
