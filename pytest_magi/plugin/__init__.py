@@ -7,7 +7,7 @@ uses none of the plugin's fixtures or markers and sits in no opted-in scope runs
 plugin: no per-test hook of the plugin is even registered in a run that has no such test.
 Per session: options, the records of every test (from report `user_properties`, so the xdist
 controller sees every worker's), terminal summary, `--magi-report` / `--magi-report-png`.
-`--magi-perf -n N` (N >= 2): each xdist worker owns one GPU (`pytest_magi.gpus`) and its own
+`--magi-perf -n N` (N >= 2): each xdist worker owns one GPU (`pytest_magi.measure.gpus`) and its own
 cache folders in a slot the run holds alone (`session.CacheSlot`); the worker pins itself
 (`CUDA_VISIBLE_DEVICES`) in `pytest_load_initial_conftests`, before any conftest.py is imported.
 """
@@ -60,7 +60,7 @@ def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
     """xdist worker of `--magi-perf -n N`: pin its GPU before conftests can initialise CUDA."""
     if "PYTEST_XDIST_WORKER" not in os.environ:
         return
-    from .. import gpus
+    from ..measure import gpus
 
     assignment = gpus.inherited_assignment(os.environ)
     if assignment is not None:
@@ -112,7 +112,7 @@ def _configure_worker(config: pytest.Config, session: MagiSession) -> None:
     worker_id = str(workerinput["workerid"])
     pin = config.stash.get(WORKER_PIN_KEY, None)
     if pin is not None or any(str(key).startswith("magi") for key in workerinput):
-        from .. import gpus
+        from ..measure import gpus
 
         assignment = workerinput.get(gpus.WORKERINPUT_KEY)
         if pin is not None and pin.assignment != assignment:  # not what the controller said
@@ -155,7 +155,7 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """`-n auto` with `--magi-perf`: one worker per GPU (xdist's own rule otherwise)."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS") or not option_or_ini(config, "magi_perf")[0]:
         return None  # the user's count, or no timing: xdist decides
-    from .. import gpus
+    from ..measure import gpus
 
     return gpus.auto_workers(os.environ, gpus.host_gpu_count())
 
@@ -166,7 +166,7 @@ def pytest_configure_node(node: Any) -> None:
     session = node.config.stash.get(SESSION_KEY, None)
     if session is None or session.gpu_binding is None:
         return
-    from .. import gpus
+    from ..measure import gpus
 
     node.workerinput[gpus.WORKERINPUT_KEY] = session.gpu_binding.assign(str(node.gateway.id))
     if session.cache_slot is not None:
@@ -303,7 +303,7 @@ class ActiveTests:
         spec = item.stash.get(MIN_SPEEDUP_KEY, None)
         limits = item.stash.get(COMPILE_LIMITS_KEY, None)
         pairs: list[Any] = item.stash.setdefault(PAIRS_KEY, [])
-        with _body_guard(item):
+        with _body_guard(item), _locating(self.session.locate):
             try:
                 result = yield
             except BaseException:
@@ -359,13 +359,24 @@ def _body_guard(item: pytest.Item) -> Any:
     mode = item.stash.get(ACTIVE_KEY, activation.GUARD_OFF)
     if FIXTURE_GUARD_KEY not in item.stash and not activation.guard_now(mode):
         return contextlib.nullcontext()
-    from ..config_guard import ConfigLeakGuard
+    from ..capture.config_guard import ConfigLeakGuard
 
     def fail(message: str) -> Any:
         pytest.fail(message, pytrace=False)
 
     patches = item.stash.get(CONFIG_PATCHES_KEY, None)
     return ConfigLeakGuard(patches=patches, what="the test", on_leak=fail)
+
+
+def _locating(on: bool) -> Any:
+    """While `--magi-locate` is on, a failing numerics check does not suggest it."""
+    import contextlib
+
+    if not on:
+        return contextlib.nullcontext()
+    from ..numerics import plugin_locates
+
+    return plugin_locates()
 
 
 def _record_compile_health(item: pytest.Item, pairs: list[Any]) -> None:

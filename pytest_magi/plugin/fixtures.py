@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from syrupy.assertion import SnapshotAssertion
 
     from ..codegen import GeneratedCode, KernelCounts
-    from ..config_guard import ConfigPatchStack
+    from ..capture.config_guard import ConfigPatchStack
     from ..models import VAEDecoderLike as VAEDecoderLikeClass
     from ..pair import CompiledPair
 
@@ -73,7 +73,7 @@ def config_patch(request: pytest.FixtureRequest) -> Iterator[ConfigPatchStack]:
     """Patch `torch._inductor.config`: `config_patch({"triton.max_tiles": 2})` or
     `config_patch(triton__max_tiles=2)`; restored when the test ends, or at the end of
     `with config_patch(...):`. Unknown keys fail with close matches."""
-    from ..config_guard import ConfigPatchStack
+    from ..capture.config_guard import ConfigPatchStack
 
     stack = ConfigPatchStack()
     request.node.stash[CONFIG_PATCHES_KEY] = stack
@@ -122,8 +122,8 @@ def compiled_pair(request: pytest.FixtureRequest) -> Iterator[Callable[..., Comp
 
     yield build
     # the compiled models are not kept alive past the test: Dynamo's caches, globals and
-    # cached backends let go of each pair (pytest_magi.lifetime, docs/reliability.md "Memory")
-    from ..lifetime import release_pair
+    # cached backends let go of each pair (pytest_magi.capture.lifetime, docs/reliability.md "Memory")
+    from ..capture.lifetime import release_pair
 
     for pair in pairs:
         release_pair(pair)
@@ -223,13 +223,13 @@ def zoo_pair(request: pytest.FixtureRequest) -> Iterator[Callable[..., Any]]:
 
     yield build
     # a full-size model compiled twice is memory the next test needs: Dynamo's caches on the
-    # sides' frames and the cached backends let go of it (pytest_magi.lifetime), and the CUDA
+    # sides' frames and the cached backends let go of it (pytest_magi.capture.lifetime), and the CUDA
     # caching allocator gives its blocks back, so each zoo test starts from what it allocates
     import gc
 
     import torch
 
-    from ..lifetime import release_zoo_pair
+    from ..capture.lifetime import release_zoo_pair
 
     for pair in pairs:
         release_zoo_pair(pair)
@@ -255,10 +255,10 @@ def decision_cache(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
 @pytest.fixture
 def triton_snapshot(snapshot: SnapshotAssertion, request: pytest.FixtureRequest) -> Any:
     """syrupy's `snapshot` storing normalised generated code (`TritonCodeExtension`, `.py`)."""
-    from ..snapshots import TritonCodeExtension, skip_without_device_snapshots
+    from ..snapshots import TritonCodeExtension, skip_without_device_snapshots, use_code_extension
 
     skip_without_device_snapshots(request)
-    return snapshot.use_extension(TritonCodeExtension)
+    return use_code_extension(snapshot, TritonCodeExtension)
 
 
 @pytest.fixture
