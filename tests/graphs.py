@@ -173,7 +173,7 @@ def codegen_off_and_on(model: torch.nn.Module, field: str, *args: torch.Tensor) 
 
 def launches(code: Any) -> int:
     """How many kernel launches and extern calls a `GeneratedCode`'s wrappers make (the count
-    tools/probes/codegen_time.py prints)."""
+    `python benchmarks/zoo.py compile-time` prints)."""
     return sum(len(g.calls) for g in code.captured)
 
 

@@ -1,7 +1,8 @@
 """`pytest_magi.config_sweep`: every candidate config of each launched kernel against the one its
 autotuner kept, on the arguments of its first launch. Inductor's CachingAutotuner is stood in for
-by a fake with the same attributes (a real one needs a GPU); the GPU run of the real thing is
-`tools/probes/graph35_configs.py`'s (docs/reliability.md, "Dynamic concatenations tiled 2-D")."""
+by a fake with the same attributes (a real one needs a GPU; this file's `requires_cuda` test
+sweeps Inductor's own kernels). What the sweep found on the GPU: docs/reliability.md,
+"Dynamic concatenations tiled 2-D"."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ def test_without_cuda_it_says_what_it_needs(mode: Any, capsys: pytest.CaptureFix
     assert "needs a CUDA GPU" in capsys.readouterr().err
 
 
-def test_conv_gap_scopes_cudnn_benchmark() -> None:
+def test_conv_mode_scopes_cudnn_benchmark() -> None:
     before = (torch.backends.cudnn.enabled, torch.backends.cudnn.benchmark)
     seen = []
     call = conv.scoped(lambda: seen.append(torch.backends.cudnn.benchmark), conv.cudnn_benchmark)

@@ -1,7 +1,7 @@
 """GroupNormStatsPass: the rewrite on real post-grad graphs, its gates, its numerics (against
 fp64, on data that makes a naive variance cancel) and the CUDA kernels Inductor generates with it
 (fake CUDA: generated, never run). Its speed is measured on the GPU by
-tests/test_perf_gpu.py::test_vae_540p_static and tools/probes/gn_stats_ab.py."""
+tests/test_perf_gpu.py::test_vae_540p_static and ::test_group_norm_block_540p."""
 
 from __future__ import annotations
 

@@ -256,8 +256,8 @@ def test_an_fp16_attention_keeps_its_fp32_probabilities_matmul_with_the_split_on
 def test_the_split_matmul_keeps_fp32s_values_where_rounding_the_probabilities_does_not() -> None:
     """On the CPU (`bmm.dtype` emulated), the fp32 output of an attention with the split second
     matmul against the graph without the pass: 16 bits of each probability kept, so 2.6e-6
-    apart here (2.5e-6 at Cosmos's shape, `tools/probes/attention_probs_rounding.py`), where
-    the probabilities rounded to bf16 move it 1.7e-3, 660 times more."""
+    apart here (about the same at Cosmos's shape), where the probabilities rounded to bf16 move
+    it 1.7e-3, 660 times more."""
     _needs_fake_cuda()
     inputs = _qkv()
     model = UpcastAttention(fp32_out=True)
