@@ -25,7 +25,9 @@ import time
 from pathlib import Path
 
 RESULTS = Path(__file__).resolve().parent / "results" / "plugin_overhead.json"
-GUARD_CONFTEST = "import torch._inductor.config  # noqa: F401 - Inductor imported, as in torch suites\n"
+GUARD_CONFTEST = (
+    "import torch._inductor.config  # noqa: F401 - Inductor imported, as in torch suites\n"
+)
 
 
 def _suite(folder: Path, tests: int, conftest: str = "") -> None:
@@ -57,7 +59,11 @@ def _compare(folder: Path, rounds: int, args: list[str], magi_args: list[str]) -
             extra = magi_args if side == "magi" else ["-p", "no:magi"]
             times[side].append(_run(folder, *extra, *args))
     magi, plain = statistics.median(times["magi"]), statistics.median(times["no_magi"])
-    return {"magi_s": round(magi, 4), "no_magi_s": round(plain, 4), "extra_s": round(magi - plain, 4)}
+    return {
+        "magi_s": round(magi, 4),
+        "no_magi_s": round(plain, 4),
+        "extra_s": round(magi - plain, 4),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

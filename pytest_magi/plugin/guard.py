@@ -23,7 +23,7 @@ from .session import FIXTURE_GUARD_KEY
 
 
 def _snapshot() -> dict[str, Any]:
-    from ..config_guard import snapshot_inductor_config
+    from ..capture.config_guard import snapshot_inductor_config
 
     return snapshot_inductor_config()
 
@@ -39,7 +39,7 @@ class FixtureGuard:
 
     def absorb(self, before: dict[str, Any], after: dict[str, Any]) -> None:
         """A wider fixture set up during this test changed `before` -> `after`: not a leak."""
-        from ..config_guard import config_diff
+        from ..capture.config_guard import config_diff
 
         for key, (_old, new) in config_diff(before, after).items():
             self.before[key] = new
@@ -49,7 +49,7 @@ class FixtureGuard:
         if self.done:
             return
         self.done = True
-        from ..config_guard import ConfigLeakGuard
+        from ..capture.config_guard import ConfigLeakGuard
 
         self.message = ConfigLeakGuard(before=self.before, what="the test's fixtures").check()
 
@@ -63,6 +63,7 @@ class GuardPlugin:
     """Hooks around fixtures of wider scope, for runs with checked tests."""
 
     def __init__(self) -> None:
+        self.setting_up: pytest.Item | None = None  # the test whose fixtures are set up now
         self.current: FixtureGuard | None = None  # the checked test being torn down
         # wider fixtures set up by a checked test: id(fixturedef) -> {key: value before setup}
         self.wider: dict[int, dict[str, Any]] = {}
@@ -73,7 +74,7 @@ class GuardPlugin:
     ) -> Generator[None, Any, Any]:
         if fixturedef.scope == "function":
             return (yield)
-        item = getattr(request, "_pyfuncitem", None)
+        item = self.setting_up
         guard = item.stash.get(FIXTURE_GUARD_KEY, None) if item is not None else None
         if guard is None or guard.done:
             result = yield
@@ -82,7 +83,7 @@ class GuardPlugin:
             result = yield
             after = _snapshot()
             guard.absorb(before, after)
-            from ..config_guard import config_diff
+            from ..capture.config_guard import config_diff
 
             changed = config_diff(before, after)
             if changed:
@@ -101,7 +102,7 @@ class GuardPlugin:
         changed = self.wider.pop(id(fixturedef), None)
         if not changed:
             return
-        from ..config_guard import config_diff, format_config_diff, restore_inductor_config
+        from ..capture.config_guard import config_diff, format_config_diff, restore_inductor_config
 
         now = _snapshot()
         left = config_diff(changed, {k: now.get(k) for k in changed})
@@ -118,6 +119,14 @@ class GuardPlugin:
         )
         if self.current is not None:
             self.current.fixture_leaks.append(message)
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_setup(self, item: pytest.Item) -> Generator[None, None, None]:
+        self.setting_up = item
+        try:
+            return (yield)
+        finally:
+            self.setting_up = None
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_teardown(self, item: pytest.Item) -> Generator[None, None, None]:
