@@ -28,11 +28,11 @@ on CUDA, C++ on CPU), per graph (forward, backward). Outputs (and input gradient
 against eager before timing.
 
 Timing: all variants of a mode stay alive; each is timed against the first variant with
-`pytest_magi.timing.measure_pair` (the protocol of `--magi-perf`: interleaved rounds, L2 flushed
+`pytest_magi.measure.timing.measure_pair` (the protocol of `--magi-perf`: interleaved rounds, L2 flushed
 between repetitions on CUDA, `--rep` ms per side per round). A variant's time is the median of its
 round medians; speedups are medians of per-round ratios. One round is never a verdict
 (`--rounds >= 3`). Entry functions, code capture and kernel counting are the plugin's capture core
-(`pytest_magi.capture`, `pytest_magi.kernels`).
+(`pytest_magi.capture.core`, `pytest_magi.capture.kernels`).
 
 Runs on Python 3.11/3.12 with torch 2.11 or newer; uses only torch, triton and this repository.
 """
@@ -56,10 +56,11 @@ import torch.nn.functional as F
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from magi_passes import MagiBackend, PassConfig  # noqa: E402
-from pytest_magi.capture import capture_output_code, fresh_entry  # noqa: E402
-from pytest_magi.kernels import count_kernels  # noqa: E402
-from pytest_magi.models import GQA_PRESETS, GQAProjection  # noqa: E402
-from pytest_magi.timing import measure_pair  # noqa: E402
+from pytest_magi.capture.core import capture_output_code, fresh_entry  # noqa: E402
+from pytest_magi.capture.kernels import count_kernels  # noqa: E402
+from pytest_magi.measure.timing import measure_pair  # noqa: E402
+from pytest_magi.models import GQAProjection
+from pytest_magi.models.reference import GQA_PRESETS
 
 VARIANTS = ("static", "dynamic", "magi", "magi+bucket")
 MODES = ("inference", "training")

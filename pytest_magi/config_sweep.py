@@ -37,7 +37,7 @@ import torch
 
 from magi_passes.compile.decisions import sync_cuda
 
-from .launches import config_text, kernel_name, wrapped_run
+from .capture.launches import config_text, kernel_name, wrapped_run
 from .locating import strided_clone
 
 #: a reduction's configs may sum in another order: differences up to this fraction of the

@@ -1,7 +1,7 @@
 """Where a compiled model's numbers go wrong, and what cures it: ``locate(model, *inputs)``.
 
 The mechanism is a dynamo backend, :class:`LocatingBackend`, that compiles every graph dynamo
-hands it with the side's own compiler (a :class:`pytest_magi.sides.SideBackend`: plain Inductor
+hands it with the side's own compiler (a :class:`pytest_magi.capture.sides.SideBackend`: plain Inductor
 with the side's config patches and passes, the magi backend, or any backend) and returns a
 wrapper. Each call of the wrapper
 
@@ -35,7 +35,7 @@ inputs, compared with the eager graph; a retry "clears" when no output is wrong)
    it too, and the report names no cure (``LocateReport.reproduced`` is False). A dynamic graph
    is recompiled from its symbolic examples, as dynamic as the run's compile. The replay and the
    control
-   record the Triton kernels they launch (:mod:`pytest_magi.launches`), and the report lists
+   record the Triton kernels they launch (:mod:`pytest_magi.capture.launches`), and the report lists
    the kernels whose config (after autotuning) or source differs between the two
    (``LocateReport.kernels``): where a wrong replay and a right control part, below the graph;
 1. ``fp32_rerun=True``: the graph recompiled with every bf16/fp16 input cast to fp32, against
@@ -76,7 +76,7 @@ import torch
 
 from magi_passes import MagiBackend, PassConfig
 
-from .capture import (
+from .capture.core import (
     copy_graph,
     existing,
     fresh_entry,
@@ -87,7 +87,9 @@ from .capture import (
     validate_label,
     validate_passes,
 )
-from .launches import KernelLaunch, kernel_differences, launch_lines, recorded_launches
+from .capture.launches import KernelLaunch, kernel_differences, launch_lines, recorded_launches
+from .capture.pass_diff import first_divergence, rewritten_nodes
+from .capture.sides import SideBackend, SideSpec, resolve_side
 from .numerics import (
     REFERENCE_DTYPES,
     _cast,
@@ -96,8 +98,6 @@ from .numerics import (
     bound_for,
     reference_outputs,
 )
-from .pass_diff import first_divergence, rewritten_nodes
-from .sides import SideBackend, SideSpec, resolve_side
 
 # Relative L2 distance (compiled vs the eager graph, same inputs) above which an output is wrong.
 # A deep bf16 graph's eager-vs-compiled rounding is ~2e-2 (Inductor keeps fused intermediates in
@@ -875,7 +875,7 @@ class LocatingBackend:
     """A dynamo backend that compiles each graph like ``spec_or_backend`` and checks every call
     against the same graph run eagerly (see the module docstring).
 
-    ``spec_or_backend``: a :class:`pytest_magi.sides.SideSpec`, or what ``backend=`` of
+    ``spec_or_backend``: a :class:`pytest_magi.capture.sides.SideSpec`, or what ``backend=`` of
     :func:`locate` takes (None: plain Inductor; "magi", a ``PassConfig``, a ``MagiBackend``, a
     dict of Inductor patches, a backend name or callable) with ``passes``/``inductor_config``.
     A magi side compiles through a copy of its ``MagiBackend`` (the original's managers stay

@@ -4,8 +4,8 @@
 and with the magi passes (the candidate), runs each once on the example inputs, and keeps what each
 side generated: ``pair.code``, ``pair.graphs``, ``pair.kernel_counts``, ``pair.candidate_results``.
 ``pair.assert_close()`` compares both sides with eager, ``pair.benchmark()`` times them
-(``pytest_magi.timing.measure_pair``), ``pair.profile(side)`` says where a side's GPU time goes
-per kernel class beside its floor (:mod:`pytest_magi.profiling`).
+(``pytest_magi.measure.timing.measure_pair``), ``pair.profile(side)`` says where a side's GPU time goes
+per kernel class beside its floor (:mod:`pytest_magi.measure.profiling`).
 
 Isolation, and why it needs care: two ``torch.compile`` wrappers of the same module share Dynamo's
 frame cache (cache entries hang on the code object of ``forward``). A candidate compiled with other
@@ -50,8 +50,8 @@ post-grad graphs recorded before and after the passes; ``pair.compile_stats[side
 ``pair.expect_compile(graph_breaks=0, ...)`` say what compiling took; ``pair.kernel_diff()`` which
 kernels the candidate removed and added; ``pair.assert_close(reference="fp64")`` judges
 low-precision pairs against a higher-precision run (see :mod:`pytest_magi.numerics`). The pieces
-live in :mod:`pytest_magi.sides` (the sides' backends), :mod:`pytest_magi.capture` (the capture
-core), :mod:`pytest_magi.compile_stats`, :mod:`pytest_magi.kernels` and
+live in :mod:`pytest_magi.capture.sides` (the sides' backends), :mod:`pytest_magi.capture.core` (the capture
+core), :mod:`pytest_magi.capture.compile_stats`, :mod:`pytest_magi.capture.kernels` and
 :mod:`pytest_magi.numerics`; this module is the pair itself. Docs: ``docs/testing-a-pass.md``.
 """
 
@@ -65,7 +65,8 @@ import torch
 from magi_passes import PassResult
 from magi_passes.compile.decisions import Decision
 
-from .capture import (
+from .capture.compile_stats import CompileStats, check_maximums, compile_health_note
+from .capture.core import (
     count_ops,
     fresh_entry,
     marked_copies,
@@ -77,10 +78,12 @@ from .capture import (
     validate_op,
     validate_passes,
 )
-from .compile_stats import CompileStats, check_maximums, compile_health_note
-from .kernels import CapturedGraph, KernelDiff, count_kernels, kernel_diff
-from .kernels import kernel_names as kernel_names  # re-exported (older imports)
-from .kernels import parse_output_code as _parse_output_code
+from .capture.kernel_diff import KernelDiff, kernel_diff
+from .capture.kernels import CapturedGraph, count_kernels
+from .capture.kernels import kernel_names as kernel_names  # re-exported (older imports)
+from .capture.kernels import parse_output_code as _parse_output_code
+from .capture.sides import SIDES, SideBackend, SideCallable, SideSpec, check_side_name, resolve_side
+from .measure.timing import Speedup, measure_pair
 from .numerics import (
     BASELINE_NOISE_FACTOR,
     REFERENCE_DTYPES,
@@ -105,11 +108,9 @@ from .numerics import REFERENCE_FACTOR as REFERENCE_FACTOR
 from .numerics import REFERENCE_FLOOR as REFERENCE_FLOOR
 from .numerics import TF32_TOLERANCES as TF32_TOLERANCES
 from .numerics import default_tolerances as default_tolerances
-from .sides import SIDES, SideBackend, SideCallable, SideSpec, check_side_name, resolve_side
-from .timing import Speedup, measure_pair
 
 if TYPE_CHECKING:
-    from .profiling import ProfileReport
+    from .measure.profiling import ProfileReport
 
 
 def _infer_device(model: Any, inputs: Sequence[Any]) -> str:
@@ -209,7 +210,7 @@ class CompiledPair:
         ``torch._dynamo.mark_dynamic`` on copies of the inputs used for the compiling calls.
         ``backward``: compile for training (calls run with grad; the backward graph is
         generated with the forward); default inference (calls under ``torch.no_grad()``).
-        ``baseline`` / ``candidate``: see ``pytest_magi.sides.resolve_side``. ``inference`` is
+        ``baseline`` / ``candidate``: see ``pytest_magi.capture.sides.resolve_side``. ``inference`` is
         the older spelling of ``not backward``.
         """
         example_inputs = tuple(example_inputs)
@@ -610,7 +611,7 @@ class CompiledPair:
         iterations: int | None = None,
         **options: Any,
     ) -> ProfileReport | str:
-        """Where ``side``'s GPU time goes (default the candidate): ``pytest_magi.profiling.
+        """Where ``side``'s GPU time goes (default the candidate): ``pytest_magi.measure.profiling.
         profile`` on that side's call of the example inputs, a ``ProfileReport`` (per kernel
         class and Triton pattern, beside the FLOP and bandwidth floors; ``.table()``).
         ``options``: ``rounds``, ``warmup``, ``peak_tflops``, ``hbm_gbps``, ``flops``,
@@ -632,7 +633,7 @@ class CompiledPair:
             )
         side = "candidate" if side is None else side
         check_side_name(side)
-        from .profiling import profile
+        from .measure.profiling import profile
 
         options.setdefault("label", f"{self.label} {side}")
         return profile(self._callables_by_side()[side], **options)
@@ -666,7 +667,7 @@ class CompiledPair:
 
 
 def _show_op(op: Any) -> str:
-    from .capture import op_name
+    from .capture.core import op_name
 
     return op if isinstance(op, str) else op_name(op)
 

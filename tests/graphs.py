@@ -161,7 +161,7 @@ def compile_dynamic_on_cpu(
 def codegen_off_and_on(model: torch.nn.Module, field: str, *args: torch.Tensor) -> dict[bool, Any]:
     """``model(*args)``'s generated code (fake CUDA where there is no GPU) with the `PassConfig`
     bool ``field`` off and on, decisions not measured, without grad: ``{False: ..., True: ...}``."""
-    from pytest_magi.codegen import inductor_codegen
+    from pytest_magi.capture.codegen import inductor_codegen
 
     codes = {}
     with torch.no_grad():

@@ -516,7 +516,7 @@ def test_call_site_checks(call: Any, kind: type[Exception], message: str) -> Non
 
 def test_kernel_counts_given_inductor_options_names_pass_config() -> None:
     """The issue's example: a dict where a PassConfig is expected fails at once, naming it."""
-    from pytest_magi.codegen import kernel_counts
+    from pytest_magi.capture.codegen import kernel_counts
 
     with pytest.raises(TypeError) as info:
         kernel_counts(torch.sin, torch.randn(4), config=inductor_options(PassConfig()))
@@ -651,9 +651,9 @@ def test_failing_chained_user_pass_is_named_in_the_error() -> None:
 
 # --------------------------------------------------------------------------- pytest_magi modules
 def _plugin_cases() -> list[tuple[str, Any, type[Exception], str]]:
-    from pytest_magi import normalize
-    from pytest_magi.fake_cuda import fake_cuda
-    from pytest_magi.lifetime import release_compiled
+    from pytest_magi.capture import normalize
+    from pytest_magi.capture.fake_cuda import fake_cuda
+    from pytest_magi.capture.lifetime import release_compiled
 
     def enter_fake_cuda(**kwargs: Any) -> None:
         with fake_cuda(**kwargs):

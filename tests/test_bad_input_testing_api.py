@@ -13,8 +13,9 @@ import torch
 from torch._inductor.custom_graph_pass import CustomGraphPass
 
 from magi_passes import PassConfig, inductor_options
-from pytest_magi import kernels
-from pytest_magi.codegen import KernelParseError, inductor_codegen, kernel_counts, kernel_diff
+from pytest_magi.capture import kernels
+from pytest_magi.capture.codegen import KernelParseError, inductor_codegen, kernel_counts
+from pytest_magi.capture.kernel_diff import kernel_diff
 from pytest_magi.pair import CompiledPair
 
 aten = torch.ops.aten

@@ -1,4 +1,4 @@
-"""`pytest_magi.bounds`: accesses past a buffer's storage in generated code, found statically;
+"""`pytest_magi.capture.bounds`: accesses past a buffer's storage in generated code, found statically;
 and the miscompile it found on torch 2.13 (the Wan decode's padded read), worked around."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import torch
 
 from magi_passes import PassConfig
 from pytest_magi import zoo
-from pytest_magi.bounds import OutOfBounds, accesses_checked, out_of_bounds
+from pytest_magi.capture.bounds import OutOfBounds, accesses_checked, out_of_bounds
 
 KERNEL = """
 @triton.jit

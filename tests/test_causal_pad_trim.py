@@ -15,8 +15,8 @@ from magi_passes import CausalPadTrimPass, MagiBackend, PassConfig
 from magi_passes.compile.gates import _measured_passes_cannot_fire
 from magi_passes.passes.base import inductor_config_values
 from magi_passes.passes.causal_pad_trim import trimmable_dims
-from pytest_magi.codegen import inductor_codegen
-from pytest_magi.fake_cuda import fake_cuda_status
+from pytest_magi.capture.codegen import inductor_codegen
+from pytest_magi.capture.fake_cuda import fake_cuda_status
 
 ON = PassConfig(measure_decisions=False, enable_causal_pad_trim=True)
 OFF = PassConfig(measure_decisions=False, enable_causal_pad_trim=False)

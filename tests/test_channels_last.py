@@ -562,7 +562,7 @@ def test_fake_cuda_the_weights_are_converted_in_one_kernel() -> None:
     """WanCausalStage 540p static: its five conv weights (four conv3d, one conv2d) were five
     transposing kernels per call; now one kernel reads all five."""
     import magi_passes.fx.layout_rewrites as cl
-    from pytest_magi.codegen import inductor_codegen
+    from pytest_magi.capture.codegen import inductor_codegen
     from pytest_magi.models import WanCausalStage
 
     model = WanCausalStage("540p").eval().to(torch.bfloat16)
@@ -584,7 +584,7 @@ def test_fake_cuda_batched_weights_are_a_tiled_transpose() -> None:
     """The batched conversion is one 2-D tiled kernel whose loads and stores each index their
     own tile dims: no division or remainder of a flattened (row, column) index, which is what
     the flat concatenation's loads did (19% of HBM on the Wan 2.2 decode), and stores contiguous along the input channels."""
-    from pytest_magi.codegen import inductor_codegen
+    from pytest_magi.capture.codegen import inductor_codegen
 
     class TwoConvs(torch.nn.Module):
         def __init__(self) -> None:

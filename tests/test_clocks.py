@@ -1,4 +1,4 @@
-"""`pytest_magi.clocks`: the GPU's SM clock and power while a block runs, through NVML. CPU: a
+"""`pytest_magi.measure.clocks`: the GPU's SM clock and power while a block runs, through NVML. CPU: a
 stand-in NVML gives the readings; the real library (absent or without a GPU here) gives None and
 never gets in the block's way."""
 
@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from pytest_magi.clocks import ClockReading, GpuClocks
-from pytest_magi.profiling import ProfileReport
+from pytest_magi.measure.clocks import ClockReading, GpuClocks
+from pytest_magi.measure.profiling import ProfileReport
 
 
 class FakeNvml:

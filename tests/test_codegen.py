@@ -1,4 +1,4 @@
-"""pytest_magi.codegen: kernel counts, parsing, dynamic dims, isolation and restoration."""
+"""pytest_magi.capture.codegen: kernel counts, parsing, dynamic dims, isolation and restoration."""
 
 from __future__ import annotations
 
@@ -9,15 +9,15 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from pytest_magi.codegen import (
+from pytest_magi.capture.codegen import (
     GeneratedCode,
     KernelCounts,
     RecordingGraphPass,
     inductor_codegen,
     kernel_counts,
-    split_fused_ops,
 )
-from pytest_magi.fake_cuda import real_cuda_available
+from pytest_magi.capture.fake_cuda import real_cuda_available
+from pytest_magi.capture.kernels import split_fused_ops
 
 TORCH_MINOR = ".".join(torch.__version__.split(".")[:2])
 

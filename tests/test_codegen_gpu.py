@@ -10,8 +10,8 @@ import pytest
 import torch
 
 from magi_passes import PassConfig
-from pytest_magi.codegen import inductor_codegen
-from pytest_magi.fake_cuda import FORCE_FAKE_ENV
+from pytest_magi.capture.codegen import inductor_codegen
+from pytest_magi.capture.fake_cuda import FORCE_FAKE_ENV
 from pytest_magi.models import GQAProjection, VAEDecoderLike, WanCausalStage
 
 

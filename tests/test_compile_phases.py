@@ -1,4 +1,4 @@
-"""`pytest_magi.compile_phases`: where a compile's seconds went, read from dynamo's phase timers
+"""`pytest_magi.measure.compile_phases`: where a compile's seconds went, read from dynamo's phase timers
 around a block, so that two compiles in one process are told apart (benchmarks/zoo.py prints it
 for every variant)."""
 
@@ -9,7 +9,7 @@ import gc
 import pytest
 import torch
 
-from pytest_magi.compile_phases import (
+from pytest_magi.measure.compile_phases import (
     GC_KEY,
     PHASES,
     compile_phases,

@@ -1,4 +1,4 @@
-"""`pytest_magi.config_guard`: scoped Inductor config patches and the leak check, without pytest.
+"""`pytest_magi.capture.config_guard`: scoped Inductor config patches and the leak check, without pytest.
 
 Every test here also runs under the plugin's own leak check: a test that left Inductor's config
 changed would fail, so each restoration below is proven twice.
@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 import torch._inductor.config as config
 
-from pytest_magi.config_guard import (
+from pytest_magi.capture.config_guard import (
     ConfigLeakError,
     ConfigLeakGuard,
     ConfigPatch,

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 import torch
 
+import pytest_magi.capture.launches as launches
 import pytest_magi.config_sweep as config_sweep
-import pytest_magi.launches as launches
 from pytest_magi.config_sweep import ConfigRun, KernelSweep, sweep_configs, sweep_lines
 
 

@@ -16,8 +16,8 @@ from torch import nn
 from magi_passes import ConvInputWindowPass, PassConfig
 from magi_passes.passes.base import get_inductor_config_value
 from magi_passes.passes.conv_input import INLINE_OPCOUNT
-from pytest_magi.codegen import inductor_codegen
-from pytest_magi.fake_cuda import fake_cuda_status
+from pytest_magi.capture.codegen import inductor_codegen
+from pytest_magi.capture.fake_cuda import fake_cuda_status
 
 # the pad stays in the graph (ConvPadFoldPass off): these tests pin the padded chain; the fold's
 # own form is tested below (test_with_the_pad_folded_the_window_is_read_from_the_conv_input).

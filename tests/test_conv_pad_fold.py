@@ -19,8 +19,8 @@ from magi_passes import ConvPadFoldPass, MagiBackend, PassConfig
 from magi_passes.compile.gates import _measured_passes_cannot_fire
 from magi_passes.passes.base import inductor_config_values
 from magi_passes.passes.conv_pad_fold import split_pads
-from pytest_magi.codegen import inductor_codegen
-from pytest_magi.fake_cuda import fake_cuda_status
+from pytest_magi.capture.codegen import inductor_codegen
+from pytest_magi.capture.fake_cuda import fake_cuda_status
 
 # the layout pass clones the cache concatenation whole (`channels_last_through_cat` off): these
 # tests pin the fold's own form on that chain; with the default (on) the fold's values are held by

@@ -269,8 +269,8 @@ class SteadyStep(nn.Module):
 def test_fake_cuda_codegen_allocates_the_state_channels_last(state: bool) -> None:
     from torch._prims_common import make_channels_last_strides_for, make_contiguous_strides_for
 
-    from pytest_magi.codegen import inductor_codegen
-    from pytest_magi.fake_cuda import fake_cuda_status
+    from pytest_magi.capture.codegen import inductor_codegen
+    from pytest_magi.capture.fake_cuda import fake_cuda_status
 
     ok, why = fake_cuda_status()
     if not ok:

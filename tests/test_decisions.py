@@ -516,7 +516,7 @@ def test_a_recorded_decision_holds_where_nothing_can_be_timed(tmp_path, why):
     graph keeps the static rules, as no recorded forward timing saw its backward. In fake CUDA
     the device is named as an H100, so a form recorded for H100s decides there too."""
     from magi_passes.compile.variants import _device_name
-    from pytest_magi.fake_cuda import fake_cuda
+    from pytest_magi.capture.fake_cuda import fake_cuda
 
     timer = FakeTimer(magi=1.0, plain=2.0)
     decider = Decider(timer=timer, rounds=1, cache=DecisionCache(tmp_path))
@@ -540,7 +540,7 @@ def test_a_recorded_decision_holds_where_nothing_can_be_timed(tmp_path, why):
 
 
 def test_fake_cuda_is_never_measured():
-    from pytest_magi.fake_cuda import fake_cuda
+    from pytest_magi.capture.fake_cuda import fake_cuda
 
     with fake_cuda() as env, env.fake_mode:
         x = torch.empty(1, 4, 3, 6, 6, device="cuda")

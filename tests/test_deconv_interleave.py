@@ -224,8 +224,8 @@ def test_fake_cuda_cosmos_decoder_calls_no_cudnn_transposed_convolution() -> Non
     """Generated for CUDA: the 28 transposed convolutions of the inverse wavelet leave the
     extern calls (cuDNN's legacy engines ran them on an H200, docs/results.md "Never slower: the zoo")
     and their products fuse into fewer Triton kernels than the convolutions' neighbours took."""
-    from pytest_magi.codegen import inductor_codegen
-    from pytest_magi.fake_cuda import fake_cuda_status
+    from pytest_magi.capture.codegen import inductor_codegen
+    from pytest_magi.capture.fake_cuda import fake_cuda_status
 
     ok, why = fake_cuda_status()
     if not ok:

@@ -1,4 +1,4 @@
-"""pytest_magi.fake_cuda: the canary, what is patched inside, and that everything is restored."""
+"""pytest_magi.capture.fake_cuda: the canary, what is patched inside, and that everything is restored."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ import sys
 import pytest
 import torch
 
-from pytest_magi import fake_cuda as fake_cuda_module
-from pytest_magi.fake_cuda import (
+from pytest_magi.capture.fake_cuda import (
     FAKE_DEVICE_NAME,
     FakeCudaUnavailable,
     fake_cuda,
     fake_cuda_status,
     real_cuda_available,
 )
+from pytest_magi.capture.fake_cuda import fake_cuda as fake_cuda_module
 
 needs_cpu_only = pytest.mark.skipif(
     real_cuda_available(), reason="fake CUDA patches nothing on a machine with a real GPU"
@@ -37,7 +37,7 @@ def test_canary_fake_cuda_codegen_works_on_this_torch() -> None:
     ok, why = fake_cuda_status()
     if not ok:
         pytest.fail(f"fake-CUDA codegen is unavailable ({_versions()}): {why}", pytrace=False)
-    from pytest_magi.codegen import inductor_codegen
+    from pytest_magi.capture.codegen import inductor_codegen
 
     try:
         code = inductor_codegen(lambda x: torch.sin(x) + 1, torch.randn(64))
@@ -225,7 +225,7 @@ def test_everything_restored_after_an_exception() -> None:
 
 @needs_cpu_only
 def test_everything_restored_after_code_generation() -> None:
-    from pytest_magi.codegen import inductor_codegen
+    from pytest_magi.capture.codegen import inductor_codegen
 
     before = _snapshot()
     code = inductor_codegen(torch.nn.Conv2d(3, 4, 3), torch.randn(1, 3, 8, 8))
@@ -285,7 +285,7 @@ def test_fake_cuda_generates_the_hunyuanvideo15_decoder() -> None:
     """Its causal attention mask inverts a bool tensor (the test above): the whole tiny
     decoder's code is generated in fake CUDA (a fake-tensor error once stopped it)."""
     from pytest_magi import zoo
-    from pytest_magi.codegen import inductor_codegen
+    from pytest_magi.capture.codegen import inductor_codegen
 
     name = "hunyuanvideo1.5-vae"
     if name not in zoo.names():
@@ -393,7 +393,7 @@ def test_channels_last_weight_pins_producer_layout_without_copy() -> None:
 
     Runs on a real GPU too, where real cuDNN decides: the same assertions there are
     what proves the cuDNN emulation of fake CUDA right."""
-    from pytest_magi.codegen import inductor_codegen
+    from pytest_magi.capture.codegen import inductor_codegen
 
     class Model(torch.nn.Module):
         def __init__(self) -> None:

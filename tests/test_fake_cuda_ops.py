@@ -1,6 +1,6 @@
 """The Python ``Tensor.__getitem__`` of fake CUDA records what the C binding records.
 
-``pytest_magi._fake_cuda_ops.getitem`` replaces the binding for cuda tensors under
+``pytest_magi.capture.fake_cuda_ops.getitem`` replaces the binding for cuda tensors under
 ``fake_cuda()`` (the binding needs a CUDA device guard). The decomposition into aten ops does
 not depend on the device, so the two are compared on cpu tensors: the graphs ``make_fx`` records
 (ops, arguments, output metadata) must be identical, static and symbolic.
@@ -15,8 +15,8 @@ import pytest
 import torch
 from torch.fx.experimental.proxy_tensor import make_fx
 
-from pytest_magi import _fake_cuda_ops
-from pytest_magi.fake_cuda import fake_cuda
+from pytest_magi.capture import fake_cuda_ops as _fake_cuda_ops
+from pytest_magi.capture.fake_cuda import fake_cuda
 
 ORIGINAL = torch._C.TensorBase.__getitem__
 
@@ -204,7 +204,7 @@ def test_setitem_with_a_list_of_indices_warns_like_the_binding() -> None:
 def test_fake_cuda_setitem_writes_a_slice_and_is_restored() -> None:
     """A decoder writing a convolution into a slice of its output (diffusers' KVAE-3D and
     Kandinsky-6 SR: ``output[:, :, :n] = self.conv(x)``) generates CUDA code."""
-    from pytest_magi.codegen import inductor_codegen
+    from pytest_magi.capture.codegen import inductor_codegen
 
     before = torch.Tensor.__setitem__
 
@@ -242,7 +242,7 @@ def test_uniform_constant_folding_runs_on_cpu_and_is_restored() -> None:
     cuda kernels); the folded constant reaches the generated kernel."""
     import torch._inductor.fx_passes.joint_graph as joint_graph
 
-    from pytest_magi.codegen import inductor_codegen
+    from pytest_magi.capture.codegen import inductor_codegen
 
     folder = joint_graph.UniformValueConstantFolder
     before = {name: vars(folder)[name] for name in ("_deduce_value", "_add_peephole_patterns")}

@@ -13,15 +13,15 @@ import warnings
 import pytest
 import torch
 
-from pytest_magi.fake_cuda import FORCE_DISABLED_WARNING
+from pytest_magi.capture.fake_cuda import FORCE_DISABLED_WARNING
 
 TESTS = """
 import warnings
 
 import torch
 
-from pytest_magi.codegen import kernel_counts
-from pytest_magi.fake_cuda import fake_cuda
+from pytest_magi.capture.codegen import kernel_counts
+from pytest_magi.capture.fake_cuda import fake_cuda
 
 
 def f(x):
@@ -56,7 +56,7 @@ def test_fake_cuda_codegen_leaves_no_pgo_warning_but_the_users_own(
     torch.cuda.is_available(), reason="on a real GPU fake_cuda() patches nothing (no fake CUDA)"
 )
 def test_the_filter_ends_with_the_block() -> None:
-    from pytest_magi.fake_cuda import fake_cuda
+    from pytest_magi.capture.fake_cuda import fake_cuda
 
     message = "dynamo_pgo force disabled by torch.compiler.config.force_disable_caches"
     before = list(warnings.filters)

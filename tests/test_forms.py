@@ -612,7 +612,7 @@ def _tiny_in_fake_cuda(name: str) -> tuple[Any, CompileForm, Any]:
     """Zoo model ``name`` (tiny, fp32), its form (which takes the conv weights channels-last in
     place) and its decode as a module, for fake-CUDA code generation; skips where the model or
     fake CUDA is missing here."""
-    from pytest_magi.fake_cuda import fake_cuda_status
+    from pytest_magi.capture.fake_cuda import fake_cuda_status
 
     if name not in zoo.names():
         pytest.skip(zoo.unavailable().get(name, name))
@@ -629,7 +629,7 @@ def _codegen_in_form(model: Any, form: CompileForm, decode: Any) -> Any:
     """The code Inductor generates for ``decode`` in ``form``: its conv weights channels-last in
     place (a copy), its `PassConfig`."""
     from magi_passes.compile.weights import convert_conv_parameters
-    from pytest_magi.codegen import inductor_codegen
+    from pytest_magi.capture.codegen import inductor_codegen
 
     in_place = copy.deepcopy(decode)
     convert_conv_parameters(in_place)
@@ -646,7 +646,7 @@ def test_allegros_form_generates_fewer_kernels_with_its_compile_levers_in_fake_c
     with them on torch 2.13; 120 (401) and 111 (400) on torch 2.11. Every GroupNorm's statistics
     are chunked, and no chunk reduction Inductor makes persistent carries a fixed config (on the
     GPU Triton refused one)."""
-    from pytest_magi.codegen import inductor_codegen
+    from pytest_magi.capture.codegen import inductor_codegen
 
     model, form, decode = _tiny_in_fake_cuda("allegro-vae")
     assert form.config().group_norm_chunked_stats
@@ -668,7 +668,7 @@ def test_the_ltx2_decoders_form_generates_fewer_kernels_than_inductor_in_fake_cu
     norm's input realised channels-first beside its channels-last copy (full size: 67 Triton
     kernels against Inductor's 48 on torch 2.11); with them 32. Tiny, on torch 2.13: Inductor
     29, the form without its levers 39, with them 27."""
-    from pytest_magi.codegen import inductor_codegen
+    from pytest_magi.capture.codegen import inductor_codegen
 
     model, form, decode = _tiny_in_fake_cuda("ltx2-video-vae")
     assert form.config().channels_last_norm_inputs
@@ -694,7 +694,7 @@ def test_cosmos_weights_in_place_leave_no_conv_weight_to_convert_in_fake_cuda() 
     already and goes into its causal cache's concatenation as it is, so the bias add Inductor
     peels off the convolution is the kernel that writes it there, where before a channels-last
     clone of the output did that fused with the concatenation's other inputs.)"""
-    from pytest_magi.codegen import inductor_codegen
+    from pytest_magi.capture.codegen import inductor_codegen
 
     model, form, decode = _tiny_in_fake_cuda("cosmos-vae")
     before = inductor_codegen(decode, *model.inputs, config=form.config())

@@ -17,7 +17,7 @@ from torch._inductor import config as inductor_config
 from magi_passes import GroupNormStatsPass, MagiBackend, PassConfig, PassManager
 from magi_passes.compile.decisions import Decider, DecisionCache
 from magi_passes.passes.group_norm import is_group_norm_stats
-from pytest_magi.codegen import inductor_codegen
+from pytest_magi.capture.codegen import inductor_codegen
 from pytest_magi.numerics import _relative_l2 as rel_l2
 
 aten = torch.ops.aten

@@ -20,7 +20,7 @@ from magi_passes.compile.kernel_configs import (
     group_norm_kernel_configs,
 )
 from magi_passes.passes.group_norm import chunk_reduction_key, chunk_reductions
-from pytest_magi.codegen import inductor_codegen
+from pytest_magi.capture.codegen import inductor_codegen
 from pytest_magi.models import WanCausalStage
 from pytest_magi.numerics import _relative_l2
 

@@ -1,4 +1,4 @@
-"""`pytest_magi.launches`: the Triton kernels a compiled graph launches, with their configs, and
+"""`pytest_magi.capture.launches`: the Triton kernels a compiled graph launches, with their configs, and
 where two such records of one graph differ (what `locate` shows below a graph)."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 import torch
 
-from pytest_magi import launches
-from pytest_magi.capture import fresh_entry
-from pytest_magi.launches import (
+from pytest_magi.capture import launches
+from pytest_magi.capture.core import fresh_entry
+from pytest_magi.capture.launches import (
     MAX_LINES,
     KernelLaunch,
     config_text,

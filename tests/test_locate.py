@@ -18,9 +18,9 @@ from torch._inductor.custom_graph_pass import CustomGraphPass
 
 from magi_passes import PassConfig
 from magi_passes.fx.predicates import is_dynamic
-from pytest_magi.capture import fresh_entry
+from pytest_magi.capture.core import fresh_entry
+from pytest_magi.capture.launches import KernelLaunch
 from pytest_magi.config_sweep import ConfigRun, KernelSweep
-from pytest_magi.launches import KernelLaunch
 from pytest_magi.locating import (
     CONTROL,
     DEFAULT_SETTINGS,

@@ -3,7 +3,7 @@
 A `CompiledPair` that is dropped is *not* freed by itself: Dynamo keeps every backend object in
 `torch._dynamo.eval_frame.cached_backends`, and the cache entries on the compiled function's code
 object hold the compiled graph, which holds the backend, which holds the code (a cycle through a
-C-level slot that gc cannot see). `pytest_magi.lifetime.release_pair` breaks both. These tests
+C-level slot that gc cannot see). `pytest_magi.capture.lifetime.release_pair` breaks both. These tests
 build and drop many pairs of a tiny elementwise function on the CPU and measure resident memory
 (`/proc/self/statm`) and live tensors (a gc scan); docs/reliability.md ("Memory") has the figures.
 """
@@ -24,7 +24,7 @@ import pytest
 import torch
 
 from magi_passes import PassManager
-from pytest_magi.lifetime import release_compiled, release_pair
+from pytest_magi.capture.lifetime import release_compiled, release_pair
 from pytest_magi.pair import CompiledPair
 
 PAIRS = 60  # ~0.3 s each on one idle core (TORCHINDUCTOR_VEC_ISA_OK=0)
@@ -172,7 +172,7 @@ def test_inductor_codegen_releases_its_compiled_entry() -> None:
 
     from torch._dynamo import eval_frame
 
-    from pytest_magi.codegen import inductor_codegen
+    from pytest_magi.capture.codegen import inductor_codegen
 
     def fn(x: torch.Tensor) -> torch.Tensor:
         return torch.sin(x) * 2
@@ -228,7 +228,7 @@ def test_the_zoo_pair_fixture_releases_its_pairs(pytester: pytest.Pytester) -> N
 def test_release_zoo_pair_resets_every_frame_of_both_sides() -> None:
     pytest.importorskip("diffusers")
     from pytest_magi import zoo
-    from pytest_magi.lifetime import release_zoo_pair
+    from pytest_magi.capture.lifetime import release_zoo_pair
 
     if "minimax-h3-vae" in zoo.unavailable():
         pytest.skip("diffusers' MiniMax-H3 VAE is not installed here")

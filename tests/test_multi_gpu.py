@@ -1,6 +1,6 @@
-"""`--magi-perf -n N`: one GPU per xdist worker (`pytest_magi.gpus`), on a CPU machine.
+"""`--magi-perf -n N`: one GPU per xdist worker (`pytest_magi.measure.gpus`), on a CPU machine.
 
-The controller's GPU count is faked (`pytest_magi.gpus.host_gpu_count`, monkeypatched in this
+The controller's GPU count is faked (`pytest_magi.measure.gpus.host_gpu_count`, monkeypatched in this
 process: pytester runs the controller in-process; the workers are subprocesses that receive their
 GPU from it). Nothing here needs a GPU or initialises CUDA.
 """
@@ -19,8 +19,9 @@ import pytest
 
 import pytest_magi.plugin as plugin
 import pytest_magi.plugin.session as plugin_state
-from pytest_magi import gpus, report
-from pytest_magi.gpus import GpuBinding, GpuBindingError, GpuPlan, plan_gpus, visible_gpus
+from pytest_magi import report
+from pytest_magi.measure import gpus
+from pytest_magi.measure.gpus import GpuBinding, GpuBindingError, GpuPlan, plan_gpus, visible_gpus
 from pytest_magi.report import PairRecord, format_pairs_table
 
 QUICK = ("-p", "no:cacheprovider", "-p", "no:unraisableexception", "-p", "no:hypothesispytest")
@@ -173,7 +174,7 @@ def test_host_gpu_count_asks_nvml(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_counting_imports_no_torch_and_initialises_no_cuda() -> None:
     """On this machine (no GPU) the real count is 0; on any machine counting leaves torch out."""
     code = (
-        "import sys; from pytest_magi import gpus; n = gpus.host_gpu_count(); "
+        "import sys; from pytest_magi.measure import gpus; n = gpus.host_gpu_count(); "
         "assert 'torch' not in sys.modules, 'torch imported'; "
         "assert not gpus.cuda_initialized(); print(n)"
     )
@@ -503,11 +504,11 @@ def test_without_perf_xdist_pins_nothing(
 CUDA_NOW_INITIALISED = """
 import os
 
-import pytest_magi.gpus
+import pytest_magi.measure.gpus
 
 if os.environ.get("PYTEST_XDIST_WORKER"):
     # as after torch.cuda.is_available() (it initialises the CUDA driver) at import
-    pytest_magi.gpus.cuda_initialized = lambda: True
+    pytest_magi.measure.gpus.cuda_initialized = lambda: True
 """
 
 
@@ -539,7 +540,7 @@ def test_a_worker_with_cuda_initialised_refuses_its_tests(
     monkeypatch.setattr(gpus, "cuda_initialized", lambda: order.append("pin check") or True)
     monkeypatch.setattr(gpus, "order_for_the_test", order, raising=False)
     pytester.makeconftest(
-        "import pytest_magi.gpus\npytest_magi.gpus.order_for_the_test.append('conftest')\n"
+        "import pytest_magi.measure.gpus\npytest_magi.measure.gpus.order_for_the_test.append('conftest')\n"
     )
 
     class PretendWorker:

@@ -259,8 +259,8 @@ def _reduction_stores(code) -> list[str]:
 
 @pytest.mark.parametrize("pinned", [True, False], ids=["pinned", "eager-layout"])
 def test_fake_cuda_the_norm_reads_and_writes_channels_last(pinned: bool) -> None:
-    from pytest_magi.codegen import inductor_codegen
-    from pytest_magi.fake_cuda import fake_cuda_status
+    from pytest_magi.capture.codegen import inductor_codegen
+    from pytest_magi.capture.fake_cuda import fake_cuda_status
 
     ok, why = fake_cuda_status()
     if not ok:
@@ -337,7 +337,7 @@ def test_fake_cuda_the_wan_forms_up_block_outputs_are_read_along_the_channels() 
     pin left it to Inductor, which realised it channels-first: the next block's norm, shortcut
     and residual sums read it across the channels. Pinned, no reduction kernel of the decoder
     loads or stores across its channels, and none reads past a buffer."""
-    from pytest_magi.fake_cuda import fake_cuda_status
+    from pytest_magi.capture.fake_cuda import fake_cuda_status
 
     ok, why = fake_cuda_status()
     if not ok:
@@ -347,8 +347,8 @@ def test_fake_cuda_the_wan_forms_up_block_outputs_are_read_along_the_channels() 
     pinned = _wan_form_graphs(trust_fake_layout=False)
     assert len(pinned) == 2  # chunk 0 and chunk 1
     assert [hit for g in pinned for hit in _across_channels(g)] == []
-    # and no load or store of the pinned form past its buffer (pytest_magi.bounds)
-    from pytest_magi.bounds import accesses_checked, out_of_bounds
+    # and no load or store of the pinned form past its buffer (pytest_magi.capture.bounds)
+    from pytest_magi.capture.bounds import accesses_checked, out_of_bounds
 
     assert all(accesses_checked(g) > 20 and out_of_bounds(g) == [] for g in pinned)
 
@@ -359,8 +359,8 @@ def test_fake_cuda_ltx_videos_rms_norms_read_along_the_channels_when_pinned() ->
     residual sums are realised channels-first and its RMS norms (over the last dim of a permute)
     read them across the channels; with ``channels_last_norm_inputs`` none is."""
     from pytest_magi import zoo
-    from pytest_magi.codegen import inductor_codegen
-    from pytest_magi.fake_cuda import fake_cuda_status
+    from pytest_magi.capture.codegen import inductor_codegen
+    from pytest_magi.capture.fake_cuda import fake_cuda_status
 
     ok, why = fake_cuda_status()
     if not ok:

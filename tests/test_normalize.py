@@ -1,4 +1,4 @@
-"""pytest_magi.normalize on real generated text, and across two fresh processes."""
+"""pytest_magi.capture.normalize on real generated text, and across two fresh processes."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_magi.normalize import (
+from pytest_magi.capture.normalize import (
     ADDRESS,
     BACKEND_HASH,
     KERNEL_PATH,
@@ -135,7 +135,7 @@ def test_normalize_fx_graph() -> None:
 
 _GENERATE = """
 import json, sys, torch
-from pytest_magi.codegen import inductor_codegen
+from pytest_magi.capture.codegen import inductor_codegen
 
 class Block(torch.nn.Module):
     def __init__(self):

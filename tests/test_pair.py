@@ -12,6 +12,7 @@ from torch import nn
 from torch._inductor.custom_graph_pass import CustomGraphPass
 
 from magi_passes import MagiBackend, PassConfig
+from pytest_magi.measure.timing import Speedup
 from pytest_magi.pair import (
     DEFAULT_TOLERANCES,
     CompiledPair,
@@ -20,7 +21,6 @@ from pytest_magi.pair import (
     kernel_names,
     validate_dynamic_dims,
 )
-from pytest_magi.timing import Speedup
 
 
 class DoubleOutputPass(CustomGraphPass):

@@ -61,7 +61,7 @@ class FakePair:
 
     @property
     def compile_stats(self):
-        from pytest_magi.compile_stats import CompileStats
+        from pytest_magi.capture.compile_stats import CompileStats
 
         def side(name):
             get = lambda key, default=0: self.health.get(f"{name}_{key}", default)
@@ -76,12 +76,12 @@ class FakePair:
 
     @property
     def compile_note(self):
-        from pytest_magi.compile_stats import more_graphs_note
+        from pytest_magi.capture.compile_stats import more_graphs_note
 
         return more_graphs_note(self.compile_stats)
 
     def expect_compile(self, *, side="both", **maximums):
-        from pytest_magi.compile_stats import check_maximums
+        from pytest_magi.capture.compile_stats import check_maximums
 
         check_maximums(self.compile_stats, maximums, self.label, side=side)
 
@@ -381,7 +381,7 @@ def test_perf_with_several_xdist_workers_needs_a_gpu_each(
 ) -> None:
     """Each perf worker owns a GPU: on this host's real GPU count (0 on CI) -n 2 is refused;
     one process is fine. Faked counts, pinning and every refusal: tests/test_multi_gpu.py."""
-    from pytest_magi import gpus
+    from pytest_magi.measure import gpus
 
     if gpus.host_gpu_count() >= 2:
         pytest.skip("this host has 2 GPUs: -n 2 --magi-perf is allowed here")
@@ -535,7 +535,7 @@ def test_png_report(fakes: pytest.Pytester) -> None:
 def test_png_report_without_matplotlib_is_a_usage_error(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(report, "matplotlib_available", lambda: False)
+    monkeypatch.setattr(report.files, "matplotlib_available", lambda: False)
     pytester.makepyfile("def test_x():\n    pass\n")
     result = _run(pytester, "--magi-report-png", "chart.png")
     assert result.ret == pytest.ExitCode.USAGE_ERROR

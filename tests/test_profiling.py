@@ -1,4 +1,4 @@
-"""pytest_magi.profiling: classes, patterns, floors, gaps and the table from synthetic kernel
+"""pytest_magi.measure.profiling: classes, patterns, floors, gaps and the table from synthetic kernel
 events (CPU); the kineto-event reader on stand-in events; Inductor's byte counts from a real
 fake-CUDA compile; the GPU path under ``requires_cuda``."""
 
@@ -13,26 +13,28 @@ import pytest
 import torch
 from torch.autograd import DeviceType
 
-from pytest_magi import profiling
-from pytest_magi.fake_cuda import real_cuda_available
-from pytest_magi.profiling import (
-    CONV,
+from pytest_magi.capture.fake_cuda import real_cuda_available
+from pytest_magi.measure import profiling
+from pytest_magi.measure.profile_events import (
     EAGER,
     IN_FRAME,
     IN_GRAPH,
     LAYOUT,
     OUTSIDE,
-    ROUND_MARK,
     TRITON,
-    KernelEvent,
-    ProfileReport,
     args_bytes,
-    build_report,
-    classify,
-    events_from_kineto,
     kernel_bytes,
     shapes_text,
     union_us,
+)
+from pytest_magi.measure.profiling import (
+    CONV,
+    ROUND_MARK,
+    KernelEvent,
+    ProfileReport,
+    build_report,
+    classify,
+    events_from_kineto,
 )
 
 MIB = 1 << 20
@@ -420,7 +422,7 @@ def test_inductor_byte_counts_are_the_kernels_own_under_fake_cuda() -> None:
     """A real Inductor compile (fake CUDA on a CPU machine, the GPU where there is one) of an
     add of two [1024, 1024] fp32 tensors: 2 reads + 1 write of 4 MiB = 12 MiB, as Inductor
     writes it into the kernel's metadata under inductor_byte_counts()."""
-    from pytest_magi.codegen import inductor_codegen
+    from pytest_magi.capture.codegen import inductor_codegen
 
     a, b = torch.randn(1024, 1024), torch.randn(1024, 1024)
     code = inductor_codegen(torch.add, a, b, inductor_config={"benchmark_kernel": True})
@@ -738,6 +740,6 @@ def test_no_real_gpu_means_fake_cuda_was_used_above() -> None:
     """The fake-CUDA byte-count test above ran Inductor's CUDA codegen without a GPU here."""
     if real_cuda_available():
         pytest.skip("a real GPU: the codegen above used it")
-    from pytest_magi.fake_cuda import fake_cuda_status
+    from pytest_magi.capture.fake_cuda import fake_cuda_status
 
     assert fake_cuda_status()[0]

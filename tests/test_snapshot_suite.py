@@ -21,7 +21,7 @@ import pytest
 import torch
 
 from magi_passes import PassConfig
-from pytest_magi.codegen import GeneratedCode
+from pytest_magi.capture.codegen import GeneratedCode
 from pytest_magi.models import GQAProjection, VAEDecoderLike, WanCausalStage
 from pytest_magi.snapshots import torch_version_dirname
 

@@ -20,7 +20,7 @@ import syrupy
 import torch
 
 from pytest_magi import snapshots
-from pytest_magi.codegen import CapturedGraph, GeneratedCode, inductor_codegen
+from pytest_magi.capture.codegen import CapturedGraph, GeneratedCode, inductor_codegen
 from pytest_magi.snapshots import (
     FxGraphExtension,
     MagiAmberExtension,
@@ -80,7 +80,7 @@ def test_serializers_reject_other_types_naming_the_type(
     message = str(excinfo.value)
     assert f"{extension.__name__} cannot snapshot {type(data).__module__}." in message
     assert type(data).__qualname__ in message
-    assert "accepts a pytest_magi.codegen.GeneratedCode or a str" in message
+    assert "accepts a pytest_magi.capture.codegen.GeneratedCode or a str" in message
     assert "inductor_codegen(fn, *inputs)" in message
 
 
@@ -530,7 +530,7 @@ def test_generated_code_snapshots_match_across_sessions(project: pytest.Pytester
     project.makepyfile(
         test_session_codegen="""
         import torch
-        from pytest_magi.codegen import inductor_codegen
+        from pytest_magi.capture.codegen import inductor_codegen
 
 
         def fn(x, y):

@@ -132,7 +132,7 @@ def test_the_backend_compiles_under_the_room(room: bool) -> None:
 def test_inductor_codegen_compiles_under_the_room(config: PassConfig | None, room: bool) -> None:
     """`pytest_magi.inductor_codegen` compiles as the backend does: under the room, with or
     without magi's passes, unless the given `PassConfig` switches it off."""
-    from pytest_magi.codegen import inductor_codegen
+    from pytest_magi.capture.codegen import inductor_codegen
 
     seen: list[bool] = []
 

@@ -16,8 +16,9 @@ from torch import nn
 from torch._inductor.custom_graph_pass import CustomGraphPass
 
 from magi_passes import MagiPass, PassConfig, PassResult
-from pytest_magi.codegen import inductor_codegen, kernel_diff
-from pytest_magi.compile_stats import CompileStats
+from pytest_magi.capture.codegen import inductor_codegen
+from pytest_magi.capture.compile_stats import CompileStats
+from pytest_magi.capture.kernel_diff import kernel_diff
 from pytest_magi.numerics import (
     BaselineMiscompiled,
     BaselineNumericsWarning,

@@ -37,7 +37,7 @@ def test_channels_last_pair_on_cuda_diff_times_health_and_numerics() -> None:
 
 @pytest.mark.requires_cuda
 def test_user_pass_on_real_gpu_codegen() -> None:
-    from pytest_magi.codegen import inductor_codegen
+    from pytest_magi.capture.codegen import inductor_codegen
 
     def double_to_add(graph: torch.fx.Graph) -> None:
         for n in list(graph.nodes):

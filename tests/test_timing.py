@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from pytest_magi import timing
-from pytest_magi.timing import (
+from pytest_magi.measure import perf_lock, timers, timing
+from pytest_magi.measure.timing import (
     MIN_ROUNDS,
     PerfLock,
     Speedup,
@@ -172,11 +172,12 @@ def test_device_name_of_cpu_is_readable() -> None:
 
 
 # --------------------------------------------------------------------------- PerfLock
-# the workers load pytest_magi/timing.py on its own (no torch import): they start in a blink
+# the workers load pytest_magi/measure/perf_lock.py on its own (no torch import): they start in a
+# blink
 _LOAD_TIMING = textwrap.dedent(
     f"""
     import importlib.util, sys
-    _spec = importlib.util.spec_from_file_location("magi_timing", {str(Path(timing.__file__))!r})
+    _spec = importlib.util.spec_from_file_location("magi_timing", {str(Path(perf_lock.__file__))!r})
     timing = importlib.util.module_from_spec(_spec)
     sys.modules["magi_timing"] = timing
     _spec.loader.exec_module(timing)
@@ -342,7 +343,7 @@ def test_cuda_timer_spins_ahead_of_each_call_for_longer_than_the_host_takes(
     assert len(spins) == 1
     (spin,) = spins
     # at least 1.5x the host's 2 ms, at most the cap
-    assert 1.5 * 2.0 * 1e6 <= spin <= timing.MAX_SPIN_MS * 1e6
+    assert 1.5 * 2.0 * 1e6 <= spin <= timers.MAX_SPIN_MS * 1e6
     host = timer.host_ms[fn]  # the two untimed calls, taken with the GPU idle
     assert len(host) == 2 and all(ms >= 2.0 for ms in host)
     assert timer.host_ms_per_call(fn) == min(host)
@@ -365,7 +366,7 @@ def test_cuda_timer_without_hide_host_times_host_and_device_together(
 def test_cuda_timer_caps_the_spin(monkeypatch: pytest.MonkeyPatch) -> None:
     cuda = FakeCuda(cycles_per_ms=1e3)
     cuda.install(monkeypatch)
-    monkeypatch.setattr(timing, "MAX_SPIN_MS", 1.0)
+    monkeypatch.setattr(timers, "MAX_SPIN_MS", 1.0)
     timer = timing.CudaTimer(torch.device("cpu"), flush_l2=False)
     assert timer.spin_cycles(_busy(3.0, cuda.ops)) == int(1.0 * 1e3)
 

@@ -15,8 +15,8 @@ from torch import nn
 
 from magi_passes import PassConfig, UpcastMatmulPass
 from magi_passes.passes.upcast_matmul import upcast_source
-from pytest_magi.codegen import inductor_codegen
-from pytest_magi.fake_cuda import fake_cuda_status
+from pytest_magi.capture.codegen import inductor_codegen
+from pytest_magi.capture.fake_cuda import fake_cuda_status
 
 ON = PassConfig(measure_decisions=False, enable_upcast_matmul=True)
 SPLIT = PassConfig(measure_decisions=False, enable_upcast_matmul=True, upcast_matmul_split=True)

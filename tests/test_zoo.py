@@ -11,7 +11,10 @@ import pytest
 import torch
 
 from magi_passes import MagiBackend, PassConfig
+from magi_passes.compile.frames import isolate_forward_code
 from pytest_magi import report, zoo
+from pytest_magi.models import zoo as zoo_models
+from pytest_magi.models.zoo_specs import SPECS
 
 DIFFUSERS = pytest.mark.skipif(
     "wan2.2-vae" not in zoo.names(), reason=zoo.unavailable().get("wan2.2-vae", "")
@@ -23,7 +26,7 @@ def test_names_and_unavailable_partition_the_zoo() -> None:
     assert sorted(available + list(missing)) == sorted(zoo.all_names())
     assert {"wan2.2-vae", "sd-vae", "resnet50", "efficientnet_b0"} <= set(zoo.all_names())
     for name, reason in missing.items():
-        library = zoo.SPECS[name].library
+        library = SPECS[name].library
         assert library in reason and "pip install" in reason
 
 
@@ -71,7 +74,7 @@ def test_wan_full_size_flops_are_the_ti2v_5b_decoder() -> None:
     wan = zoo.load("wan2.2-vae")
     full = zoo.ZooModel(
         "wan2.2-vae", "full", wan.owner, wan.attr, wan.inputs,
-        zoo._settings(zoo.SPECS["wan2.2-vae"], "full", {}), zoo.SPECS["wan2.2-vae"],
+        zoo_models._settings(SPECS["wan2.2-vae"], "full", {}), SPECS["wan2.2-vae"],
     )  # fmt: skip
     first = full.flops(frames=1)
     further = full.flops(frames=2) - first
@@ -237,7 +240,7 @@ def test_compiled_copies_do_not_share_dynamo_frames(isolate: bool) -> None:
         for _ in range(2):
             model = copy.deepcopy(_Outer())
             if isolate:
-                assert zoo.isolate_forward_code(model) == 2
+                assert isolate_forward_code(model) == 2
             counter = CompileCounter()
             torch.testing.assert_close(torch.compile(model, backend=counter)(x), x.sin().cos() + 1)
             counts.append(counter.frame_count)

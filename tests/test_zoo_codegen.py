@@ -27,9 +27,9 @@ import torch
 
 from magi_passes import PassConfig
 from pytest_magi import zoo
-from pytest_magi.bounds import accesses_checked, out_of_bounds
-from pytest_magi.codegen import inductor_codegen
-from pytest_magi.fake_cuda import fake_cuda_status, real_cuda_available
+from pytest_magi.capture.bounds import accesses_checked, out_of_bounds
+from pytest_magi.capture.codegen import inductor_codegen
+from pytest_magi.capture.fake_cuda import fake_cuda_status, real_cuda_available
 
 # every test here needs a model's two generations (~8-20 s each on 2 cores): `-m "not slow"`
 # leaves the file out of a quick loop
@@ -90,7 +90,7 @@ def test_run_on_cpu_is_unchanged_by_the_fake_generation(name: str) -> None:
 @pytest.mark.parametrize("name", list(OPTIONS))
 def test_magis_code_reads_and_writes_inside_every_buffer(name: str) -> None:
     """No launch of magi's generated decode reaches past a buffer's storage at the last element of
-    its ranges (`pytest_magi.bounds`; what found torch 2.13's padded misread, tests/test_bounds.py)."""
+    its ranges (`pytest_magi.capture.bounds`; what found torch 2.13's padded misread, tests/test_bounds.py)."""
     _skip_unless_available(name)
     for graph in _generated(name)["magi"].captured:
         found = out_of_bounds(graph)

@@ -20,6 +20,8 @@ from packaging.version import Version
 from torch.utils.flop_counter import FlopCounterMode
 
 from pytest_magi import zoo
+from pytest_magi.models.zoo_builders import Built, ZooSpec, vae_run
+from pytest_magi.models.zoo_specs import SIZES, SPECS
 
 
 def _causal(ratio: int) -> Callable[[int], int]:
@@ -96,10 +98,10 @@ def test_video_vaes_follow_the_first_four_in_a_stable_order() -> None:
     assert list(zoo.VIDEO_VAES) == ["wan2.2-vae", *names[4:]]
     assert sorted(NEW) == sorted(GEOMETRY)  # every video VAE has its geometry written down
     for name in NEW:
-        spec = zoo.SPECS[name]
+        spec = SPECS[name]
         (class_name,) = spec.needs
         assert spec.library == "diffusers" and class_name in spec.description, spec
-        assert set(spec.settings) == set(zoo.SIZES)
+        assert set(spec.settings) == set(SIZES)
         assert "frames" in spec.options
 
 
@@ -111,14 +113,14 @@ def test_a_class_missing_from_the_installed_library_is_unavailable_with_the_reas
     pytest.importorskip("diffusers")
     import diffusers
 
-    def build(*args: object) -> zoo._Built:
+    def build(*args: object) -> Built:
         raise AssertionError("listing the zoo built a model")
 
-    future = zoo.ZooSpec(
+    future = ZooSpec(
         "future-vae", "diffusers", "diffusers AutoencoderKLFutureVideo", {"tiny": {}, "full": {}},
-        build, zoo._vae_run, (), needs=("AutoencoderKLFutureVideo",),
+        build, vae_run, (), needs=("AutoencoderKLFutureVideo",),
     )  # fmt: skip
-    monkeypatch.setitem(zoo.SPECS, "future-vae", future)
+    monkeypatch.setitem(SPECS, "future-vae", future)
     assert "future-vae" in zoo.all_names() and "future-vae" not in zoo.names()
     reason = zoo.unavailable()["future-vae"]
     assert f"diffusers {diffusers.__version__} has no AutoencoderKLFutureVideo" in reason, reason
@@ -130,7 +132,7 @@ def test_a_class_missing_from_the_installed_library_is_unavailable_with_the_reas
 def test_unavailable_entries_carry_a_reason() -> None:
     missing = zoo.unavailable()
     for name, reason in missing.items():
-        assert isinstance(reason, str) and zoo.SPECS[name].library in reason, (name, reason)
+        assert isinstance(reason, str) and SPECS[name].library in reason, (name, reason)
         assert "pip install" in reason, (name, reason)
     diffusers = pytest.importorskip("diffusers")
     if Version(diffusers.__version__) >= Version("0.42.1"):

@@ -41,7 +41,7 @@ from magi_passes.compile.frames import isolate_forward_code
 from magi_passes.compile.weights import convert_conv_parameters
 from magi_passes.passes.channels_last import norm_pin_rule
 from pytest_magi import zoo
-from pytest_magi.codegen import inductor_codegen
+from pytest_magi.capture.codegen import inductor_codegen
 
 VARIANTS = {
     "form": {},

@@ -8,7 +8,7 @@ truly by a machine without a GPU.
 
 A CPU cannot time CUDA kernels, so this measures no speed. It prints what a CPU can know
 exactly: the CUDA Triton code Inductor generates for each model, plain (`torch.compile`) and
-with the magi passes (fake-CUDA codegen, `pytest_magi.codegen.inductor_codegen`: generated,
+with the magi passes (fake-CUDA codegen, `pytest_magi.capture.codegen.inductor_codegen`: generated,
 never compiled or launched; byte-identical to a real H100's after normalisation), one row per
 model:
 
@@ -16,16 +16,16 @@ model:
 - passes: which magi passes fired;
 - compile health: graphs, graph breaks and recompiles of magi's compilation;
 - past a buffer: accesses of the generated code that reach past their buffer's storage, plain /
-  magi (`pytest_magi.bounds`: a miscompile found without running it; 0 is right);
+  magi (`pytest_magi.capture.bounds`: a miscompile found without running it; 0 is right);
 - GPU ratio: magi over torch.compile as a GPU measured it for the same model, read from the
   GPU-ratio file (`--gpu-ratios`, `pytest_magi.bench.gpu_ratios`), with its device and date.
 
 `--kernels` adds, per model, what each pass counted and the kernels the passes removed, added
 (or changed) and left as they were, matched by what they compute
-(`pytest_magi.kernels.kernel_diff`).
+(`pytest_magi.capture.kernels.kernel_diff`).
 
 Models: the project's own (`pytest_magi.models`, tiny presets) and the real models of
-`pytest_magi.zoo` that are installed (`zoo.names()`, tiny sizes; each `.module` is generated for
+`pytest_magi.models.zoo` that are installed (`zoo.names()`, tiny sizes; each `.module` is generated for
 the call `.run()` makes of it): by default `DEFAULT_ZOO`, every one with `--models all`. A model fake CUDA cannot generate says why and the report goes on.
 `--health` also compiles each zoo model's whole `.run()` for this CPU, plain vs magi
 (`compiled_pair`), for graph breaks and recompiles of the real call (slow: minutes).
@@ -45,12 +45,11 @@ from typing import Any
 import torch
 
 from magi_passes import PassConfig
-from pytest_magi import zoo
 from pytest_magi.bench import gpu_ratios
-from pytest_magi.bounds import out_of_bounds
-from pytest_magi.codegen import GeneratedCode, inductor_codegen
-from pytest_magi.kernels import KernelDiff, kernel_diff
-from pytest_magi.models import GQAProjection, VAEDecoderLike, WanCausalStage
+from pytest_magi.capture.bounds import out_of_bounds
+from pytest_magi.capture.codegen import GeneratedCode, inductor_codegen
+from pytest_magi.capture.kernel_diff import KernelDiff, kernel_diff
+from pytest_magi.models import GQAProjection, VAEDecoderLike, WanCausalStage, zoo
 
 # the zoo models of a default run (a few minutes on 2 cores); `--models all` takes every one
 DEFAULT_ZOO = ("wan2.2-vae", "sd-vae", "cogvideox-vae")

@@ -47,7 +47,7 @@ from magi_passes.compile import forms
 from magi_passes.compile.variants import _plain_config
 from magi_passes.compile.weights import convert_conv_parameters
 from pytest_magi import zoo
-from pytest_magi.codegen import inductor_codegen
+from pytest_magi.capture.codegen import inductor_codegen
 
 SIDES = {
     "torch.compile": None,

@@ -9,11 +9,11 @@ cuDNN picks for each layout, or by the clock the GPU holds. Per side (``torch.co
 
 1. the conv/matmul kernels by their **full** names (the tile configuration is in the name, cut off
    in profile tables), launches and ms per call: a different cuDNN engine shows up here;
-2. the SM clock and power while the side runs (`pytest_magi.clocks`): a lower clock under magi's
+2. the SM clock and power while the side runs (`pytest_magi.measure.clocks`): a lower clock under magi's
    back-to-back convolutions shows up here;
 3. each side timed against itself with ``torch.backends.cudnn.benchmark`` on (cuDNN times its
    engines instead of its heuristic; scoped by ``torch.backends.cudnn.flags`` around every call)
-   with `pytest_magi.timing.measure_pair`: whether a better engine exists for that side's layout.
+   with `pytest_magi.measure.timing.measure_pair`: whether a better engine exists for that side's layout.
 """
 
 from __future__ import annotations
@@ -28,10 +28,11 @@ from typing import Any
 import torch
 
 from magi_passes import MagiBackend, PassConfig
-from pytest_magi import profiling, zoo
-from pytest_magi.clocks import GpuClocks
+from pytest_magi import zoo
+from pytest_magi.measure import profiling
+from pytest_magi.measure.clocks import GpuClocks
+from pytest_magi.measure.timing import device_name, measure_pair
 from pytest_magi.numerics import _relative_l2, bound_for, reference_outputs
-from pytest_magi.timing import device_name, measure_pair
 
 
 def cudnn_benchmark() -> contextlib.AbstractContextManager[Any]:

@@ -20,8 +20,8 @@ import time
 import torch
 import torch.nn.functional as F
 
-from pytest_magi.clocks import GpuClocks
-from pytest_magi.profiling import CONV, classify, kernel_times
+from pytest_magi.measure.clocks import GpuClocks
+from pytest_magi.measure.profiling import CONV, classify, kernel_times
 
 # (channels, height, width) of the decoder's 3x3x3 convolutions per resolution (TI2V-5B config)
 SHAPES = ((1024, 34, 60), (1024, 68, 120), (512, 136, 240), (256, 272, 480))

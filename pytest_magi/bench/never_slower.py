@@ -5,7 +5,7 @@ torch.compile.
     python benchmarks/zoo.py never-slower --models cogvideox-vae,mochi-vae --json out.json
     python benchmarks/zoo.py never-slower --models sd-vae --size tiny --dtype fp32   # CPU
 
-Per model, in one process (`pytest_magi.zoo`, random weights, full size, bf16):
+Per model, in one process (`pytest_magi.models.zoo`, random weights, full size, bf16):
 
 1. A `ZooPair`: torch.compile as users write it (baseline) and magi (`MagiBackend`, a dynamo
    frame per module instance and the model's measured form, as `magi_compile`:
@@ -15,7 +15,7 @@ Per model, in one process (`pytest_magi.zoo`, random weights, full size, bf16):
 2. Numerics: both sides and eager against an fp32 run of the same model
    (`pytest_magi.numerics.judge_against_reference`: each side within max(2 x eager's distance,
    the dtype's floor)).
-3. The ratio: `pytest_magi.timing.measure_pair` (interleaved rounds, CUDA events, L2 flushed,
+3. The ratio: `pytest_magi.measure.timing.measure_pair` (interleaved rounds, CUDA events, L2 flushed,
    median of per-round ratios).
 4. "Warm": a second magi copy compiled with the decision cache the first one filled; every
    decision is then read, not measured, and each graph compiles once.
@@ -50,12 +50,12 @@ from magi_passes import MagiBackend
 from magi_passes.compile import forms
 from magi_passes.compile.decisions import Decider, DecisionCache
 from pytest_magi import zoo
+from pytest_magi.measure.timing import device_name, measure_pair
 from pytest_magi.numerics import (
     REFERENCE_DTYPES,
     judge_against_reference,
     reference_outputs,
 )
-from pytest_magi.timing import device_name, measure_pair
 
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 # timm nets at batch 128: at batch 16 their calls are launch-bound

@@ -5,7 +5,7 @@ stage of torch.compile against a run of higher precision, on the zoo's real mode
     python benchmarks/zoo.py numerics --models sd-vae --size tiny --device cpu --backends eager,inductor
     python benchmarks/zoo.py locate --models wan2.2-vae --frames 3 --locate-budget 420
 
-For each model (`pytest_magi.zoo`, random weights) the eager model at its dtype and a copy cast
+For each model (`pytest_magi.models.zoo`, random weights) the eager model at its dtype and a copy cast
 to `--reference` (fp32 or fp64) decode the same inputs once. Then every backend in `--backends`
 compiles a copy of the model (`ZooModel.compile`, frames of its own) and runs the same inputs.
 The stages in the order torch.compile applies them:

@@ -8,12 +8,12 @@ dynamic H/W, eager vs torch.compile vs magi vs each pass alone.
 For each mode (static shapes; dynamic latent H/W) every variant is compiled once (compile time =
 first call, synchronised, with Inductor's and Triton's caches off so no variant reuses another's
 kernels; `--warm-compile` keeps them), then each variant is timed against `torch.compile` of the
-same mode with `pytest_magi.timing.measure_pair` (interleaved rounds, L2 flushed between
+same mode with `pytest_magi.measure.timing.measure_pair` (interleaved rounds, L2 flushed between
 repetitions on CUDA; the protocol of `--magi-perf`). A variant's time is its median over rounds;
 its speedup the median of the per-round ratios. `torch.compile-copy`, a second torch.compile
 copy, is the A/A pair: the harness's own error, which must read 1.00. Kernel counts are the
-kernels defined in the code each variant generated (`pytest_magi.capture.capture_output_code`,
-`pytest_magi.kernels.count_kernels`: Triton kernels on CUDA, C++ kernels on CPU).
+kernels defined in the code each variant generated (`pytest_magi.capture.core.capture_output_code`,
+`pytest_magi.capture.kernels.count_kernels`: Triton kernels on CUDA, C++ kernels on CPU).
 
 `--breakdown` (GPU) also profiles 10 calls of torch.compile and magi per mode and prints their
 top kernels by device time with their share of the total.
@@ -39,10 +39,10 @@ from typing import Any
 import torch
 
 from magi_passes import MagiBackend, PassConfig
-from pytest_magi.capture import capture_output_code
-from pytest_magi.kernels import count_kernels
+from pytest_magi.capture.core import capture_output_code
+from pytest_magi.capture.kernels import count_kernels
+from pytest_magi.measure.timing import measure_pair
 from pytest_magi.models import VAEDecoderLike, WanCausalStage
-from pytest_magi.timing import measure_pair
 
 _ALL_OFF = dict(
     enable_conv_channels_last=False,

@@ -6,13 +6,13 @@ in one process.
     python benchmarks/zoo.py timing --models sd-vae --size tiny --dtype fp32 --rounds 3  # CPU
     python benchmarks/zoo.py profile --models wan2.2-vae --frames 3 --variants magi
 
-For each model (`pytest_magi.zoo`, random weights, `.compile()` compiles `.module` in place on a
+For each model (`pytest_magi.models.zoo`, random weights, `.compile()` compiles `.module` in place on a
 copy, as users do) every variant (`pytest_magi.bench.variants`) is compiled by its first two
 calls (compile time: the first call plus the second call's time beyond a steady call's,
 synchronised: a video decode's second call can compile graphs the first did not; graphs, graph
 breaks, recompiles and frames that fell back to eager are the first call's, from dynamo's
-counters; where the compile time went: dynamo's phase timers, `pytest_magi.compile_phases`),
-then timed against `--baseline` (torch.compile) with `pytest_magi.timing.measure_pair`
+counters; where the compile time went: dynamo's phase timers, `pytest_magi.measure.compile_phases`),
+then timed against `--baseline` (torch.compile) with `pytest_magi.measure.timing.measure_pair`
 (interleaved rounds, CUDA events, L2 flushed, median of per-round ratios, IQR spread). Every
 run is checked against a higher-precision run (`pytest_magi.numerics`: within max(2 x eager's
 distance, the dtype's floor), else WRONG). Each row carries the model's FLOPs
@@ -33,7 +33,7 @@ ratio printed: what the passes buy beyond what frames of their own, a higher rec
 the dynamo fixes give plain torch.compile (with `--wan-frames`, per further latent frame too).
 
 `--profile` (the `profile` mode): every variant, eager too, is profiled with
-`pytest_magi.profiling.profile` and its table printed: time per kernel class (conv/matmul, each
+`pytest_magi.measure.profiling.profile` and its table printed: time per kernel class (conv/matmul, each
 Triton kernel pattern, layout copies, eager ATen kernels, launch gaps) beside the floor (FLOPs at
 `--peak-tflops`, bytes at `--hbm-gbps`), each Triton kernel with Inductor's own byte count. With
 `--wan-frames a,...,b` also each variant's profile per further latent frame.
@@ -65,7 +65,7 @@ from typing import Any
 
 import torch
 
-from pytest_magi import profiling, zoo
+from pytest_magi import zoo
 from pytest_magi.bench import gpu_ratios
 from pytest_magi.bench.variants import (
     FAIR_BASELINES,
@@ -76,12 +76,14 @@ from pytest_magi.bench.variants import (
     variant_changes,
     variant_form,
 )
-from pytest_magi.compile_phases import compile_phases
-from pytest_magi.compile_phases import shown as phases_shown
-from pytest_magi.compile_phases import summary as phases_summary
-from pytest_magi.compile_stats import _LIMIT_MARK, LIMIT_LOGGER, _captured
+from pytest_magi.capture.compile_stats import _LIMIT_MARK, LIMIT_LOGGER, _captured
+from pytest_magi.measure import profiling
+from pytest_magi.measure.compile_phases import compile_phases
+from pytest_magi.measure.compile_phases import shown as phases_shown
+from pytest_magi.measure.compile_phases import summary as phases_summary
+from pytest_magi.measure.timing import MIN_ROUNDS, device_name, measure_pair
+from pytest_magi.models.zoo_specs import SIZES
 from pytest_magi.numerics import _relative_l2, bound_for, reference_outputs
-from pytest_magi.timing import MIN_ROUNDS, device_name, measure_pair
 
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 
@@ -507,7 +509,7 @@ def main(argv: list[str] | None = None, *, prog: str = "zoo.py timing") -> int:
         default=",".join(zoo.names()),
         help=f"comma-separated zoo names (here: {', '.join(zoo.names())})",
     )
-    parser.add_argument("--size", default="full", choices=zoo.SIZES)
+    parser.add_argument("--size", default="full", choices=SIZES)
     parser.add_argument("--dtype", default="bf16", choices=sorted(DTYPES))
     parser.add_argument(
         "--variants",

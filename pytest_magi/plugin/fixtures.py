@@ -24,8 +24,8 @@ from .session import CONFIG_PATCHES_KEY, PAIRS_KEY, record_kernel_counts
 if TYPE_CHECKING:
     from syrupy.assertion import SnapshotAssertion
 
-    from ..codegen import GeneratedCode, KernelCounts
     from ..capture.config_guard import ConfigPatchStack
+    from ..codegen import GeneratedCode, KernelCounts
     from ..models import VAEDecoderLike as VAEDecoderLikeClass
     from ..pair import CompiledPair
 

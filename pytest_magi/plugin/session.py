@@ -23,8 +23,8 @@ import pytest
 from .markers import CompileLimit, MinSpeedup, RequiresCuda
 
 if TYPE_CHECKING:
-    from ..config_guard import ConfigPatchStack  # noqa: F401 - in a StashKey below
-    from ..gpus import GpuBinding
+    from ..capture.config_guard import ConfigPatchStack  # noqa: F401 - in a StashKey below
+    from ..measure.gpus import GpuBinding
     from ..report import CompileRecord, KernelCountRecord, PairRecord, TimedTest
     from .guard import FixtureGuard  # noqa: F401 - in a StashKey["..."] below
 
@@ -118,8 +118,8 @@ class MagiSession:
 
     def bind_gpus(self, workers: int, env: Mapping[str, str]) -> GpuBinding:
         """Controller, `--magi-perf` with `workers` xdist workers: plan one GPU per worker and
-        claim them for this run; a `pytest.UsageError` saying why not (see `pytest_magi.gpus`)."""
-        from .. import gpus
+        claim them for this run; a `pytest.UsageError` saying why not (see `pytest_magi.measure.gpus`)."""
+        from ..measure import gpus
 
         try:
             plan = gpus.plan_gpus(workers, env=env, host_count=gpus.host_gpu_count())
@@ -185,7 +185,7 @@ class CacheSlot:
 
     @classmethod
     def claim(cls, root: Path | None = None, limit: int = 64) -> CacheSlot:
-        from ..gpus import _try_flock
+        from ..measure.gpus import _try_flock
 
         root = (root or state_dir()) / "caches"
         root.mkdir(parents=True, exist_ok=True)
@@ -217,7 +217,7 @@ class WorkerPin:
     def pin(cls, worker_id: str, assignment: Mapping[str, str]) -> WorkerPin:
         """Set `CUDA_VISIBLE_DEVICES` (and its companions, `gpus.pin_environment`) unless CUDA
         is initialised in this process already."""
-        from .. import gpus
+        from ..measure import gpus
 
         pin = cls(worker_id, dict(assignment))
         if gpus.cuda_initialized():

@@ -136,7 +136,7 @@ def check_min_speedup(
             record(_untimed(nodeid, pair, spec))
         pytest.skip(reason)
 
-    from ..gpus import timed_gpu
+    from ..measure.gpus import timed_gpu
     from ..timing import PerfLock, measure_pair
 
     failures: list[PairRecord] = []
@@ -175,7 +175,7 @@ def format_speedup_failure(rec: PairRecord) -> str:
 def _host_line(rec: PairRecord) -> str:
     if rec.baseline_host_ms is None or rec.candidate_host_ms is None:
         return ""  # not measured (off CUDA): nothing to say
-    from ..timing import host_text
+    from ..measure.timing import host_text
 
     text = host_text(rec.baseline_ms, rec.baseline_host_ms, rec.candidate_ms, rec.candidate_host_ms)
     return f"\n  {text}" if text else ""

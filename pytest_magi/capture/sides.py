@@ -4,8 +4,8 @@
 :class:`SideSpec`; :class:`SideBackend` is the dynamo backend of one side: it compiles (plain
 Inductor with config patches and the user's passes, the magi backend, or any backend), counts its
 invocations, captures its output code, records its post-grad graphs before and after the passes
-(:class:`pytest_magi.capture.GraphLog`) and its compile health
-(:class:`pytest_magi.compile_stats.CompileStatsCollector`). :class:`SideCallable` is what
+(:class:`pytest_magi.capture.core.GraphLog`) and its compile health
+(:class:`pytest_magi.capture.compile_stats.CompileStatsCollector`). :class:`SideCallable` is what
 ``pair.baseline`` / ``pair.candidate`` are.
 """
 
@@ -21,7 +21,8 @@ import torch
 
 from magi_passes import MagiBackend, PassConfig, PassResult
 
-from .capture import (
+from .compile_stats import CompileStatsCollector
+from .core import (
     GRAPH_CACHES_OFF,
     GraphLog,
     PassChain,
@@ -35,7 +36,6 @@ from .capture import (
     pass_name,
     validate_inductor_config,
 )
-from .compile_stats import CompileStatsCollector
 
 SIDES: tuple[str, str] = ("baseline", "candidate")
 SIDE_ACCEPTED = (

@@ -2,12 +2,12 @@
 
 Two questions :func:`pytest_magi.locating.locate` asks of the first wrong graph of a side that
 runs passes, on the post-grad graph Inductor handed the passes (``before``) and the graph they
-handed back (``after``), both recorded by the side (:class:`pytest_magi.capture.GraphLog`):
+handed back (``after``), both recorded by the side (:class:`pytest_magi.capture.core.GraphLog`):
 
 - :func:`rewritten_nodes`: the nodes of ``after`` that the passes added, or changed in place (another
   target, other arguments), upstream of a given output; each with the node of ``before`` whose
   users it took over (``replaces``), the pass that made it where the side's
-  :class:`~pytest_magi.capture.PassChain` recorded it, and the module path and source line of the
+  :class:`~pytest_magi.capture.core.PassChain` recorded it, and the module path and source line of the
   model's code it stands for (its own ``meta``, else the replaced node's, else the nearest user's
   that has one: a pass that builds nodes without copying ``meta`` leaves them none).
 - :func:`first_divergence`: both graphs run eagerly on the same inputs (the first wrong call's
@@ -31,7 +31,7 @@ from typing import Any
 
 import torch
 
-from .capture import copy_graph, op_name
+from .core import copy_graph, op_name
 
 #: Intermediate values both graphs may hold at once, judged from the nodes' ``meta["val"]``:
 #: above it :func:`first_divergence` compares nothing (it keeps every value of ``before``).

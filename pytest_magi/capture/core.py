@@ -1,12 +1,12 @@
 """The capture core: one way to compile something fresh, run the user's passes, and keep what
-Inductor made. Used by :mod:`pytest_magi.pair`, :mod:`pytest_magi.codegen` and the benchmarks.
+Inductor made. Used by :mod:`pytest_magi.pair`, :mod:`pytest_magi.capture.codegen` and the benchmarks.
 
 * Fresh entry points (:func:`fresh_entry`): a function calling ``fn`` with a code object of its
   own, uniquely named, so no Dynamo cache entry (and no automatic-dynamic state, which Dynamo keys
   by code name, file and line) of anyone else can exist on the frame compiled first.
 * Code capture: :func:`capture_output_code` (``GraphLowering.save_output_code``: the code that
   really runs) and :func:`generate_only` (``compile_to_module`` replaced: code generated, never
-  compiled; fake CUDA). Parsing and counting of that code: :mod:`pytest_magi.kernels`.
+  compiled; fake CUDA). Parsing and counting of that code: :mod:`pytest_magi.capture.kernels`.
 * Graph recording and the user's passes: :class:`RecordingGraphPass` is the
   ``post_grad_custom_post_pass`` that copies the post-grad graph before its passes, runs them in
   order (:class:`PassChain`: a ``CustomGraphPass``, a ``MagiPass`` or a plain callable on the
@@ -104,7 +104,7 @@ def capture_output_code(sink: Callable[[str], None]) -> Iterator[None]:
 class _NotCompiled:
     """Stands in for the compiled module of :func:`generate_only`; nothing was compiled."""
 
-    __file__ = "<not compiled: pytest_magi.capture>"
+    __file__ = "<not compiled: pytest_magi.capture.core>"
 
     def call(self, *args: Any, **kwargs: Any) -> None:
         return None
@@ -302,7 +302,7 @@ class RecordingGraphPass(CustomGraphPass):
     ``uuid()`` is deterministic: a fixed tag and the inner pass's uuid.
     """
 
-    TAG = "pytest_magi.capture.RecordingGraphPass/2"
+    TAG = "pytest_magi.capture.core.RecordingGraphPass/2"
 
     def __init__(
         self,

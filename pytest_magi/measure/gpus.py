@@ -374,7 +374,7 @@ def pin_environment(assignment: Mapping[str, str], env: Mapping[str, str]) -> di
     """The variables that pin a worker to its assigned GPU (`GpuBinding.assign`), given its
     current environment: `CUDA_VISIBLE_DEVICES`, the device order where ours counted the GPUs,
     and a `PerfLock` file of its GPU unless the user chose one (`MAGI_PERF_LOCK`)."""
-    from .timing import LOCK_ENV
+    from .perf_lock import LOCK_ENV
 
     pinned = {VISIBLE_VAR: assignment["gpu"]}
     if assignment.get("set_order"):

@@ -1,4 +1,4 @@
-"""Three pieces of :func:`pytest_magi.fake_cuda.fake_cuda` that need more than a one-line patch.
+"""Three pieces of :func:`pytest_magi.capture.fake_cuda.fake_cuda` that need more than a one-line patch.
 
 Both exist because a CPU-only torch build has no CUDA *device guard* and no CUDA kernels, while
 Inductor and the Python bindings occasionally want one of them even when every tensor is fake.

@@ -1,8 +1,8 @@
-"""Parse Inductor's generated code: kernels, launches, counts, and diffs between two programs.
+"""Parse Inductor's generated code: kernels, launches and counts.
 
 Pure text processing, no torch import at module level (the plugin loads without torch). Used by
-the capture core (:mod:`pytest_magi.capture`), :mod:`pytest_magi.codegen`, :mod:`pytest_magi.pair`
-and the benchmarks: one parser, one kernel counter.
+the capture core (`pytest_magi.capture.core`), `pytest_magi.capture.codegen`, the pairs and the
+benchmarks: one parser, one kernel counter.
 
 * :func:`parse_wrapper` turns one graph's output code into a :class:`CapturedGraph`: its Triton
   kernels (``x = async_compile.triton('name', '''...''')``) and C++ kernels
@@ -11,9 +11,8 @@ and the benchmarks: one parser, one kernel counter.
   the parser did not find raises :class:`KernelParseError` naming the torch version: a count must
   never come out smaller because the code format changed.
 * :func:`count_kernels` / :func:`kernel_names`: the kernels of output code (all graphs).
-* :func:`kernel_diff`: the kernels only one of two programs has, and those both have, matched by
-  what they compute (:attr:`KernelInfo.computes`: the kernel's normalised body without its name),
-  not by name: ``triton_poi_fused_add_0`` and ``triton_poi_fused_add_3`` with the same body match.
+
+`GeneratedCode` (all of one function's graphs) is in `generated`, `kernel_diff` in `kernel_diff`.
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ import dataclasses
 import functools
 import hashlib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from .normalize import normalize_code
@@ -141,135 +140,6 @@ class CapturedGraph:
     def wrapper(self) -> str:
         """The normalised wrapper with each kernel's body elided (see ``kernels``)."""
         return _elide_kernel_bodies(self.normalized)
-
-
-class GeneratedCode:
-    """What Inductor generated for one function: all graphs, kernels and wrappers.
-
-    ``kernels`` (all graphs, in order), ``forward`` (inference or forward kernels),
-    ``backward``; ``wrapper`` / ``normalized()`` / ``raw`` texts; ``graphs`` the
-    post-grad FX graphs (after the custom post pass); ``signature()`` a stable
-    structural summary for assertions and snapshots; ``device`` ("fake-cuda" or the
-    GPU's name); ``retried`` the bug of each graph compiled again after its first try raised
-    one of torch's sympy failures (under a magi config: `magi_passes.workarounds`).
-    """
-
-    def __init__(
-        self,
-        captured: Sequence[CapturedGraph],
-        device: str,
-        *,
-        log: Any = None,
-        stats: Any = None,
-        retried: Sequence[str] = (),
-    ) -> None:
-        self.captured: tuple[CapturedGraph, ...] = tuple(captured)
-        self.device = device
-        self.log = log  # pytest_magi.capture.GraphLog: graphs before/after the passes
-        self.compile_stats = stats  # pytest_magi.compile_stats.CompileStats of the call
-        self.retried: tuple[str, ...] = tuple(retried)
-
-    def fx_graphs(self, stage: str = "after") -> list[Any]:
-        """Copies of the post-grad ``torch.fx.Graph``s ``"before"`` or ``"after"`` the passes."""
-        if self.log is None:
-            raise ValueError("this GeneratedCode was built without graphs (no GraphLog)")
-        return list(self.log.stage(stage))
-
-    def op_count(self, op: Any, stage: str = "after") -> int:
-        """How often ``op`` is called in the post-grad graphs ``"before"``/``"after"`` the
-        passes (see ``CompiledPair.op_count`` for the accepted ``op`` forms)."""
-        from .capture import count_ops, validate_op
-
-        validate_op(op)
-        return count_ops(self.fx_graphs(stage), op)
-
-    def kernel_diff(self, candidate: Any) -> KernelDiff:
-        """:func:`kernel_diff` with this code as the baseline."""
-        return kernel_diff(self, candidate)
-
-    # kernels
-    @property
-    def kernels(self) -> list[KernelInfo]:
-        return [k for g in self.captured for k in g.kernels]
-
-    @property
-    def kernel_count(self) -> int:
-        return len(self.kernels)
-
-    @property
-    def forward(self) -> list[KernelInfo]:
-        """Kernels of the inference or forward graph(s)."""
-        return [k for k in self.kernels if k.graph in ("inference", "forward")]
-
-    @property
-    def backward(self) -> list[KernelInfo]:
-        return [k for k in self.kernels if k.graph == "backward"]
-
-    def kernel(self, name: str) -> KernelInfo:
-        """The kernel called ``name``; KeyError listing the names otherwise."""
-        for k in self.kernels:
-            if k.name == name:
-                return k
-        raise KeyError(f"no kernel {name!r}; generated: {[k.name for k in self.kernels]}")
-
-    @property
-    def extern_calls(self) -> list[str]:
-        return [c for g in self.captured for c in g.extern_calls]
-
-    # texts
-    @property
-    def raw(self) -> str:
-        return "\n".join(_header(g, i) + g.raw for i, g in enumerate(self.captured))
-
-    @property
-    def wrapper(self) -> str:
-        """The normalised wrapper(s), kernel bodies elided (they are in ``kernels[i].source``)."""
-        return "\n".join(_header(g, i) + g.wrapper for i, g in enumerate(self.captured))
-
-    def normalized(self) -> str:
-        return "\n".join(_header(g, i) + g.normalized for i, g in enumerate(self.captured))
-
-    @property
-    def graphs(self) -> list[str]:
-        """Normalised ``str(graph)`` of each graph after the post-grad custom pass."""
-        return [g.fx_graph for g in self.captured if g.fx_graph is not None]
-
-    @property
-    def graph_kinds(self) -> list[str]:
-        return [g.kind for g in self.captured]
-
-    @property
-    def pass_results(self) -> list[Any]:
-        """The ``PassResult``s of the magi passes, per graph in order (empty without ``config``)."""
-        return [r for g in self.captured for r in g.pass_results]
-
-    def signature(self) -> str:
-        """Stable structural summary: one line per kernel launch or extern call, in call order."""
-        lines: list[str] = []
-        for g in self.captured:
-            by_name = {k.name: k for k in g.kernels}
-            seen: set[str] = set()
-            for call in g.calls:
-                if call in by_name:
-                    if call not in seen:
-                        seen.add(call)
-                        lines.append(by_name[call].signature())
-                else:
-                    lines.append(f"{g.kind} extern {call}")
-            lines.extend(k.signature() for k in g.kernels if k.name not in seen)
-        return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        per_graph = ", ".join(
-            f"{g.kind}={len(g.kernels)}"
-            + (f"+{len(g.extern_calls)} extern" if g.extern_calls else "")
-            for g in self.captured
-        )
-        return f"<GeneratedCode on {self.device}: {self.kernel_count} kernels ({per_graph})>"
-
-
-def _header(g: CapturedGraph, index: int) -> str:
-    return f"# ===== graph {index}: {g.kind} =====\n"
 
 
 def _elide_kernel_bodies(text: str) -> str:
@@ -564,119 +434,3 @@ def count_kernels(code: str) -> int:
     if found != len(_ANY_DEF_RE.findall(code)):
         check_all_parsed(code, [], "captured")
     return found
-
-
-# --------------------------------------------------------------------------- diff
-@dataclasses.dataclass(frozen=True)
-class KernelDiff:
-    """The kernels of two programs, matched by what they compute (:func:`kernel_diff`).
-
-    ``only_baseline``: kernels the candidate no longer has; ``only_candidate``: kernels it added
-    (a kernel whose body changed counts as one removed and one added); ``shared``:
-    ``(baseline kernel, candidate kernel)`` pairs computing the same thing. ``times_ms``:
-    milliseconds per call by side and kernel name, when the pair was profiled on a GPU.
-    """
-
-    only_baseline: tuple[KernelInfo, ...]
-    only_candidate: tuple[KernelInfo, ...]
-    shared: tuple[tuple[KernelInfo, KernelInfo], ...]
-    times_ms: Mapping[str, Mapping[str, float]] = dataclasses.field(default_factory=dict)
-
-    @property
-    def changed(self) -> bool:
-        """Whether the candidate removed or added any kernel."""
-        return bool(self.only_baseline or self.only_candidate)
-
-    def _time(self, side: str, name: str) -> str:
-        value = self.times_ms.get(side, {}).get(name)
-        return "" if value is None else f"  {value:.4f} ms"
-
-    def _line(self, mark: str, side: str, k: KernelInfo) -> str:
-        ops = "+".join(k.fused_ops) or "-"
-        return (
-            f"  {mark} {k.name} [{k.graph} {k.kind}: {ops}; loads={k.num_loads} "
-            f"stores={k.num_stores}]{self._time(side, k.name)}"
-        )
-
-    @property
-    def changed_pairs(self) -> tuple[tuple[KernelInfo, KernelInfo], ...]:
-        """Removed/added kernels of the same kind fusing the same ops: one kernel whose body
-        changed (index math, layout, tiling) rather than a kernel removed and another added."""
-        pairs: list[tuple[KernelInfo, KernelInfo]] = []
-        added = list(self.only_candidate)
-        for b in self.only_baseline:
-            match = next(
-                (
-                    c
-                    for c in added
-                    if (c.kind, c.graph, c.fused_ops) == (b.kind, b.graph, b.fused_ops)
-                ),
-                None,
-            )
-            if match is not None:
-                added.remove(match)
-                pairs.append((b, match))
-        return tuple(pairs)
-
-    def __str__(self) -> str:
-        pairs = self.changed_pairs
-        in_pairs = {id(k) for pair in pairs for k in pair}
-        lines = [
-            f"kernel diff: {len(self.shared)} shared, {len(self.only_baseline)} only in the "
-            f"baseline (removed), {len(self.only_candidate)} only in the candidate (added)"
-            + (f"; {len(pairs)} of them the same fused ops with another body" if pairs else "")
-        ]
-        lines += [
-            self._line("-", "baseline", k) for k in self.only_baseline if id(k) not in in_pairs
-        ]
-        lines += [
-            self._line("+", "candidate", k) for k in self.only_candidate if id(k) not in in_pairs
-        ]
-        for b, c in pairs:
-            lines.append(
-                f"  ~ {b.name} -> {c.name} [{c.graph} {c.kind}: body changed; loads "
-                f"{b.num_loads}->{c.num_loads}, stores {b.num_stores}->{c.num_stores}]"
-                f"{self._time('candidate', c.name)}"
-            )
-        for b, c in self.shared:
-            same = b.name if b.name == c.name else f"{b.name} == {c.name}"
-            lines.append(f"  = {same}{self._time('candidate', c.name)}")
-        return "\n".join(lines)
-
-
-def _kernels_of(code: Any) -> list[KernelInfo]:
-    if isinstance(code, str):
-        return [k for g in parse_output_code([code]) for k in g.kernels]
-    kernels = getattr(code, "kernels", None)
-    if kernels is None and isinstance(code, Sequence):
-        kernels = code
-    if kernels is None or not all(isinstance(k, KernelInfo) for k in kernels):
-        raise TypeError(
-            f"kernel_diff: expected a GeneratedCode (what inductor_codegen returns), output code "
-            f"(a str) or a list of KernelInfo, got {type(code).__name__} {code!r:.80}"
-        )
-    return list(kernels)
-
-
-def kernel_diff(
-    baseline: Any, candidate: Any, *, times_ms: Mapping[str, Mapping[str, float]] | None = None
-) -> KernelDiff:
-    """Diff the kernels of two programs (``GeneratedCode``, output code or ``KernelInfo`` lists)
-    by what they compute (:attr:`KernelInfo.computes`); kernels keep their order."""
-    base, cand = _kernels_of(baseline), _kernels_of(candidate)
-    pool: dict[str, list[KernelInfo]] = {}
-    for k in cand:
-        pool.setdefault(k.computes, []).append(k)
-    shared: list[tuple[KernelInfo, KernelInfo]] = []
-    only_baseline: list[KernelInfo] = []
-    for k in base:
-        match = pool.get(k.computes)
-        if match:
-            shared.append((k, match.pop(0)))
-        else:
-            only_baseline.append(k)
-    used = {id(c) for _, c in shared}
-    only_candidate = [k for k in cand if id(k) not in used]
-    return KernelDiff(
-        tuple(only_baseline), tuple(only_candidate), tuple(shared), dict(times_ms or {})
-    )
