@@ -21,12 +21,14 @@ from .markers import MARKERS
 MAGI_FIXTURES = frozenset(
     {
         "VAEDecoderLike",
+        "budget_snapshot",
         "compiled_pair",
         "config_patch",
         "decision_cache",
         "fx_snapshot",
         "inductor_codegen",
         "kernel_counts",
+        "perf_budget",
         "signature_snapshot",
         "triton_snapshot",
         "zoo_pair",

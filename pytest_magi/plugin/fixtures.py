@@ -277,3 +277,24 @@ def signature_snapshot(snapshot: SnapshotAssertion, request: pytest.FixtureReque
 
     skip_without_device_snapshots(request)
     return snapshot.use_extension(SignatureExtension)
+
+
+@pytest.fixture
+def perf_budget() -> Callable[..., Any]:
+    """`perf_budget(fn, *inputs, profile="h200", dynamic_dims=None, backward=False, passes=None,
+    inductor_config=None) -> Budget` (see `pytest_magi.budget`): what one call of the generated
+    CUDA code costs, from code generated without running it (fake CUDA on a CPU)."""
+    from ..budget import budget
+
+    return budget
+
+
+@pytest.fixture
+def budget_snapshot(snapshot: SnapshotAssertion, request: pytest.FixtureRequest) -> Any:
+    """syrupy's `snapshot` storing budgets as `.budget.json`, compared within bands
+    (`pytest_magi.budget.snapshot`; other bands: `.use_extension(budget_bands(bytes=0.05))`)."""
+    from ..budget.snapshot import BudgetSnapshotExtension
+    from ..snapshots import skip_without_device_snapshots
+
+    skip_without_device_snapshots(request)
+    return snapshot.use_extension(BudgetSnapshotExtension)

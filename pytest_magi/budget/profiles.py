@@ -1,0 +1,274 @@
+"""Device profiles: the few numbers a budget's time estimate needs, each naming its source.
+
+A :class:`Profile` is data: achieved memory bandwidth, the dense bf16/fp16 matmul peak, the fp32
+peak and the cost of one launch. ``PROFILES`` holds the named ones (``"h100"``, ``"h200"``);
+:func:`get_profile` resolves a name, a ``Profile`` or a mapping of its fields;
+:func:`measure_profile` measures one on a real CUDA GPU (it refuses, saying why, without one).
+No torch import at module level.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import statistics
+from collections.abc import Callable, Mapping
+from typing import Any
+
+#: what each field means, in the order a user gives them
+FIELDS: dict[str, str] = {
+    "name": "the profile's name (str)",
+    "bandwidth_tb_s": "achieved HBM bandwidth, TB/s (1e12 bytes per second)",
+    "matmul_tflops": "dense bf16/fp16 matmul peak, TFLOP/s",
+    "fp32_tflops": "fp32 peak (no tensor cores), TFLOP/s",
+    "launch_us": "cost of one kernel launch or extern call, microseconds",
+    "source": "where the numbers come from (datasheet, measurement, assumption)",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Profile:
+    """A device as the budget estimate sees it (fields: see ``FIELDS``).
+
+    Every field is required; a missing or non-positive one is a ``ValueError`` naming it.
+    """
+
+    name: str | None = None
+    bandwidth_tb_s: float | None = None
+    matmul_tflops: float | None = None
+    fp32_tflops: float | None = None
+    launch_us: float | None = None
+    source: str | None = None
+
+    def __post_init__(self) -> None:
+        label = f"Profile {self.name!r}" if isinstance(self.name, str) else "Profile"
+        for field, meaning in FIELDS.items():
+            value = getattr(self, field)
+            if value is None:
+                given = [f for f in FIELDS if getattr(self, f) is not None]
+                raise ValueError(
+                    f"{label} is missing {field} ({meaning}); a profile needs all of "
+                    f"{', '.join(FIELDS)} (given: {', '.join(given) or 'none'})"
+                )
+            if field in ("name", "source"):
+                if not isinstance(value, str) or not value.strip():
+                    raise ValueError(f"{label}: {field}={value!r}, expected a non-empty str")
+                continue
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not math.isfinite(value)
+                or value < 0
+                or (value == 0 and field != "launch_us")
+            ):
+                raise ValueError(
+                    f"{label}: {field}={value!r}, expected a positive number ({meaning})"
+                )
+
+    # units the estimate computes in
+    @property
+    def bytes_per_s(self) -> float:
+        return float(self.bandwidth_tb_s or 0) * 1e12
+
+    @property
+    def matmul_flop_per_s(self) -> float:
+        return float(self.matmul_tflops or 0) * 1e12
+
+    @property
+    def fp32_flop_per_s(self) -> float:
+        return float(self.fp32_tflops or 0) * 1e12
+
+    @property
+    def launch_s(self) -> float:
+        return float(self.launch_us or 0) * 1e-6
+
+    def to_dict(self) -> dict[str, Any]:
+        return {field: getattr(self, field) for field in FIELDS}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Profile:
+        """A profile from a mapping of its fields; an unknown key is a ``ValueError``."""
+        unknown = sorted(set(data) - set(FIELDS))
+        if unknown:
+            raise ValueError(
+                f"profile fields {unknown!r} are unknown; a profile has {', '.join(FIELDS)}"
+            )
+        return cls(**dict(data))
+
+
+_LAUNCH_NOTE = (
+    "launch cost 3 us per launch is an assumption (a Python-launched kernel, not a CUDA graph), "
+    "not measured here; measure_profile() measures it"
+)
+
+PROFILES: dict[str, Profile] = {
+    "h100": Profile(
+        name="h100",
+        bandwidth_tb_s=3.35,
+        matmul_tflops=989.0,
+        fp32_tflops=67.0,
+        launch_us=3.0,
+        source=(
+            "NVIDIA H100 SXM datasheet: HBM3 3.35 TB/s, 989 TFLOP/s dense bf16/fp16, 67 TFLOP/s "
+            "fp32; datasheet peaks, not achieved rates (not measured by this project); "
+            + _LAUNCH_NOTE
+        ),
+    ),
+    "h200": Profile(
+        name="h200",
+        bandwidth_tb_s=4.3,
+        matmul_tflops=790.0,
+        fp32_tflops=67.0,
+        launch_us=3.0,
+        source=(
+            "measured by this project on an H200: device-to-device copy about 4.3 TB/s "
+            "(datasheet HBM3e 4.8 TB/s), 8192^3 bf16 matmul 769-798 TFLOP/s (790 taken); fp32 "
+            "67 TFLOP/s from the datasheet; " + _LAUNCH_NOTE
+        ),
+    ),
+}
+
+
+def get_profile(profile: str | Profile | Mapping[str, Any]) -> Profile:
+    """``"h200"`` / ``"h100"``, a :class:`Profile`, or a mapping of its fields -> ``Profile``.
+
+    An unknown name is a ``ValueError`` naming it and the known ones."""
+    if isinstance(profile, Profile):
+        return profile
+    if isinstance(profile, str):
+        try:
+            return PROFILES[profile.lower()]
+        except KeyError:
+            raise ValueError(
+                f"unknown device profile {profile!r}; known profiles: "
+                f"{', '.join(sorted(PROFILES))}, or give Profile(name=..., bandwidth_tb_s=..., "
+                f"matmul_tflops=..., fp32_tflops=..., launch_us=..., source=...)"
+            ) from None
+    if isinstance(profile, Mapping):
+        return Profile.from_dict(profile)
+    raise TypeError(
+        f"profile={profile!r}: expected a profile name ({', '.join(sorted(PROFILES))}), a "
+        f"pytest_magi.budget.Profile or a dict of its fields"
+    )
+
+
+# --------------------------------------------------------------------------- measuring
+def _median_seconds(run: Callable[[], object], repeat: int, inner: int) -> float:
+    """Median over ``repeat`` rounds of ``inner`` calls of ``run``, per call, timed with CUDA
+    events (GPU time), after a warm-up round."""
+    import torch
+
+    run()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(repeat):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(inner):
+            run()
+        end.record()
+        torch.cuda.synchronize()
+        times.append(start.elapsed_time(end) / 1e3 / inner)
+    return statistics.median(times)
+
+
+def _launch_seconds(device: Any, launches: int) -> float:
+    """Wall time per launch of an (almost) empty kernel, launched back to back and synchronised
+    once: what a launch costs the host and the queue when the kernels themselves take no time."""
+    import time
+
+    import torch
+
+    x = torch.zeros(1, device=device)
+    try:
+        import triton
+        import triton.language as tl
+
+        @triton.jit
+        def _empty(ptr, BLOCK: tl.constexpr):  # noqa: N803 - Triton names constexprs so
+            pass
+
+        def launch() -> None:
+            _empty[(1,)](x, BLOCK=1)
+
+    except ImportError:  # no Triton: an aten kernel on one element instead
+
+        def launch() -> None:
+            x.add_(0)
+
+    for _ in range(100):
+        launch()
+    torch.cuda.synchronize()
+    rounds = []
+    for _ in range(5):
+        start = time.perf_counter()
+        for _ in range(launches):
+            launch()
+        torch.cuda.synchronize()
+        rounds.append((time.perf_counter() - start) / launches)
+    return statistics.median(rounds)
+
+
+def _copy_bandwidth(device: Any, gib: float) -> float:
+    """Bytes per second of a device-to-device copy of ``gib`` GiB (read plus written)."""
+    import torch
+
+    src = torch.empty(int(gib * 2**30) // 4, dtype=torch.float32, device=device)
+    dst = torch.empty_like(src)
+    seconds = _median_seconds(lambda: dst.copy_(src), repeat=10, inner=5)
+    return 2 * src.numel() * src.element_size() / seconds
+
+
+def _matmul_seconds(device: Any, n: int, dtype: str, repeat: int) -> float:
+    """Seconds per ``n``-cubed matmul in ``dtype``."""
+    import torch
+
+    a = torch.randn(n, n, device=device, dtype=getattr(torch, dtype))
+    b = torch.randn(n, n, device=device, dtype=getattr(torch, dtype))
+    return _median_seconds(lambda: torch.mm(a, b), repeat=repeat, inner=3)
+
+
+def measure_profile(
+    device: str = "cuda", *, name: str | None = None, copy_gib: float = 1.0, matmul_n: int = 8192
+) -> Profile:
+    """Measure a :class:`Profile` on a real CUDA GPU: achieved bandwidth by a large
+    device-to-device copy (``copy_gib`` GiB read and written), the bf16 matmul peak and the
+    fp32 peak (TF32 off) by ``matmul_n``-cubed matmuls, and the launch cost by a loop of empty
+    kernels. Takes a few seconds. Without a CUDA GPU it raises ``RuntimeError`` saying so."""
+    import torch
+
+    if not isinstance(device, str) or not (device == "cuda" or device.startswith("cuda:")):
+        raise ValueError(f"measure_profile(device={device!r}): expected 'cuda' or 'cuda:N'")
+    if not torch.cuda.is_available():
+        raise RuntimeError(
+            f"measure_profile(device={device!r}) measures a real CUDA GPU, and there is none "
+            f"here (torch.cuda.is_available() is False; torch {torch.__version__}). On this "
+            f"machine use a named profile ({', '.join(sorted(PROFILES))}) or Profile(...); run "
+            f"measure_profile() on the GPU machine and keep its Profile as data"
+        )
+    dev = torch.device(device)
+    with torch.cuda.device(dev):
+        bandwidth = _copy_bandwidth(dev, copy_gib)
+        mm_s = _matmul_seconds(dev, matmul_n, "bfloat16", repeat=10)
+        previous = torch.backends.cuda.matmul.allow_tf32
+        torch.backends.cuda.matmul.allow_tf32 = False
+        try:
+            fp32_s = _matmul_seconds(dev, matmul_n, "float32", repeat=5)
+        finally:
+            torch.backends.cuda.matmul.allow_tf32 = previous
+        launch_s = _launch_seconds(dev, launches=2000)
+        gpu = torch.cuda.get_device_name(dev)
+    flops = 2 * matmul_n**3
+    return Profile(
+        name=name or gpu.lower().replace(" ", "-"),
+        bandwidth_tb_s=round(bandwidth / 1e12, 3),
+        matmul_tflops=round(flops / mm_s / 1e12, 1),
+        fp32_tflops=round(flops / fp32_s / 1e12, 1),
+        launch_us=round(launch_s * 1e6, 2),
+        source=(
+            f"measured by pytest_magi.budget.measure_profile on {gpu}, torch {torch.__version__}: "
+            f"{copy_gib:g} GiB device copy, {matmul_n}^3 bf16 and fp32 (TF32 off) matmuls "
+            f"(medians of CUDA-event timings), back-to-back empty-kernel launches"
+        ),
+    )
