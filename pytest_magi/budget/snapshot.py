@@ -107,44 +107,53 @@ class BudgetSnapshotExtension(SingleFileSnapshotExtension):
             ]
         for index, (g, o) in enumerate(zip(new_graphs, old_graphs, strict=True)):
             where = f"graph {index} ({g['kind']})"
+            counts = []
             for field, band in (("kernels", self.kernels), ("launches", self.launches)):
                 if abs(g[field] - o[field]) > band:
                     change = g[field] - o[field]
-                    problems.append(
+                    counts.append(
                         f"{where}: {field} {o[field]} -> {g[field]} ({change:+d}; band {band})"
                     )
+            problems += counts
             rel = _relative(g["bytes"], o["bytes"])
             if abs(rel) > self.bytes:
                 problems.append(
                     f"{where}: bytes {o['bytes']:,} -> {g['bytes']:,} ({rel:+.1%}; band "
                     f"{self.bytes:.1%})"
                 )
-            problems += self._call_problems(where, g["calls"], o["calls"])
+            moved, added_or_gone = self._call_problems(where, g["calls"], o["calls"])
+            # launches that came or went explain a count outside its band; within the band they
+            # are what it allows
+            problems += moved + (added_or_gone if counts else [])
         return problems
 
-    def _call_problems(self, where: str, new: list[Any], old: list[Any]) -> list[str]:
-        lines = []
+    def _call_problems(
+        self, where: str, new: list[Any], old: list[Any]
+    ) -> tuple[list[str], list[str]]:
+        """(launches whose bytes moved beyond the band, launches added or gone)."""
+        moved: list[str] = []
+        added_or_gone: list[str] = []
         new_calls, old_calls = _keyed(new), _keyed(old)
         for key, call in new_calls.items():
             before = old_calls.get(key)
             if before is None:
-                lines.append(
+                added_or_gone.append(
                     f"{where}: new {call['kind']} {call['name']}: {call['bytes'] or 0:,} B"
                 )
                 continue
             rel = _relative(call["bytes"] or 0, before["bytes"] or 0)
             if abs(rel) > self.bytes:
                 verb = "grew" if rel > 0 else "shrank"
-                lines.append(
+                moved.append(
                     f"{where}: {call['name']} {verb} {before['bytes'] or 0:,} -> "
                     f"{call['bytes'] or 0:,} B ({rel:+.1%}; band {self.bytes:.1%})"
                 )
         for key, call in old_calls.items():
             if key not in new_calls:
-                lines.append(
+                added_or_gone.append(
                     f"{where}: gone {call['kind']} {call['name']}: {call['bytes'] or 0:,} B"
                 )
-        return lines
+        return moved, added_or_gone
 
     def matches(
         self, *, serialized_data: SerializableData, snapshot_data: SerializableData
