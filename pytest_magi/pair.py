@@ -110,6 +110,7 @@ from .numerics import TF32_TOLERANCES as TF32_TOLERANCES
 from .numerics import default_tolerances as default_tolerances
 
 if TYPE_CHECKING:
+    from .budget.pairs import PairBudget
     from .measure.profiling import ProfileReport
 
 
@@ -658,6 +659,15 @@ class CompiledPair:
     def _callables_by_side(self) -> dict[str, Callable[[], Any]]:
         baseline, candidate = self.timing_callables()
         return {"baseline": baseline, "candidate": candidate}
+
+    def budget(self, profile: Any = "h200") -> PairBudget:
+        """Both sides' perf budgets on ``profile`` (a name, a ``pytest_magi.budget.Profile`` or a
+        dict of its fields), from each side's CUDA code generated without running it
+        (``pytest_magi.budget``): ``.baseline``, ``.candidate``, ``.estimated_speedup`` and
+        ``.assert_estimated_speedup(ratio)``, the CPU gate on the estimate."""
+        from .budget.pairs import pair_budget
+
+        return pair_budget(self, profile)
 
     def __repr__(self) -> str:
         return (
