@@ -28,7 +28,7 @@ on CUDA, C++ on CPU), per graph (forward, backward). Outputs (and input gradient
 against eager before timing.
 
 Timing: all variants of a mode stay alive; each is timed against the first variant with
-`pytest_magi.measure.timing.measure_pair` (the protocol of `--magi-perf`: interleaved rounds, L2 flushed
+`pytest_magi.timing.measure_pair` (the protocol of `--magi-perf`: interleaved rounds, L2 flushed
 between repetitions on CUDA, `--rep` ms per side per round). A variant's time is the median of its
 round medians; speedups are medians of per-round ratios. One round is never a verdict
 (`--rounds >= 3`). Entry functions, code capture and kernel counting are the plugin's capture core

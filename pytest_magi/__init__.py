@@ -5,7 +5,7 @@ Numerics (`compiled_pair(...).assert_close()`), generated code (`inductor_codege
 `pytest_magi.budget(fn, *inputs, profile="h200")` estimates what one call of the generated CUDA
 code costs, without a GPU (module `pytest_magi.budget`).
 `pytest_magi.locate(model, *inputs, backend=...)` says where a compiled model's numbers go wrong
-(module `pytest_magi.locating`).
+(module `pytest_magi.numerics.locate`).
 
 Importing the package (and loading the plugin) imports no torch: the model classes below are
 loaded on first access (`pytest_magi.VAEDecoderLike`), so a pytest run that uses none of the
@@ -37,9 +37,9 @@ def __getattr__(name: str) -> Any:
         package = importlib.import_module(".budget", __name__)
         return package if name == "budget" else package.Budget
     if name in _LOCATING:
-        from . import locating
+        from .numerics import locate
 
-        return getattr(locating, name)
+        return getattr(locate, name)
     if name in __all__:
         from . import models
 

@@ -54,8 +54,8 @@ from syrupy.extensions.amber import AmberSnapshotExtension
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 from syrupy.utils import walk_snapshot_dir
 
+from .capture.code_diff import code_diff_lines, code_summary
 from .capture.normalize import normalize_code, normalize_fx_graph
-from .code_diff import code_diff_lines, code_summary
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -63,7 +63,7 @@ if TYPE_CHECKING:
     from syrupy.location import PyTestLocation
     from syrupy.types import PropertyFilter, PropertyMatcher, SerializableData, SerializedData
 
-    from .capture.codegen import GeneratedCode
+    from .capture.generated import GeneratedCode
 
 _VERSION_RE = re.compile(r"^(\d+)\.(\d+)")
 #: A per-version folder directly below a snapshot folder: `torch-2.13`, or `torch-2.13-sm80` for
@@ -168,7 +168,7 @@ class _GeneratedCodeExtension(SingleFileSnapshotExtension):
 
     _write_mode = WriteMode.TEXT
     #: What `serialize` accepts, in words, for its TypeError.
-    accepted = "a pytest_magi.capture.codegen.GeneratedCode or a str"
+    accepted = "a pytest_magi.codegen.GeneratedCode or a str"
 
     def serialize(
         self,
@@ -178,7 +178,7 @@ class _GeneratedCodeExtension(SingleFileSnapshotExtension):
         include: PropertyFilter | None = None,
         matcher: PropertyMatcher | None = None,
     ) -> SerializedData:
-        from .capture.codegen import GeneratedCode
+        from .capture.generated import GeneratedCode
 
         if isinstance(data, GeneratedCode):
             text = self.from_generated_code(data)

@@ -16,7 +16,7 @@ from magi_passes import PassConfig, inductor_options
 from pytest_magi.capture import kernels
 from pytest_magi.capture.codegen import KernelParseError, inductor_codegen, kernel_counts
 from pytest_magi.capture.kernel_diff import kernel_diff
-from pytest_magi.pair import CompiledPair
+from pytest_magi.pairs.compiled import CompiledPair
 
 aten = torch.ops.aten
 

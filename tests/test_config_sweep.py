@@ -1,4 +1,4 @@
-"""`pytest_magi.config_sweep`: every candidate config of each launched kernel against the one its
+"""`pytest_magi.numerics.config_sweep`: every candidate config of each launched kernel against the one its
 autotuner kept, on the arguments of its first launch. Inductor's CachingAutotuner is stood in for
 by a fake with the same attributes (a real one needs a GPU; this file's `requires_cuda` test
 sweeps Inductor's own kernels). What the sweep found on the GPU: docs/reliability.md,
@@ -12,8 +12,8 @@ import pytest
 import torch
 
 import pytest_magi.capture.launches as launches
-import pytest_magi.config_sweep as config_sweep
-from pytest_magi.config_sweep import ConfigRun, KernelSweep, sweep_configs, sweep_lines
+import pytest_magi.numerics.config_sweep as config_sweep
+from pytest_magi.numerics.config_sweep import ConfigRun, KernelSweep, sweep_configs, sweep_lines
 
 
 class Config:
@@ -178,7 +178,7 @@ def test_a_kernel_without_launchers_or_with_a_changed_api_is_reported(autotuner)
     k = autotuner("triton_poi_fused_0", _configs())
     saved = config_sweep._Saved(k, [torch.ones(2), torch.ones(2), 2])
     k.launchers = []
-    assert sweep_configs.__module__ == "pytest_magi.config_sweep"
+    assert sweep_configs.__module__ == "pytest_magi.numerics.config_sweep"
     assert config_sweep.sweep_kernel("k", saved).error == "no launcher: never compiled"
     k.launchers = [object()]  # not callable: the kept run itself fails
     sweep = config_sweep.sweep_kernel("k", saved)

@@ -8,6 +8,7 @@ import sys
 import pytest
 import torch
 
+from pytest_magi.capture import fake_cuda as fake_cuda_module
 from pytest_magi.capture.fake_cuda import (
     FAKE_DEVICE_NAME,
     FakeCudaUnavailable,
@@ -15,7 +16,6 @@ from pytest_magi.capture.fake_cuda import (
     fake_cuda_status,
     real_cuda_available,
 )
-from pytest_magi.capture.fake_cuda import fake_cuda as fake_cuda_module
 
 needs_cpu_only = pytest.mark.skipif(
     real_cuda_available(), reason="fake CUDA patches nothing on a machine with a real GPU"

@@ -19,8 +19,7 @@ from torch import nn
 
 from magi_passes import CompileForm, MagiBackend, PassConfig, form_for, magi_compile
 from magi_passes.compile import forms
-from pytest_magi import zoo
-from pytest_magi.models import VAEDecoderLike
+from pytest_magi.models import VAEDecoderLike, zoo
 
 WAN = "wan2.2-vae"
 

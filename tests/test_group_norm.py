@@ -18,7 +18,7 @@ from magi_passes import GroupNormStatsPass, MagiBackend, PassConfig, PassManager
 from magi_passes.compile.decisions import Decider, DecisionCache
 from magi_passes.passes.group_norm import is_group_norm_stats
 from pytest_magi.capture.codegen import inductor_codegen
-from pytest_magi.numerics import _relative_l2 as rel_l2
+from pytest_magi.numerics.judgment import _relative_l2 as rel_l2
 
 aten = torch.ops.aten
 

@@ -22,7 +22,7 @@ from magi_passes.compile.kernel_configs import (
 from magi_passes.passes.group_norm import chunk_reduction_key, chunk_reductions
 from pytest_magi.capture.codegen import inductor_codegen
 from pytest_magi.models import WanCausalStage
-from pytest_magi.numerics import _relative_l2
+from pytest_magi.numerics.judgment import _relative_l2
 
 STATIC = PassConfig(measure_decisions=False)
 

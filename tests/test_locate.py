@@ -20,17 +20,13 @@ from magi_passes import PassConfig
 from magi_passes.fx.predicates import is_dynamic
 from pytest_magi.capture.core import fresh_entry
 from pytest_magi.capture.launches import KernelLaunch
-from pytest_magi.config_sweep import ConfigRun, KernelSweep
-from pytest_magi.locating import (
-    CONTROL,
+from pytest_magi.numerics.config_sweep import ConfigRun, KernelSweep
+from pytest_magi.numerics.locate import locate
+from pytest_magi.numerics.locate_backend import LocatingBackend
+from pytest_magi.numerics.locate_cures import CONTROL, REPLAY
+from pytest_magi.numerics.locate_report import GraphRecord, LocateReport, OutputRecord, Retry
+from pytest_magi.numerics.locate_tensors import (
     DEFAULT_SETTINGS,
-    REPLAY,
-    GraphRecord,
-    LocateReport,
-    LocatingBackend,
-    OutputRecord,
-    Retry,
-    locate,
     module_path,
     output_distance,
     strided_clone,
@@ -710,8 +706,8 @@ def test_a_compiled_model_is_refused_with_the_way_out() -> None:
 
 # --------------------------------------------------------------------------- the pairs and the plugin
 def test_compiled_pair_locate_names_the_users_wrong_pass() -> None:
-    from pytest_magi.numerics import NumericsFailed
-    from pytest_magi.pair import CompiledPair
+    from pytest_magi.numerics.judgment import NumericsFailed
+    from pytest_magi.pairs.compiled import CompiledPair
 
     net = model()
     x = torch.randn(1, 4, 8, 8)
@@ -777,7 +773,7 @@ def test_magi_locate_option_attaches_the_report(pytester: pytest.Pytester) -> No
 
 
 def test_the_locate_hint_drops_the_option_while_the_plugin_locates() -> None:
-    from pytest_magi.numerics import locate_call, plugin_locates
+    from pytest_magi.numerics.judgment import locate_call, plugin_locates
 
     assert locate_call("candidate").endswith("or run pytest with --magi-locate")
     with plugin_locates():
@@ -792,7 +788,7 @@ def _launching(monkeypatch: pytest.MonkeyPatch) -> None:
     """CPU code launches no Triton kernel: the replay's record gets one, as on a GPU."""
     import contextlib
 
-    import pytest_magi.locating as locating
+    import pytest_magi.numerics.locate_cures as locating
 
     @contextlib.contextmanager
     def recorded() -> Any:
@@ -805,7 +801,7 @@ def test_a_wrong_replay_has_its_kernels_configs_swept(monkeypatch: pytest.Monkey
     """The wrong graph's own code, each kernel with each candidate config: a kernel whose output
     depends on its config is listed (config_sweep; a stand-in sweep here, the real one needs a
     GPU), on the same inputs the replay ran."""
-    import pytest_magi.config_sweep as config_sweep
+    import pytest_magi.numerics.config_sweep as config_sweep
 
     _launching(monkeypatch)
     seen: list[Any] = []
@@ -839,7 +835,7 @@ def test_a_wrong_replay_has_its_kernels_configs_swept(monkeypatch: pytest.Monkey
 
 
 def test_a_sweep_that_fails_or_finds_agreement_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    import pytest_magi.config_sweep as config_sweep
+    import pytest_magi.numerics.config_sweep as config_sweep
 
     _launching(monkeypatch)
     monkeypatch.setattr(config_sweep, "sweep_configs", lambda fn, *a, **k: [])

@@ -25,7 +25,7 @@ import torch
 
 from magi_passes import PassManager
 from pytest_magi.capture.lifetime import release_compiled, release_pair
-from pytest_magi.pair import CompiledPair
+from pytest_magi.pairs.compiled import CompiledPair
 
 PAIRS = 60  # ~0.3 s each on one idle core (TORCHINDUCTOR_VEC_ISA_OK=0)
 WARMUP = 10

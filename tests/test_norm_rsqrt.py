@@ -16,7 +16,7 @@ from magi_passes import MagiBackend, NormRsqrtPass, PassConfig
 from magi_passes.compile.decisions import Decider, DecisionCache
 from magi_passes.passes.norm_rsqrt import eps_squared
 from pytest_magi.capture.codegen import inductor_codegen
-from pytest_magi.numerics import _relative_l2 as rel_l2
+from pytest_magi.numerics.judgment import _relative_l2 as rel_l2
 
 aten = torch.ops.aten
 

@@ -12,15 +12,11 @@ from torch import nn
 from torch._inductor.custom_graph_pass import CustomGraphPass
 
 from magi_passes import MagiBackend, PassConfig
+from pytest_magi.capture.core import validate_dynamic_dims
+from pytest_magi.capture.kernels import count_kernels, kernel_names
 from pytest_magi.measure.timing import Speedup
-from pytest_magi.pair import (
-    DEFAULT_TOLERANCES,
-    CompiledPair,
-    count_kernels,
-    default_tolerances,
-    kernel_names,
-    validate_dynamic_dims,
-)
+from pytest_magi.numerics.compare import DEFAULT_TOLERANCES, default_tolerances
+from pytest_magi.pairs.compiled import CompiledPair
 
 
 class DoubleOutputPass(CustomGraphPass):
@@ -330,7 +326,7 @@ def test_training_pair_captures_the_backward_graph() -> None:
 
 
 def test_low_precision_relative_l2_criterion_and_baseline_floor() -> None:
-    from pytest_magi.pair import compare_outputs
+    from pytest_magi.numerics.compare import compare_outputs
 
     torch.manual_seed(0)
     e = torch.randn(4096).bfloat16()

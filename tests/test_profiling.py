@@ -658,7 +658,7 @@ def test_shapes_text_keeps_tensors_only() -> None:
 # --------------------------------------------------------------------------- pairs
 @pytest.mark.skipif(torch.cuda.is_available(), reason="the error is for machines without a GPU")
 def test_pair_profile_on_cpu_says_what_to_do() -> None:
-    from pytest_magi.pair import CompiledPair
+    from pytest_magi.pairs.compiled import CompiledPair
 
     pair = CompiledPair.build(torch.sin, torch.randn(8), passes=[])
     with pytest.raises(RuntimeError, match=r"profile\(\) requires a CUDA device"):

@@ -80,7 +80,7 @@ def test_serializers_reject_other_types_naming_the_type(
     message = str(excinfo.value)
     assert f"{extension.__name__} cannot snapshot {type(data).__module__}." in message
     assert type(data).__qualname__ in message
-    assert "accepts a pytest_magi.capture.codegen.GeneratedCode or a str" in message
+    assert "accepts a pytest_magi.codegen.GeneratedCode or a str" in message
     assert "inductor_codegen(fn, *inputs)" in message
 
 

@@ -19,12 +19,12 @@ from magi_passes import MagiPass, PassConfig, PassResult
 from pytest_magi.capture.codegen import inductor_codegen
 from pytest_magi.capture.compile_stats import CompileStats
 from pytest_magi.capture.kernel_diff import kernel_diff
-from pytest_magi.numerics import (
+from pytest_magi.numerics.judgment import (
     BaselineMiscompiled,
     BaselineNumericsWarning,
     judge_against_reference,
 )
-from pytest_magi.pair import CompiledPair
+from pytest_magi.pairs.compiled import CompiledPair
 
 aten = torch.ops.aten
 
@@ -274,7 +274,7 @@ def test_a_miscompiled_baseline_beside_a_correct_candidate_is_a_finding_of_its_o
     eager, baseline, candidate = _noisy(ref, 0.014, 1), _noisy(ref, 0.878, 2), _noisy(ref, 0.01, 3)
     judgment = judge_against_reference(baseline, candidate, ref, "fp32", eager=eager)
     assert judgment.candidate_ok and not judgment.baseline_ok, judgment.lines
-    from pytest_magi.numerics import verdict
+    from pytest_magi.numerics.judgment import verdict
 
     with pytest.raises(BaselineMiscompiled) as info:
         verdict(judgment, owner="ZooPair 'x'", reference_name="fp32", against="eager",

@@ -8,7 +8,7 @@ import torch
 
 from magi_passes import PassConfig
 from pytest_magi.models import VAEDecoderLike
-from pytest_magi.pair import CompiledPair
+from pytest_magi.pairs.compiled import CompiledPair
 
 aten = torch.ops.aten
 

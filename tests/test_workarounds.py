@@ -375,7 +375,7 @@ def test_a_pairs_compile_health_names_the_graph_compiled_again() -> None:
     """A `CompiledPair` whose magi candidate compiled a graph again after one of the sympy
     failures says so in its compile-health note (the report's compile table), with the bug and
     the failed try's seconds; with `work_around_sympy_first` it has nothing to say."""
-    from pytest_magi.pair import CompiledPair
+    from pytest_magi.pairs.compiled import CompiledPair
 
     x = torch.randn(1, 4, 3, 4, 6)
     for first in (False, True):

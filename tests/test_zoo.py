@@ -256,7 +256,7 @@ def test_zoo_pair_locates_a_wrong_baseline_from_its_failure() -> None:
     """A baseline that miscompiles the Wan decode's steady-state chunk (a stand-in backend: the
     first output of every graph after the first comes out 1.5x) fails as BaselineMiscompiled,
     and the failure's own locate names that graph; the candidate side locates clean."""
-    from pytest_magi.numerics import BaselineMiscompiled
+    from pytest_magi.numerics.judgment import BaselineMiscompiled
 
     compiled: list[int] = []
 

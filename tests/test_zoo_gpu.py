@@ -18,9 +18,9 @@ from magi_passes import MagiBackend, PassConfig
 from magi_passes.compile import forms
 from magi_passes.passes.padding_workaround import has_padding_miscompile
 from pytest_magi import zoo
-from pytest_magi.locating import check_reference
 from pytest_magi.measure.timing import measure_pair
-from pytest_magi.numerics import BaselineMiscompiled
+from pytest_magi.numerics.judgment import BaselineMiscompiled
+from pytest_magi.numerics.locate import check_reference
 
 pytestmark = [pytest.mark.requires_cuda, pytest.mark.slow]
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import math
 import re
+from typing import Any
 
 import torch
 
@@ -75,7 +76,8 @@ def chunk_graphs(name: str, size: str = "full", **load: int) -> list:
     ``size`` with 3 latent frames by default (tests/test_norm_inputs.py uses a tiny one)."""
     parts = name.split("+")
     overrides = {k: v for part in parts for k, v in VARIANTS[part].items()}
-    model = zoo.load("wan2.2-vae", size, dtype=torch.bfloat16, **{"frames": 3, **load})
+    options: dict[str, Any] = {"frames": 3, **load}
+    model = zoo.load("wan2.2-vae", size, dtype=torch.bfloat16, **options)
     module = model.as_module()
     isolate_forward_code(module, per="instance")
     (decoder,) = [m for m in module.modules() if forms.form_for(m) is forms.WAN_DECODER]

@@ -8,7 +8,7 @@ truly by a machine without a GPU.
 
 A CPU cannot time CUDA kernels, so this measures no speed. It prints what a CPU can know
 exactly: the CUDA Triton code Inductor generates for each model, plain (`torch.compile`) and
-with the magi passes (fake-CUDA codegen, `pytest_magi.capture.codegen.inductor_codegen`: generated,
+with the magi passes (fake-CUDA codegen, `pytest_magi.codegen.inductor_codegen`: generated,
 never compiled or launched; byte-identical to a real H100's after normalisation), one row per
 model:
 
@@ -22,7 +22,7 @@ model:
 
 `--kernels` adds, per model, what each pass counted and the kernels the passes removed, added
 (or changed) and left as they were, matched by what they compute
-(`pytest_magi.capture.kernels.kernel_diff`).
+(`pytest_magi.capture.kernel_diff.kernel_diff`).
 
 Models: the project's own (`pytest_magi.models`, tiny presets) and the real models of
 `pytest_magi.models.zoo` that are installed (`zoo.names()`, tiny sizes; each `.module` is generated for
@@ -273,7 +273,7 @@ def details(rows: list[Row], limit: int | None = 12) -> str:
 
 def run_health(rows: list[Row], names: list[str]) -> None:
     """Compile health of each zoo model's whole ``.run()``: plain Inductor vs magi on this CPU."""
-    from pytest_magi.pair import CompiledPair
+    from pytest_magi.pairs.compiled import CompiledPair
 
     for i, name in enumerate(names, 1):
         print(f"[health {i}/{len(names)}] {name}: compiling .run() for this CPU ...", flush=True)

@@ -75,7 +75,7 @@ def _side_config(side: str) -> tuple[PassConfig | None, dict[str, object]]:
             f"unknown side {side!r}: one of {', '.join(SIDES)}, or magi+FIELD=VALUE "
             "(magi-cl-params+FIELD=VALUE)"
         )
-    fields: dict[str, object] = {}
+    fields: dict[str, Any] = {}
     for item in rest.split("+"):
         name, _, value = item.partition("=")
         default = getattr(PassConfig(), name, None)
@@ -212,7 +212,7 @@ def add_shape_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def shape_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, int]:
+def shape_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, Any]:
     """The `--option` values as `zoo.load`'s keyword arguments."""
     options = {}
     for option in args.option:

@@ -13,7 +13,7 @@ cuDNN picks for each layout, or by the clock the GPU holds. Per side (``torch.co
    back-to-back convolutions shows up here;
 3. each side timed against itself with ``torch.backends.cudnn.benchmark`` on (cuDNN times its
    engines instead of its heuristic; scoped by ``torch.backends.cudnn.flags`` around every call)
-   with `pytest_magi.measure.timing.measure_pair`: whether a better engine exists for that side's layout.
+   with `pytest_magi.timing.measure_pair`: whether a better engine exists for that side's layout.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from pytest_magi import zoo
 from pytest_magi.measure import profiling
 from pytest_magi.measure.clocks import GpuClocks
 from pytest_magi.measure.timing import device_name, measure_pair
-from pytest_magi.numerics import _relative_l2, bound_for, reference_outputs
+from pytest_magi.numerics.judgment import _relative_l2, bound_for, reference_outputs
 
 
 def cudnn_benchmark() -> contextlib.AbstractContextManager[Any]:

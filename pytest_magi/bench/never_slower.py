@@ -13,9 +13,9 @@ Per model, in one process (`pytest_magi.models.zoo`, random weights, full size, 
    compile time is its first call, synchronised ("cold": magi compiles each graph a measured
    pass changes twice and times both variants).
 2. Numerics: both sides and eager against an fp32 run of the same model
-   (`pytest_magi.numerics.judge_against_reference`: each side within max(2 x eager's distance,
+   (`pytest_magi.numerics.judgment.judge_against_reference`: each side within max(2 x eager's distance,
    the dtype's floor)).
-3. The ratio: `pytest_magi.measure.timing.measure_pair` (interleaved rounds, CUDA events, L2 flushed,
+3. The ratio: `pytest_magi.timing.measure_pair` (interleaved rounds, CUDA events, L2 flushed,
    median of per-round ratios).
 4. "Warm": a second magi copy compiled with the decision cache the first one filled; every
    decision is then read, not measured, and each graph compiles once.
@@ -51,7 +51,7 @@ from magi_passes.compile import forms
 from magi_passes.compile.decisions import Decider, DecisionCache
 from pytest_magi import zoo
 from pytest_magi.measure.timing import device_name, measure_pair
-from pytest_magi.numerics import (
+from pytest_magi.numerics.judgment import (
     REFERENCE_DTYPES,
     judge_against_reference,
     reference_outputs,
@@ -148,10 +148,10 @@ def bench(name: str, args: argparse.Namespace, log: Callable[[str], None]) -> Ro
     # the candidate as magi_compile compiles it: the model's measured form, if it has one
     form = forms.form_for(model.module)
     config = form.config() if form is not None else None
-    options = form.backend_options() if form is not None else None
+    backend_options = form.backend_options() if form is not None else None
 
     def measured_pair(**compile_kwargs: Any) -> tuple[MagiBackend, zoo.ZooPair]:
-        backend = MagiBackend(config, options, decider=Decider(cache=DecisionCache(folder)))
+        backend = MagiBackend(config, backend_options, decider=Decider(cache=DecisionCache(folder)))
         return backend, zoo.ZooPair(model, candidate=backend, **compile_kwargs)
 
     def first_call(side: str) -> tuple[float, Any]:

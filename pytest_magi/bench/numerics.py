@@ -60,17 +60,17 @@ import torch._inductor.config
 
 from magi_passes import MagiBackend, PassConfig
 from pytest_magi import zoo
-from pytest_magi.locating import (
-    LocateReport,
-    LocatingBackend,
-    check_calls,
-    check_reference,
-)
-from pytest_magi.numerics import (
+from pytest_magi.numerics.judgment import (
     REFERENCE_DTYPES,
     _non_finite,
     _relative_l2,
     reference_outputs,
+)
+from pytest_magi.numerics.locate import (
+    LocateReport,
+    LocatingBackend,
+    check_calls,
+    check_reference,
 )
 
 STAGES = ("eager", "aot_eager", "aot_eager_decomp_partition", "inductor")

@@ -8,7 +8,7 @@ dynamic H/W, eager vs torch.compile vs magi vs each pass alone.
 For each mode (static shapes; dynamic latent H/W) every variant is compiled once (compile time =
 first call, synchronised, with Inductor's and Triton's caches off so no variant reuses another's
 kernels; `--warm-compile` keeps them), then each variant is timed against `torch.compile` of the
-same mode with `pytest_magi.measure.timing.measure_pair` (interleaved rounds, L2 flushed between
+same mode with `pytest_magi.timing.measure_pair` (interleaved rounds, L2 flushed between
 repetitions on CUDA; the protocol of `--magi-perf`). A variant's time is its median over rounds;
 its speedup the median of the per-round ratios. `torch.compile-copy`, a second torch.compile
 copy, is the A/A pair: the harness's own error, which must read 1.00. Kernel counts are the
@@ -50,7 +50,7 @@ _ALL_OFF = dict(
     enable_dynamic_reshape=False,
 )
 # each pass alone: every enable_* flag off but its own
-ONLY = {
+ONLY: dict[str, dict[str, Any]] = {
     "channels-last": {**_ALL_OFF, "enable_conv_channels_last": True},
     "nd-tiling": {**_ALL_OFF, "enable_nd_tiling": True},
     "dynamic-reshape": {**_ALL_OFF, "enable_dynamic_reshape": True},

@@ -12,9 +12,9 @@ calls (compile time: the first call plus the second call's time beyond a steady 
 synchronised: a video decode's second call can compile graphs the first did not; graphs, graph
 breaks, recompiles and frames that fell back to eager are the first call's, from dynamo's
 counters; where the compile time went: dynamo's phase timers, `pytest_magi.measure.compile_phases`),
-then timed against `--baseline` (torch.compile) with `pytest_magi.measure.timing.measure_pair`
+then timed against `--baseline` (torch.compile) with `pytest_magi.timing.measure_pair`
 (interleaved rounds, CUDA events, L2 flushed, median of per-round ratios, IQR spread). Every
-run is checked against a higher-precision run (`pytest_magi.numerics`: within max(2 x eager's
+run is checked against a higher-precision run (`pytest_magi.numerics.judgment`: within max(2 x eager's
 distance, the dtype's floor), else WRONG). Each row carries the model's FLOPs
 (`torch.utils.flop_counter`), its floor at `--peak-tflops` and the distance from it.
 
@@ -83,7 +83,7 @@ from pytest_magi.measure.compile_phases import shown as phases_shown
 from pytest_magi.measure.compile_phases import summary as phases_summary
 from pytest_magi.measure.timing import MIN_ROUNDS, device_name, measure_pair
 from pytest_magi.models.zoo_specs import SIZES
-from pytest_magi.numerics import _relative_l2, bound_for, reference_outputs
+from pytest_magi.numerics.judgment import _relative_l2, bound_for, reference_outputs
 
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 
@@ -164,7 +164,7 @@ def bench_model(name: str, args: argparse.Namespace, log: Callable[[str], None])
     with torch.no_grad():
         eager_out = model.run()
     # the numerics every speed number stands beside: each run's distance from a higher-precision
-    # run of the same model, held to max(2 x eager's, the dtype's floor) (pytest_magi.numerics)
+    # run of the same model, held to max(2 x eager's, the dtype's floor) (pytest_magi.numerics.judgment)
     high = torch.float64 if dtype == torch.float32 else torch.float32
     reference = reference_outputs(model.as_module(), model.inputs, high, True)
     eager_err = _relative_l2(eager_out, reference)

@@ -214,7 +214,8 @@ def raised_recompile_limit(limit: int) -> Iterator[None]:
     else:
         names = ("cache_size_limit", "accumulated_cache_size_limit")
     accumulated = max(int(getattr(config, names[1])), ACCUMULATED_LIMIT_FACTOR * limit)
-    with config.patch(**{names[0]: limit, names[1]: accumulated}):
+    patches: dict[str, Any] = {names[0]: limit, names[1]: accumulated}
+    with config.patch(**patches):
         yield
 
 

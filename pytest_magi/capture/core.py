@@ -1,5 +1,5 @@
 """The capture core: one way to compile something fresh, run the user's passes, and keep what
-Inductor made. Used by :mod:`pytest_magi.pair`, :mod:`pytest_magi.capture.codegen` and the benchmarks.
+Inductor made. Used by :mod:`pytest_magi.pairs.compiled`, :mod:`pytest_magi.capture.codegen` and the benchmarks.
 
 * Fresh entry points (:func:`fresh_entry`): a function calling ``fn`` with a code object of its
   own, uniquely named, so no Dynamo cache entry (and no automatic-dynamic state, which Dynamo keys

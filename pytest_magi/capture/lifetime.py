@@ -87,7 +87,7 @@ def release_pair(pair: Any) -> dict[str, int]:
 
 
 def release_zoo_pair(pair: Any) -> dict[str, int]:
-    """`release_compiled` for both sides of a `pytest_magi.models.zoo.ZooPair` and their backends.
+    """`release_compiled` for both sides of a `pytest_magi.zoo.ZooPair` and their backends.
 
     A zoo side gives each module (per class or per instance) a ``forward`` code object of its
     own, and Dynamo caches on every frame it entered: the compiled module's and each submodule's

@@ -1,6 +1,6 @@
 """What a side's post-grad passes changed in one graph, and where its values first go wrong.
 
-Two questions :func:`pytest_magi.locating.locate` asks of the first wrong graph of a side that
+Two questions :func:`pytest_magi.numerics.locate.locate` asks of the first wrong graph of a side that
 runs passes, on the post-grad graph Inductor handed the passes (``before``) and the graph they
 handed back (``after``), both recorded by the side (:class:`pytest_magi.capture.core.GraphLog`):
 

@@ -2,10 +2,10 @@
 
 A kernel's time depends on the clock it ran at, and a GPU under a long stretch of dense tensor-core
 work may hold a lower clock than one whose convolutions alternate with memory-bound kernels (its
-power limit). Two sides of a pair can then run the same cuDNN kernel at different speeds. The Wan
-decode's profile showed exactly that symptom (docs/benchmarks.md: the same convolution kernels
-9.9% slower in magi's decode than in torch.compile's), so `pytest_magi.measure.profiling.profile` records
-the clock beside the kernel times: ``with GpuClocks() as clocks: ...; clocks.result()``.
+power limit). Two sides of a pair can then run the same cuDNN kernel at different speeds, as the
+Wan decode's profile showed (docs/results.md, "Wan 2.2 decode"), so
+`pytest_magi.measure.profiling.profile` records the clock beside the kernel times:
+``with GpuClocks() as clocks: ...; clocks.result()``.
 
 NVML through ctypes (`pytest_magi.measure.gpus`): `nvmlDeviceGetClockInfo` / `nvmlDeviceGetMaxClockInfo`
 (SM clock, MHz) and `nvmlDeviceGetPowerUsage` (mW), polled from a daemon thread every

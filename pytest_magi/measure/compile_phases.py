@@ -9,10 +9,8 @@ compile: dynamo's frame compiles as a whole (tracing, the backend, guards), its 
 dispatch without the Inductor compile it calls, Inductor as a whole and, inside it, the post-grad
 passes (a backend's own graph passes among them), lowering, fusion, kernel code generation,
 loading the generated module, the Triton kernels compiled in the compiling process itself while
-it loads (Inductor's compile workers not answering yet: ResNet-50's module load on an H200 took
-2.2-4.7 s on the side whose workers came up late, 0.7-1.2 s on the other, docs/benchmarks.md
-"Session 41") and the wait for the workers' compiles, then the autotuning
-that runs at the first call of a kernel with several configs, and the frame compiles' rest
+it loads (Inductor's compile workers not answering yet) and the wait for the workers' compiles,
+then the autotuning that runs at the first call of a kernel with several configs, and the frame compiles' rest
 outside tracing, AOT dispatch and guards (`outside`). Each is the phase's wall time; the
 nested ones are parts of the one above them, so they do not add up to a total. Phase names are
 torch's own and present in torch 2.11 and 2.13; one missing from a torch is left out of the
@@ -20,8 +18,8 @@ summary, never shown as zero.
 
 Garbage collection is timed too (`GC_KEY`, through `gc.callbacks`, registered for the block
 only): Python's collector pauses whatever phase was running, so its seconds are a part of the
-phases above, not an addition to them. On HunyuanVideo's decoder (fake CUDA, torch 2.11,
-docs/benchmarks.md "Session 35") the collector took 1.2-2.2 s of a 16-20 s compile.
+phases above, not an addition to them; on a large decoder it is a noticeable part of a cold
+compile (docs/results.md, "Cold compile").
 """
 
 from __future__ import annotations
@@ -119,9 +117,8 @@ def summary(spent: Mapping[str, float], *, at_least: float = 0.05) -> str:
 def outside(spent: Mapping[str, float]) -> float | None:
     """The frame compiles' seconds outside dynamo's tracing, AOT dispatch (Inductor in it) and
     guards: the backend's own work around Inductor's, dynamo's bookkeeping, and whatever the
-    phase timers do not cover (None where no frame compile was recorded). On the H100 it was
-    where most of magi's extra cold-compile time on HunyuanVideo's decoder went, 2.2-2.4 s
-    (docs/benchmarks.md, "Session 35")."""
+    phase timers do not cover (None where no frame compile was recorded); where magi's extra
+    cold-compile time goes (docs/results.md, "Cold compile")."""
     total = spent.get("_compile.compile_inner")
     if total is None:
         return None

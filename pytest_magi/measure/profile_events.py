@@ -67,7 +67,7 @@ The arithmetic is separate from the GPU: :func:`build_report` takes a list of
 report, and :func:`events_from_kineto` turns the profiler's raw events into that list; both run
 anywhere. ``ProfileReport.minus(other, divide_by=n)`` is the difference of two reports per unit
 (the cost of one more latent frame: the report at T=5 minus the report at T=2, divided by 3).
-Docs: docs/benchmarks.md ("Profiling a pass").
+How to run it: docs/benchmarks.md (`benchmarks/zoo.py profile`).
 """
 
 from __future__ import annotations

@@ -99,7 +99,7 @@ class ProfileReport:
     # compiled graph. Empty where origins were not recorded (every origin "")
     origins: list[ProfileRow] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    # the GPU's SM clock while the wall time was taken (`pytest_magi.clocks`; None without NVML)
+    # the GPU's SM clock while the wall time was taken (`pytest_magi.measure.clocks`; None without NVML)
     sm_clock_mhz: float | None = None
     max_sm_clock_mhz: float | None = None
     power_w: float | None = None

@@ -1,7 +1,7 @@
 """The timing engine: interleaved, repeated, median-based speedup measurement of two callables.
 
 Usable without pytest: ``measure_pair((baseline_fn, candidate_fn))`` or ``measure_pair(pair)`` for a
-``pytest_magi.pair.CompiledPair`` (anything with ``timing_callables()`` and ``device``).
+``pytest_magi.pairs.compiled.CompiledPair`` (anything with ``timing_callables()`` and ``device``).
 
 Protocol (one call of ``measure_pair``):
 
@@ -22,7 +22,7 @@ Protocol (one call of ``measure_pair``):
    (docs/reliability.md). The host's time per call is measured beside it and
    reported (``Speedup.baseline_host_ms`` / ``candidate_host_ms``; ``host_bound`` names the sides
    whose host time exceeds their device time: there the user's wall clock sees the host, and CUDA
-   graphs are the lever). ``hide_host=False`` times host and device together, as before. On CPU:
+   graphs are the lever). ``hide_host=False`` times host and device together. On CPU:
    ``time.perf_counter_ns`` brackets each call (no flush), so ``--magi-perf`` works everywhere.
 
 Statistics (``Speedup``):

@@ -263,8 +263,7 @@ class ZooModel:
         and in its dtype), the other inputs kept. For the video decoders whose latent is
         ``(batch, channels, frames, height, width)`` (the Wan 2.2 decode, most of
         `VIDEO_VAES`); a model with another first input raises ``ValueError``. One compiled
-        copy decoding several lengths is how session 19's wrong Wan decode came about
-        (docs/benchmarks.md)."""
+        copy decoding several lengths is how a wrong Wan decode on the GPU came about."""
         if isinstance(frames, bool) or not isinstance(frames, int) or frames < 1:
             raise ValueError(
                 f"with_frames(frames={frames!r}): expected a positive number of latent frames, "

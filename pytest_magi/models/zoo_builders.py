@@ -176,10 +176,9 @@ def causal_frame_mask(
     of its own and earlier frames (0), not to later ones (-inf); same arguments, equal values.
 
     The published method fills the mask one query row at a time (``for i in range(seq_len)``),
-    and dynamo unrolls that loop into one slice assignment per row: compiling the attention block
-    alone on CPU took 56 s at 300 positions and 145 s at 1,200, and the 480p decode (4,770
-    positions) did not finish compiling in 150 s on an H200 (docs/benchmarks.md). Here the mask
-    is two ``arange``s and a comparison; with it torch.compile compiled that decode in 53 s."""
+    and dynamo unrolls that loop into one slice assignment per row, so a 480p decode's compile
+    time grows with its thousands of positions. Here the mask is two ``arange``s and a
+    comparison (docs/results.md, "Cold compile")."""
     frame = torch.arange(n_frame * n_hw, device=device) // n_hw
     visible = frame.unsqueeze(0) <= frame.unsqueeze(1)  # [query, key]: key's frame <= query's
     mask = torch.zeros(visible.shape, dtype=dtype, device=device)

@@ -9,10 +9,11 @@ from typing import Any
 import torch
 
 from ..models.zoo import ZooModel
+from .protocol import Pair
 
 
 # ------------------------------------------------------------------------------------ pairs
-class ZooPair:
+class ZooPair(Pair):
     """Two compiled copies of one zoo model, the way users compile it: ``baseline`` (plain
     ``torch.compile``) and ``candidate`` (``backend="magi"`` by default).
 
@@ -27,7 +28,7 @@ class ZooPair:
     form says, else off) runs the candidate's calls with `magi_compile`'s dynamo fixes
     (`magi_passes.dynamo_fixes`). The baseline is compiled as users compile it. Timed by
     ``@pytest.mark.min_speedup`` like a ``CompiledPair`` (the ``zoo_pair`` fixture
-    registers it), or directly with ``pytest_magi.measure.timing.measure_pair(pair)``.
+    registers it), or directly with ``pytest_magi.timing.measure_pair(pair)``.
     ``candidate_backend`` is the ``MagiBackend`` when the candidate is magi: its managers say
     what each pass did to each graph (``pair.fired("conv_channels_last")``).
     A magi candidate compiles with Inductor's FX graph and AOTAutograd caches off (scoped to its
@@ -58,7 +59,7 @@ class ZooPair:
     ) -> None:
         if not isinstance(model, ZooModel):
             raise TypeError(
-                f"ZooPair(model={model!r}): expected a ZooModel from pytest_magi.models.zoo.load(...)"
+                f"ZooPair(model={model!r}): expected a ZooModel from pytest_magi.zoo.load(...)"
             )
         if label is not None and not isinstance(label, str):
             raise TypeError(f"ZooPair(label={label!r}): expected a str or None")
@@ -206,7 +207,7 @@ class ZooPair:
         ``against="baseline"``: the candidate's delta alone (within 2 x the baseline's distance).
         Returns the judgement text; a failure ends with the call that locates it.
         """
-        from ..numerics import (
+        from ..numerics.judgment import (
             REFERENCE_DTYPES,
             REFERENCES,
             assert_judged,
@@ -247,14 +248,15 @@ class ZooPair:
         self, side: str = "candidate", reference: str | None = "fp32", **options: Any
     ) -> Any:
         """Where ``side``'s numbers go wrong on this zoo model: a fresh copy compiled with that
-        side's backend wrapped in a ``pytest_magi.locating.LocatingBackend`` runs ``.run()`` once;
+        side's backend wrapped in a ``pytest_magi.numerics.locate_backend.LocatingBackend`` runs ``.run()`` once;
         each compiled graph is checked against the same FX graph run eagerly, and the first
         wrong graph is retried without each pass and with each Inductor setting.
         ``reference``: also judge the final output against a run at that precision (None: no).
         ``options``: ``settings``, ``fp32_rerun``, ``tolerance``, ``budget_s`` (docs/locate.md).
         """
         from ..capture.sides import check_side_name
-        from ..locating import LocatingBackend, check_reference
+        from ..numerics.locate import check_reference
+        from ..numerics.locate_backend import LocatingBackend
 
         check_side_name(side)
         backend = self.side_backends[side]
@@ -312,9 +314,8 @@ class _CountedBackend:
     ``caches_off``: each compile runs with Inductor's FX graph cache and the AOTAutograd cache
     off (scoped to the call), as a ``CompiledPair``'s sides compile, so a magi candidate's passes
     really run: a graph served from those caches runs no pass, and ``pair.fired(name)`` and
-    ``pair.results()`` would not see what the passes did to it (session 24's GPU run: a Wan
-    decode compiled by an earlier process in the same cache folder read as "conv_channels_last
-    never fired")."""
+    ``pair.results()`` would not see what the passes did to it (a Wan decode compiled by an
+    earlier process in the same cache folder read as "conv_channels_last never fired")."""
 
     def __init__(
         self, backend: Callable[..., Any], collector: Any, name: str, caches_off: bool = False

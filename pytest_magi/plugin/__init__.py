@@ -374,7 +374,7 @@ def _locating(on: bool) -> Any:
 
     if not on:
         return contextlib.nullcontext()
-    from ..numerics import plugin_locates
+    from ..numerics.judgment import plugin_locates
 
     return plugin_locates()
 

@@ -6,8 +6,8 @@ grouped test by rewriting its node id to ``<id>@<group>`` (``item._nodeid = ...`
 `pytest_collection_modifyitems`), and its controller groups the ids it is sent by that suffix.
 pytest 9.2 derives ``Item.nodeid`` from a structured ``Item._id`` instead, so that write changes
 nothing: the suffix never reaches the controller, and every test is spread as with
-`--dist load`, silently (pytest-xdist#1386; seen here with pytest 9.2.0 and pytest-xdist 3.8.0,
-session 35: the two tests of one group ran on two workers). `keep_group_suffixes` does what
+`--dist load`, silently (pytest-xdist#1386; seen here with pytest 9.2.0 and pytest-xdist 3.8.0:
+the two tests of one group ran on two workers). `keep_group_suffixes` does what
 xdist's write meant, through pytest's own parser of node ids, after xdist's hook has run; on a
 pytest that still reads ``_nodeid`` it finds nothing to do.
 """
