@@ -1,5 +1,6 @@
 """The speed of a `CompiledPair`: its timing callables, `benchmark` (`measure_pair`),
-`kernel_times`, and `profile` (where a side's GPU time goes, `pytest_magi.measure.profiling`)."""
+`kernel_times`, `budget` (estimated without a GPU) and `profile` (where a side's GPU time goes,
+`pytest_magi.measure.profiling`)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from ..capture.sides import (
 from ..measure.timing import Speedup, measure_pair
 
 if TYPE_CHECKING:
-    from ..measure.profiling import ProfileReport
+    from ..budget.pairs import PairBudget
+    from ..measure.profile_report import ProfileReport
 
 
 class PairTiming:
@@ -152,6 +154,15 @@ class PairTiming:
     def _callables_by_side(self) -> dict[str, Callable[[], Any]]:
         baseline, candidate = self.timing_callables()
         return {"baseline": baseline, "candidate": candidate}
+
+    def budget(self, profile: Any = "h200") -> PairBudget:
+        """Both sides' perf budgets on ``profile`` (a name, a ``pytest_magi.budget.Profile`` or a
+        dict of its fields), from each side's CUDA code generated without running it
+        (``pytest_magi.budget``): ``.baseline``, ``.candidate``, ``.estimated_speedup`` and
+        ``.assert_estimated_speedup(ratio)``, the CPU gate on the estimate."""
+        from ..budget.pairs import pair_budget
+
+        return pair_budget(self, profile)
 
 
 def _profile_rows(events: Any, cuda: bool) -> list[tuple[str, float, int]]:
