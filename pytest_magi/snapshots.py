@@ -56,6 +56,7 @@ from syrupy.utils import walk_snapshot_dir
 
 from .capture.code_diff import code_diff_lines, code_summary
 from .capture.normalize import normalize_code, normalize_fx_graph
+from .snapshot_amber import MagiAmberExtension as MagiAmberExtension
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -73,7 +74,7 @@ VERSION_DIR_RE = re.compile(r"^torch-\d+\.\d+(?:-sm\d+)?$")
 BASELINE_CAPABILITY = (9, 0)
 #: Set to a device key (`sm80`) to let `--snapshot-update` write that device's own folder.
 DEVICE_ENV = "MAGI_SNAPSHOT_DEVICE"
-DEFAULT_EXTENSION = f"{__name__}.MagiAmberExtension"
+DEFAULT_EXTENSION = "pytest_magi.snapshot_amber.MagiAmberExtension"
 
 
 def torch_version_dirname(version: str | None = None) -> str:
@@ -349,56 +350,8 @@ def owning_extension(location: str | Path) -> type[_GeneratedCodeExtension] | No
     return None
 
 
-class MagiAmberExtension(AmberSnapshotExtension):
-    """syrupy's Amber extension that leaves the `torch-X.Y` folders to the magi extensions.
-
-    Amber discovers every file below `__snapshots__` and reports those it cannot explain as
-    unused: every other torch version's folder, and (by their `.fx`/`.sig` stems) the files of
-    skipped tests. Here the running torch's folder is discovered by the magi extensions
-    themselves, whichever of them the session uses (so the file of a removed `fx_snapshot`
-    test is still reported), and other versions' folders are left alone. `.ambr` files are
-    handled exactly as by Amber.
-    """
-
-    def discover_snapshots(
-        self, *, test_location: PyTestLocation, ignore_extensions: list[str] | None = None
-    ) -> SnapshotCollections:
-        discovered = super().discover_snapshots(
-            test_location=test_location, ignore_extensions=ignore_extensions
-        )
-        kept = SnapshotCollections()
-        for collection in discovered:
-            if not in_version_folder(collection.location):
-                kept.add(collection)
-        for extension in MAGI_EXTENSIONS:
-            kept.merge(
-                extension().discover_snapshots(
-                    test_location=test_location, ignore_extensions=ignore_extensions
-                )
-            )
-        return kept
-
-    @classmethod
-    def matches_test_location(
-        cls, *, test_location: PyTestLocation, snapshot_location: str
-    ) -> bool:
-        owner = owning_extension(snapshot_location)
-        if owner is not None and in_version_folder(snapshot_location):
-            return owner.matches_test_location(
-                test_location=test_location, snapshot_location=snapshot_location
-            )
-        return super().matches_test_location(
-            test_location=test_location, snapshot_location=snapshot_location
-        )
-
-    def delete_snapshots(self, snapshot_location: str, snapshot_names: set[str]) -> None:
-        owner = owning_extension(snapshot_location)
-        if owner is not None and in_version_folder(snapshot_location):
-            owner().delete_snapshots(
-                snapshot_location=snapshot_location, snapshot_names=snapshot_names
-            )
-        else:
-            super().delete_snapshots(snapshot_location, snapshot_names)
+# syrupy's default extension under the plugin (a module of its own: syrupy imports it in
+# every run that uses `snapshot`, and it must stay light)
 
 
 # --------------------------------------------------------------------------- fixture support

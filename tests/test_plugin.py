@@ -105,11 +105,11 @@ class GeneratedCode:
         self.graph_kinds = ["forward", "backward"] if backward is not None else ["inference"]
 
 
-def kernel_counts(fn, *inputs, dynamic_dims=None, backward=False, config=None):
+def kernel_counts(fn, *inputs, dynamic_dims=None, backward=False, config=None, **kwargs):
     return KernelCounts(len(inputs), 2 * len(inputs) if backward else None)
 
 
-def inductor_codegen(fn, *inputs, dynamic_dims=None, backward=False, config=None):
+def inductor_codegen(fn, *inputs, dynamic_dims=None, backward=False, config=None, **kwargs):
     return GeneratedCode(3, 4 if backward else None)
 
 
@@ -480,7 +480,10 @@ def test_compile_health_markers_table_and_report(fakes: pytest.Pytester) -> None
             "no_graph_breaks(side='cand')",
             "side='cand'; expected one of 'both', 'baseline', 'candidate'",
         ),
-        ("no_recompiles(sides='both')", "unknown keyword argument(s) sides; expected only side, reason"),
+        (
+            "no_recompiles(sides='both')",
+            "unknown keyword argument(s) sides; expected only side, reason",
+        ),
         ("no_recompiles('both', 'x')", "unexpected positional argument(s) 'x'"),
     ],
 )
@@ -805,3 +808,82 @@ def test_plugin_module_is_hooks_only() -> None:
     ]
     assert public and all(name.startswith("pytest_") for name in public), public
     assert sys.modules["pytest_magi.plugin"] is plugin
+
+
+# --------------------------------------------------------------------------- CPU timing
+CPU_PAIR = """
+import pytest
+
+@pytest.mark.min_speedup(1.1)
+def test_cuda_pass_on_this_cpu(compiled_pair):
+    pair = compiled_pair(object(), 1, baseline=2.0, candidate=1.0, label="cuda-pass")
+    pair.device = "cpu"  # what a real pair of CPU inputs says
+"""
+
+
+def test_min_speedup_does_not_time_cpu_code_unless_asked(fakes: pytest.Pytester) -> None:
+    """--magi-perf on a pair that runs on the CPU: skipped, saying why and how to opt in;
+    --magi-perf-cpu times it."""
+    fakes.makepyfile(CPU_PAIR)
+    result = _run(fakes, "--magi-perf", "-rs", "--magi-report", "r.json")
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines(
+        [
+            "SKIPPED *timing skipped: * (pair 'cuda-pass'; torch *); min_speedup times compiled "
+            "GPU code*add --magi-perf-cpu to time the CPU code"
+        ]
+    )
+    data = json.loads((fakes.path / "r.json").read_text())
+    assert [(p["label"], p["verdict"]) for p in data["pairs"]] == [("cuda-pass", "not measured")]
+    result = _run(fakes, "--magi-perf", "--magi-perf-cpu")
+    result.assert_outcomes(passed=1)
+
+
+def test_a_failed_min_speedup_pair_is_in_the_report_with_its_numerics(
+    fakes: pytest.Pytester,
+) -> None:
+    fakes.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.min_speedup(1.5)
+        def test_wrong(compiled_pair):
+            pair = compiled_pair(object(), 1, label="wrong")
+            pair.numerics = "candidate 0.9 from fp32 > bound 0.02: candidate OVER"
+            raise AssertionError("candidate OVER")
+        """
+    )
+    result = _run(fakes, "--magi-report", "r.json")
+    result.assert_outcomes(failed=1)
+    data = json.loads((fakes.path / "r.json").read_text())
+    assert [(p["label"], p["verdict"], p["numerics"]) for p in data["pairs"]] == [
+        ("wrong", "not timed: test failed", "candidate 0.9 from fp32 > bound 0.02: candidate OVER")
+    ]
+
+
+def test_kernel_count_rows_name_what_sets_a_call_apart(fakes: pytest.Pytester) -> None:
+    fakes.makepyfile(
+        """
+        def div_sqrt_to_mul_rsqrt(graph):
+            pass
+
+        class RMSMLP:
+            def __call__(self, x):
+                return x
+
+        def test_counts(kernel_counts):
+            kernel_counts(RMSMLP(), 1)
+            kernel_counts(RMSMLP(), 1, passes=[div_sqrt_to_mul_rsqrt])
+            kernel_counts(RMSMLP(), 1, passes=[])
+            kernel_counts(RMSMLP(), 1, inductor_config={"triton.max_tiles": 2})
+        """
+    )
+    result = _run(fakes, "--magi-report", "r.json")
+    result.assert_outcomes(passed=1)
+    data = json.loads((fakes.path / "r.json").read_text())
+    assert [c["label"] for c in data["kernel_counts"]] == [
+        "RMSMLP",
+        "RMSMLP [passes=div_sqrt_to_mul_rsqrt]",
+        "RMSMLP [passes=none]",
+        "RMSMLP [triton.max_tiles=2]",
+    ]

@@ -563,7 +563,7 @@ def test_magi_amber_is_the_default_extension_unless_chosen(project: pytest.Pytes
         """
     )
     result = _run(project, "-s")
-    result.stdout.fnmatch_lines([f"*EXT pytest_magi.snapshots {MagiAmberExtension.__name__}"])
+    result.stdout.fnmatch_lines([f"*EXT pytest_magi.snapshot_amber {MagiAmberExtension.__name__}"])
     result = _run(
         project,
         "-s",
@@ -571,7 +571,7 @@ def test_magi_amber_is_the_default_extension_unless_chosen(project: pytest.Pytes
         "syrupy.extensions.json.JSONSnapshotExtension",
     )
     result.stdout.fnmatch_lines(["*EXT syrupy.extensions.json JSONSnapshotExtension"])
-    assert snapshots.DEFAULT_EXTENSION == "pytest_magi.snapshots.MagiAmberExtension"
+    assert snapshots.DEFAULT_EXTENSION == "pytest_magi.snapshot_amber.MagiAmberExtension"
 
 
 # --------------------------------------------------------------------------- devices

@@ -48,7 +48,7 @@ RECORD_COLLECTOR = "magi-record-collector"
 ACTIVE_TESTS = "magi-active-tests"
 GUARD = "magi-config-guard"
 SNAPSHOT_DIRNAME = "__snapshots__"  # syrupy's default; --snapshot-dirname overrides it
-DEFAULT_SNAPSHOT_EXTENSION = "pytest_magi.snapshots.MagiAmberExtension"
+DEFAULT_SNAPSHOT_EXTENSION = "pytest_magi.snapshot_amber.MagiAmberExtension"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
