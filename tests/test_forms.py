@@ -19,7 +19,8 @@ from torch import nn
 
 from magi_passes import CompileForm, MagiBackend, PassConfig, form_for, magi_compile
 from magi_passes.compile import forms
-from pytest_magi.models import VAEDecoderLike, zoo
+from pytest_magi import zoo
+from pytest_magi.models import VAEDecoderLike
 
 WAN = "wan2.2-vae"
 

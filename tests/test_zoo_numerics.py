@@ -140,11 +140,11 @@ def test_locate_names_the_wrong_graph_output_and_module_of_a_zoo_model(
         return second_graph_scaled, *real_side(name, options)[1:]
 
     monkeypatch.setattr(bench, "_locate_side", side)
-    import pytest_magi.numerics.locate
+    import pytest_magi.numerics.locate_tensors
 
     table = ({"comprehensive_padding": False}, {"emulate_precision_casts": True})
     monkeypatch.setattr(
-        pytest_magi.numerics.locate, "DEFAULT_SETTINGS", table
+        pytest_magi.numerics.locate_tensors, "DEFAULT_SETTINGS", table
     )  # two retries, not 14
     out_json = tmp_path / "locate.json"
     argv = ["--models", "wan2.2-vae", "--size", "tiny", "--device", "cpu", "--dtype", "fp32"]

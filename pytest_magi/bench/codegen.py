@@ -45,11 +45,12 @@ from typing import Any
 import torch
 
 from magi_passes import PassConfig
+from pytest_magi import zoo
 from pytest_magi.bench import gpu_ratios
 from pytest_magi.capture.bounds import out_of_bounds
 from pytest_magi.capture.codegen import GeneratedCode, inductor_codegen
 from pytest_magi.capture.kernel_diff import KernelDiff, kernel_diff
-from pytest_magi.models import GQAProjection, VAEDecoderLike, WanCausalStage, zoo
+from pytest_magi.models import GQAProjection, VAEDecoderLike, WanCausalStage
 
 # the zoo models of a default run (a few minutes on 2 cores); `--models all` takes every one
 DEFAULT_ZOO = ("wan2.2-vae", "sd-vae", "cogvideox-vae")
