@@ -7,7 +7,8 @@ a snapshot folder of theirs is met.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from syrupy.extensions.amber import AmberSnapshotExtension
 
@@ -44,9 +45,7 @@ class MagiAmberExtension(AmberSnapshotExtension):
                 kept.add(collection)
         if not versioned:
             return kept
-        from .snapshots import MAGI_EXTENSIONS
-
-        for extension in MAGI_EXTENSIONS:
+        for extension in _magi().MAGI_EXTENSIONS:
             kept.merge(
                 extension().discover_snapshots(
                     test_location=test_location, ignore_extensions=ignore_extensions
@@ -59,9 +58,7 @@ class MagiAmberExtension(AmberSnapshotExtension):
         cls, *, test_location: PyTestLocation, snapshot_location: str
     ) -> bool:
         if _in_version_folder(snapshot_location):
-            from .snapshots import owning_extension
-
-            owner = owning_extension(snapshot_location)
+            owner = _magi().owning_extension(snapshot_location)
             if owner is not None:
                 return owner.matches_test_location(
                     test_location=test_location, snapshot_location=snapshot_location
@@ -72,9 +69,7 @@ class MagiAmberExtension(AmberSnapshotExtension):
 
     def delete_snapshots(self, snapshot_location: str, snapshot_names: set[str]) -> None:
         if _in_version_folder(snapshot_location):
-            from .snapshots import owning_extension
-
-            owner = owning_extension(snapshot_location)
+            owner = _magi().owning_extension(snapshot_location)
             if owner is not None:
                 owner().delete_snapshots(
                     snapshot_location=snapshot_location, snapshot_names=snapshot_names
@@ -83,9 +78,13 @@ class MagiAmberExtension(AmberSnapshotExtension):
         super().delete_snapshots(snapshot_location, snapshot_names)
 
 
-def _in_version_folder(location: str) -> bool:
-    from .snapshots import in_version_folder
+def _magi() -> Any:
+    """The magi extensions' module, loaded when a folder of theirs is met (by name: it imports
+    this module, whose class it re-exports, so a static import here would be a cycle)."""
+    return importlib.import_module("pytest_magi.snapshots")
 
+
+def _in_version_folder(location: str) -> bool:
     if "torch-" not in str(location):  # no magi folder on the path: nothing to load
         return False
-    return in_version_folder(location)
+    return bool(_magi().in_version_folder(location))

@@ -233,8 +233,10 @@ def test_loading_the_plugin_imports_only_its_hooks(pytester: pytest.Pytester) ->
     import subprocess
     import sys
 
+    # a run of its own, not an xdist worker's (this test may run in one)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST")}
     proc = subprocess.run(
-        [sys.executable, str(probe)], cwd=pytester.path, capture_output=True, text=True
+        [sys.executable, str(probe)], cwd=pytester.path, capture_output=True, text=True, env=env
     )
     assert "TORCH False" in proc.stdout, proc.stdout + proc.stderr
     line = next(x for x in proc.stdout.splitlines() if x.startswith("MAGI "))

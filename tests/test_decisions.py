@@ -583,9 +583,19 @@ def test_the_compile_record_lists_the_decisions(compiled_pair, tmp_path):
     assert lines[-1].startswith("  t::x [") and lines[-1].endswith("kept magi")
 
 
-def test_decisions_do_not_leak_between_workers(pytester, monkeypatch):
-    """Two xdist workers decide into two folders: each worker's own Inductor cache folder."""
+def test_decisions_live_in_each_workers_own_inductor_cache_folder(pytester, monkeypatch):
+    """Decisions are kept in the process's Inductor cache folder: two xdist workers whose
+    folders differ (what `--magi-perf -n N` gives each) decide into two folders."""
     pytest.importorskip("xdist")
+    pytester.makeconftest(
+        """
+        import os
+
+        worker = os.environ.get("PYTEST_XDIST_WORKER")
+        if worker:  # each worker its own Inductor cache, as the plugin's cache slot sets it
+            os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(os.environ["OUT"], "c-" + worker)
+        """
+    )
     pytester.makepyfile(
         """
         import os
@@ -604,10 +614,10 @@ def test_decisions_do_not_leak_between_workers(pytester, monkeypatch):
     monkeypatch.delenv("TORCHINDUCTOR_CACHE_DIR", raising=False)
     result = pytester.runpytest_subprocess("-n", "2", "--dist", "each", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=2)
-    folders = {p.name: Path(p.read_text()) for p in out.iterdir()}
+    folders = {p.name: Path(p.read_text()) for p in out.iterdir() if p.is_file()}
     assert set(folders) == {"gw0", "gw1"}
     assert folders["gw0"] != folders["gw1"]
-    assert all(f.name == CACHE_SUBDIR and w in str(f) for w, f in folders.items())
+    assert all(f.name == CACHE_SUBDIR and f"c-{w}" in str(f) for w, f in folders.items())
 
 
 def test_warnings_stay_quiet_on_the_static_path():

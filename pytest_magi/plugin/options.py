@@ -8,7 +8,7 @@ import pytest
 
 from .session import DEFAULT_LOCATE_BUDGET, DEFAULT_PERF_ROUNDS, GUARD_CHOICES, MagiSession
 
-MIN_ROUNDS = 3  # pytest_magi.timing.MIN_ROUNDS (a test holds them equal): one round is no verdict
+MIN_ROUNDS = 3  # one round is never a verdict (pytest_magi.measure.timing.MIN_ROUNDS)
 
 
 def add_options(parser: pytest.Parser) -> None:
