@@ -179,6 +179,10 @@ def project(
     # in an xdist worker these make the inner syrupy skip its report, as if it were a worker
     for name in ("PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT"):
         monkeypatch.delenv(name, raising=False)
+    # pytest keeps whole assertion explanations where CI or BUILD_NUMBER is set; the tests of
+    # what a reader sees below -vv need the truncation a developer's terminal gets
+    for name in ("CI", "BUILD_NUMBER"):
+        monkeypatch.delenv(name, raising=False)
     # syrupy keeps its running session in a module global; an in-process run replaces it
     saved = getattr(syrupy, "_syrupy", None)
     yield pytester
