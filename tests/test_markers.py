@@ -32,6 +32,7 @@ def test_marker_table_is_signature_first() -> None:
         == {
             "requires_cuda",
             "min_speedup",
+            "min_estimated_speedup",
             "no_graph_breaks",
             "no_recompiles",
             "magi",

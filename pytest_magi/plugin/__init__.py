@@ -31,6 +31,7 @@ from .session import (
     CONFIG_PATCHES_KEY,
     FIXTURE_GUARD_KEY,
     MARKER_ERROR_KEY,
+    MIN_ESTIMATED_KEY,
     MIN_SPEEDUP_KEY,
     PAIRS_KEY,
     REQUIRES_CUDA_KEY,
@@ -40,6 +41,7 @@ from .session import (
     MagiSession,
     WorkerPin,
     record_compile,
+    record_estimate,
     record_pair,
 )
 
@@ -257,6 +259,8 @@ def _classify(config: pytest.Config, session: MagiSession, item: pytest.Item) ->
     values = parsed.values
     if "min_speedup" in values:
         item.stash[MIN_SPEEDUP_KEY] = values["min_speedup"]
+    if "min_estimated_speedup" in values:
+        item.stash[MIN_ESTIMATED_KEY] = values["min_estimated_speedup"]
     limits = [values[name] for name in markers.COMPILE_LIMIT_COUNTS if name in values]
     if limits:
         item.stash[COMPILE_LIMITS_KEY] = limits
@@ -318,6 +322,13 @@ class ActiveTests:
                 from .verdicts import check_compile_limits
 
                 check_compile_limits(item.nodeid, limits, pairs)
+            estimated = item.stash.get(MIN_ESTIMATED_KEY, None)
+            if estimated is not None:
+                from .verdicts import check_estimated_speedup
+
+                check_estimated_speedup(
+                    item.nodeid, estimated, pairs, lambda rec: record_estimate(item, rec)
+                )
             if spec is not None:
                 from .verdicts import check_min_speedup
 
@@ -456,6 +467,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
             magi.kernel_counts,
             options=magi.options(),
             compile_records=magi.compile_records,
+            estimate_records=magi.estimates,
             locate_records=magi.locate_records,
             duration_s=magi.duration_s(),
             test_times=list(magi.test_times.values()),
@@ -471,7 +483,13 @@ def pytest_terminal_summary(
     session = config.stash.get(SESSION_KEY, None)
     if session is None or is_xdist_worker(config):
         return
-    if not (session.pairs or session.compile_records or session.kernel_counts or session.written):
+    if not (
+        session.pairs
+        or session.estimates
+        or session.compile_records
+        or session.kernel_counts
+        or session.written
+    ):
         return
     from .. import report
 
@@ -484,6 +502,10 @@ def pytest_terminal_summary(
             from .verdicts import PERF_SKIP_REASON
 
             tr.write_line(f"(not measured: {PERF_SKIP_REASON})")
+    if session.estimates:
+        tr.write_sep("=", "magi: estimated speedups (from the generated code, not measured)")
+        for line in report.format_estimates_table(session.estimates):
+            tr.write_line(line)
     if session.compile_records:
         tr.write_sep("=", "magi: compile health (graphs/frames, breaks, recompiles)")
         for line in report.format_compile_table(session.compile_records):

@@ -4,6 +4,7 @@
 | --- | --- | --- |
 | `requires_cuda` / `requires_cuda(min_capability=(8, 0), reason=...)` | `RequiresCuda` | skipped, with a reason naming the device, when there is no such GPU |
 | `min_speedup(ratio)` | `MinSpeedup` | perf test: timed with `--magi-perf` (`pytest_magi.plugin.verdicts`) |
+| `min_estimated_speedup(ratio, profile="h200")` | `MinEstimatedSpeedup` | CPU gate: each pair's speedup estimated from its generated code (`pytest_magi.budget`) |
 | `no_graph_breaks(side="both")` | `CompileLimit` | every `compiled_pair` of the test compiled without a graph break |
 | `no_recompiles(side="both")` | `CompileLimit` | the same for recompiles |
 | `magi` | - | opts a test, class or module in: the plugin checks it though it uses no magi fixture |
@@ -34,6 +35,11 @@ MARKERS: dict[str, str] = {
     "min_speedup": (
         "min_speedup(ratio): perf test; with --magi-perf fail unless candidate/baseline "
         "speedup >= ratio"
+    ),
+    "min_estimated_speedup": (
+        "min_estimated_speedup(ratio, profile='h200'): fail unless the speedup of each "
+        "compiled_pair, estimated from its generated CUDA code on a GPU profile, is >= ratio "
+        "(no GPU needed)"
     ),
     "no_graph_breaks": (
         "no_graph_breaks(side='both'): fail if a compiled_pair of the test graph-breaks "
@@ -77,6 +83,15 @@ class MinSpeedup:
     """`@pytest.mark.min_speedup(ratio)`: the candidate must be `ratio` times faster."""
 
     ratio: float
+
+
+@dataclass(frozen=True)
+class MinEstimatedSpeedup:
+    """`@pytest.mark.min_estimated_speedup(ratio, profile="h200")`: the candidate's estimated
+    time on `profile` must be `ratio` times below the baseline's."""
+
+    ratio: float
+    profile: str = "h200"
 
 
 @dataclass(frozen=True)
@@ -176,9 +191,10 @@ def parse_requires_cuda(nodeid: str, args: Sequence[Any], kwargs: dict[str, Any]
     return RequiresCuda(min_capability=(int(value[0]), int(value[1])), reason=reason)
 
 
-def parse_min_speedup(nodeid: str, args: Sequence[Any], kwargs: dict[str, Any]) -> MinSpeedup:
-    """`min_speedup(ratio)` or `min_speedup(ratio=...)` -> `MinSpeedup`."""
-    usage = "min_speedup(ratio)"
+def _ratio_argument(
+    nodeid: str, usage: str, args: Sequence[Any], kwargs: dict[str, Any]
+) -> tuple[float, list[Any], dict[str, Any]]:
+    """The ratio of `marker(ratio, ...)` or `marker(ratio=...)`, and the arguments left over."""
     expected = "a finite number > 0 such as 1.2 (the required candidate/baseline speedup)"
     args = list(args)
     kwargs = dict(kwargs)
@@ -194,8 +210,6 @@ def parse_min_speedup(nodeid: str, args: Sequence[Any], kwargs: dict[str, Any]) 
     if not args:
         raise _usage_error(nodeid, usage, "the ratio is missing", expected)
     ratio, *extra = args
-    _check_no_extra(nodeid, "min_speedup", usage, extra, kwargs, ("ratio",))
-    _reason(nodeid, usage, kwargs)
     if (
         not isinstance(ratio, int | float)
         or isinstance(ratio, bool)
@@ -203,7 +217,42 @@ def parse_min_speedup(nodeid: str, args: Sequence[Any], kwargs: dict[str, Any]) 
         or ratio <= 0
     ):
         raise _usage_error(nodeid, usage, f"ratio={ratio!r}", expected)
-    return MinSpeedup(ratio=float(ratio))
+    return float(ratio), extra, kwargs
+
+
+def parse_min_speedup(nodeid: str, args: Sequence[Any], kwargs: dict[str, Any]) -> MinSpeedup:
+    """`min_speedup(ratio)` or `min_speedup(ratio=...)` -> `MinSpeedup`."""
+    usage = "min_speedup(ratio)"
+    ratio, extra, rest = _ratio_argument(nodeid, usage, args, kwargs)
+    _check_no_extra(nodeid, "min_speedup", usage, extra, rest, ("ratio",))
+    _reason(nodeid, usage, rest)
+    return MinSpeedup(ratio=ratio)
+
+
+def parse_min_estimated_speedup(
+    nodeid: str, args: Sequence[Any], kwargs: dict[str, Any]
+) -> MinEstimatedSpeedup:
+    """`min_estimated_speedup(ratio, profile="h200")` -> `MinEstimatedSpeedup`; the profile is
+    one of the named ones (`pytest_magi.budget.profiles.PROFILES`)."""
+    from ..budget.profiles import PROFILES  # plain data: no torch
+
+    name = "min_estimated_speedup"
+    usage = "min_estimated_speedup(ratio, profile='h200')"
+    ratio, extra, rest = _ratio_argument(nodeid, usage, args, kwargs)
+    if extra and "profile" not in rest:
+        rest["profile"] = extra.pop(0)
+    _check_no_extra(nodeid, name, usage, extra, rest, ("ratio", "profile"))
+    _reason(nodeid, usage, rest)
+    profile = rest.get("profile", "h200")
+    if not isinstance(profile, str) or profile.lower() not in PROFILES:
+        raise _usage_error(
+            nodeid,
+            usage,
+            f"profile={profile!r}",
+            f"a profile name, one of {', '.join(map(repr, sorted(PROFILES)))} (a profile of "
+            f"your own: build the pair's budget with pair.budget(Profile(...)) in the test)",
+        )
+    return MinEstimatedSpeedup(ratio=ratio, profile=profile.lower())
 
 
 def _compile_limit_parser(
@@ -236,6 +285,7 @@ def _parse_opt_in(nodeid: str, args: Sequence[Any], kwargs: dict[str, Any]) -> b
 PARSERS: dict[str, Callable[[str, Sequence[Any], dict[str, Any]], Any]] = {
     "requires_cuda": parse_requires_cuda,
     "min_speedup": parse_min_speedup,
+    "min_estimated_speedup": parse_min_estimated_speedup,
     **{name: _compile_limit_parser(name) for name in COMPILE_LIMIT_COUNTS},
     "magi": _parse_opt_in,
 }

@@ -20,12 +20,12 @@ from typing import IO, TYPE_CHECKING, Any
 
 import pytest
 
-from .markers import CompileLimit, MinSpeedup, RequiresCuda
+from .markers import CompileLimit, MinEstimatedSpeedup, MinSpeedup, RequiresCuda
 
 if TYPE_CHECKING:
     from ..capture.config_guard import ConfigPatchStack  # noqa: F401 - in a StashKey below
     from ..measure.gpus import GpuBinding
-    from ..report import CompileRecord, KernelCountRecord, PairRecord, TimedTest
+    from ..report import CompileRecord, EstimateRecord, KernelCountRecord, PairRecord, TimedTest
     from .guard import FixtureGuard  # noqa: F401 - in a StashKey["..."] below
 
 DEFAULT_PERF_ROUNDS = 8
@@ -58,6 +58,7 @@ class MagiSession:
     foreign_markers: dict[str, str] = field(default_factory=dict)
     warned: set[str] = field(default_factory=set)  # marker names warned about this run
     pairs: list[PairRecord] = field(default_factory=list)
+    estimates: list[EstimateRecord] = field(default_factory=list)
     kernel_counts: list[KernelCountRecord] = field(default_factory=list)
     compile_records: list[CompileRecord] = field(default_factory=list)
     locate_records: list[dict[str, Any]] = field(default_factory=list)  # LocateReport.to_dict()s
@@ -93,6 +94,8 @@ class MagiSession:
         for name, value in ours:
             if name == report.PAIR_PROPERTY:
                 self.pairs.append(report.PairRecord.from_dict(value))
+            elif name == report.ESTIMATE_PROPERTY:
+                self.estimates.append(report.EstimateRecord.from_dict(value))
             elif name == report.KERNEL_COUNTS_PROPERTY:
                 self.kernel_counts.append(report.KernelCountRecord.from_dict(value))
             elif name == report.COMPILE_PROPERTY:
@@ -269,6 +272,12 @@ def record_pair(item: pytest.Item, rec: PairRecord) -> None:
     record(item, PAIR_PROPERTY, rec.to_dict())
 
 
+def record_estimate(item: pytest.Item, rec: EstimateRecord) -> None:
+    from ..report import ESTIMATE_PROPERTY
+
+    record(item, ESTIMATE_PROPERTY, rec.to_dict())
+
+
 def record_kernel_counts(item: pytest.Item, rec: KernelCountRecord) -> None:
     from ..report import KERNEL_COUNTS_PROPERTY
 
@@ -289,6 +298,7 @@ ACTIVE_KEY = pytest.StashKey[str]()
 # item.stash: the parsed markers (present only when the test has the marker)
 REQUIRES_CUDA_KEY = pytest.StashKey[RequiresCuda]()
 MIN_SPEEDUP_KEY = pytest.StashKey[MinSpeedup]()
+MIN_ESTIMATED_KEY = pytest.StashKey[MinEstimatedSpeedup]()
 COMPILE_LIMITS_KEY = pytest.StashKey[list[CompileLimit]]()
 # item.stash: a marker's UsageError text, in an xdist worker (raised at setup there)
 MARKER_ERROR_KEY = pytest.StashKey[str]()

@@ -1,4 +1,5 @@
-"""What the markers decide after a test's body ran: compile limits and `min_speedup` timing.
+"""What the markers decide after a test's body ran: compile limits, `min_speedup` timing and
+`min_estimated_speedup` budgets.
 
 Imported by the hooks only for tests that carry these markers, so a run that uses none of them
 never loads timing or report code.
@@ -12,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from ..report import NUMERICS_NOT_CHECKED, VERDICT_TEST_FAILED, PairRecord
-from .markers import CompileLimit, MinSpeedup
+from ..report import NUMERICS_NOT_CHECKED, VERDICT_TEST_FAILED, EstimateRecord, PairRecord
+from .markers import CompileLimit, MinEstimatedSpeedup, MinSpeedup
 
 PERF_SKIP_REASON = "timing skipped: run with --magi-perf"
 NO_PAIR_MESSAGE = "min_speedup test built no compiled_pair"
@@ -179,3 +180,41 @@ def _host_line(rec: PairRecord) -> str:
 
     text = host_text(rec.baseline_ms, rec.baseline_host_ms, rec.candidate_ms, rec.candidate_host_ms)
     return f"\n  {text}" if text else ""
+
+
+def check_estimated_speedup(
+    nodeid: str,
+    spec: MinEstimatedSpeedup,
+    pairs: Sequence[Any],
+    record: Callable[[EstimateRecord], None],
+) -> None:
+    """After a `min_estimated_speedup` test's body passed: each pair's budgets on the profile
+    (`pair.budget`), recorded through `record`; `pytest.fail` naming every pair below the ratio,
+    every pair whose code could not be generated, or a test that built no pair."""
+    usage = f"@pytest.mark.min_estimated_speedup({spec.ratio:g}, profile={spec.profile!r})"
+    if not pairs:
+        pytest.fail(
+            f"{usage} estimates the pairs the test builds with the compiled_pair fixture "
+            f"(compiled_pair(model, *inputs)), and it built none; build one, or drop the marker",
+            pytrace=False,
+        )
+    from ..budget import BudgetError
+
+    problems: list[str] = []
+    for pair in pairs:
+        try:
+            budgets = pair.budget(spec.profile)
+        except (BudgetError, ValueError) as exc:
+            problems.append(f"{usage}: no budget for pair {pair.label!r}: {exc}")
+            continue
+        rec = EstimateRecord.from_budgets(nodeid, spec.ratio, budgets)
+        record(rec)
+        if rec.verdict != "pass":
+            problems.append(
+                f"{usage} not met by pair {rec.label!r}: estimated speedup {rec.speedup:.3f}x "
+                f"< required {spec.ratio:.3f}x on profile {rec.profile} (estimated from the "
+                f"code generated for {rec.device}, torch {rec.torch_version}; not measured)\n"
+                f"{budgets.summary()}"
+            )
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)

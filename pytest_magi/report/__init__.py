@@ -1,6 +1,6 @@
 """Reports: records of measured pairs and kernel counts, and the reports made of them.
 
-Usable without pytest: `PairRecord` / `KernelCountRecord` are plain frozen dataclasses that turn
+Usable without pytest: `PairRecord` / `EstimateRecord` / `KernelCountRecord` are plain frozen dataclasses that turn
 into JSON-able dicts (that is also how xdist workers ship them to the controller, through a test
 report's `user_properties`); `format_pairs_table`, `format_kernel_counts_table`,
 `write_json_report` and `write_png_report` make the terminal summary, `--magi-report` and
@@ -31,6 +31,7 @@ from .files import matplotlib_available as matplotlib_available
 from .files import write_json_report as write_json_report
 from .files import write_png_report as write_png_report
 from .records import COMPILE_PROPERTY as COMPILE_PROPERTY
+from .records import ESTIMATE_PROPERTY as ESTIMATE_PROPERTY
 from .records import KERNEL_COUNTS_PROPERTY as KERNEL_COUNTS_PROPERTY
 from .records import LOCATE_PROPERTY as LOCATE_PROPERTY
 from .records import NUMERICS_NOT_CHECKED as NUMERICS_NOT_CHECKED
@@ -42,11 +43,13 @@ from .records import VERDICT_NOT_MEASURED as VERDICT_NOT_MEASURED
 from .records import VERDICT_PASS as VERDICT_PASS
 from .records import VERDICT_TEST_FAILED as VERDICT_TEST_FAILED
 from .records import CompileRecord as CompileRecord
+from .records import EstimateRecord as EstimateRecord
 from .records import KernelCountRecord as KernelCountRecord
 from .records import PairRecord as PairRecord
 from .records import TimedTest as TimedTest
 from .records import decision_lines as decision_lines
 from .records import sorted_by_test as sorted_by_test
 from .tables import format_compile_table as format_compile_table
+from .tables import format_estimates_table as format_estimates_table
 from .tables import format_kernel_counts_table as format_kernel_counts_table
 from .tables import format_pairs_table as format_pairs_table

@@ -17,6 +17,7 @@ from .records import (
     REPORT_SCHEMA,
     VERDICT_PASS,
     CompileRecord,
+    EstimateRecord,
     KernelCountRecord,
     PairRecord,
     TimedTest,
@@ -64,6 +65,7 @@ def build_report(
     options: dict[str, Any] | None = None,
     env: dict[str, Any] | None = None,
     compile_records: Sequence[CompileRecord] = (),
+    estimate_records: Sequence[EstimateRecord] = (),
     locate_records: Sequence[dict[str, Any]] = (),
     duration_s: float | None = None,
     test_times: Sequence[TimedTest] = (),
@@ -79,6 +81,7 @@ def build_report(
         "pairs": [r.to_dict() for r in sorted_by_test(pairs)],
         "kernel_counts": [r.to_dict() for r in sorted_by_test(kernel_counts)],
         "compile": [r.to_dict() for r in sorted_by_test(compile_records)],
+        "estimates": [r.to_dict() for r in sorted_by_test(estimate_records)],
         "locate": sorted(locate_records, key=lambda r: str(r.get("test", ""))),
         "tests": [t.to_dict() for t in sorted_by_test(test_times)],
     }

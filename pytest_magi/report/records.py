@@ -14,6 +14,7 @@ PAIR_PROPERTY = "magi_pair"
 KERNEL_COUNTS_PROPERTY = "magi_kernel_counts"
 COMPILE_PROPERTY = "magi_compile"
 LOCATE_PROPERTY = "magi_locate"
+ESTIMATE_PROPERTY = "magi_estimate"
 
 REPORT_SCHEMA = "pytest-magi-report/1"
 PLOT_INSTALL_HINT = "pip install pytest-magi[plot]"
@@ -93,6 +94,54 @@ class PairRecord(_Record):
             torch_version=str(speedup.torch_version),
             baseline_host_ms=_optional_ms(getattr(speedup, "baseline_host_ms", None)),
             candidate_host_ms=_optional_ms(getattr(speedup, "candidate_host_ms", None)),
+        )
+
+
+@dataclass(frozen=True)
+class EstimateRecord(_Record):
+    """One `compiled_pair` of a `min_estimated_speedup` test: each side's budget totals on a
+    GPU profile (estimated from generated code, never timed) and the verdict."""
+
+    test: str
+    label: str
+    required: float
+    verdict: str
+    profile: str
+    baseline_ms: float | None = None  # estimated ms of one call on the profile
+    candidate_ms: float | None = None
+    speedup: float | None = None  # baseline_ms / candidate_ms
+    # per side: {"kernels": int, "launches": int, "bytes": int, "flops": int}
+    baseline: dict[str, int] = dataclasses.field(default_factory=dict)
+    candidate: dict[str, int] = dataclasses.field(default_factory=dict)
+    device: str | None = None  # "fake cuda" on a machine without a GPU
+    torch_version: str | None = None
+
+    @classmethod
+    def from_budgets(cls, test: str, required: float, budgets: Any) -> EstimateRecord:
+        """From a `pytest_magi.budget.PairBudget`."""
+        speedup = float(budgets.estimated_speedup)
+
+        def totals(b: Any) -> dict[str, int]:
+            return {
+                "kernels": int(b.kernels),
+                "launches": int(b.launches),
+                "bytes": int(b.bytes),
+                "flops": int(b.flops),
+            }
+
+        return cls(
+            test=test,
+            label=str(budgets.label),
+            required=required,
+            verdict=VERDICT_PASS if speedup >= required else VERDICT_FAIL,
+            profile=str(budgets.candidate.profile.name),
+            baseline_ms=float(budgets.baseline.estimated_ms),
+            candidate_ms=float(budgets.candidate.estimated_ms),
+            speedup=speedup,
+            baseline=totals(budgets.baseline),
+            candidate=totals(budgets.candidate),
+            device=str(budgets.candidate.device),
+            torch_version=str(budgets.candidate.torch_version),
         )
 
 

@@ -1,11 +1,12 @@
-"""The terminal summary: the tables of measured pairs, compile health and kernel counts."""
+"""The terminal summary: the tables of measured pairs, estimated speedups, compile health and
+kernel counts."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from .records import CompileRecord, KernelCountRecord, PairRecord, sorted_by_test
+from .records import CompileRecord, EstimateRecord, KernelCountRecord, PairRecord, sorted_by_test
 
 
 # --------------------------------------------------------------------------- terminal
@@ -111,3 +112,47 @@ def format_kernel_counts_table(records: Sequence[KernelCountRecord]) -> list[str
         for r in sorted_by_test(records)
     ]
     return table_lines(header, rows, right={2, 3})
+
+
+def _arrow(r: EstimateRecord, key: str, scale: float | None = None) -> str:
+    b, c = r.baseline.get(key), r.candidate.get(key)
+    if b is None or c is None:
+        return "-"
+    if scale is None:
+        return f"{b}->{c}"
+    return f"{b / scale:.2f}->{c / scale:.2f}"
+
+
+def format_estimates_table(records: Sequence[EstimateRecord]) -> list[str]:
+    """Lines of the table of estimated speedups: per pair the profile, each side's estimated
+    ms, kernels, launches and MB moved (baseline->candidate), the estimate, required, verdict."""
+    header = [
+        "test",
+        "pair",
+        "profile",
+        "baseline est ms",
+        "candidate est ms",
+        "kernels",
+        "launches",
+        "MB moved",
+        "est speedup",
+        "required",
+        "verdict",
+    ]
+    rows = [
+        [
+            r.test,
+            r.label,
+            r.profile,
+            _num(r.baseline_ms, ".4f"),
+            _num(r.candidate_ms, ".4f"),
+            _arrow(r, "kernels"),
+            _arrow(r, "launches"),
+            _arrow(r, "bytes", 1e6),
+            "-" if r.speedup is None else f"{r.speedup:.3f}x",
+            f"{r.required:.3f}x",
+            r.verdict,
+        ]
+        for r in sorted_by_test(records)
+    ]
+    return table_lines(header, rows, right={3, 4, 5, 6, 7, 8, 9})
