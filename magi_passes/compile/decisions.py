@@ -19,111 +19,47 @@ Measured only where measuring means something: on a real CUDA device, inference 
 or no input requiring grad: a forward-only timing would not see backward's cost), without
 CUDA graphs. Everywhere else (CPU, fake CUDA, training) the static rule decides, and says so.
 
-The decision is cached on disk (`DecisionCache`), one JSON file per key; the key covers what
-decides (`decision_key`): the graph's structure, its inputs' shapes, strides, dtypes and devices,
-the device's name, the torch version and the passes' uuid (their sources and `PassConfig`). A
-second compile of the same model compiles only the chosen variant. The default folder lies inside
-Inductor's cache folder (`magi_decisions/`), so it is scoped exactly as that cache is (pytest-magi
-gives each xdist worker its own); `MAGI_DECISION_CACHE_DIR` chooses another. A cache file that
-cannot be read is reported with a `DecisionCacheWarning`, measured again and rewritten.
+The decision is cached on disk (`DecisionCache`, in `decision_files`), one JSON file per key;
+the key covers what decides (`decision_key`): the graph's structure, its inputs' shapes,
+strides, dtypes and devices, the device's name, the torch version and the passes' uuid (their
+sources and `PassConfig`). A second compile of the same model compiles only the chosen variant.
+The default folder lies inside Inductor's cache folder (`magi_decisions/`), so it is scoped
+exactly as that cache is (pytest-magi gives each xdist worker its own);
+`MAGI_DECISION_CACHE_DIR` chooses another. A cache file that cannot be read is reported with a
+`DecisionCacheWarning`, measured again and rewritten. A team shares its decisions as one
+decision file (`decision_files`: export, import, `MAGI_DECISIONS_FILE`).
 
 Measured: docs/results.md, "Never slower: the zoo".
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import json
 import math
-import os
 import re
 import statistics
-import tempfile
 import time
-import warnings
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import torch
 
-CACHE_ENV = "MAGI_DECISION_CACHE_DIR"
-CACHE_SUBDIR = "magi_decisions"
-SCHEMA = 1
-DEFAULT_MARGIN = 0.02
-CHOICES = ("magi", "plain")
-SOURCES = ("measured", "cached", "static")
+from .decision_files import CACHE_ENV as CACHE_ENV
+from .decision_files import CACHE_SUBDIR as CACHE_SUBDIR
+from .decision_files import CHOICES as CHOICES
+from .decision_files import DEFAULT_MARGIN as DEFAULT_MARGIN
+from .decision_files import SCHEMA as SCHEMA
+from .decision_files import SOURCES as SOURCES
+from .decision_files import Decision as Decision
+from .decision_files import DecisionCache as DecisionCache
+from .decision_files import DecisionCacheWarning as DecisionCacheWarning
+from .decision_files import decision_cache_dir as decision_cache_dir
+from .decision_files import default_cache_dir as default_cache_dir
 
 # A timer: (variant, example inputs) -> one round's milliseconds per call. The variant is a
 # `Variant`: call it with the inputs; its `.name` ("magi" or "plain") is there for fake timers.
 Timer = Callable[["Variant", Sequence[Any]], float]
-
-
-class DecisionCacheWarning(UserWarning):
-    """A decision cache file could not be read or written; the decision is measured again."""
-
-
-@dataclass(frozen=True)
-class Decision:
-    """Which variant of one graph was compiled, and why.
-
-    `choice`: "magi" (the passes as their static rules decide) or "plain" (the measured passes
-    off). `source`: "measured" (timed now), "cached" (timed by an earlier compile) or "static"
-    (not measured: `reason` says why).
-    """
-
-    choice: str
-    source: str
-    reason: str
-    magi_ms: float | None = None
-    plain_ms: float | None = None
-    margin: float = DEFAULT_MARGIN
-    rounds: int = 0
-    key: str | None = None
-    passes: tuple[str, ...] = ()  # the measured passes that changed the graph
-
-    def __post_init__(self) -> None:
-        if self.choice not in CHOICES:
-            raise ValueError(f"Decision.choice must be one of {CHOICES}, got {self.choice!r}")
-        if self.source not in SOURCES:
-            raise ValueError(f"Decision.source must be one of {SOURCES}, got {self.source!r}")
-
-    @property
-    def in_play(self) -> bool:
-        """Whether a measured pass was in play: measured or read from the cache, a static
-        decision on a graph a measured pass changed, or a recorded decision to keep plain
-        Inductor (`PassConfig.decided_plain_on`); otherwise there is nothing to report."""
-        return self.source != "static" or bool(self.passes) or self.choice == "plain"
-
-    def describe(self) -> str:
-        """`measured: plain 1.31 ms vs magi 1.52 ms (margin 2%), kept plain`, or the static why."""
-        if self.magi_ms is None or self.plain_ms is None:
-            return f"static: {self.reason}"
-        return (
-            f"{self.source}: plain {self.plain_ms:.3f} ms vs magi {self.magi_ms:.3f} ms "
-            f"(margin {self.margin:.0%}), kept {self.choice}"
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["passes"] = list(self.passes)
-        return data
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Decision:
-        names = set(cls.__dataclass_fields__)
-        unknown = set(data) - names
-        if unknown:
-            raise ValueError(f"unknown decision fields {sorted(unknown)}")
-        values = dict(data)
-        values["passes"] = tuple(values.get("passes", ()))
-        for name in ("magi_ms", "plain_ms"):
-            value = values.get(name)
-            if value is not None and not (isinstance(value, (int, float)) and value > 0):
-                raise ValueError(f"{name} must be a positive number or null, got {value!r}")
-        return cls(**values)
 
 
 def choose(magi_ms: float, plain_ms: float, margin: float = DEFAULT_MARGIN) -> str:
@@ -236,113 +172,6 @@ def decision_key(
     ):
         h.update(b"\0" + part.encode())
     return h.hexdigest()
-
-
-# --------------------------------------------------------------------------- the cache
-def default_cache_dir() -> Path:
-    """`$MAGI_DECISION_CACHE_DIR`, else `magi_decisions/` in Inductor's cache folder."""
-    chosen = os.environ.get(CACHE_ENV)
-    if chosen:
-        return Path(chosen)
-    from torch._inductor.runtime.cache_dir_utils import cache_dir
-
-    return Path(cache_dir()) / CACHE_SUBDIR
-
-
-class DecisionCache:
-    """Decisions on disk, one JSON file per key. `directory=None`: `default_cache_dir()`, read
-    at each use (so a changed `TORCHINDUCTOR_CACHE_DIR` or `MAGI_DECISION_CACHE_DIR` counts)."""
-
-    def __init__(self, directory: str | os.PathLike[str] | None = None) -> None:
-        if directory is not None and not isinstance(directory, (str, os.PathLike)):
-            raise TypeError(
-                f"DecisionCache: directory must be a path or None, got {directory!r}; fix: "
-                f"DecisionCache('/tmp/magi-decisions') or DecisionCache() for the default"
-            )
-        self._directory = Path(directory) if directory is not None else None
-
-    @property
-    def directory(self) -> Path:
-        return self._directory if self._directory is not None else default_cache_dir()
-
-    def path(self, key: str) -> Path:
-        if not re.fullmatch(r"[0-9a-f]{64}", key):
-            raise ValueError(f"DecisionCache: a key is a sha256 hex digest, got {key!r}")
-        return self.directory / f"{key}.json"
-
-    def load(self, key: str) -> Decision | None:
-        """The stored decision, or None: missing, or unreadable (warned, then measured again)."""
-        path = self.path(key)
-        try:
-            text = path.read_text()
-        except FileNotFoundError:
-            return None
-        except OSError as exc:
-            self._warn(path, f"cannot be read ({exc})")
-            return None
-        try:
-            data = json.loads(text)
-            if not isinstance(data, dict) or data.get("schema") != SCHEMA:
-                raise ValueError(f"not a schema-{SCHEMA} decision")
-            decision = Decision.from_dict(data["decision"])
-            if decision.key != key:
-                raise ValueError(f"it holds the decision of key {decision.key!r}")
-            if decision.magi_ms is None or decision.plain_ms is None:
-                raise ValueError("it holds no timings")
-        except (ValueError, KeyError, TypeError) as exc:
-            self._warn(path, f"is not a valid decision ({exc})")
-            return None
-        return decision
-
-    def store(self, decision: Decision) -> Path | None:
-        """Write `decision` (atomically: a reader never sees half a file). None if it failed."""
-        if decision.key is None:
-            raise ValueError("DecisionCache.store: the decision has no key")
-        path = self.path(decision.key)
-        payload = json.dumps({"schema": SCHEMA, "decision": decision.to_dict()}, indent=1)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-            with os.fdopen(fd, "w") as f:
-                f.write(payload)
-            os.replace(tmp, path)
-        except OSError as exc:
-            warnings.warn(
-                DecisionCacheWarning(
-                    f"magi decision cache: could not write {path} ({exc}); the decision holds "
-                    f"for this process only. Fix: make {path.parent} writable or set "
-                    f"{CACHE_ENV} to a writable folder"
-                ),
-                stacklevel=2,
-            )
-            return None
-        return path
-
-    @staticmethod
-    def _warn(path: Path, problem: str) -> None:
-        warnings.warn(
-            DecisionCacheWarning(
-                f"magi decision cache: {path} {problem}; measuring again and rewriting it"
-            ),
-            stacklevel=3,
-        )
-
-    def __repr__(self) -> str:
-        return f"DecisionCache({str(self.directory)!r})"
-
-
-@contextlib.contextmanager
-def decision_cache_dir(directory: str | os.PathLike[str]) -> Iterator[Path]:
-    """Within the block, the default `DecisionCache` uses `directory` (the variable restored)."""
-    old = os.environ.get(CACHE_ENV)
-    os.environ[CACHE_ENV] = str(directory)
-    try:
-        yield Path(directory)
-    finally:
-        if old is None:
-            os.environ.pop(CACHE_ENV, None)
-        else:
-            os.environ[CACHE_ENV] = old
 
 
 # --------------------------------------------------------------------------- timing
