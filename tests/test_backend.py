@@ -201,7 +201,6 @@ def test_training_keeps_weight_clones_in_graph() -> None:
     assert result.counts["clones_inserted"] >= 2  # the two weights, cloned in the graph
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
 def test_vae_decoder_tiny_matches_eager(dynamic: bool) -> None:
     torch.manual_seed(0)
@@ -220,7 +219,6 @@ def test_vae_decoder_tiny_matches_eager(dynamic: bool) -> None:
     assert result.applied and result.counts["convs_converted"] == n_convs == 7
 
 
-@pytest.mark.slow
 def test_vae_decoder_tiny_training_grads_match() -> None:
     torch.manual_seed(0)
     model = VAEDecoderLike("tiny")

@@ -176,7 +176,6 @@ def test_a_suite_that_never_uses_the_plugin_runs_as_without_it(
     assert "failed" not in runs["no-magi"][0][0] and "error" not in runs["no-magi"][0][0]
 
 
-@pytest.mark.slow
 def test_an_xdist_run_without_perf_keeps_the_cache_folders_and_the_environment(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

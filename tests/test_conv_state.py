@@ -231,6 +231,7 @@ def _compiled_decode(model: nn.Module, latent: torch.Tensor, state: bool):
     return got, again, cache, graphs, converted
 
 
+@pytest.mark.slow
 def test_chunked_decode_on_cpu() -> None:
     torch.manual_seed(0)
     model = ChunkDecoder().eval()

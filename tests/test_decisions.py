@@ -263,6 +263,15 @@ def test_the_fixture_gives_each_test_its_own_folder(decision_cache, tmp_path):
     assert default_cache_dir() == decision_cache.directory
 
 
+def test_the_fixture_reads_no_decision_file_while_it_lasts(monkeypatch, request, tmp_path):
+    """A developer's `MAGI_DECISIONS_FILE` never serves a test that asked for a fresh cache."""
+    from magi_passes.compile.decision_files import FILES_ENV
+
+    monkeypatch.setenv(FILES_ENV, str(tmp_path / "team.json"))
+    request.getfixturevalue("decision_cache")
+    assert FILES_ENV not in os.environ
+
+
 # --------------------------------------------------------------------------- the backend
 def test_the_faster_variant_wins_and_is_cached(tmp_path):
     x = torch.randn(1, 4, 3, 6, 6)
@@ -583,6 +592,7 @@ def test_the_compile_record_lists_the_decisions(compiled_pair, tmp_path):
     assert lines[-1].startswith("  t::x [") and lines[-1].endswith("kept magi")
 
 
+@pytest.mark.slow
 def test_decisions_live_in_each_workers_own_inductor_cache_folder(pytester, monkeypatch):
     """Decisions are kept in the process's Inductor cache folder: two xdist workers whose
     folders differ (what `--magi-perf -n N` gives each) decide into two folders."""
@@ -644,6 +654,7 @@ def test_the_wall_clock_timer_times_the_real_compiled_variants(tmp_path):
     assert decision.choice == choose(decision.magi_ms, decision.plain_ms, decision.margin)
 
 
+@pytest.mark.slow
 def test_a_zoo_pair_reports_the_candidates_decisions(tmp_path):
     from pytest_magi import zoo
     from pytest_magi.report import decision_lines

@@ -208,6 +208,7 @@ def _cosmos() -> Any:
     return zoo.load(COSMOS, "tiny", dtype=torch.float32)
 
 
+@pytest.mark.slow
 def test_cosmos_decoders_inverse_wavelet_is_rewritten_with_eagers_values() -> None:
     """The tiny Cosmos decoder (patch size 4: two inverse Haar levels of 14 transposed convs)."""
     model = _cosmos()
@@ -220,6 +221,7 @@ def test_cosmos_decoders_inverse_wavelet_is_rewritten_with_eagers_values() -> No
     torch.testing.assert_close(out, expected, rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.slow
 def test_fake_cuda_cosmos_decoder_calls_no_cudnn_transposed_convolution() -> None:
     """Generated for CUDA: the 28 transposed convolutions of the inverse wavelet leave the
     extern calls (cuDNN's legacy engines ran them on an H200, docs/results.md "Never slower: the zoo")

@@ -453,7 +453,6 @@ def test_gqa_dynamic_inference_kernel_count_equals_static_with_the_pass(codegen:
     assert [r.counts["views_rewritten"] for r in rewritten] == [1]
 
 
-@pytest.mark.slow
 def test_gqa_dynamic_training_kernel_counts_with_the_pass(codegen: Any) -> None:
     model = GQAProjection(kv_heads=4)
     x = GQAProjection.example_input("tiny", dtype=torch.bfloat16, requires_grad=True)
@@ -514,12 +513,15 @@ def pattern_cases() -> list[Any]:
             InterleavedRoPE(), rope_inputs, {0: (3,), 1: (2,), 2: (2,)}, id="interleaved_rope"
         ),
         pytest.param(
-            WindowReverse(), (torch.randn(1, 16, 24, 32, dtype=bf),), {0: (1, 2)}, id="window"
+            WindowReverse(),
+            (torch.randn(1, 16, 24, 32, dtype=bf),),
+            {0: (1, 2)},
+            id="window",
+            marks=pytest.mark.slow,
         ),
     ]
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(("model", "inputs", "dynamic_dims"), pattern_cases())
 def test_pattern_dynamic_kernel_count_equals_static_with_the_pass(
     codegen: Any, model: nn.Module, inputs: tuple[torch.Tensor, ...], dynamic_dims: Any
@@ -534,7 +536,6 @@ def test_pattern_dynamic_kernel_count_equals_static_with_the_pass(
     assert magi == static, (static, dynamic, magi)
 
 
-@pytest.mark.slow
 def test_window_reverse_numerics_on_cpu_with_the_pass() -> None:
     # the permuted (non-contiguous) merge: the rewrite keeps the values
     model, inputs, dynamic_dims = WindowReverse(), (torch.randn(1, 16, 24, 32),), {0: (1, 2)}
@@ -613,7 +614,6 @@ def test_bucketing_skips_compound_large_and_frozen_sizes() -> None:
     assert len(frozen.shape_env.guards) == n_guards
 
 
-@pytest.mark.slow
 def test_bucketing_recompiles_outside_the_bucket_and_stays_correct() -> None:
     torch.manual_seed(0)
     model = GQAProjection(kv_heads=4)
@@ -721,6 +721,7 @@ def test_xsa_training_kernel_counts_equal_static_with_the_pass(codegen: Any) -> 
         _expect(key, n, XSA_COUNTS)  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 def test_xsa_training_matches_eager_with_the_pass() -> None:
     torch.manual_seed(0)
     small = xsa_inputs(shape=(2, 16, 8, 2, 16))

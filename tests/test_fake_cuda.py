@@ -280,6 +280,7 @@ def test_invert_works_on_fake_cuda_tensors() -> None:
     assert (~cpu).tolist() == [False, True]
 
 
+@pytest.mark.slow
 @needs_cpu_only
 def test_fake_cuda_generates_the_hunyuanvideo15_decoder() -> None:
     """Its causal attention mask inverts a bool tensor (the test above): the whole tiny

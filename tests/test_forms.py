@@ -361,6 +361,7 @@ def test_a_forms_frames_decide_magi_compiles_isolation_unless_the_caller_says() 
     assert _fresh_forwards(model) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "name",
     [

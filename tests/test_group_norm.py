@@ -364,6 +364,7 @@ def test_chunked_statistics_decode_as_eager(dtype: torch.dtype) -> None:
     assert rel_l2(chunked, ref) <= max(2 * rel_l2(per_channel, ref), 1e-5)
 
 
+@pytest.mark.slow
 def test_chunked_statistics_fall_back_per_channel_where_the_positions_do_not_divide() -> None:
     model, _ = block_inputs(64)
     x = torch.randn(1, 64, 1, 1, 1009, dtype=torch.bfloat16)  # a prime number of positions

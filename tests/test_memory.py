@@ -99,6 +99,7 @@ def _measure_many_pairs() -> dict[str, float | None]:
     }
 
 
+@pytest.mark.slow
 def test_many_pairs_level_off() -> None:
     """Measured in a process of its own: no other test's state, and no pytest log capture.
     pytest keeps every log record of a test until the test ends; under pytest on the GPU
@@ -187,6 +188,7 @@ def test_inductor_codegen_releases_its_compiled_entry() -> None:
     assert len(eval_frame.cached_backends) <= before
 
 
+@pytest.mark.slow
 def test_the_zoo_pair_fixture_releases_its_pairs(pytester: pytest.Pytester) -> None:
     """A zoo pair (two compiled copies of a whole model) is freed when its test ends, with its
     frames' Dynamo caches and its backends (`release_zoo_pair`)."""
@@ -225,6 +227,7 @@ def test_the_zoo_pair_fixture_releases_its_pairs(pytester: pytest.Pytester) -> N
     result.assert_outcomes(passed=2)
 
 
+@pytest.mark.slow
 def test_release_zoo_pair_resets_every_frame_of_both_sides() -> None:
     pytest.importorskip("diffusers")
     from pytest_magi import zoo

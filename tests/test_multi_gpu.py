@@ -644,6 +644,7 @@ def test_gqa(compiled_pair):
 """
 
 
+@pytest.mark.slow
 def test_report_of_two_perf_workers_carries_each_rows_gpu(
     pytester: pytest.Pytester, host: Any
 ) -> None:
@@ -681,6 +682,7 @@ def test_report_of_two_perf_workers_carries_each_rows_gpu(
         assert (rows[label]["gpu_index"], rows[label]["gpu_name"]) == (gpu, "FakeGPU 9000")
 
 
+@pytest.mark.slow
 def test_a_run_over_two_gpus_compares_with_one_in_a_process(
     pytester: pytest.Pytester, host: Any, monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],

@@ -314,7 +314,6 @@ def test_count_kernels_reads_triton_and_cpp_definitions() -> None:
     assert count_kernels("") == 0
 
 
-@pytest.mark.slow
 def test_training_pair_captures_the_backward_graph() -> None:
     torch.manual_seed(0)
     x = torch.randn(4, 8, requires_grad=True)

@@ -694,7 +694,6 @@ def test_worker_cache_env_is_restored_at_unconfigure(
     assert "TRITON_CACHE_DIR" not in os.environ
 
 
-@pytest.mark.slow
 def test_bad_marker_under_xdist_errors_the_test(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(
         """

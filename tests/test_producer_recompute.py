@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -44,7 +43,6 @@ def _fp32_buffers(code, shape: tuple[int, ...]) -> int:
     )
 
 
-@pytest.mark.slow
 def test_the_norm_silu_and_pad_write_the_conv_input_in_one_kernel_in_fake_cuda() -> None:
     """Off: each GroupNorm's output is stored in fp32 (SiLU reads it twice) and a second kernel
     writes the padded conv input from it. On: no such buffer, two fewer launches."""

@@ -509,6 +509,7 @@ def test_serializer_type_error_reaches_the_test(project: pytest.Pytester) -> Non
     )
 
 
+@pytest.mark.slow
 def test_xdist_runs_compare_but_update_with_two_workers_is_refused(
     project: pytest.Pytester,
 ) -> None:
@@ -529,6 +530,7 @@ def test_xdist_runs_compare_but_update_with_two_workers_is_refused(
     assert "unused" not in result.stdout.str()
 
 
+@pytest.mark.slow
 def test_generated_code_snapshots_match_across_sessions(project: pytest.Pytester) -> None:
     # a module name no file of our own suite has: in-process runs share sys.modules
     project.makepyfile(

@@ -117,6 +117,7 @@ def test_with_frames_draws_a_latent_of_that_length_and_shares_the_model() -> Non
         zoo.load("sd-vae", device="meta").with_frames(2)  # an image latent: (1, 4, H, W)
 
 
+@pytest.mark.slow
 def test_sd_vae_conv2d_only_graph_is_left_to_inductor(config_patch) -> None:
     """SD's VAE decoder has only conv2d: the channels-last rewrite stands down (the measured gate,
     docs/results.md) and magi's numbers are eager's."""
@@ -168,8 +169,8 @@ def test_zoo_pair_compile_stats_without_compiling() -> None:
         pair.expect_compile()
 
 
-@DIFFUSERS
 @pytest.mark.slow
+@DIFFUSERS
 def test_wan_decode_numerics_and_passes(config_patch) -> None:
     """The Wan 2.2 decode (two latent frames: the first chunk and a cached one): every graph has
     conv3d, so the rewrite fires on each; magi's output is eager's to fp32 rounding."""
@@ -251,6 +252,7 @@ def test_compiled_copies_do_not_share_dynamo_frames(isolate: bool) -> None:
         assert counts[1] < counts[0]
 
 
+@pytest.mark.slow
 @DIFFUSERS
 def test_zoo_pair_locates_a_wrong_baseline_from_its_failure() -> None:
     """A baseline that miscompiles the Wan decode's steady-state chunk (a stand-in backend: the
@@ -344,6 +346,7 @@ def test_the_passes_share_is_never_taken_against_a_wrong_baseline() -> None:
     ]
 
 
+@pytest.mark.slow
 @DIFFUSERS
 def test_a_magi_candidate_runs_its_passes_whatever_the_graph_cache_holds() -> None:
     """Inductor's FX graph cache serves a graph compiled before without running the post-grad
@@ -450,8 +453,8 @@ def test_the_zoo_benchmark_times_cosmos_with_and_without_its_interleave() -> Non
         assert ("enable_deconv_interleave" in changes) is overrides_interleave, variant
 
 
-@DIFFUSERS
 @pytest.mark.slow
+@DIFFUSERS
 def test_the_static_wan_form_reuses_its_chunk_graphs_at_every_length() -> None:
     """The tiny Wan decode with the dynamo fix (needed on torch 2.11; torch 2.13 traces the
     upsamplers' comparison itself), static shapes and contiguous inputs: one graph a chunk kind

@@ -33,7 +33,6 @@ from pytest_magi.capture.fake_cuda import fake_cuda_status, real_cuda_available
 
 # every test here needs a model's two generations (~8-20 s each on 2 cores): `-m "not slow"`
 # leaves the file out of a quick loop
-pytestmark = pytest.mark.slow
 
 OPTIONS: dict[str, dict[str, int]] = {
     "sd-vae": {},
@@ -63,6 +62,7 @@ def _result(code: Any, name: str) -> Any:
     return next(r for r in code.pass_results if r.name == name)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(OPTIONS))
 def test_whole_decode_is_one_graph_generated_for_cuda(name: str) -> None:
     _skip_unless_available(name)
@@ -76,6 +76,7 @@ def test_whole_decode_is_one_graph_generated_for_cuda(name: str) -> None:
         assert all(k.name.startswith("triton_") for k in code.forward)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(OPTIONS))
 def test_run_on_cpu_is_unchanged_by_the_fake_generation(name: str) -> None:
     """The parameters swapped for fake cuda tensors are put back: ``.run()`` gives the same
@@ -87,6 +88,7 @@ def test_run_on_cpu_is_unchanged_by_the_fake_generation(name: str) -> None:
     torch.testing.assert_close(after, gen["before"], rtol=0, atol=0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(OPTIONS))
 def test_magis_code_reads_and_writes_inside_every_buffer(name: str) -> None:
     """No launch of magi's generated decode reaches past a buffer's storage at the last element of
@@ -98,6 +100,7 @@ def test_magis_code_reads_and_writes_inside_every_buffer(name: str) -> None:
         assert accesses_checked(graph) > 20  # most accesses are plain index arithmetic
 
 
+@pytest.mark.slow
 def test_sd_vae_channels_last_stands_down_and_the_code_is_inductors() -> None:
     _skip_unless_available("sd-vae")
     gen = _generated("sd-vae")
@@ -110,6 +113,7 @@ def test_sd_vae_channels_last_stands_down_and_the_code_is_inductors() -> None:
     assert magi.signature() == inductor.signature()
 
 
+@pytest.mark.slow
 def test_wan_vae_channels_last_fires_within_the_measured_kernel_bound() -> None:
     _skip_unless_available("wan2.2-vae")
     gen = _generated("wan2.2-vae")

@@ -22,7 +22,7 @@ from pytest_magi.measure.timing import measure_pair
 from pytest_magi.numerics.judgment import BaselineMiscompiled
 from pytest_magi.numerics.locate import check_reference
 
-pytestmark = [pytest.mark.requires_cuda, pytest.mark.slow]
+pytestmark = pytest.mark.requires_cuda
 
 # Wan 2.2 decode at T=3 latent frames (9 video frames), magi_compile-style candidate (passes and
 # a dynamo frame per module instance, weights converted in the graph) against

@@ -18,6 +18,7 @@ def _load():  # type: ignore[no-untyped-def]
     return numerics
 
 
+@pytest.mark.slow
 def test_tracing_stages_are_bit_equal_to_eager_and_a_failing_stage_is_a_row(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -188,6 +189,7 @@ def test_locate_backend_spellings_map_to_the_side() -> None:
         bench.main(["--locate", "--locate-backend", "inductr"])
 
 
+@pytest.mark.slow
 def test_locate_decodes_the_before_frames_first_through_the_same_copy(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -244,11 +244,14 @@ def decision_cache(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
     """A fresh, empty on-disk cache of the magi backend's measured pass decisions for this test
     (`magi_passes.decisions`): `MAGI_DECISION_CACHE_DIR` points into the test's `tmp_path`
     until it ends, so decisions measured here never serve another test. Yields the
-    `DecisionCache`. Without it, decisions go to the worker's own Inductor cache folder."""
+    `DecisionCache`. Decision files (`MAGI_DECISIONS_FILE`) are not read while it lasts, so a
+    decision is measured. Without it, decisions go to the worker's own Inductor cache folder."""
+    from magi_passes.compile.decision_files import FILES_ENV
     from magi_passes.compile.decisions import CACHE_ENV, DecisionCache
 
     folder = tmp_path / "magi_decisions"
     monkeypatch.setenv(CACHE_ENV, str(folder))
+    monkeypatch.delenv(FILES_ENV, raising=False)
     return DecisionCache(folder)
 
 
