@@ -128,6 +128,26 @@ def test_an_added_kernel_is_a_count_change_and_a_new_launch() -> None:
 
 
 def test_serialize_refuses_what_is_not_a_budget() -> None:
-    with pytest.raises(TypeError, match="snapshots a pytest_magi.budget.Budget"):
+    with pytest.raises(TypeError, match="snapshots a pytest_magi.budget.Budget or a pair"):
         BudgetSnapshotExtension().serialize("code")
     assert Path(BudgetSnapshotExtension.file_extension).suffix == ".json"
+
+
+def test_a_pairs_budgets_are_one_snapshot_compared_side_by_side(
+    budget_dict: dict[str, Any],
+) -> None:
+    from pytest_magi.budget import Budget
+    from pytest_magi.budget.pairs import PairBudget
+
+    one = Budget.from_dict(budget_dict)
+    pair = PairBudget(one, one, label="chain")
+    ext = BudgetSnapshotExtension()
+    serialized = json.loads(str(ext.serialize(pair)))
+    assert set(serialized) >= {"baseline", "candidate", "estimated_speedup"}
+    grown = dict(serialized, candidate=_with_kernel_bytes(serialized["candidate"], 1.5))
+    problems = ext.band_problems(grown, serialized)
+    assert problems and all(line.startswith("candidate: graph 0") for line in problems)
+    assert ext.band_problems(serialized, serialized) == []
+    assert ext.band_problems(budget_dict, serialized) == [
+        "a pair's budgets against one budget (or one against a pair's): update it"
+    ]

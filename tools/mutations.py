@@ -53,6 +53,23 @@ CACHE_HIT = (
 )
 
 
+# the CPU twins of the GPU perf tests: budgets of every GPU pair, held by snapshots
+PERF_BUDGETS = "tests/test_perf_budgets.py::test_a_gpu_pairs_budgets_hold_on_a_cpu"
+
+
+def _never_fires(name: str, file: str, old: str, new: str) -> Mutation:
+    return Mutation(
+        f"{name}-never-fires",
+        f"{name} stops rewriting anything (a broken match, a gate that is always shut)",
+        (Edit(file, old, new),),
+        (PERF_BUDGETS,),
+    )
+
+
+_RESULT = 'result = PassResult(self.name, applied=False, reason="")'
+_RESULT_COUNTS = 'result = PassResult(self.name, applied=False, reason="", counts=counts)'
+
+
 def bad_input(*case_ids: str) -> tuple[str, ...]:
     """Node ids of `test_call_site_checks` rows (docs/reliability.md, "Bad input")."""
     return tuple(f"tests/test_bad_input.py::test_call_site_checks[{case}]" for case in case_ids)
@@ -421,5 +438,29 @@ MUTATIONS: tuple[Mutation, ...] = (
             ),
         ),
         (MANAGER, *corpus("conv2d-bias-fp32-infer")),
+    ),
+    _never_fires(
+        "channels-last", "passes/channels_last.py", _RESULT, _RESULT + "\n        return result"
+    ),
+    _never_fires(
+        "norm-rsqrt",
+        "passes/norm_rsqrt.py",
+        _RESULT_COUNTS,
+        _RESULT_COUNTS + "\n        return result",
+    ),
+    _never_fires(
+        "group-norm-stats",
+        "passes/group_norm.py",
+        "stats = [n for n in graph.nodes if is_group_norm_stats(n)]",
+        "stats: list[torch.fx.Node] = []",
+    ),
+    _never_fires(
+        "dynamic-reshape", "passes/dynamic_reshape.py", _RESULT, _RESULT + "\n        return result"
+    ),
+    _never_fires(
+        "conv-pad-fold",
+        "passes/conv_pad_fold.py",
+        "        return self.config.enable_conv_pad_fold",
+        "        return False",
     ),
 )

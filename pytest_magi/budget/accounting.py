@@ -42,6 +42,8 @@ class ExternRecord:
     flops: int | None
     bytes: int | None
     dtype: str | None
+    # a convolution's input layout: "channels_last", "channels_first"; None for other calls
+    layout: str | None = None
 
 
 def kernel_bytes(source: str) -> int | None:
@@ -95,6 +97,27 @@ def _flops_of(scheduler_node: Any) -> int | None:
     return None
 
 
+def _conv_layout(name: str, node: Any) -> str | None:
+    """A convolution's input layout from its strides: ``"channels_last"`` where the channel
+    dim is provably the densest (stride 1), ``"channels_first"`` otherwise; None for other
+    calls or inputs without known strides."""
+    if name != "convolution":
+        return None
+    from torch._inductor.virtualized import V
+
+    try:
+        x = node.inputs[0]
+        size, stride = list(x.get_size()), list(x.get_stride())
+        if len(size) < 4:
+            return None
+        sizevars = V.graph.sizevars
+        dense = sizevars.statically_known_equals(stride[1], 1)
+        single = sizevars.statically_known_equals(size[1], 1)
+    except Exception:  # strides not known: no claim
+        return None
+    return "channels_last" if dense and not single else "channels_first"
+
+
 def _dtype_of(node: Any) -> str | None:
     try:
         return str(node.get_dtype()).removeprefix("torch.")
@@ -125,7 +148,9 @@ def recorded_extern_calls() -> Iterator[list[ExternRecord]]:
             except Exception:
                 nbytes = None
             graph = graphs.setdefault(id(V.graph), len(graphs))
-            records.append(ExternRecord(graph, name, flops, nbytes, _dtype_of(node)))
+            records.append(
+                ExternRecord(graph, name, flops, nbytes, _dtype_of(node), _conv_layout(name, node))
+            )
         return original(self, scheduler_node)
 
     with mock.patch.object(Scheduler, "codegen_extern_call", codegen_extern_call):

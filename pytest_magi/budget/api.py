@@ -124,6 +124,7 @@ def budget_of(code: Any, records: Sequence[Any], profile: Profile, label: str) -
                     None if record is None else record.bytes,
                     None if record is None else record.flops,
                     None if record is None else record.dtype,
+                    None if record is None else record.layout,
                 )
             )
         graphs.append(GraphBudget(graph.kind, tuple(by_name), tuple(launches)))

@@ -24,6 +24,14 @@ FIELDS: dict[str, str] = {
     "launch_us": "cost of one kernel launch or extern call, microseconds",
     "source": "where the numbers come from (datasheet, measurement, assumption)",
 }
+#: fields a profile may leave out: meaning and default
+OPTIONAL_FIELDS: dict[str, tuple[str, float]] = {
+    "channels_first_conv_traffic": (
+        "how many times its bytes a bf16/fp16 convolution with a channels-first input moves "
+        "(>= 1; cuDNN converts the operands to channels-last and the result back)",
+        3.0,
+    ),
+}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -39,6 +47,7 @@ class Profile:
     fp32_tflops: float | None = None
     launch_us: float | None = None
     source: str | None = None
+    channels_first_conv_traffic: float = OPTIONAL_FIELDS["channels_first_conv_traffic"][1]
 
     def __post_init__(self) -> None:
         label = f"Profile {self.name!r}" if isinstance(self.name, str) else "Profile"
@@ -64,6 +73,17 @@ class Profile:
                 raise ValueError(
                     f"{label}: {field}={value!r}, expected a positive number ({meaning})"
                 )
+        traffic = self.channels_first_conv_traffic
+        if (
+            isinstance(traffic, bool)
+            or not isinstance(traffic, int | float)
+            or not math.isfinite(traffic)
+            or traffic < 1
+        ):
+            raise ValueError(
+                f"{label}: channels_first_conv_traffic={traffic!r}, expected a number >= 1 "
+                f"({OPTIONAL_FIELDS['channels_first_conv_traffic'][0]})"
+            )
 
     # units the estimate computes in
     @property
@@ -83,22 +103,25 @@ class Profile:
         return float(self.launch_us or 0) * 1e-6
 
     def to_dict(self) -> dict[str, Any]:
-        return {field: getattr(self, field) for field in FIELDS}
+        return {field: getattr(self, field) for field in (*FIELDS, *OPTIONAL_FIELDS)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Profile:
         """A profile from a mapping of its fields; an unknown key is a ``ValueError``."""
-        unknown = sorted(set(data) - set(FIELDS))
+        unknown = sorted(set(data) - set(FIELDS) - set(OPTIONAL_FIELDS))
         if unknown:
             raise ValueError(
-                f"profile fields {unknown!r} are unknown; a profile has {', '.join(FIELDS)}"
+                f"profile fields {unknown!r} are unknown; a profile has {', '.join(FIELDS)} "
+                f"and optionally {', '.join(OPTIONAL_FIELDS)}"
             )
         return cls(**dict(data))
 
 
 _LAUNCH_NOTE = (
     "launch cost 3 us per launch is an assumption (a Python-launched kernel, not a CUDA graph), "
-    "not measured here; measure_profile() measures it"
+    "not measured here; measure_profile() measures it; a channels-first bf16/fp16 convolution "
+    "moving 3x its bytes is an assumption (cuDNN's tensor-core kernels run channels-last: it "
+    "converts input and weight and converts the output back, each read and written once more)"
 )
 
 PROFILES: dict[str, Profile] = {

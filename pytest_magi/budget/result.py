@@ -4,7 +4,10 @@ would take on a device profile, a readable table, a JSON-safe `to_dict()` and `a
 Each launch (a Triton kernel launch or an extern call the wrapper makes) is estimated as
 ``max(FLOPs / peak, bytes / bandwidth) + launch cost``: the matmul peak for bf16/fp16 extern calls,
 the fp32 peak otherwise; Triton kernels are timed by their bytes unless Inductor counted their
-FLOPs. No torch import.
+FLOPs. A bf16/fp16 convolution whose input is channels-first moves its bytes
+``profile.channels_first_conv_traffic`` times: cuDNN's tensor-core kernels run channels-last, so
+it converts the operands and the result, in kernels of their own whose time adds to the
+convolution's. No torch import.
 """
 
 from __future__ import annotations
@@ -29,14 +32,18 @@ class LaunchCost:
     bytes: int | None
     flops: int | None
     dtype: str | None = None
+    layout: str | None = None  # a convolution's input layout (channels_last / channels_first)
 
     def estimated_s(self, profile: Profile) -> float:
         compute = 0.0
         if self.flops:
             peak = profile.matmul_flop_per_s if self.dtype in _HALF else profile.fp32_flop_per_s
             compute = self.flops / peak
-        memory = (self.bytes or 0) / profile.bytes_per_s
-        return max(compute, memory) + profile.launch_s
+        memory = float(self.bytes or 0) / profile.bytes_per_s
+        converting = 0.0  # the layout conversions run as kernels of their own, after each other
+        if self.layout == "channels_first" and self.dtype in _HALF:
+            converting = (profile.channels_first_conv_traffic - 1.0) * memory
+        return max(compute, memory) + converting + profile.launch_s
 
     def to_dict(self, profile: Profile) -> dict[str, Any]:
         return {
@@ -45,6 +52,7 @@ class LaunchCost:
             "bytes": self.bytes,
             "flops": self.flops,
             "dtype": self.dtype,
+            **({"layout": self.layout} if self.layout else {}),
             "estimated_us": round(self.estimated_s(profile) * 1e6, 4),
         }
 
@@ -184,7 +192,9 @@ class Budget:
         graphs = []
         for g in data["graphs"]:
             launches = tuple(
-                LaunchCost(c["name"], c["kind"], c["bytes"], c["flops"], c.get("dtype"))
+                LaunchCost(
+                    c["name"], c["kind"], c["bytes"], c["flops"], c.get("dtype"), c.get("layout")
+                )
                 for c in g["calls"]
             )
             kernels = tuple(dict.fromkeys(c.name for c in launches if c.is_kernel))

@@ -5,7 +5,8 @@ Files live where the magi code snapshots live (`pytest_magi.snapshots`)::
 
     tests/__snapshots__/torch-2.13/test_budgets/test_block.budget.json
 
-A budget matches its snapshot when, graph by graph, the Triton kernel count and the launch count
+A pair's budgets (`pair.budget()`, a `PairBudget`) are one file holding both sides, each side
+compared as a budget is. A budget matches its snapshot when, graph by graph, the Triton kernel count and the launch count
 differ by at most the bands (default: exact) and every launch's bytes and the graph's total bytes
 lie within the bytes band (default 1%). Launches are matched by name (the kernel's numbering
 suffix dropped) and order. A failure lists what moved: kernels and launches added or removed, and
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 from ..snapshots import snapshot_version_dirname
+from .pairs import SIDES, PairBudget
 from .result import Budget
 
 if TYPE_CHECKING:
@@ -69,12 +71,13 @@ class BudgetSnapshotExtension(SingleFileSnapshotExtension):
         include: PropertyFilter | None = None,
         matcher: PropertyMatcher | None = None,
     ) -> SerializedData:
-        if isinstance(data, Budget):
+        if isinstance(data, Budget | PairBudget):
             data = data.to_dict()
-        if not isinstance(data, Mapping) or "graphs" not in data:
+        if not isinstance(data, Mapping) or not ("graphs" in data or set(SIDES) <= set(data)):
             raise TypeError(
-                f"{type(self).__name__} snapshots a pytest_magi.budget.Budget (or its to_dict()), "
-                f"got {type(data).__name__}; snapshot what pytest_magi.budget(fn, *inputs) returns"
+                f"{type(self).__name__} snapshots a pytest_magi.budget.Budget or a pair's "
+                f"PairBudget (or their to_dict()), got {type(data).__name__}; snapshot what "
+                f"pytest_magi.budget(fn, *inputs) or pair.budget() returns"
             )
         return json.dumps(data, indent=1) + "\n"
 
@@ -98,7 +101,20 @@ class BudgetSnapshotExtension(SingleFileSnapshotExtension):
 
     # comparison
     def band_problems(self, new: Mapping[str, Any], old: Mapping[str, Any]) -> list[str]:
-        """What lies outside the bands, one line each (empty: within)."""
+        """What lies outside the bands, one line each (empty: within); a pair's budgets side by
+        side, each line naming its side."""
+        paired = [set(SIDES) <= set(d) for d in (new, old)]
+        if paired[0] != paired[1]:
+            return ["a pair's budgets against one budget (or one against a pair's): update it"]
+        if paired[0]:
+            return [
+                f"{side}: {line}"
+                for side in SIDES
+                for line in self._budget_problems(new[side], old[side])
+            ]
+        return self._budget_problems(new, old)
+
+    def _budget_problems(self, new: Mapping[str, Any], old: Mapping[str, Any]) -> list[str]:
         problems: list[str] = []
         new_graphs, old_graphs = list(new["graphs"]), list(old["graphs"])
         if [g["kind"] for g in new_graphs] != [g["kind"] for g in old_graphs]:
