@@ -151,3 +151,23 @@ def test_a_pairs_budgets_are_one_snapshot_compared_side_by_side(
     assert ext.band_problems(budget_dict, serialized) == [
         "a pair's budgets against one budget (or one against a pair's): update it"
     ]
+
+
+def test_a_kernel_under_another_name_is_a_change_at_the_exact_band() -> None:
+    """A pass that rewrites what a kernel computes without moving more bytes (fewer ALU
+    operations) shows as another kernel name: exact bands catch it, a kernel band allows it."""
+    graph = {
+        "kind": "inference",
+        "kernels": 1,
+        "launches": 1,
+        "bytes": 100,
+        "calls": [{"name": "triton_red_fused_div_mul_0", "kind": "reduction", "bytes": 100}],
+    }
+    old = {"graphs": [graph]}
+    new = json.loads(json.dumps(old))
+    new["graphs"][0]["calls"][0]["name"] = "triton_red_fused_mul_rsqrt_0"
+    assert BudgetSnapshotExtension().band_problems(new, old) == [
+        "graph 0 (inference): new reduction triton_red_fused_mul_rsqrt_0: 100 B",
+        "graph 0 (inference): gone reduction triton_red_fused_div_mul_0: 100 B",
+    ]
+    assert budget_bands(kernels=1)().band_problems(new, old) == []

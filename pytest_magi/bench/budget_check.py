@@ -35,6 +35,7 @@ RECORDED_AS = {
     "vae-540p-static": "vae-decoder-like",
     "vae-540p-dynamic": "vae-decoder-like-dynamic-hw",
     "wan-540p-static": "wan-causal-stage",
+    "wan-540p-dynamic": "wan-causal-stage-dynamic-hw",
     "gqa-dynamic": "gqa-dynamic-hq-d",
 }
 
