@@ -13,12 +13,16 @@ never compiled or launched; byte-identical to a real H100's after normalisation)
 model:
 
 - kernels: Triton kernels of torch.compile and of magi;
-- passes: which magi passes fired;
+- launches, MB moved, est ms: each side's budget (`pytest_magi.budget`, the h200 profile or
+  `--profile`): launches per call, bytes moved by Inductor's own count, estimated time; the code
+  is generated once, with the budget's accounting on (`pytest_magi.bench.codegen_budget`);
+- est speedup: torch.compile's estimated ms over magi's (an estimate from the code);
+- GPU ratio: magi over torch.compile as a GPU measured it for the same model, read from the
+  GPU-ratio file (`--gpu-ratios`, `pytest_magi.bench.gpu_ratios`), with its device and date;
 - compile health: graphs, graph breaks and recompiles of magi's compilation;
 - past a buffer: accesses of the generated code that reach past their buffer's storage, plain /
   magi (`pytest_magi.capture.bounds`: a miscompile found without running it; 0 is right);
-- GPU ratio: magi over torch.compile as a GPU measured it for the same model, read from the
-  GPU-ratio file (`--gpu-ratios`, `pytest_magi.bench.gpu_ratios`), with its device and date.
+- passes: which magi passes fired, or why a side has no code or no budget.
 
 `--kernels` adds, per model, what each pass counted and the kernels the passes removed, added
 (or changed) and left as they were, matched by what they compute
@@ -46,9 +50,10 @@ import torch
 
 from magi_passes import PassConfig
 from pytest_magi import zoo
-from pytest_magi.bench import gpu_ratios
+from pytest_magi.bench import codegen_budget, gpu_ratios
+from pytest_magi.budget import PROFILES, Budget
 from pytest_magi.capture.bounds import out_of_bounds
-from pytest_magi.capture.codegen import GeneratedCode, inductor_codegen
+from pytest_magi.capture.codegen import GeneratedCode
 from pytest_magi.capture.kernel_diff import KernelDiff, kernel_diff
 from pytest_magi.models import GQAProjection, VAEDecoderLike, WanCausalStage
 
@@ -75,6 +80,8 @@ class Row:
     diff: KernelDiff | None = None
     error: str | None = None
     health: dict[str, str] = field(default_factory=dict)
+    budgets: dict[str, Budget] = field(default_factory=dict)  # "plain", "magi"
+    budget_error: str | None = None
 
 
 class _Call(torch.nn.Module):
@@ -90,14 +97,27 @@ class _Call(torch.nn.Module):
         return self.module(*args, **fresh)
 
 
+def _as_now(value: Any) -> Any:
+    """``value`` as it is at this moment: its lists, tuples and dicts copied, its tensors cloned
+    (the call fills a cache it is given, KVAE's and Kandinsky-6's dict of cached frames)."""
+    if isinstance(value, torch.Tensor):
+        return value.detach().clone()
+    if type(value) in (list, tuple):
+        return type(value)(_as_now(v) for v in value)
+    if type(value) is dict:
+        return {k: _as_now(v) for k, v in value.items()}
+    return value
+
+
 def _first_call(model: zoo.ZooModel) -> tuple[tuple[Any, ...], dict[str, Any]]:
-    """The arguments ``.run()`` gives ``.module`` first (recorded on an eager run)."""
+    """The arguments ``.run()`` gives ``.module`` first, as they are at that call (recorded on an
+    eager run)."""
     seen: dict[str, Any] = {}
 
     def hook(_module: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         if not seen:
-            seen["args"] = tuple(args)
-            seen["kwargs"] = {k: list(v) if isinstance(v, list) else v for k, v in kwargs.items()}
+            seen["args"] = _as_now(tuple(args))
+            seen["kwargs"] = _as_now(dict(kwargs))
 
     handle = model.module.register_forward_pre_hook(hook, with_kwargs=True)
     try:
@@ -141,18 +161,43 @@ def _first_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {' / '.join(said)}"[:400]
 
 
-def generate(case: Case, index: int, total: int) -> Row:
+def _reason(exc: BaseException) -> str:
+    """Why a side's code cannot be generated, short enough for a cell."""
+    from magi_passes.compile.sympy_retry import sympy_failure
+
+    bug = sympy_failure(exc)
+    if bug is not None:  # torch's own, which torch.compile meets on a GPU too
+        return f"Inductor raises on a sympy bug of torch {torch.__version__}: {bug}, on a GPU too"
+    return _first_line(exc)
+
+
+def generate(
+    case: Case, index: int, total: int, profile: str = codegen_budget.DEFAULT_PROFILE
+) -> Row:
+    """Both sides' code and budgets of ``case``; a side that cannot be generated says why (in
+    ``row.error``) and the other side is still generated."""
     row = Row(case.name)
     start = time.perf_counter()
+    errors: list[str] = []
     for side, config in (("plain", None), ("magi", PassConfig())):
         try:
-            code = inductor_codegen(
-                case.fn, *case.inputs, dynamic_dims=case.dynamic_dims, config=config
+            code, budget, why = codegen_budget.generate_side(
+                case.fn,
+                case.inputs,
+                case.dynamic_dims,
+                config,
+                profile=profile,
+                label=f"{case.name} {side}",
             )
         except Exception as exc:  # report and go on: one model must not hide the others
-            row.error = f"fake CUDA cannot generate it here ({_first_line(exc)})"
-            break
+            name = "torch.compile" if side == "plain" else "magi"
+            errors.append(f"{name}'s code cannot be generated here ({_reason(exc)})")
+            continue
         setattr(row, side, code)
+        if budget is not None:
+            row.budgets[side] = budget
+        row.budget_error = row.budget_error or why
+    row.error = "; ".join(errors) or None
     row.seconds = time.perf_counter() - start
     if row.plain is not None and row.magi is not None:
         row.diff = kernel_diff(row.plain, row.magi)
@@ -199,38 +244,54 @@ def _compile_health(code: GeneratedCode) -> str:
     return f"{stats.graphs} / {stats.graph_breaks} / {stats.recompiles}"
 
 
-def summary_table(rows: list[Row], ratios: dict[str, gpu_ratios.GpuRatio] | None = None) -> str:
-    """One row per model: kernels, passes fired, compile health, past a buffer, GPU ratio."""
+def _sides(row: Row, cell: Callable[[GeneratedCode], str]) -> str:
+    """``tc / magi`` of ``cell``, ``-`` for a side without code."""
+    return " / ".join("-" if c is None else cell(c) for c in (row.plain, row.magi))
+
+
+def summary_table(
+    rows: list[Row],
+    ratios: dict[str, gpu_ratios.GpuRatio] | None = None,
+    profile: str = codegen_budget.DEFAULT_PROFILE,
+) -> str:
+    """One row per model: kernels, launches, MB moved and estimated ms (torch.compile / magi),
+    estimated speedup, GPU ratio, compile health, past a buffer, passes fired. A model without
+    code or budget has its reason in the last cell."""
     ratios = ratios or {}
-    head = [
-        "model",
-        "kernels tc / magi",
-        "passes fired (magi)",
-        "graphs / breaks / recompiles",
-        "past a buffer",
-        "GPU ratio",
+    head: list[tuple[str, str]] = [
+        ("model", ""),
+        ("kernels", "tc / magi"),
+        *codegen_budget.budget_header(profile),
+        ("GPU", "ratio"),
+        ("graphs / breaks", "/ recompiles"),
+        ("past a", "buffer"),
+        ("passes fired (magi)", ""),
     ]
-    lines = [head]
+    lines: list[list[str]] = [[h[0] for h in head], [h[1] for h in head]]
     for r in rows:
         ratio = ratios[r.name].cell() if r.name in ratios else "-"
-        if r.error or r.plain is None or r.magi is None:
-            lines.append([r.name, "-", r.error or "-", "-", "-", ratio])
+        if r.plain is None and r.magi is None:
+            none = ["-"] * len(codegen_budget.budget_header(profile))
+            lines.append([r.name, "-", *none, ratio, "-", "-", r.error or "-"])
             continue
+        budget = codegen_budget.budget_cells(r.budgets.get("plain"), r.budgets.get("magi"))
+        last = r.error or (_passes(r.magi) if r.magi is not None else "-")
         lines.append(
             [
                 r.name,
-                f"{r.plain.kernel_count} / {r.magi.kernel_count}",
-                _passes(r.magi),
-                _compile_health(r.magi),
-                f"{_past_buffers(r.plain)} / {_past_buffers(r.magi)}",
+                _sides(r, lambda c: str(c.kernel_count)),
+                *budget,
                 ratio,
+                _compile_health(r.magi) if r.magi is not None else "-",
+                _sides(r, lambda c: str(_past_buffers(c))),
+                last + (f"; {r.budget_error}" if r.budget_error else ""),
             ]
         )
     widths = [max(len(row[i]) for row in lines) for i in range(len(head))]
     out = [
         "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in lines
     ]
-    out.insert(1, "  ".join("-" * w for w in widths))
+    out.insert(2, "  ".join("-" * w for w in widths))
     return "\n".join(out)
 
 
@@ -319,6 +380,15 @@ def to_json(rows: list[Row], ratios: dict[str, gpu_ratios.GpuRatio]) -> dict[str
                 "added": [k.name for k in r.diff.only_candidate] if r.diff else None,
                 "shared": len(r.diff.shared) if r.diff else None,
                 "passes": _fired(r.magi) if r.magi else None,
+                "budget": {s: codegen_budget.totals(r.budgets.get(s)) for s in ("plain", "magi")},
+                "budget_error": r.budget_error,
+                "estimated_speedup": (
+                    round(
+                        codegen_budget.estimated_speedup(r.budgets["plain"], r.budgets["magi"]), 6
+                    )
+                    if len(r.budgets) == 2
+                    else None
+                ),
                 "health": r.health,
                 "gpu_ratio": asdict(ratios[r.name]) if r.name in ratios else None,
             }
@@ -331,7 +401,10 @@ def main(argv: list[str] | None = None, *, gpu_ratio_file: Path | None = None) -
     """The codegen mode's command line; ``gpu_ratio_file`` is the default of ``--gpu-ratios``."""
     parser = argparse.ArgumentParser(
         prog="zoo.py codegen",
-        description="what the magi passes do to the CUDA code of the models (fake CUDA, no GPU)",
+        description="what the magi passes do to the CUDA code of the models (fake CUDA, no GPU): "
+        "per model, torch.compile (tc) / magi: Triton kernels, launches, MB moved and estimated "
+        "ms of each side's budget, the estimated speedup (tc est ms / magi est ms) beside the "
+        "measured GPU ratio, compile health, accesses past a buffer, passes fired",
     )
     project = [c.name for c in project_cases(torch.float32)]
     parser.add_argument(
@@ -360,6 +433,12 @@ def main(argv: list[str] | None = None, *, gpu_ratio_file: Path | None = None) -
         default=gpu_ratio_file,
         help="the JSON file of measured GPU ratios shown beside each model",
     )
+    parser.add_argument(
+        "--profile",
+        default=codegen_budget.DEFAULT_PROFILE,
+        choices=sorted(PROFILES),
+        help=f"the GPU profile of the estimated ms (default {codegen_budget.DEFAULT_PROFILE})",
+    )
     parser.add_argument("--json", default=None, help="write the report to this path")
     args = parser.parse_args(argv)
     dtype = getattr(torch, args.dtype, None)
@@ -382,11 +461,13 @@ def main(argv: list[str] | None = None, *, gpu_ratio_file: Path | None = None) -
         f"(torch {torch.__version__}, {args.dtype}); nothing compiled or launched",
         flush=True,
     )
-    rows = [generate(c, i, len(cases)) for i, c in enumerate(cases, 1)]
+    rows = [generate(c, i, len(cases), args.profile) for i, c in enumerate(cases, 1)]
     if args.health:
         run_health(rows, zoo_names)
     print()
-    print(summary_table(rows, ratios))
+    print(summary_table(rows, ratios, args.profile))
+    unaccounted = any(b.unaccounted for r in rows for b in r.budgets.values())
+    print(codegen_budget.budget_note(args.profile, "tiny", unaccounted))
     for name, why in missing.items():
         print(f"{name}: not installed: {why}")
     if args.gpu_ratios is not None:

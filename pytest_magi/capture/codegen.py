@@ -57,6 +57,7 @@ from torch.fx.experimental.symbolic_shapes import ConstraintViolationError
 
 from .codegen_inputs import (
     _channels_last_weights,
+    _copy_nested,
     _copy_to_device,
     _move_graph_to_cuda,
     _swapped_module_state,
@@ -77,6 +78,7 @@ from .core import (
 )
 from .fake_cuda import FORCE_DISABLED_WARNING, fake_cuda, real_cuda_available
 from .generated import GeneratedCode
+from .inductor_bugs import known_bug
 from .kernels import CapturedGraph, KernelCounts, KernelParseError, parse_wrapper
 from .normalize import normalize_fx_graph
 
@@ -348,13 +350,9 @@ def _call_inputs(
             t = t.detach().contiguous(memory_format=fmt)
         return _copy_to_device(t, fake_mode, trace_device, grad)
 
-    call_inputs: list[Any] = []
-    for i, x in enumerate(call.inputs):
-        if isinstance(x, torch.Tensor):
-            x = convert(x, False)
-            if i in call.dims:
-                torch._dynamo.mark_dynamic(x, list(call.dims[i]))
-        call_inputs.append(x)
+    call_inputs = [_copy_nested(x, lambda t: convert(t, False)) for x in call.inputs]
+    for i, dims in call.dims.items():
+        torch._dynamo.mark_dynamic(call_inputs[i], list(dims))
     if isinstance(call.fn, torch.nn.Module):
         stack.enter_context(_swapped_module_state(call.fn, convert))
     return call_inputs
@@ -391,6 +389,9 @@ def _run(call: _Call, compiled: Callable[..., Any], inputs: Sequence[Any]) -> No
         parse_error = _parse_error_in(exc)
         if parse_error is not None:
             raise parse_error from None
+        bug = known_bug(exc, call.config)
+        if bug is not None:
+            raise RuntimeError(bug) from exc
         raise
 
 
@@ -447,8 +448,9 @@ def inductor_codegen(
     """Generate (never compile, never run) Inductor's CUDA code for ``fn(*inputs)``.
 
     ``fn``: an ``nn.Module`` or callable. ``inputs``: example tensors on any device
-    (turned into fake cuda tensors of the same shape, dtype and strides; non-tensors are
-    passed as they are). The module's parameters and buffers are swapped for fake cuda
+    (turned into fake cuda tensors of the same shape, dtype and strides, inside lists, tuples
+    and dicts too, in new containers; other values are passed as they are). The module's
+    parameters and buffers are swapped for fake cuda
     tensors (``requires_grad=False`` unless ``backward``) and put back afterwards.
 
     ``dynamic_dims``: ``{input_index: dim or dims}`` marked dynamic as

@@ -1,6 +1,7 @@
 """What `inductor_codegen` hands Inductor on the device it generates for: graphs traced on fake
-cpu tensors moved to fake cuda, inputs copied there, the module's parameters and buffers swapped
-for such copies and put back, and the conv weights the magi passes lay out channels-last."""
+cpu tensors moved to fake cuda, inputs copied there (the tensors inside list, tuple and dict
+inputs too, in new containers), the module's parameters and buffers swapped for such copies and
+put back, and the conv weights the magi passes lay out channels-last."""
 
 from __future__ import annotations
 
@@ -68,6 +69,35 @@ def _copy_to_device(
             out.copy_(t.detach())
     if requires_grad:
         out.requires_grad_(True)
+    return out
+
+
+def _copy_nested(
+    value: Any, convert: Callable[[torch.Tensor], torch.Tensor], memo: dict[int, Any] | None = None
+) -> Any:
+    """``value`` with every tensor inside its lists, tuples and dicts replaced by ``convert(t)``,
+    in new containers; anything else is kept as it is.
+
+    A cache a model takes as an argument (diffusers' KVAE and Kandinsky-6 decoders take a dict
+    of their causal convs' cached frames) can hold real cpu tensors, which would meet fake cuda
+    ones in the graph; and dynamo writes what the traced call stores into it back into the
+    object it was given, which must not be the caller's. A tensor or container reached twice is
+    copied once (aliases stay aliases)."""
+    memo = {} if memo is None else memo
+    if id(value) in memo:
+        return memo[id(value)]
+    out: Any
+    if isinstance(value, torch.Tensor):
+        out = convert(value)
+    elif type(value) is dict:
+        out = {k: _copy_nested(v, convert, memo) for k, v in value.items()}
+    elif type(value) is list:
+        out = [_copy_nested(v, convert, memo) for v in value]
+    elif type(value) is tuple:
+        out = tuple(_copy_nested(v, convert, memo) for v in value)
+    else:
+        return value
+    memo[id(value)] = out
     return out
 
 
