@@ -1,7 +1,11 @@
 """`pair.budget()`: both sides' budgets of a compiled pair, their estimated speedup and the CPU
-gate on it; a side compiled by a dynamo backend of its own is refused."""
+gate on it; a side compiled by a dynamo backend of its own is refused. The gate as a marker,
+`@pytest.mark.min_estimated_speedup(ratio, profile="h200")`: its parsing, its terminal table
+and its `--magi-report` rows (also from xdist workers)."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 import torch
@@ -11,6 +15,7 @@ import pytest_magi
 from pytest_magi.budget.pairs import PairBudget, _side_arguments
 from pytest_magi.capture.sides import SideSpec
 from pytest_magi.pair import CompiledPair
+from pytest_magi.report import VERDICT_FAIL, VERDICT_PASS, EstimateRecord, format_estimates_table
 
 
 class Chain(nn.Module):
@@ -53,3 +58,108 @@ def test_a_side_with_its_own_dynamo_backend_is_refused() -> None:
     spec = SideSpec("backend", "eager", backend=lambda gm, inputs: gm)
     with pytest.raises(ValueError, match=r"candidate compiles with the dynamo backend 'eager'"):
         _side_arguments("candidate", spec)
+
+
+PROJECT = """
+import pytest
+import torch
+
+from pytest_magi.models import GQAProjection
+
+X = GQAProjection.example_input("tiny")
+
+
+@pytest.mark.min_estimated_speedup(1.0)
+def test_saves(compiled_pair):
+    # with Hq and D dynamic the magi side reinterprets a view plain Inductor copies
+    compiled_pair(GQAProjection(kv_heads=4), X, dynamic_dims={0: (2, 3)}).assert_close()
+
+
+@pytest.mark.min_estimated_speedup(10, profile="h100")
+def test_misses(compiled_pair):
+    compiled_pair(GQAProjection(kv_heads=4), X, dynamic_dims={0: (2, 3)})
+
+
+@pytest.mark.min_estimated_speedup(1.0)
+def test_builds_no_pair():
+    pass
+
+
+@pytest.mark.min_estimated_speedup(1.0)
+def test_own_backend(compiled_pair):
+    compiled_pair(GQAProjection(kv_heads=4), X, candidate=lambda gm, inputs: gm)
+"""
+
+
+def test_each_pair_is_gated_tabled_and_reported_from_xdist_workers(
+    pytester: pytest.Pytester,
+) -> None:
+    """The records travel from the workers to the controller as every magi record does
+    (`user_properties`), so one run under `-n 2` checks the gate, the table and the report."""
+    pytester.makepyfile(test_gate=PROJECT)
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--magi-report", "report.json", "-n", "2"
+    )
+    result.assert_outcomes(passed=1, failed=3)
+    out = result.stdout.str()
+    result.stdout.fnmatch_lines(
+        [
+            "*magi: estimated speedups (from the generated code, not measured)*",
+            "*test_gate.py::test_misses*h100*FAIL*",
+            "*test_gate.py::test_saves*h200*pass*",
+        ]
+    )
+    assert "min_estimated_speedup(10, profile='h100') not met by pair" in out
+    assert "min_estimated_speedup(1, profile='h200') estimates the pairs" in out
+    assert "no budget for pair" in out and "dynamo backend" in out
+    rows = json.loads((pytester.path / "report.json").read_text())["estimates"]
+    by_test = {row["test"].split("::")[1]: EstimateRecord.from_dict(row) for row in rows}
+    assert set(by_test) == {"test_saves", "test_misses"}
+    saves, misses = by_test["test_saves"], by_test["test_misses"]
+    assert saves.verdict == VERDICT_PASS and misses.verdict == VERDICT_FAIL
+    assert (saves.profile, misses.profile) == ("h200", "h100")
+    # the magi side drops the copy kernel: fewer kernels, fewer bytes, a lower estimate
+    assert saves.candidate["kernels"] == saves.baseline["kernels"] - 1
+    assert saves.candidate["bytes"] < saves.baseline["bytes"]
+    assert saves.speedup is not None and saves.baseline_ms is not None
+    assert saves.candidate_ms is not None and saves.speedup > 1.0
+    assert saves.speedup == pytest.approx(saves.baseline_ms / saves.candidate_ms)
+
+
+@pytest.mark.parametrize(
+    ("mark", "message"),
+    [
+        ("min_estimated_speedup(1.1, profile='a100')", "profile='a100'; expected a profile name"),
+        ("min_estimated_speedup()", "the ratio is missing"),
+        ("min_estimated_speedup(0)", "ratio=0"),
+        ("min_estimated_speedup(1.1, 'h200', 3)", "unexpected positional argument(s) 3"),
+        ("min_estimated_speedup(1.1, rounds=3)", "unknown keyword argument(s) rounds"),
+    ],
+)
+def test_bad_arguments_are_a_usage_error_at_collection(
+    pytester: pytest.Pytester, mark: str, message: str
+) -> None:
+    pytester.makepyfile(f"import pytest\n\n@pytest.mark.{mark}\ndef test_x():\n    pass\n")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--co")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"*test_x*@pytest.mark.min_estimated_speedup(ratio*{message}*"])
+
+
+def test_the_table_shows_both_sides_totals() -> None:
+    rec = EstimateRecord(
+        test="t.py::test_a",
+        label="Block[inductor vs magi]",
+        required=1.1,
+        verdict=VERDICT_PASS,
+        profile="h200",
+        baseline_ms=0.5,
+        candidate_ms=0.25,
+        speedup=2.0,
+        baseline={"kernels": 5, "launches": 7, "bytes": 4_000_000, "flops": 0},
+        candidate={"kernels": 3, "launches": 4, "bytes": 2_000_000, "flops": 0},
+    )
+    header, _, row = format_estimates_table([rec])
+    assert "est speedup" in header and "MB moved" in header
+    for cell in ("0.5000", "0.2500", "5->3", "7->4", "4.00->2.00", "2.000x", "1.100x", "pass"):
+        assert cell in row
+    assert EstimateRecord.from_dict(json.loads(json.dumps(rec.to_dict()))) == rec
