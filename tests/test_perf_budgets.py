@@ -82,3 +82,47 @@ def test_a_gpu_pairs_estimated_speedup_holds_at_its_gpu_size(label: str, require
 
 def test_every_gpu_pair_has_a_twin() -> None:
     assert set(ESTIMATED) == set(PERF_PAIRS)
+
+
+def test_budget_checks_targets_are_met_or_missed_with_their_numbers() -> None:
+    from pytest_magi.bench.budget_check import KernelCheck, Row, targets
+
+    rows = [
+        Row(
+            "close", estimated=1.2, measured=1.25, kernels=[KernelCheck("baseline", "k", 0.2, 0.15)]
+        ),
+        Row("wrong-way", estimated=0.9, measured=1.3),
+        Row("even", estimated=1.1, measured=1.01),  # within 3% of 1: no direction to get right
+        Row("not built", error="RuntimeError: no"),
+    ]
+    direction, within, kernels = targets(rows)
+    assert direction[1:] == (False, "1/2 (wrong: wrong-way)")
+    assert within[1:] == (False, "2/3 = 67%")
+    assert kernels[1:] == (True, "1/1")
+    rows[0].kernels.append(KernelCheck("candidate", "slow", 0.5, 0.1))
+    assert targets(rows)[2][1:] == (False, "1/2")
+
+
+def test_budget_check_previews_a_pair_beside_its_recorded_ratio(
+    capsys: pytest.CaptureFixture[str], tmp_path: Any
+) -> None:
+    import json
+    from pathlib import Path
+
+    from pytest_magi.bench import budget_check
+
+    out_file = tmp_path / "budget.json"
+    assert (
+        budget_check.main(["--estimate-only", "--only", "gqa-dynamic", "--json", str(out_file)])
+        == 0
+    )
+    printed = capsys.readouterr().out
+    assert "targets:" in printed and "a preview" in printed
+    (row,) = json.loads(out_file.read_text())["rows"]
+    ratios = Path(__file__).parents[1] / "benchmarks" / "results" / "gpu_ratios.json"
+    recorded = json.loads(ratios.read_text())["models"]["gqa-dynamic-hq-d"]["ratio"]
+    assert row["label"] == "gqa-dynamic" and row["measured"] == recorded
+    # the magi side drops GQA's copy kernel: half the launches and bytes, a lower estimate
+    assert row["estimated"] > 1.0
+    with pytest.raises(SystemExit):
+        budget_check.main(["--estimate-only", "--only", "no-such-pair"])

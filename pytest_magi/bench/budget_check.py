@@ -273,7 +273,9 @@ def estimate_row(label: str, build: Callable[[], Built], recorded: dict[str, Any
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="zoo.py budget-check", description=__doc__.split("\n")[0])
     parser.add_argument(
-        "--models", default="", help="zoo models to add, comma-separated ('all': every video VAE)"
+        "--models",
+        default="",
+        help="zoo models to add, comma-separated ('all': every zoo model built here)",
     )
     parser.add_argument("--no-suite", action="store_true", help="leave out the GPU suite's pairs")
     parser.add_argument("--only", default="", help="only these pairs (labels, comma-separated)")
@@ -290,9 +292,7 @@ def main(argv: list[str] | None = None) -> int:
     gpu = torch.cuda.is_available() and not args.estimate_only
     device = "cuda" if gpu else "cpu"
     builders = {} if args.no_suite else _suite_builders(device)
-    names = (
-        list(zoo.VIDEO_VAES) if args.models == "all" else [n for n in args.models.split(",") if n]
-    )
+    names = zoo.names() if args.models == "all" else [n for n in args.models.split(",") if n]
     unknown = sorted(set(names) - set(zoo.all_names()))
     if unknown:
         parser.error(
