@@ -10,7 +10,7 @@ dynamo_minifier_backend" (torch 2.13, here) or "Only a single TORCH_LIBRARY can 
 register the namespace quantized_decomposed" (torch 2.11, on the GPU machine), whenever such a
 run was the first to compile in an xdist worker.
 
-Tests marked `slow` (15 s or more on 2 cores: real and full-size models) are skipped unless
+Tests marked `slow` (15 s or more on 2 cores: real and full-size models) are deselected unless
 `--run-slow` is given: the README's test command is the fast tier CI runs.
 """
 
@@ -37,10 +37,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The README's test command is the fast tier; `--run-slow` adds the slow one."""
+    """The README's test command is the fast tier; `--run-slow` adds the slow one.
+
+    Slow tests are deselected, not skipped: syrupy, merging the reports of xdist workers, counts
+    the snapshots of skipped tests as unused and fails the run."""
     if config.getoption("--run-slow"):
         return
-    skip = pytest.mark.skip(reason="slow: a real or full-size model; run with --run-slow")
-    for item in items:
-        if item.get_closest_marker("slow") is not None:
-            item.add_marker(skip)
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if item.get_closest_marker("slow") is None]
