@@ -39,8 +39,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The README's test command is the fast tier; `--run-slow` adds the slow one.
 
-    Slow tests are deselected, not skipped: syrupy, merging the reports of xdist workers, counts
-    the snapshots of skipped tests as unused and fails the run."""
+    No test with a snapshot is marked slow: syrupy, merging the reports of xdist workers, counts
+    the snapshots of tests a run leaves out (skipped or deselected) as unused, and fails it."""
     if config.getoption("--run-slow"):
         return
     slow = [item for item in items if item.get_closest_marker("slow") is not None]
