@@ -270,6 +270,20 @@ def estimate_row(label: str, build: Callable[[], Built], recorded: dict[str, Any
     return row
 
 
+def write_json(path: Path, where: str, rows: Sequence[Row]) -> None:
+    """The rows, the targets and the median estimate error, as JSON at ``path``."""
+    data = {
+        "where": where,
+        "rows": [asdict(r) for r in rows],
+        "targets": [{"target": w, "met": m, "number": n} for w, m, n in targets(rows)],
+        "median_error": statistics.median(
+            [abs(r.error_ratio) for r in rows if r.error_ratio is not None] or [0.0]
+        ),
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=1) + "\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="zoo.py budget-check", description=__doc__.split("\n")[0])
     parser.add_argument(
@@ -310,7 +324,12 @@ def main(argv: list[str] | None = None) -> int:
         path = Path(__file__).resolve().parents[2] / "benchmarks" / "results" / "gpu_ratios.json"
         if path.is_file():
             recorded = json.loads(path.read_text()).get("models", {})
-    rows = []
+    where = (
+        f"{torch.cuda.get_device_name()}, torch {torch.__version__}, side by side"
+        if gpu
+        else f"estimates on fake CUDA (torch {torch.__version__}) beside ratios recorded on a GPU"
+    )
+    rows: list[Row] = []
     for i, (label, build) in enumerate(builders.items(), 1):
         start = time.perf_counter()
         try:
@@ -329,11 +348,8 @@ def main(argv: list[str] | None = None) -> int:
             f"[{i}/{len(builders)}] {label}: {row.error or 'done'} in {time.perf_counter() - start:.1f} s",
             file=sys.stderr,
         )
-    where = (
-        f"{torch.cuda.get_device_name()}, torch {torch.__version__}, side by side"
-        if gpu
-        else f"estimates on fake CUDA (torch {torch.__version__}) beside ratios recorded on a GPU"
-    )
+        if args.json is not None:  # after every pair: a run cut off keeps what it measured
+            write_json(args.json, where, rows)
     print(f"budget-check: {where}, profile h200\n")
     print(table(rows))
     if any(r.kernels for r in rows):
@@ -344,15 +360,4 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {'met   ' if met else 'MISSED'} {what}: {number}")
     if not gpu:
         print("  (a preview: the check itself is this command on a GPU)")
-    if args.json is not None:
-        data = {
-            "where": where,
-            "rows": [asdict(r) for r in rows],
-            "targets": [{"target": w, "met": m, "number": n} for w, m, n in results],
-            "median_error": statistics.median(
-                [abs(r.error_ratio) for r in rows if r.error_ratio is not None] or [0.0]
-            ),
-        }
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(data, indent=1) + "\n")
     return 0
