@@ -300,6 +300,29 @@ def test_min_speedup_without_perf_runs_the_body_then_skips(fakes: pytest.Pyteste
     )
 
 
+def test_the_report_is_on_disk_after_each_test_so_a_killed_run_keeps_it(
+    fakes: pytest.Pytester,
+) -> None:
+    """A run cut off by a time limit keeps the pairs it timed: the JSON is rewritten after
+    every test with records (``complete`` false) and once more at the end (``complete`` true)."""
+    fakes.makepyfile(
+        PERF_PAIRS
+        + """
+
+def test_z_reads_the_report_mid_run():
+    import json, pathlib
+    data = json.loads(pathlib.Path("out/report.json").read_text())
+    assert data["complete"] is False
+    assert {p["label"] for p in data["pairs"]} == {"fast", "slow", "first", "second"}
+"""
+    )
+    result = _run(fakes, "--magi-perf", "--magi-report", "out/report.json")
+    result.assert_outcomes(passed=3, failed=1)  # test_slow misses its speedup
+    data = json.loads((fakes.path / "out" / "report.json").read_text())
+    assert data["complete"] is True
+    assert len(data["pairs"]) == 4
+
+
 @pytest.mark.parametrize("xdist", [NO_XDIST])
 def test_min_speedup_with_perf_times_pairs_and_reports_everything(
     fakes: pytest.Pytester, xdist: list[str], monkeypatch: pytest.MonkeyPatch

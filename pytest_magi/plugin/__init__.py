@@ -81,7 +81,9 @@ def pytest_configure(config: pytest.Config) -> None:
         _configure_worker(config, session)
     _configure_snapshots(config)
     config.stash[SESSION_KEY] = session
-    config.pluginmanager.register(RecordCollector(session), RECORD_COLLECTOR)
+    config.pluginmanager.register(
+        RecordCollector(session, writes_report=not is_xdist_worker(config)), RECORD_COLLECTOR
+    )
 
 
 def _configure_controller(config: pytest.Config, session: MagiSession) -> None:
@@ -283,8 +285,9 @@ class ActiveTests:
     """The per-test hooks, registered only in runs with tests the plugin acts on; each returns
     at once for any other test."""
 
-    def __init__(self, session: MagiSession) -> None:
+    def __init__(self, session: MagiSession, *, writes_report: bool = True) -> None:
         self.session = session
+        self.writes_report = writes_report  # the xdist controller's, never a worker's
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
@@ -428,8 +431,9 @@ class RecordCollector:
     """Registered per run: rebuilds each test's records from its teardown report's
     `user_properties` (in the xdist controller these are the workers' reports)."""
 
-    def __init__(self, session: MagiSession) -> None:
+    def __init__(self, session: MagiSession, *, writes_report: bool = True) -> None:
         self.session = session
+        self.writes_report = writes_report  # the xdist controller's, never a worker's
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if self.session.records_wanted:
@@ -442,6 +446,8 @@ class RecordCollector:
             )
         if report.when == "teardown" and report.user_properties:
             self.session.collect(report.user_properties)
+            if self.writes_report and self.session.report_path is not None:
+                _write_json_report(self.session, complete=False)
 
 
 def _worker_of(report: pytest.TestReport) -> str:
@@ -453,6 +459,28 @@ def _worker_of(report: pytest.TestReport) -> str:
     return str(worker or "")
 
 
+def _write_json_report(magi: MagiSession, *, complete: bool) -> Path:
+    """``--magi-report``'s JSON from every record so far; the environment is read once a run."""
+    from .. import report
+
+    assert magi.report_path is not None
+    if magi.report_environment is None:
+        magi.report_environment = report.environment()
+    data = report.build_report(
+        magi.pairs,
+        magi.kernel_counts,
+        options=magi.options(),
+        env=magi.report_environment,
+        compile_records=magi.compile_records,
+        estimate_records=magi.estimates,
+        locate_records=magi.locate_records,
+        duration_s=magi.duration_s(),
+        test_times=list(magi.test_times.values()),
+        complete=complete,
+    )
+    return report.write_json_report(magi.report_path, data)
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     magi = session.config.stash.get(SESSION_KEY, None)
     if magi is None or is_xdist_worker(session.config):
@@ -462,17 +490,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     from .. import report
 
     if magi.report_path is not None:
-        data = report.build_report(
-            magi.pairs,
-            magi.kernel_counts,
-            options=magi.options(),
-            compile_records=magi.compile_records,
-            estimate_records=magi.estimates,
-            locate_records=magi.locate_records,
-            duration_s=magi.duration_s(),
-            test_times=list(magi.test_times.values()),
-        )
-        magi.written.append(f"JSON {report.write_json_report(magi.report_path, data)}")
+        magi.written.append(f"JSON {_write_json_report(magi, complete=True)}")
     if magi.report_png is not None:
         magi.written.append(f"PNG {report.write_png_report(magi.report_png, magi.pairs)}")
 

@@ -48,6 +48,7 @@ class MagiSession:
     rounds: int = DEFAULT_PERF_ROUNDS
     report_path: Path | None = None
     report_png: Path | None = None
+    report_environment: dict[str, Any] | None = None  # read once, when the report is first written
     locate: bool = False
     locate_budget: float = DEFAULT_LOCATE_BUDGET
     # which tests the config guard checks: "used" (tests that use the plugin), "all", "off"

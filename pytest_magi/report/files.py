@@ -69,12 +69,16 @@ def build_report(
     locate_records: Sequence[dict[str, Any]] = (),
     duration_s: float | None = None,
     test_times: Sequence[TimedTest] = (),
+    complete: bool = True,
 ) -> dict[str, Any]:
-    """The JSON-able report: schema, timestamp, the run's wall time (`duration_s`, None where
-    not known), environment, options, every record and each test's time (`tests`)."""
+    """The JSON-able report: schema, timestamp, whether the run had ended (`complete`: False in
+    the copy rewritten after each test, so a run killed midway leaves what it measured), the
+    run's wall time (`duration_s`, None where not known), environment, options, every record
+    and each test's time (`tests`)."""
     return {
         "schema": REPORT_SCHEMA,
         "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "complete": complete,
         "duration_s": duration_s,
         "environment": env if env is not None else environment(),
         "options": dict(options or {}),
