@@ -118,10 +118,10 @@ class Profile:
 
 
 _LAUNCH_NOTE = (
-    "launch cost 3 us per launch is an assumption (a Python-launched kernel, not a CUDA graph), "
-    "not measured here; measure_profile() measures it; a channels-first bf16/fp16 convolution "
-    "moving 3x its bytes is an assumption (cuDNN's tensor-core kernels run channels-last: it "
-    "converts input and weight and converts the output back, each read and written once more)"
+    "launch cost 3 us per launch is an assumption (a kernel launched by Inductor's wrapper, not "
+    "a CUDA graph); a channels-first bf16/fp16 convolution moving 3x its bytes is an assumption "
+    "(cuDNN's tensor-core kernels run channels-last: it converts input and weight and converts "
+    "the output back, each read and written once more)"
 )
 
 PROFILES: dict[str, Profile] = {
@@ -141,12 +141,15 @@ PROFILES: dict[str, Profile] = {
         name="h200",
         bandwidth_tb_s=4.3,
         matmul_tflops=790.0,
-        fp32_tflops=67.0,
+        fp32_tflops=50.8,
         launch_us=3.0,
         source=(
-            "measured by this project on an H200: device-to-device copy about 4.3 TB/s "
-            "(datasheet HBM3e 4.8 TB/s), 8192^3 bf16 matmul 769-798 TFLOP/s (790 taken); fp32 "
-            "67 TFLOP/s from the datasheet; " + _LAUNCH_NOTE
+            "measured on an H200 by measure_profile (torch 2.11): device-to-device copy 4.24-4.3 "
+            "TB/s (datasheet HBM3e 4.8 TB/s), 8192^3 bf16 matmul 769-798 TFLOP/s (790 taken), "
+            "fp32 matmul with TF32 off 50.8 TFLOP/s; back-to-back empty Triton launches from "
+            "Python measured 14.4 us, which moves every suite pair's estimate further from its "
+            "measured ratio (docs/results.md, 'Perf budgets against the GPU'), so 3 us is kept; "
+            + _LAUNCH_NOTE
         ),
     ),
 }
