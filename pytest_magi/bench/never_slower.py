@@ -17,8 +17,15 @@ Per model, in one process (`pytest_magi.models.zoo`, random weights, full size, 
    the dtype's floor)).
 3. The ratio: `pytest_magi.timing.measure_pair` (interleaved rounds, CUDA events, L2 flushed,
    median of per-round ratios).
-4. "Warm": a second magi copy compiled with the decision cache the first one filled; every
-   decision is then read, not measured, and each graph compiles once.
+4. "Warm": a second copy of each side compiled in the same process, magi's with the decision
+   cache the first one filled (every decision is then read, not measured, and each graph
+   compiles once).
+
+Each of the four compiles is printed with the phases it spent its time in (dynamo's own
+timers, `pytest_magi.measure.compile_phases`), and magi's cold one with where its backend's
+seconds went (compile, discarded variants, timing). A compile's place in its process moves
+its time (docs/results.md, "Method"): the first-compile-in-a-fresh-process figure is the
+cold-compile recipe in docs/results.md, "Cold compile".
 
 Inductor's FX graph cache is off for every compile (`--keep-fx-cache` keeps it), so a warm
 compile is cheaper only by the decisions it reads. The table goes to stdout (markdown) and the
@@ -50,6 +57,7 @@ from magi_passes import MagiBackend
 from magi_passes.compile import forms
 from magi_passes.compile.decisions import Decider, DecisionCache
 from pytest_magi import zoo
+from pytest_magi.measure import compile_phases
 from pytest_magi.measure.timing import device_name, measure_pair
 from pytest_magi.numerics.judgment import (
     REFERENCE_DTYPES,
@@ -78,6 +86,11 @@ class Row:
     compile_baseline_s: float = 0.0
     compile_magi_cold_s: float = 0.0
     compile_magi_warm_s: float = 0.0
+    compile_baseline_warm_s: float = 0.0
+    # compile -> {phase label: seconds}; compiles "torch.compile cold", "magi cold",
+    # "magi warm", "torch.compile warm"
+    phases: dict[str, dict[str, float]] = field(default_factory=dict)
+    magi_seconds: str = ""  # the cold magi backend's seconds_text()
     graphs: int = 0
     measured: int = 0
     kept_plain: int = 0
@@ -115,13 +128,40 @@ def _time_limit(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def _timed_first_call(call: Callable[[], Any], limit: float = 0) -> tuple[float, Any]:
+def _timed_first_call(
+    call: Callable[[], Any], limit: float = 0, phases: dict[str, float] | None = None
+) -> tuple[float, Any]:
+    """Seconds of ``call()`` (a compiled model's first call), synchronised, and its result;
+    ``phases`` (where given) is filled with the dynamo phases the call spent them in."""
     _sync()
     start = time.perf_counter()
-    with _time_limit(limit):
+    with _time_limit(limit), compile_phases.compile_phases() as spent:
         out = call()
-    _sync()
+        _sync()
+    if phases is not None:
+        phases.update(compile_phases.shown(spent))
     return time.perf_counter() - start, out
+
+
+def phase_lines(row: Row) -> list[str]:
+    """One line per compile of ``row``: its seconds and the phases it spent them in."""
+    seconds = {
+        "torch.compile cold": row.compile_baseline_s,
+        "magi cold": row.compile_magi_cold_s,
+        "magi warm": row.compile_magi_warm_s,
+        "torch.compile warm": row.compile_baseline_warm_s,
+    }
+    lines = []
+    for name, phases in row.phases.items():
+        parts = compile_phases.summary(
+            {
+                key: phases[label.strip()]
+                for label, key in compile_phases.PHASES
+                if label.strip() in phases
+            }
+        )
+        lines.append(f"{name} {seconds.get(name, 0.0):.1f} s: {parts}")
+    return lines
 
 
 @contextlib.contextmanager
@@ -154,14 +194,15 @@ def bench(name: str, args: argparse.Namespace, log: Callable[[str], None]) -> Ro
         backend = MagiBackend(config, backend_options, decider=Decider(cache=DecisionCache(folder)))
         return backend, zoo.ZooPair(model, candidate=backend, **compile_kwargs)
 
-    def first_call(side: str) -> tuple[float, Any]:
-        return _timed_first_call(lambda: pair.run(side), args.compile_limit)
+    def first_call(side: str, phases: str) -> tuple[float, Any]:
+        spent = row.phases[phases] = {}
+        return _timed_first_call(lambda: pair.run(side), args.compile_limit, spent)
 
     with _fx_cache(args.keep_fx_cache):
         cold, pair = measured_pair()
         start = time.perf_counter()
         try:
-            row.compile_baseline_s, base = first_call("baseline")
+            row.compile_baseline_s, base = first_call("baseline", "torch.compile cold")
         except (Exception, CompileTimeout) as exc:
             row.baseline_failure = f"{type(exc).__name__}: {str(exc).strip().splitlines()[0]}"
             log(
@@ -171,10 +212,13 @@ def bench(name: str, args: argparse.Namespace, log: Callable[[str], None]) -> Ro
             torch._dynamo.reset()
             row.compile_kwargs = "dynamic=False"
             cold, pair = measured_pair(dynamic=False)
-            row.compile_baseline_s, base = first_call("baseline")
+            row.compile_baseline_s, base = first_call("baseline", "torch.compile cold")
         log(f"  compiled: torch.compile {row.compile_baseline_s:.1f} s")
-        row.compile_magi_cold_s, cand = first_call("candidate")
-        log(f"  compiled: magi (cold decisions) {row.compile_magi_cold_s:.1f} s")
+        row.compile_magi_cold_s, cand = first_call("candidate", "magi cold")
+        row.magi_seconds = cold.seconds_text()
+        log(
+            f"  compiled: magi (cold decisions) {row.compile_magi_cold_s:.1f} s: {row.magi_seconds}"
+        )
         row.graphs = len(cold.decisions)
         row.measured = sum(d.source == "measured" for d in cold.decisions)
         row.kept_plain = sum(d.choice == "plain" for d in cold.decisions)
@@ -212,12 +256,23 @@ def bench(name: str, args: argparse.Namespace, log: Callable[[str], None]) -> Ro
         # the candidate again, its config and form, with the decisions the first compile stored
         warm_backend = MagiBackend(config, decider=Decider(cache=DecisionCache(folder)))
         warm = model.compile(backend=warm_backend, **pair.side_options["candidate"])
-        row.compile_magi_warm_s, _ = _timed_first_call(warm.run, args.compile_limit)
+        row.compile_magi_warm_s, _ = _timed_first_call(
+            warm.run, args.compile_limit, row.phases.setdefault("magi warm", {})
+        )
         cached = sum(d.source == "cached" for d in warm_backend.decisions)
         log(
             f"  warm: magi {row.compile_magi_warm_s:.1f} s ({cached} of "
             f"{len(warm_backend.decisions)} decisions read from the cache)"
         )
+        del warm
+        # torch.compile again, as the cold one was compiled (same process, same caches)
+        again = model.compile(**pair.side_options["baseline"])
+        row.compile_baseline_warm_s, _ = _timed_first_call(
+            again.run, args.compile_limit, row.phases.setdefault("torch.compile warm", {})
+        )
+        log(f"  warm: torch.compile {row.compile_baseline_warm_s:.1f} s")
+        for line in phase_lines(row):
+            log(f"    {line}")
     return row
 
 
@@ -227,7 +282,7 @@ def format_table(rows: list[Row], device: str, args: argparse.Namespace) -> str:
         f"measured decisions",
         "",
         "| model | torch.compile ms | magi ms | magi / tc | spread | rel-L2 eager / tc / magi "
-        "(bound) | numerics | compile s: tc / magi cold / magi warm | graphs measured "
+        "(bound) | numerics | compile s: tc cold / magi cold / tc warm / magi warm | graphs measured "
         "(kept plain) |",
         "| --- | ---: | ---: | ---: | ---: | --- | --- | --- | --- |",
     ]
@@ -243,8 +298,20 @@ def format_table(rows: list[Row], device: str, args: argparse.Namespace) -> str:
             f"| {model} | {r.baseline_ms:.2f} | {r.magi_ms:.2f} | **{r.ratio:.3f}x** | "
             f"{r.spread:.1%} | {eager} / {r.baseline_l2:.2e} / {r.magi_l2:.2e} ({r.bound:.2e}) | "
             f"{r.numerics} | {r.compile_baseline_s:.0f} / {r.compile_magi_cold_s:.0f} / "
-            f"{r.compile_magi_warm_s:.0f} | {r.measured} of {r.graphs} ({r.kept_plain}) |"
+            f"{r.compile_baseline_warm_s:.0f} / {r.compile_magi_warm_s:.0f} | "
+            f"{r.measured} of {r.graphs} ({r.kept_plain}) |"
         )
+    phased = [r for r in rows if r.phases and not r.error]
+    if phased:
+        lines += [
+            "",
+            "Where each compile went (dynamo's phase timers; nested phases in parentheses):",
+        ]
+        for r in phased:
+            lines.append(
+                f"- {r.model}" + (f" (magi cold: {r.magi_seconds})" if r.magi_seconds else "")
+            )
+            lines += [f"  - {line}" for line in phase_lines(r)]
     return "\n".join(lines)
 
 
