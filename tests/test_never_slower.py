@@ -1,11 +1,14 @@
-"""The zoo benchmark's never-slower mode on CPU: the compile time limit and how a torch.compile
-baseline that does not compile is reported."""
+"""The zoo benchmark's compile-time reporting on CPU: the never-slower mode's time limit, how a
+torch.compile baseline that does not compile is reported and where each compile went; the
+cold-compile mode's fresh processes, warm starts, verdicts and argument errors."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import signal
 import time
+from pathlib import Path
 
 import pytest
 
@@ -82,3 +85,81 @@ def test_a_first_call_records_the_phases_it_spent_its_time_in() -> None:
     seconds, out = never_slower._timed_first_call(lambda: fn(torch.ones(3)), phases=phases)
     assert seconds > 0 and out.shape == (3,)
     assert phases.get("frame compiles", 0) > 0 and "dynamo tracing" in phases
+
+
+# --------------------------------------------------------------------------- cold-compile mode
+def _cold(run: str, seconds: float, **extra: object) -> dict[str, object]:
+    return {"run": run, "seconds": seconds, "phases": {}, **extra}
+
+
+def test_cold_compile_verdicts_compare_means_over_processes() -> None:
+    from pytest_magi.bench import cold_compile
+
+    records = [
+        _cold("torch.compile, cold", 80.0),
+        _cold("magi, cold", 190.0),
+        _cold("magi, cold", 180.0),
+        _cold("torch.compile, cold", 82.0),
+        _cold("magi, decision file", 60.0),
+        _cold("magi, warm caches", 34.0),
+    ]
+    (cold, met_cold, number), (file, met_file, _), (warm, met_warm, warm_number) = (
+        cold_compile.verdicts(records)
+    )
+    assert cold == "cold compile at most 1.1x torch.compile's"
+    assert met_cold is False and number == "2.284x (185.0 s against 81.0 s)"
+    assert met_file is False and "decision file" in file
+    assert met_warm is True and warm_number == "0.420x (34.0 s)"
+    table = cold_compile.table({"held-out": records})
+    assert (
+        "| held-out | 80.0 / 82.0 | 190.0 / 180.0 | 2.284x | 60.0 | 34.0 | MISSED, MISSED, met |"
+        in table
+    )
+
+
+def test_cold_compile_says_what_it_could_not_measure() -> None:
+    from pytest_magi.bench import cold_compile
+
+    records = [_cold("torch.compile, cold", 10.0), {"run": "magi, cold", "error": "rc 1"}]
+    assert cold_compile.verdicts(records) == [
+        ("cold compile at most 1.1x torch.compile's", None, "not measured")
+    ]
+    assert "FAILED rc 1" in cold_compile._line({"run": "magi, cold", "error": "rc 1"})
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--models", "no-such-vae"], "unknown no-such-vae"),
+        (["--models", "tv:resnet"], "unknown tv:resnet"),
+        (["--models", "sd-vae", "--order", "mm"], "--order 'mm': letters t and m"),
+    ],
+)
+def test_cold_compile_refuses_bad_arguments_naming_them(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pytest_magi.bench import cold_compile
+
+    with pytest.raises(SystemExit):
+        cold_compile.main(argv)
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_cold_compile_runs_each_side_in_a_fresh_process_and_warm_starts_faster(
+    tmp_path: Path,
+) -> None:
+    from pytest_magi.bench import cold_compile
+
+    out = tmp_path / "cold.json"
+    argv = ["--models", "sd-vae", "--size", "tiny", "--dtype", "fp32", "--order", "tm"]
+    assert cold_compile.main([*argv, "--json", str(out)]) == 0
+    records = json.loads(out.read_text())["sd-vae"]
+    assert [r["run"] for r in records] == [
+        "torch.compile, cold",
+        "magi, cold",
+        "magi, warm caches",  # no decision was measured on a CPU: no decision file to load
+    ]
+    assert all("error" not in r and r["seconds"] > 0 and r["phases"] for r in records), records
+    assert records[1]["graphs"] >= 1 and records[1]["decisions"]["measured"] == 0
+    assert records[2]["seconds"] < records[1]["seconds"]  # Inductor's and Triton's caches kept

@@ -16,6 +16,7 @@ MODES: dict[str, tuple[str, tuple[str, ...], str]] = {
     "locate": ("numerics", ("--locate",), "where a compiled model's numbers go wrong"),
     "never-slower": ("never_slower", (), "magi with measured decisions vs torch.compile"),
     "compile-time": ("compile_time", (), "where a model's compile time goes (fake CUDA)"),
+    "cold-compile": ("cold_compile", (), "each first compile in a fresh process, and warm starts"),
     "budget-check": ("budget_check", (), "perf budget estimates against the GPU, pair by pair"),
     "census": ("census", (), "the Wan decoder's form chunk by chunk: launches, bytes (fake CUDA)"),
     "passes": ("passes", (), "the project's own models, static and dynamic, each pass alone"),

@@ -1,0 +1,322 @@
+"""Cold-compile mode of the zoo benchmark: each first compile in a fresh process, as a user meets it.
+
+    python benchmarks/zoo.py cold-compile --models cogvideox-vae,tv:r3d_18 --json cold.json
+    python benchmarks/zoo.py cold-compile --models sd-vae --size tiny --dtype fp32   # any machine
+
+Per model, processes one after the other, each with empty Inductor, Triton and decision caches
+(fresh ``TORCHINDUCTOR_CACHE_DIR``, ``TRITON_CACHE_DIR`` and ``MAGI_DECISION_CACHE_DIR``):
+torch.compile, magi, magi, torch.compile (`--order`), each compiling the model as users write it
+(``torch.compile(module)``, ``magi_compile(module)``) and timing its first call, synchronised,
+with the phases it spent it in (`pytest_magi.measure.compile_phases`). Then two magi processes
+that start from what a cold one left: ``magi, decision file`` (empty caches, the decisions the
+first magi process measured loaded from a file through ``MAGI_DECISIONS_FILE``) and ``magi,
+warm caches`` (that process's Inductor, Triton and decision caches). The verdicts: magi's cold
+compile at most 1.1x torch.compile's (mean over processes), and each warm start at most 0.5x
+torch.compile's cold compile.
+
+``--models`` takes zoo names and ``tv:NAME`` for torchvision's video classifiers (``r3d_18``,
+``mc3_18``, ``r2plus1d_18``, ``s3d``: random weights, batch 4, 16 frames of 112 x 112), which no
+compile form covers. The table goes to stdout; ``--json`` writes every process's record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+SIDES = ("torch.compile", "magi")
+COLD_RATIO = 1.1  # magi's cold compile at most this times torch.compile's
+WARM_RATIO = 0.5  # a warm start at most this times torch.compile's cold compile
+TORCHVISION = ("r3d_18", "mc3_18", "r2plus1d_18", "s3d")
+DTYPES = ("bf16", "fp16", "fp32")
+CACHE_VARIABLES = ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR", "MAGI_DECISION_CACHE_DIR")
+
+
+# --------------------------------------------------------------------------- one process
+def _load(name: str, size: str, device: str, dtype: Any) -> tuple[Any, Any, Any]:
+    """(the module a user compiles, a setter that puts its compiled copy in place, the call)."""
+    import torch
+
+    if name.startswith("tv:"):
+        arch = name[3:]
+        if arch not in TORCHVISION:
+            raise ValueError(f"--models {name!r}: torchvision video models are {TORCHVISION}")
+        from torchvision.models import video
+
+        net = getattr(video, arch)(weights=None).to(device=device, dtype=dtype).eval()
+        frames, side = (16, 112) if size == "full" else (4, 32)
+        x = torch.randn(4 if size == "full" else 1, 3, frames, side, side, device=device)
+        holder = {"module": net}
+        return (
+            net,
+            lambda compiled: holder.update(module=compiled),
+            lambda: holder["module"](x.to(dtype)),
+        )
+    from .. import zoo
+
+    model = zoo.load(name, size, device=device, dtype=dtype)
+    if model.attr is None:
+        holder = {"model": model}
+        return (
+            model.owner,
+            lambda compiled: holder.update(model=_replaced(model, compiled)),
+            lambda: holder["model"].run(),
+        )
+    return (
+        getattr(model.owner, model.attr),
+        lambda compiled: setattr(model.owner, model.attr, compiled),
+        model.run,
+    )
+
+
+def _replaced(model: Any, owner: Any) -> Any:
+    import dataclasses
+
+    return dataclasses.replace(model, owner=owner)
+
+
+def child(side: str, name: str, size: str, dtype_name: str, out: Path, export: Path | None) -> None:
+    """Compile ``name`` one way in this process, time its first call and write the record."""
+    import torch
+
+    from magi_passes import magi_compile
+
+    from ..measure import compile_phases
+
+    dtype = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}[dtype_name]
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    module, put, call = _load(name, size, device, dtype)
+    compiled = torch.compile(module) if side == "torch.compile" else magi_compile(module)
+    put(compiled)
+
+    def sync() -> None:
+        if device == "cuda":
+            torch.cuda.synchronize()
+
+    sync()
+    start = time.perf_counter()
+    with torch.no_grad(), compile_phases.compile_phases() as spent:
+        call()
+        sync()
+    seconds = time.perf_counter() - start
+    record: dict[str, Any] = {
+        "model": name,
+        "side": side,
+        "seconds": round(seconds, 3),
+        "phases": compile_phases.shown(spent),
+        "device": torch.cuda.get_device_name() if device == "cuda" else "cpu",
+        "torch": torch.__version__,
+    }
+    backend = getattr(compiled, "magi_backend", None)
+    if backend is not None:
+        sources = [d.source for d in backend.decisions]
+        record["magi_seconds"] = backend.seconds_text()
+        record["decisions"] = {s: sources.count(s) for s in ("measured", "cached", "static")}
+        record["graphs"] = len(backend.decisions)
+        if export is not None and sources.count("measured"):
+            from magi_passes.compile.decision_files import export_decisions
+
+            export_decisions(export)
+    out.write_text(json.dumps(record) + "\n")
+
+
+# --------------------------------------------------------------------------- the parent
+def _run_child(
+    side: str,
+    name: str,
+    args: argparse.Namespace,
+    caches: Path,
+    *,
+    env: dict[str, str],
+    export: Path | None = None,
+) -> dict[str, Any]:
+    caches.mkdir(parents=True, exist_ok=True)
+    out = caches / "record.json"
+    command = [
+        sys.executable,
+        "-m",
+        "pytest_magi.bench.cold_compile",
+        "--child",
+        side,
+        "--models",
+        name,
+        "--size",
+        args.size,
+        "--dtype",
+        args.dtype,
+        "--out",
+        str(out),
+    ]
+    if export is not None:
+        command += ["--export", str(export)]
+    variables = {**os.environ, **env}
+    for variable, folder in zip(CACHE_VARIABLES, ("inductor", "triton", "decisions"), strict=True):
+        variables[variable] = str(caches / folder)
+    done = subprocess.run(command, env=variables, capture_output=True, text=True, check=False)
+    if done.returncode != 0 or not out.exists():
+        tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
+        return {"model": name, "side": side, "error": " | ".join(tail) or f"rc {done.returncode}"}
+    return dict(json.loads(out.read_text()))
+
+
+def bench(name: str, args: argparse.Namespace, root: Path, log: Any) -> list[dict[str, Any]]:
+    """Every process of one model, in order; each record is logged as it comes."""
+    records = []
+    order = [SIDES[0] if c == "t" else SIDES[1] for c in args.order]
+    decisions = root / f"{name.replace(':', '-')}-decisions.json"
+    first_magi: Path | None = None
+    for i, side in enumerate(order):
+        caches = root / f"{name.replace(':', '-')}-{i}"
+        export = decisions if side == "magi" and first_magi is None else None
+        record = _run_child(side, name, args, caches, env={}, export=export)
+        record["run"] = f"{side}, cold"
+        if side == "magi" and first_magi is None and "error" not in record:
+            first_magi = caches
+        records.append(record)
+        log(_line(record))
+    if first_magi is not None and not args.no_warm:
+        if decisions.exists():
+            record = _run_child(
+                "magi",
+                name,
+                args,
+                root / f"{name.replace(':', '-')}-file",
+                env={"MAGI_DECISIONS_FILE": str(decisions)},
+            )
+            record["run"] = "magi, decision file"
+            records.append(record)
+            log(_line(record))
+        record = _run_child("magi", name, args, first_magi, env={})
+        record["run"] = "magi, warm caches"
+        records.append(record)
+        log(_line(record))
+    return records
+
+
+def _line(record: dict[str, Any]) -> str:
+    from ..measure import compile_phases
+
+    if "error" in record:
+        return f"  {record['run']}: FAILED {record['error'][:300]}"
+    phases = record.get("phases", {})
+    text = compile_phases.summary(
+        {
+            key: phases[label.strip()]
+            for label, key in compile_phases.PHASES
+            if label.strip() in phases
+        }
+    )
+    extra = f"; {record['magi_seconds']}" if "magi_seconds" in record else ""
+    return f"  {record['run']}: {record['seconds']:.1f} s ({text}{extra})"
+
+
+def verdicts(records: Sequence[dict[str, Any]]) -> list[tuple[str, bool | None, str]]:
+    """(what, met (None: not measured), the number) for one model's records."""
+
+    def mean(run: str) -> float | None:
+        values = [r["seconds"] for r in records if r.get("run") == run and "error" not in r]
+        return statistics.mean(values) if values else None
+
+    tc, magi = mean("torch.compile, cold"), mean("magi, cold")
+    out: list[tuple[str, bool | None, str]] = []
+    if tc is None or magi is None:
+        return [(f"cold compile at most {COLD_RATIO}x torch.compile's", None, "not measured")]
+    out.append(
+        (
+            f"cold compile at most {COLD_RATIO}x torch.compile's",
+            magi / tc <= COLD_RATIO,
+            f"{magi / tc:.3f}x ({magi:.1f} s against {tc:.1f} s)",
+        )
+    )
+    for run in ("magi, decision file", "magi, warm caches"):
+        seconds = mean(run)
+        what = f"{run.split(', ')[1]}: at most {WARM_RATIO}x torch.compile's cold compile"
+        if seconds is None:
+            out.append((what, None, "not measured"))
+        else:
+            out.append((what, seconds / tc <= WARM_RATIO, f"{seconds / tc:.3f}x ({seconds:.1f} s)"))
+    return out
+
+
+def table(results: dict[str, list[dict[str, Any]]]) -> str:
+    lines = [
+        "| model | torch.compile cold s | magi cold s | magi / tc | decision file s | warm caches s "
+        "| targets |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for name, records in results.items():
+
+        def cell(run: str, records: Sequence[dict[str, Any]] = records) -> str:
+            values = [r["seconds"] for r in records if r.get("run") == run and "error" not in r]
+            return " / ".join(f"{v:.1f}" for v in values) or "-"
+
+        marks = []
+        ratio = "-"
+        for what, met, number in verdicts(records):
+            if what.startswith("cold") and met is not None:
+                ratio = number.split(" ")[0]
+            marks.append("?" if met is None else "met" if met else "MISSED")
+        lines.append(
+            f"| {name} | {cell('torch.compile, cold')} | {cell('magi, cold')} | {ratio} | "
+            f"{cell('magi, decision file')} | {cell('magi, warm caches')} | {', '.join(marks)} |"
+        )
+    lines.append(
+        f"\ntargets: cold at most {COLD_RATIO}x, decision file, warm caches, each at most "
+        f"{WARM_RATIO}x torch.compile's cold compile"
+    )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="zoo.py cold-compile", description=__doc__.split("\n")[0])
+    parser.add_argument("--models", required=True, help="zoo names and tv:NAME, comma-separated")
+    parser.add_argument("--size", default="full", choices=("tiny", "full"))
+    parser.add_argument("--dtype", default="bf16", choices=DTYPES)
+    parser.add_argument(
+        "--order", default="tmmt", help="cold processes in turn: t torch.compile, m magi"
+    )
+    parser.add_argument("--no-warm", action="store_true", help="leave out the two warm starts")
+    parser.add_argument("--json", type=Path, default=None, help="every process's record")
+    parser.add_argument("--child", choices=SIDES, help=argparse.SUPPRESS)
+    parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--export", type=Path, default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    names = [n for n in args.models.split(",") if n]
+    if args.child is not None:
+        child(args.child, names[0], args.size, args.dtype, args.out, args.export)
+        return 0
+    if not args.order or set(args.order) - {"t", "m"} or "t" not in args.order:
+        parser.error(f"--order {args.order!r}: letters t and m, with at least one t, e.g. tmmt")
+    from .. import zoo
+
+    unknown = [n for n in names if not n.startswith("tv:") and n not in zoo.all_names()]
+    unknown += [n for n in names if n.startswith("tv:") and n[3:] not in TORCHVISION]
+    if unknown:
+        parser.error(
+            f"--models: unknown {', '.join(unknown)}; zoo models: {', '.join(zoo.all_names())}; "
+            f"torchvision: {', '.join('tv:' + t for t in TORCHVISION)}"
+        )
+    results: dict[str, list[dict[str, Any]]] = {}
+    with tempfile.TemporaryDirectory(prefix="magi-cold-") as folder:
+        for name in names:
+            print(f"## {name}", flush=True)
+            results[name] = bench(name, args, Path(folder), lambda t: print(t, flush=True))
+            if args.json is not None:
+                args.json.parent.mkdir(parents=True, exist_ok=True)
+                args.json.write_text(json.dumps(results, indent=1) + "\n")
+    print()
+    print(table(results))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
