@@ -82,6 +82,11 @@ class PassConfig:
       before compile time: off only for one compile per graph by the static rules, which CPU,
       fake CUDA and training graphs always use.
       Measured: docs/results.md, "Never slower: the zoo".
+    - `share_decisions_across_shapes` (off): with `measure_decisions`, a graph of the same
+      structure as one already timed at other shapes (`decisions.decision_family`: integer
+      literals and input sizes left out) takes that decision without being compiled twice and
+      timed, where the timed gap was 10% or more either way; a closer call is timed again. Off
+      until it is measured against full measurement on the zoo.
     - `channels_last_conv_state` (off): where the channels-last rewrite fires, graph outputs
       that are a causal convolution's state (the last frames of its input, handed to the next
       call and concatenated in front of its input there) are laid out channels-last too, so the
@@ -235,6 +240,7 @@ class PassConfig:
     work_around_inductor_bugs: bool = True
     work_around_sympy_first: bool = False
     measure_decisions: bool = True
+    share_decisions_across_shapes: bool = False
     channels_last_conv_state: bool = False
     enable_norm_rsqrt: bool = True
     enable_group_norm_stats: bool = True

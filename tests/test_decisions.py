@@ -755,3 +755,88 @@ def test_the_wall_timer_takes_a_call_that_fills_the_target_as_the_round():
     calls.clear()
     ms = wall_timer(lambda x: calls.append(x), [1], target_s=0.001)
     assert len(calls) > 2 and ms > 0
+
+
+# --------------------------------------------------------------------------- shared across shapes
+def _compile_static(model, x, backend):
+    with torch.no_grad():
+        return torch.compile(model, backend=backend, dynamic=False)(x)
+
+
+def _sharing(tmp_path, timer, share=True):
+    return MagiBackend(
+        PassConfig(share_decisions_across_shapes=share),
+        decider=Decider(timer=timer, rounds=3, min_rounds=3, cache=DecisionCache(tmp_path)),
+    )
+
+
+def test_a_block_at_another_shape_takes_its_familys_decisive_decision(tmp_path):
+    model = Block().eval()
+    timer = FakeTimer(magi=1.0, plain=2.0)
+    backend = _sharing(tmp_path, timer)
+    for size in (6, 8):
+        x = torch.randn(1, 4, 3, size, size)
+        torch.testing.assert_close(_compile_static(model, x, backend), model(x))
+    measured, shared = backend.decisions
+    assert (measured.source, shared.source) == ("measured", "shared")
+    assert shared.choice == "magi" and shared.key != measured.key
+    assert "plain 2.000 ms vs magi 1.000 ms): its 2.00x gap carries over" in shared.reason
+    assert shared.describe().startswith("shared: the same structure at other shapes was timed")
+    assert timer.calls.count("magi") == timer.calls.count("plain") == 3  # the first shape only
+    assert len(backend.discarded) == 1  # one plain variant compiled to be timed, not two
+    assert backend.managers[-1].fired("conv_channels_last")
+    assert "(1 measured, 0 cached, 1 shared); kept plain 0 of 2 decided" in backend.seconds_text()
+    # never stored: the cache holds what was timed
+    assert sorted(p.stem for p in tmp_path.glob("*.json")) == [measured.key]
+
+
+def test_a_familys_decision_read_from_the_cache_decides_its_other_shapes(tmp_path):
+    model = Block().eval()
+    _compile_static(model, torch.randn(1, 4, 3, 6, 6), _sharing(tmp_path, FakeTimer(2.0, 1.0)))
+    torch._dynamo.reset()
+    timer = FakeTimer(magi=1.0, plain=9.0)  # would keep magi, if it were asked
+    again = _sharing(tmp_path, timer)
+    for size in (6, 8):
+        x = torch.randn(1, 4, 3, size, size)
+        torch.testing.assert_close(_compile_static(model, x, again), model(x))
+    assert [(d.source, d.choice) for d in again.decisions] == [
+        ("cached", "plain"),
+        ("shared", "plain"),
+    ]
+    assert timer.calls == [] and again.discarded == []
+    assert not again.managers[-1].fired("conv_channels_last")
+
+
+@pytest.mark.parametrize(
+    ("magi", "plain", "share"),
+    [
+        pytest.param(1.0, 1.05, True, id="a-5%-gap-is-timed-again"),
+        pytest.param(1.0, 2.0, False, id="off-by-default"),
+    ],
+)
+def test_a_close_call_or_sharing_off_times_every_shape(tmp_path, magi, plain, share):
+    model = Block().eval()
+    backend = _sharing(tmp_path, FakeTimer(magi, plain), share=share)
+    if not share:
+        assert PassConfig().share_decisions_across_shapes is False
+        backend = MagiBackend(
+            decider=Decider(timer=FakeTimer(magi, plain), rounds=3, cache=DecisionCache(tmp_path))
+        )
+    for size in (6, 8):
+        _compile_static(model, torch.randn(1, 4, 3, size, size), backend)
+    assert [d.source for d in backend.decisions] == ["measured", "measured"]
+    assert len(backend.discarded) == 2
+
+
+def test_a_family_leaves_out_sizes_and_keeps_ops_dtypes_and_layouts():
+    from magi_passes.compile.decisions import decision_family
+
+    def family(fn, *inputs):
+        gm = torch.fx.symbolic_trace(fn)
+        return decision_family(gm, inputs, device_name="cpu", torch_version="t", passes_uuid="u")
+
+    x, y = torch.randn(2, 8), torch.randn(4, 16)
+    assert family(lambda a: a.view(-1, 4).sin(), x) == family(lambda a: a.view(-1, 8).sin(), y)
+    assert family(lambda a: a.sin(), x) != family(lambda a: a.cos(), x)
+    assert family(lambda a: a.sin(), x) != family(lambda a: a.sin(), x.half())
+    assert family(lambda a: a.sin(), x) != family(lambda a: a.sin(), y.t())  # another layout

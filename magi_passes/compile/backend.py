@@ -32,7 +32,15 @@ from .. import _validate
 from ..config import ENV_PREFIX, PassConfig, check_pass_config
 from ..fx.predicates import is_dynamic
 from ..passes.channels_last import fires_on
-from .decisions import Decider, Decision, decision_key, mutates_inputs
+from .decisions import (
+    Decider,
+    Decision,
+    carries,
+    decision_family,
+    decision_key,
+    mutates_inputs,
+    shared_decision,
+)
 from .gates import _has_conv3d, _measured_passes_cannot_fire
 from .manager import PassManager
 from .options import compile_scope, config_snapshot, split_options
@@ -114,6 +122,9 @@ class MagiBackend:
         self.seconds: dict[str, float] = dict.fromkeys(SECONDS_KEYS, 0.0)
         # the bug (`workarounds.sympy_failure`) of each graph compiled again after a failed try
         self.retried: list[str] = []
+        # family (`decisions.decision_family`) -> the timed decision that decides its other
+        # members, under PassConfig.share_decisions_across_shapes; close calls are not kept
+        self.families: dict[str, Decision] = {}
         # Inductor's compile workers, started now where CUDA is in use, else at the first graph
         self.workers_started = warm_compile_workers(self.inductor_config_patches)
 
@@ -151,13 +162,15 @@ class MagiBackend:
         21 decided" (decided: measured or cached; the rest kept magi)."""
         sources = [d.source for d in self.decisions]
         measured, cached = sources.count("measured"), sources.count("cached")
+        shared = sources.count("shared")
         plain = sum(1 for d in self.decisions if d.source != "static" and d.choice == "plain")
         decisions = self.seconds["compile_discarded"] + self.seconds["measure"]
         return (
             f"compile {self.seconds['compile']:.1f} s ({len(self.managers)} graphs), decisions "
             f"{decisions:.1f} s: discarded variants {self.seconds['compile_discarded']:.1f} s "
             f"({len(self.discarded)}), timing {self.seconds['measure']:.1f} s ({measured} "
-            f"measured, {cached} cached); kept plain {plain} of {measured + cached} decided"
+            f"measured, {cached} cached{f', {shared} shared' if shared else ''}); kept plain "
+            f"{plain} of {measured + cached + shared} decided"
             + (f"; {self.retried_text()}" if self.retried else "")
         )
 
@@ -241,11 +254,28 @@ class MagiBackend:
             torch_version=str(torch.__version__),
             passes_uuid=manager.uuid(),
         )
+        family = (
+            decision_family(
+                gm,
+                inputs,
+                device_name=device_name,
+                torch_version=str(torch.__version__),
+                passes_uuid=manager.uuid(),
+            )
+            if pass_config.share_decisions_across_shapes
+            else None
+        )
         cached = decider.cache.load(key) if decider.cache is not None else None
         if cached is not None:
             config = pass_config if cached.choice == "magi" else plain_config
             variant = self._compile(gm, inputs, config, extra)
+            self._evidence(family, cached)
             return self._chosen(variant, dataclasses.replace(cached, source="cached"))
+        evidence = self.families.get(family) if family is not None else None
+        if evidence is not None:
+            config = pass_config if evidence.choice == "magi" else plain_config
+            variant = self._compile(gm, inputs, config, extra)
+            return self._chosen(variant, shared_decision(evidence, key))
         magi = self._compile(_graph_copy(gm), inputs, pass_config, extra)
         changed = _measured_passes_applied(magi.manager)
         if magi.manager.history and not changed:
@@ -272,9 +302,15 @@ class MagiBackend:
         decision = decider.decide(magi_ms, plain_ms, key=key, passes=changed, rounds=rounds)
         if decider.cache is not None:
             decider.cache.store(decision)
+        self._evidence(family, decision)
         kept, dropped = (magi, plain) if decision.choice == "magi" else (plain, magi)
         self._discard(dropped)
         return self._chosen(kept, decision)
+
+    def _evidence(self, family: str | None, decision: Decision) -> None:
+        """Keep a timed decision whose gap `carries` for the other graphs of its family."""
+        if family is not None and family not in self.families and carries(decision):
+            self.families[family] = decision
 
     def _options(self, options: dict[str, Any] | None) -> tuple[PassConfig, dict[str, Any]]:
         """The `PassConfig` and Inductor patches of a graph compiled with ``options``: the split

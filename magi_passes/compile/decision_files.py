@@ -31,7 +31,7 @@ CACHE_SUBDIR = "magi_decisions"
 SCHEMA = 1
 DEFAULT_MARGIN = 0.02
 CHOICES = ("magi", "plain")
-SOURCES = ("measured", "cached", "static")
+SOURCES = ("measured", "cached", "static", "shared")
 FILES_ENV = "MAGI_DECISIONS_FILE"
 FILE_SCHEMA = "magi-decisions/1"
 FILE_FIELDS = ("schema", "created", "torch", "devices", "decisions")
@@ -49,7 +49,8 @@ class Decision:
     """Which variant of one graph was compiled, and why.
 
     `choice`: "magi" (the passes as their static rules decide) or "plain" (the measured passes
-    off). `source`: "measured" (timed now), "cached" (timed by an earlier compile) or "static"
+    off). `source`: "measured" (timed now), "cached" (timed by an earlier compile), "shared"
+    (decided by a graph of the same structure timed at other shapes, never stored) or "static"
     (not measured: `reason` says why). `recorded_in`: the decision file it was read from.
     """
 
@@ -80,7 +81,7 @@ class Decision:
     def describe(self) -> str:
         """`measured: plain 1.31 ms vs magi 1.52 ms (margin 2%), kept plain`, or the static why."""
         if self.magi_ms is None or self.plain_ms is None:
-            return f"static: {self.reason}"
+            return f"{self.source}: {self.reason}"
         text = (
             f"{self.source}: plain {self.plain_ms:.3f} ms vs magi {self.magi_ms:.3f} ms "
             f"(margin {self.margin:.0%}), kept {self.choice}"

@@ -174,6 +174,72 @@ def decision_key(
     return h.hexdigest()
 
 
+_INT_LITERAL = re.compile(r"(?<![\w.])-?\d+(?![\w.])")
+# a measured gap this wide (either way) carries over to a graph of the same structure at other
+# shapes; a closer call is measured again (five times the default margin)
+SHARE_GAP = 0.10
+
+
+def decision_family(
+    gm: torch.fx.GraphModule,
+    example_inputs: Sequence[Any],
+    *,
+    device_name: str,
+    torch_version: str,
+    passes_uuid: str,
+) -> str:
+    """sha256 (hex) of a graph's structure with its sizes left out: `decision_key`'s parts with
+    every integer literal of the graph and every input's sizes and strides dropped (each input
+    keeps its dtype, device, rank and dimension order). One block compiled at several shapes is
+    one family; `PassConfig.share_decisions_across_shapes` lets a decisive measurement of one
+    member (`carries`) decide the others."""
+    parts = []
+    for value in example_inputs:
+        if isinstance(value, torch.Tensor):
+            strides = value.stride()
+            order = sorted(range(value.dim()), key=lambda d: -int(strides[d]))
+            parts.append(f"({value.dtype}, {value.device.type}, rank {value.dim()}, order {order})")
+        else:
+            parts.append(type(value).__name__)
+    h = hashlib.sha256(f"magi-decision-family-v{SCHEMA}".encode())
+    for part in (
+        _INT_LITERAL.sub("#", graph_structure(gm)),
+        "; ".join(parts),
+        device_name,
+        torch_version,
+        passes_uuid,
+    ):
+        h.update(b"\0" + part.encode())
+    return h.hexdigest()
+
+
+def carries(decision: Decision) -> bool:
+    """Whether a timed decision's gap is wide enough (`SHARE_GAP`) to decide a graph of the same
+    family at other shapes without timing it."""
+    if decision.magi_ms is None or decision.plain_ms is None:
+        return False
+    fast, slow = sorted((decision.magi_ms, decision.plain_ms))
+    return slow >= fast * (1 + SHARE_GAP)
+
+
+def shared_decision(evidence: Decision, key: str) -> Decision:
+    """The decision of a graph decided by its family's `evidence` (a decision that `carries`)."""
+    gap = max(evidence.magi_ms or 1.0, evidence.plain_ms or 1.0) / min(
+        evidence.magi_ms or 1.0, evidence.plain_ms or 1.0
+    )
+    return Decision(
+        choice=evidence.choice,
+        source="shared",
+        reason=(
+            f"the same structure at other shapes was timed (plain {evidence.plain_ms:.3f} ms vs "
+            f"magi {evidence.magi_ms:.3f} ms): its {gap:.2f}x gap carries over"
+        ),
+        margin=evidence.margin,
+        key=key,
+        passes=evidence.passes,
+    )
+
+
 # --------------------------------------------------------------------------- timing
 def _call(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
     # a backend's result is called as dynamo calls it: positional arguments (compile_fx's

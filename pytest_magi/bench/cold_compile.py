@@ -17,6 +17,8 @@ torch.compile's cold compile.
 ``--models`` takes zoo names and ``tv:NAME`` for torchvision's video classifiers (``r3d_18``,
 ``mc3_18``, ``r2plus1d_18``, ``s3d``: random weights, batch 4, 16 frames of 112 x 112), which no
 compile form covers. The table goes to stdout; ``--json`` writes every process's record.
+``MAGI_PASSES__<FIELD>`` variables reach every process, so
+``MAGI_PASSES__SHARE_DECISIONS_ACROSS_SHAPES=1`` measures the decisions shared across shapes.
 """
 
 from __future__ import annotations
