@@ -162,14 +162,15 @@ def decision_key(
     traced = [n.meta.get("example_value") for n in gm.graph.find_nodes(op="placeholder")]
     if len(traced) != len(example_inputs) or any(v is None for v in traced):
         traced = list(example_inputs)
-    h = hashlib.sha256(f"magi-decision-v{SCHEMA}".encode())
-    for part in (
-        graph_structure(gm),
-        inputs_signature(traced),
-        device_name,
-        torch_version,
-        passes_uuid,
-    ):
+    return _digest(
+        f"magi-decision-v{SCHEMA}",
+        (graph_structure(gm), inputs_signature(traced), device_name, torch_version, passes_uuid),
+    )
+
+
+def _digest(prefix: str, parts: Sequence[str]) -> str:
+    h = hashlib.sha256(prefix.encode())
+    for part in parts:
         h.update(b"\0" + part.encode())
     return h.hexdigest()
 
@@ -201,16 +202,11 @@ def decision_family(
             parts.append(f"({value.dtype}, {value.device.type}, rank {value.dim()}, order {order})")
         else:
             parts.append(type(value).__name__)
-    h = hashlib.sha256(f"magi-decision-family-v{SCHEMA}".encode())
-    for part in (
-        _INT_LITERAL.sub("#", graph_structure(gm)),
-        "; ".join(parts),
-        device_name,
-        torch_version,
-        passes_uuid,
-    ):
-        h.update(b"\0" + part.encode())
-    return h.hexdigest()
+    structure = _INT_LITERAL.sub("#", graph_structure(gm))
+    return _digest(
+        f"magi-decision-family-v{SCHEMA}",
+        (structure, "; ".join(parts), device_name, torch_version, passes_uuid),
+    )
 
 
 def carries(decision: Decision) -> bool:
