@@ -159,7 +159,7 @@ class MagiBackend:
     def seconds_text(self) -> str:
         """Where the compile time went, e.g. "compile 61.2 s (40 graphs), decisions 48.0 s:
         discarded variants 39.5 s (12), timing 8.5 s (12 measured, 9 cached); kept plain 1 of
-        21 decided" (decided: measured or cached; the rest kept magi)."""
+        21 decided" (decided: measured, cached or shared across shapes; the rest kept magi)."""
         sources = [d.source for d in self.decisions]
         measured, cached = sources.count("measured"), sources.count("cached")
         shared = sources.count("shared")

@@ -285,9 +285,8 @@ class ActiveTests:
     """The per-test hooks, registered only in runs with tests the plugin acts on; each returns
     at once for any other test."""
 
-    def __init__(self, session: MagiSession, *, writes_report: bool = True) -> None:
+    def __init__(self, session: MagiSession) -> None:
         self.session = session
-        self.writes_report = writes_report  # the xdist controller's, never a worker's
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
