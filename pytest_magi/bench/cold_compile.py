@@ -209,14 +209,7 @@ def _line(record: dict[str, Any]) -> str:
 
     if "error" in record:
         return f"  {record['run']}: FAILED {record['error'][:300]}"
-    phases = record.get("phases", {})
-    text = compile_phases.summary(
-        {
-            key: phases[label.strip()]
-            for label, key in compile_phases.PHASES
-            if label.strip() in phases
-        }
-    )
+    text = compile_phases.summary_of_shown(record.get("phases", {}))
     extra = f"; {record['magi_seconds']}" if "magi_seconds" in record else ""
     return f"  {record['run']}: {record['seconds']:.1f} s ({text}{extra})"
 

@@ -153,13 +153,7 @@ def phase_lines(row: Row) -> list[str]:
     }
     lines = []
     for name, phases in row.phases.items():
-        parts = compile_phases.summary(
-            {
-                key: phases[label.strip()]
-                for label, key in compile_phases.PHASES
-                if label.strip() in phases
-            }
-        )
+        parts = compile_phases.summary_of_shown(phases)
         lines.append(f"{name} {seconds.get(name, 0.0):.1f} s: {parts}")
     return lines
 

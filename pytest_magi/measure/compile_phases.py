@@ -96,10 +96,15 @@ def compile_phases() -> Iterator[dict[str, float]]:
 def summary(spent: Mapping[str, float], *, at_least: float = 0.05) -> str:
     """`PHASES` as ``"dynamo tracing 3.1 s, ..., Inductor 29.9 s (post-grad passes 0.7 s, ...)"``:
     the phases that took at least ``at_least`` seconds, Inductor's parts in its parentheses."""
+    return summary_of_shown(shown(spent), at_least=at_least)
+
+
+def summary_of_shown(phases: Mapping[str, float], *, at_least: float = 0.05) -> str:
+    """`summary` of a `shown` dict (phase label -> seconds, as a JSON record keeps it)."""
     outer: list[str] = []
     inner: list[str] = []
-    for label, key in PHASES:
-        seconds = _seconds(spent, key)
+    for label, _ in PHASES:
+        seconds = phases.get(label.strip())
         if seconds is None or seconds < at_least:
             continue
         text = f"{label.strip()} {seconds:.1f} s"
@@ -148,4 +153,13 @@ def shown(spent: Mapping[str, float]) -> dict[str, float]:
     return out
 
 
-__all__ = ["GC_KEY", "PHASES", "REST_KEY", "compile_phases", "outside", "shown", "summary"]
+__all__ = [
+    "GC_KEY",
+    "PHASES",
+    "REST_KEY",
+    "compile_phases",
+    "outside",
+    "shown",
+    "summary",
+    "summary_of_shown",
+]
