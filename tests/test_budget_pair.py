@@ -110,7 +110,7 @@ def test_each_pair_is_gated_tabled_and_reported_from_xdist_workers(
         ]
     )
     assert "min_estimated_speedup(10, profile='h100') not met by pair" in out
-    assert "min_estimated_speedup(1, profile='h200') estimates the pairs" in out
+    assert "min_estimated_speedup(1, profile='h200') estimates the compiled_pair(s)" in out
     assert "no budget for pair" in out and "dynamo backend" in out
     rows = json.loads((pytester.path / "report.json").read_text())["estimates"]
     by_test = {row["test"].split("::")[1]: EstimateRecord.from_dict(row) for row in rows}

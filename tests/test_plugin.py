@@ -288,7 +288,8 @@ def test_min_speedup_without_perf_runs_the_body_then_skips(fakes: pytest.Pyteste
         [
             "*numerics differ*",
             "*test_no_pair*",
-            "min_speedup test built no compiled_pair: @pytest.mark.min_speedup(1.5) times the pairs*",
+            "min_speedup test built no compiled_pair: @pytest.mark.min_speedup(1.5) times the "
+            "compiled_pair(s) the test builds, and it built none*",
             "*magi: compiled pairs*",
             # a pair whose test failed is the row a user most needs: it stays, untimed
             "*test_numerics_broken*fake-pair*-*-*-*1.500x*not timed: test failed*graphs 1->1*",

@@ -37,15 +37,19 @@ def _on_cpu(pair: Any) -> bool:
     return device is not None and str(device).split(":")[0] == "cpu"
 
 
+def _fail_without_pairs(usage: str, does: str) -> None:
+    """A marker that acts on the test's compiled pairs, on a test that built none."""
+    pytest.fail(
+        f"{usage} {does} the compiled_pair(s) the test builds, and it built none; build one "
+        f"with the compiled_pair fixture (compiled_pair(model, *inputs)), or drop the marker",
+        pytrace=False,
+    )
+
+
 def check_compile_limits(nodeid: str, limits: Sequence[CompileLimit], pairs: Sequence[Any]) -> None:
     """After the body passed: every pair must meet every limit; one failure lists them all."""
     if not pairs:
-        names = ", ".join(f"@pytest.mark.{lim.marker}" for lim in limits)
-        pytest.fail(
-            f"{names} checks the compiled_pair(s) the test builds, and it built none; build one "
-            f"with the compiled_pair fixture (compiled_pair(model, *inputs)) or drop the marker",
-            pytrace=False,
-        )
+        _fail_without_pairs(", ".join(f"@pytest.mark.{lim.marker}" for lim in limits), "checks")
     problems: list[str] = []
     for pair in pairs:
         for lim in limits:
@@ -120,12 +124,7 @@ def check_min_speedup(
     pair runs on the CPU and `perf_cpu` (`--magi-perf-cpu`) is not set.
     """
     if not pairs:
-        pytest.fail(
-            f"{NO_PAIR_MESSAGE}: @pytest.mark.min_speedup({spec.ratio:g}) times the pairs the "
-            f"test builds with the compiled_pair fixture (compiled_pair(model, *inputs)); "
-            f"build at least one, or drop the marker",
-            pytrace=False,
-        )
+        _fail_without_pairs(f"{NO_PAIR_MESSAGE}: @pytest.mark.min_speedup({spec.ratio:g})", "times")
     if not perf:
         for pair in pairs:
             record(_untimed(nodeid, pair, spec))
@@ -193,11 +192,7 @@ def check_estimated_speedup(
     every pair whose code could not be generated, or a test that built no pair."""
     usage = f"@pytest.mark.min_estimated_speedup({spec.ratio:g}, profile={spec.profile!r})"
     if not pairs:
-        pytest.fail(
-            f"{usage} estimates the pairs the test builds with the compiled_pair fixture "
-            f"(compiled_pair(model, *inputs)), and it built none; build one, or drop the marker",
-            pytrace=False,
-        )
+        _fail_without_pairs(usage, "estimates")
     from ..budget import BudgetError
 
     problems: list[str] = []
