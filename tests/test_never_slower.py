@@ -163,3 +163,17 @@ def test_cold_compile_runs_each_side_in_a_fresh_process_and_warm_starts_faster(
     assert all("error" not in r and r["seconds"] > 0 and r["phases"] for r in records), records
     assert records[1]["graphs"] >= 1 and records[1]["decisions"]["measured"] == 0
     assert records[2]["seconds"] < records[1]["seconds"]  # Inductor's and Triton's caches kept
+
+
+def test_a_cold_compile_over_its_process_limit_is_a_failed_row(tmp_path: Path) -> None:
+    from pytest_magi.bench import cold_compile
+
+    out = tmp_path / "cold.json"
+    argv = ["--models", "sd-vae", "--size", "tiny", "--order", "tm", "--process-limit", "0.5"]
+    assert cold_compile.main([*argv, "--json", str(out)]) == 0
+    records = json.loads(out.read_text())["sd-vae"]
+    assert [(r["run"], r["error"]) for r in records] == [
+        ("torch.compile, cold", "over --process-limit 0.5 s"),
+        ("magi, cold", "over --process-limit 0.5 s"),
+    ]  # no magi process finished: nothing to start warm from
+    assert cold_compile.verdicts(records)[0][1:] == (None, "not measured")

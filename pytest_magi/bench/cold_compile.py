@@ -163,7 +163,21 @@ def _run_child(
     variables = {**os.environ, **env}
     for variable, folder in zip(CACHE_VARIABLES, ("inductor", "triton", "decisions"), strict=True):
         variables[variable] = str(caches / folder)
-    done = subprocess.run(command, env=variables, capture_output=True, text=True, check=False)
+    try:
+        done = subprocess.run(
+            command,
+            env=variables,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=args.process_limit or None,
+        )
+    except subprocess.TimeoutExpired:
+        return {
+            "model": name,
+            "side": side,
+            "error": f"over --process-limit {args.process_limit:g} s",
+        }
     if done.returncode != 0 or not out.exists():
         tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
         return {"model": name, "side": side, "error": " | ".join(tail) or f"rc {done.returncode}"}
@@ -280,6 +294,12 @@ def main(argv: list[str] | None = None) -> int:
         "--order", default="tmmt", help="cold processes in turn: t torch.compile, m magi"
     )
     parser.add_argument("--no-warm", action="store_true", help="leave out the two warm starts")
+    parser.add_argument(
+        "--process-limit",
+        type=float,
+        default=0,
+        help="seconds one process may take (0: no limit); one over it is a failed row",
+    )
     parser.add_argument("--json", type=Path, default=None, help="every process's record")
     parser.add_argument("--child", choices=SIDES, help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
