@@ -56,13 +56,10 @@ def _load(name: str, size: str, device: str, dtype: Any) -> tuple[Any, Any, Any]
 
         net = getattr(video, arch)(weights=None).to(device=device, dtype=dtype).eval()
         frames, side = (16, 112) if size == "full" else (4, 32)
-        x = torch.randn(4 if size == "full" else 1, 3, frames, side, side, device=device)
+        batch = 4 if size == "full" else 1
+        x = torch.randn(batch, 3, frames, side, side, device=device, dtype=dtype)
         holder = {"module": net}
-        return (
-            net,
-            lambda compiled: holder.update(module=compiled),
-            lambda: holder["module"](x.to(dtype)),
-        )
+        return net, lambda compiled: holder.update(module=compiled), lambda: holder["module"](x)
     from .. import zoo
 
     model = zoo.load(name, size, device=device, dtype=dtype)
@@ -122,7 +119,9 @@ def child(side: str, name: str, size: str, dtype_name: str, out: Path, export: P
     if backend is not None:
         sources = [d.source for d in backend.decisions]
         record["magi_seconds"] = backend.seconds_text()
-        record["decisions"] = {s: sources.count(s) for s in ("measured", "cached", "static")}
+        record["decisions"] = {
+            s: sources.count(s) for s in ("measured", "cached", "shared", "static")
+        }
         record["graphs"] = len(backend.decisions)
         if export is not None and sources.count("measured"):
             from magi_passes.compile.decision_files import export_decisions
