@@ -177,3 +177,35 @@ def test_a_cold_compile_over_its_process_limit_is_a_failed_row(tmp_path: Path) -
         ("magi, cold", "over --process-limit 0.5 s"),
     ]  # no magi process finished: nothing to start warm from
     assert cold_compile.verdicts(records)[0][1:] == (None, "not measured")
+
+
+def test_a_torchvision_video_model_is_loaded_compiled_in_place_and_called(monkeypatch) -> None:
+    """``tv:NAME`` builds torchvision's model with random weights in the asked dtype and calls
+    the compiled copy (a stand-in torchvision here: the CPU machines do not install it)."""
+    import sys
+    import types
+
+    import torch
+
+    from pytest_magi.bench import cold_compile
+
+    built = {}
+
+    def r3d_18(weights=None):
+        built["weights"] = weights
+        return torch.nn.Sequential(torch.nn.Conv3d(3, 2, 3), torch.nn.AdaptiveAvgPool3d(1))
+
+    video = types.ModuleType("torchvision.models.video")
+    video.r3d_18 = r3d_18
+    models = types.ModuleType("torchvision.models")
+    models.video = video
+    monkeypatch.setitem(sys.modules, "torchvision", types.ModuleType("torchvision"))
+    monkeypatch.setitem(sys.modules, "torchvision.models", models)
+    monkeypatch.setitem(sys.modules, "torchvision.models.video", video)
+    module, put, call = cold_compile._load("tv:r3d_18", "tiny", "cpu", torch.float64)
+    assert built["weights"] is None and next(module.parameters()).dtype == torch.float64
+    assert call().shape == (1, 2, 1, 1, 1)
+    put(lambda x: x.sum())  # the compiled copy is what the call runs from then on
+    assert call().dtype == torch.float64 and call().dim() == 0
+    with pytest.raises(ValueError, match=r"torchvision video models are"):
+        cold_compile._load("tv:vit", "tiny", "cpu", torch.float64)
