@@ -840,3 +840,5 @@ def test_a_family_leaves_out_sizes_and_keeps_ops_dtypes_and_layouts():
     assert family(lambda a: a.sin(), x) != family(lambda a: a.cos(), x)
     assert family(lambda a: a.sin(), x) != family(lambda a: a.sin(), x.half())
     assert family(lambda a: a.sin(), x) != family(lambda a: a.sin(), y.t())  # another layout
+    # the same ops wired otherwise
+    assert family(lambda a, b: a.sin() - b, x, x) != family(lambda a, b: b.sin() - a, x, x)

@@ -175,7 +175,8 @@ def _digest(prefix: str, parts: Sequence[str]) -> str:
     return h.hexdigest()
 
 
-_INT_LITERAL = re.compile(r"(?<![\w.])-?\d+(?![\w.])")
+# an integer literal of `graph_structure`'s text; node references (%3) are wiring, not sizes
+_INT_LITERAL = re.compile(r"(?<![\w.%])-?\d+(?![\w.])")
 # a measured gap this wide (either way) carries over to a graph of the same structure at other
 # shapes; a closer call is measured again (five times the default margin)
 SHARE_GAP = 0.10
