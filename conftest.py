@@ -43,7 +43,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     the snapshots of tests a run leaves out (skipped or deselected) as unused, and fails it."""
     if config.getoption("--run-slow"):
         return
-    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    kept, slow = [], []
+    for item in items:
+        (slow if item.get_closest_marker("slow") is not None else kept).append(item)
     if slow:
         config.hook.pytest_deselected(items=slow)
-        items[:] = [item for item in items if item.get_closest_marker("slow") is None]
+        items[:] = kept

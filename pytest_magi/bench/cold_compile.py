@@ -227,14 +227,19 @@ def _line(record: dict[str, Any]) -> str:
     return f"  {record['run']}: {record['seconds']:.1f} s ({text}{extra})"
 
 
+def _seconds(records: Sequence[dict[str, Any]], run: str) -> list[float]:
+    """The seconds of each process of ``run`` ("magi, cold") that finished."""
+    return [r["seconds"] for r in records if r.get("run") == run and "error" not in r]
+
+
+def _mean(records: Sequence[dict[str, Any]], run: str) -> float | None:
+    values = _seconds(records, run)
+    return statistics.mean(values) if values else None
+
+
 def verdicts(records: Sequence[dict[str, Any]]) -> list[tuple[str, bool | None, str]]:
     """(what, met (None: not measured), the number) for one model's records."""
-
-    def mean(run: str) -> float | None:
-        values = [r["seconds"] for r in records if r.get("run") == run and "error" not in r]
-        return statistics.mean(values) if values else None
-
-    tc, magi = mean("torch.compile, cold"), mean("magi, cold")
+    tc, magi = _mean(records, "torch.compile, cold"), _mean(records, "magi, cold")
     out: list[tuple[str, bool | None, str]] = []
     if tc is None or magi is None:
         return [(f"cold compile at most {COLD_RATIO}x torch.compile's", None, "not measured")]
@@ -246,7 +251,7 @@ def verdicts(records: Sequence[dict[str, Any]]) -> list[tuple[str, bool | None, 
         )
     )
     for run in ("magi, decision file", "magi, warm caches"):
-        seconds = mean(run)
+        seconds = _mean(records, run)
         what = f"{run.split(', ')[1]}: at most {WARM_RATIO}x torch.compile's cold compile"
         if seconds is None:
             out.append((what, None, "not measured"))
@@ -264,15 +269,13 @@ def table(results: dict[str, list[dict[str, Any]]]) -> str:
     for name, records in results.items():
 
         def cell(run: str, records: Sequence[dict[str, Any]] = records) -> str:
-            values = [r["seconds"] for r in records if r.get("run") == run and "error" not in r]
-            return " / ".join(f"{v:.1f}" for v in values) or "-"
+            return " / ".join(f"{v:.1f}" for v in _seconds(records, run)) or "-"
 
-        marks = []
-        ratio = "-"
-        for what, met, number in verdicts(records):
-            if what.startswith("cold") and met is not None:
-                ratio = number.split(" ")[0]
-            marks.append("?" if met is None else "met" if met else "MISSED")
+        tc, magi = _mean(records, "torch.compile, cold"), _mean(records, "magi, cold")
+        ratio = "-" if tc is None or magi is None else f"{magi / tc:.3f}x"
+        marks = [
+            "?" if met is None else "met" if met else "MISSED" for _, met, _ in verdicts(records)
+        ]
         lines.append(
             f"| {name} | {cell('torch.compile, cold')} | {cell('magi, cold')} | {ratio} | "
             f"{cell('magi, decision file')} | {cell('magi, warm caches')} | {', '.join(marks)} |"
