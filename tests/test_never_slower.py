@@ -162,7 +162,42 @@ def test_cold_compile_runs_each_side_in_a_fresh_process_and_warm_starts_faster(
     ]
     assert all("error" not in r and r["seconds"] > 0 and r["phases"] for r in records), records
     assert records[1]["graphs"] >= 1 and records[1]["decisions"]["measured"] == 0
+    assert records[1]["form"] == "generic"  # sd-vae has no recorded form
     assert records[2]["seconds"] < records[1]["seconds"]  # Inductor's and Triton's caches kept
+
+
+def test_cold_compile_in_the_generic_form_reaches_every_magi_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--form generic`: each child compiles magi with `magi_compile(module, form=None)`, the
+    header and the table say so, and the records keep the form each magi process used."""
+    import subprocess
+
+    from pytest_magi.bench import cold_compile
+
+    commands: list[list[str]] = []
+
+    def fake_run(command: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+        commands.append(command)
+        out = Path(command[command.index("--out") + 1])
+        side = command[command.index("--child") + 1]
+        record = {"model": "sd-vae", "side": side, "seconds": 2.0, "phases": {"total": 2.0}}
+        if side == "magi":
+            record["form"] = command[command.index("--form") + 1]
+        out.write_text(json.dumps(record))
+        return subprocess.CompletedProcess(command, 0, "", "")
+
+    monkeypatch.setattr(cold_compile.subprocess, "run", fake_run)
+    argv = ["--models", "sd-vae", "--order", "tm", "--form", "generic", "--no-warm"]
+    assert cold_compile.main(argv) == 0
+    assert [c[c.index("--form") + 1] for c in commands] == ["generic", "generic"]
+    out = capsys.readouterr().out
+    assert "## sd-vae (magi in the generic form)" in out
+    assert "| sd-vae (generic) | 2.0 | 2.0 | 1.000x |" in out
+
+    with pytest.raises(SystemExit):
+        cold_compile.main(["--models", "sd-vae", "--form", "none"])
+    assert "--form: invalid choice: 'none'" in capsys.readouterr().err
 
 
 def test_a_cold_compile_over_its_process_limit_is_a_failed_row(tmp_path: Path) -> None:

@@ -464,3 +464,59 @@ def test_a_tests_time_sums_its_phases_and_keeps_the_telling_outcome() -> None:
         "worker": "gw1",
         "outcome": "failed",
     }
+
+
+def test_ratios_records_the_timed_right_pairs_of_reports_into_a_ratio_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`python -m pytest_magi.report ratios`: a timed pair whose candidate was right becomes the
+    entry of its model (a zoo pair's label loses its size); a pair not timed, or whose
+    candidate was off, is said and left out; other entries of the file stay."""
+    from pytest_magi.bench import gpu_ratios
+
+    ok = "fp32 rel-L2: candidate 1.2e-02, baseline 1.3e-02, eager 1.7e-02; bound 3.3e-02; ok"
+    miscompiled = ok.replace("; ok", "; baseline OVER (miscompiled)")
+    off = ok.replace("; ok", "; candidate OVER")
+
+    def timed(test: str, label: str, ratio: float, numerics: str) -> PairRecord:
+        rec = PairRecord.from_speedup(test, label, 0.98, FakeSpeedup(ratio, 1.0, ratio))
+        return PairRecord(**{**rec.to_dict(), "numerics": numerics})
+
+    pairs = [
+        timed("z.py::t[cosmos-vae]", "cosmos-vae-full", 2.5654, ok),
+        timed("z.py::wan", "wan2.2-vae-full", 2.205, miscompiled),
+        timed("z.py::t[svd-vae]", "svd-vae-full", 1.8, off),
+        PairRecord.not_measured("g.py::gqa", "gqa-dynamic", 1.9),
+        timed("g.py::vae", "vae-540p-static", 1.26, ok),
+    ]
+    path = report.write_json_report(
+        tmp_path / "r.json", report.build_report(pairs, [], options={}, env={}, duration_s=1.0)
+    )
+    into = tmp_path / "gpu_ratios.json"
+    gpu_ratios.record(
+        into, {"sd-vae": 1.001}, device="NVIDIA H200", torch_version="2.11", measured_by="x"
+    )
+    assert report.main(["ratios", str(path), "--into", str(into)]) == 0
+    out = capsys.readouterr().out
+    assert "svd-vae: skipped: its numerics are not right: candidate OVER" in out
+    assert "gqa-dynamic: skipped: not timed (not measured)" in out
+    assert "3 of 5 pairs recorded" in out
+    got = gpu_ratios.load(into)
+    assert {n: r.ratio for n, r in got.items()} == {
+        "sd-vae": 1.001, "cosmos-vae": 2.565, "wan2.2-vae": 2.205, "vae-540p-static": 1.26,
+    }  # fmt: skip
+    assert got["cosmos-vae"].measured_by == "z.py::t[cosmos-vae], 8 rounds"
+    assert got["cosmos-vae"].device == "NVIDIA H200"
+
+    # nothing right to record: exit 1; a broken ratio file: exit 2, the file untouched
+    only_off = report.write_json_report(
+        tmp_path / "off.json",
+        report.build_report(pairs[2:4], [], options={}, env={}, duration_s=1.0),
+    )
+    assert report.main(["ratios", str(only_off), "--into", str(into)]) == 1
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"models": {"x": {}}}')
+    capsys.readouterr()
+    assert report.main(["ratios", str(path), "--into", str(broken)]) == 2
+    assert "fix or delete the file" in capsys.readouterr().err
+    assert broken.read_text() == '{"models": {"x": {}}}'

@@ -19,6 +19,9 @@ torch.compile's cold compile.
 compile form covers. The table goes to stdout; ``--json`` writes every process's record.
 ``MAGI_PASSES__<FIELD>`` variables reach every process, so
 ``MAGI_PASSES__SHARE_DECISIONS_ACROSS_SHAPES=1`` measures the decisions shared across shapes.
+``--form generic`` compiles magi's side with ``magi_compile(module, form=None)``: each zoo model
+as one magi has never seen (no recorded form, no recorded decision), so every decoder of the zoo
+is also a held-out model of its own code base.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ COLD_RATIO = 1.1  # magi's cold compile at most this times torch.compile's
 WARM_RATIO = 0.5  # a warm start at most this times torch.compile's cold compile
 TORCHVISION = ("r3d_18", "mc3_18", "r2plus1d_18", "s3d")
 DTYPES = ("bf16", "fp16", "fp32")
+FORMS = ("auto", "generic")  # magi_compile's form="auto", or form=None (a model never seen)
 CACHE_VARIABLES = ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR", "MAGI_DECISION_CACHE_DIR")
 
 
@@ -83,8 +87,17 @@ def _replaced(model: Any, owner: Any) -> Any:
     return dataclasses.replace(model, owner=owner)
 
 
-def child(side: str, name: str, size: str, dtype_name: str, out: Path, export: Path | None) -> None:
-    """Compile ``name`` one way in this process, time its first call and write the record."""
+def child(
+    side: str,
+    name: str,
+    size: str,
+    dtype_name: str,
+    out: Path,
+    export: Path | None,
+    form: str = "auto",
+) -> None:
+    """Compile ``name`` one way in this process, time its first call and write the record
+    (``form``: magi's, "auto" as `magi_compile` picks it or "generic" for none)."""
     import torch
 
     from magi_passes import magi_compile
@@ -94,7 +107,10 @@ def child(side: str, name: str, size: str, dtype_name: str, out: Path, export: P
     dtype = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}[dtype_name]
     device = "cuda" if torch.cuda.is_available() else "cpu"
     module, put, call = _load(name, size, device, dtype)
-    compiled = torch.compile(module) if side == "torch.compile" else magi_compile(module)
+    if side == "torch.compile":
+        compiled = torch.compile(module)
+    else:
+        compiled = magi_compile(module, form="auto" if form == "auto" else None)
     put(compiled)
 
     def sync() -> None:
@@ -117,6 +133,8 @@ def child(side: str, name: str, size: str, dtype_name: str, out: Path, export: P
     }
     backend = getattr(compiled, "magi_backend", None)
     if backend is not None:
+        chosen = getattr(compiled, "magi_form", None)
+        record["form"] = getattr(chosen, "name", None) or "generic"
         sources = [d.source for d in backend.decisions]
         record["magi_seconds"] = backend.seconds_text()
         record["decisions"] = {
@@ -156,6 +174,8 @@ def _run_child(
         args.dtype,
         "--out",
         str(out),
+        "--form",
+        args.form,
     ]
     if export is not None:
         command += ["--export", str(export)]
@@ -262,7 +282,7 @@ def verdicts(records: Sequence[dict[str, Any]]) -> list[tuple[str, bool | None, 
 
 def table(results: dict[str, list[dict[str, Any]]]) -> str:
     lines = [
-        "| model | torch.compile cold s | magi cold s | magi / tc | decision file s | warm caches s "
+        "| model (magi's form) | torch.compile cold s | magi cold s | magi / tc | decision file s | warm caches s "
         "| targets |",
         "| --- | ---: | ---: | ---: | ---: | ---: | --- |",
     ]
@@ -276,8 +296,10 @@ def table(results: dict[str, list[dict[str, Any]]]) -> str:
         marks = [
             "?" if met is None else "met" if met else "MISSED" for _, met, _ in verdicts(records)
         ]
+        forms = sorted({r["form"] for r in records if r.get("form")})
+        shown = f"{name} ({', '.join(forms)})" if forms else name
         lines.append(
-            f"| {name} | {cell('torch.compile, cold')} | {cell('magi, cold')} | {ratio} | "
+            f"| {shown} | {cell('torch.compile, cold')} | {cell('magi, cold')} | {ratio} | "
             f"{cell('magi, decision file')} | {cell('magi, warm caches')} | {', '.join(marks)} |"
         )
     lines.append(
@@ -295,6 +317,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--order", default="tmmt", help="cold processes in turn: t torch.compile, m magi"
     )
+    parser.add_argument(
+        "--form",
+        default="auto",
+        choices=FORMS,
+        help="magi's compile form: auto (magi_compile's pick) or generic (a model never seen)",
+    )
     parser.add_argument("--no-warm", action="store_true", help="leave out the two warm starts")
     parser.add_argument(
         "--process-limit",
@@ -309,7 +337,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     names = [n for n in args.models.split(",") if n]
     if args.child is not None:
-        child(args.child, names[0], args.size, args.dtype, args.out, args.export)
+        child(args.child, names[0], args.size, args.dtype, args.out, args.export, args.form)
         return 0
     if not args.order or set(args.order) - {"t", "m"} or "t" not in args.order:
         parser.error(f"--order {args.order!r}: letters t and m, with at least one t, e.g. tmmt")
@@ -325,7 +353,10 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, list[dict[str, Any]]] = {}
     with tempfile.TemporaryDirectory(prefix="magi-cold-") as folder:
         for name in names:
-            print(f"## {name}", flush=True)
+            print(
+                f"## {name}" + (" (magi in the generic form)" if args.form == "generic" else ""),
+                flush=True,
+            )
             results[name] = bench(name, args, Path(folder), lambda t: print(t, flush=True))
             if args.json is not None:
                 args.json.parent.mkdir(parents=True, exist_ok=True)

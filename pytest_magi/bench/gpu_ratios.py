@@ -3,13 +3,15 @@
 The `codegen` mode of the zoo benchmark runs on any machine and prints, beside the CUDA code it
 generates, the ratio a GPU measured for the same model; the file says on which device, torch and
 date (`benchmarks/results/gpu_ratios.json`). The `timing` mode on a GPU rewrites an entry with
-`--record-ratios PATH`.
+`--record-ratios PATH`; `python -m pytest_magi.report ratios REPORT.json --into PATH` records the
+pairs a `pytest --magi-perf --magi-report` run timed (`report_ratios`).
 """
 
 from __future__ import annotations
 
 import datetime
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -76,3 +78,62 @@ def record(
         data["models"][name] = entry
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=1) + "\n")
+
+
+@dataclass(frozen=True)
+class ReportRatio:
+    """One timed pair of a `--magi-report`, as an entry of the ratio file (`name`), or why not."""
+
+    name: str
+    ratio: float | None
+    device: str
+    torch: str
+    measured_by: str
+    skipped: str = ""  # why the pair is not recorded ("" when it is)
+
+
+# a pair's numerics outcome under which its candidate's output was right
+RIGHT_OUTCOMES = ("ok", "baseline OVER (miscompiled)")
+
+
+def entry_name(label: str) -> str:
+    """A zoo pair's entry is its model's name (``cosmos-vae-full`` -> ``cosmos-vae``, as the
+    codegen mode looks it up); any other pair's is its label."""
+    from pytest_magi.models.zoo import SIZES, all_names
+
+    for size in SIZES:
+        name = label.removesuffix(f"-{size}")
+        if name != label and name in all_names():
+            return name
+    return label
+
+
+def report_ratios(report: Mapping[str, Any]) -> list[ReportRatio]:
+    """The pairs of a `--magi-report` (``load_report``) as ratio entries: a pair is recorded
+    when it was timed and its candidate's output was right (`RIGHT_OUTCOMES`; a baseline that
+    miscompiled does not stop it); every other pair comes back with ``skipped`` saying why."""
+    from pytest_magi.report.compare import numerics_outcome
+
+    out: list[ReportRatio] = []
+    for pair in report["pairs"]:
+        name = entry_name(str(pair.get("label", "")))
+        speedup = pair.get("speedup")
+        outcome = numerics_outcome(pair.get("numerics"))
+        rounds = pair.get("rounds")
+        measured_by = str(pair.get("test", "")) + (f", {rounds} rounds" if rounds else "")
+        skipped = ""
+        if speedup is None:
+            skipped = f"not timed ({pair.get('verdict')})"
+        elif outcome not in RIGHT_OUTCOMES:
+            skipped = f"its numerics are not right: {outcome or 'not in the report'}"
+        out.append(
+            ReportRatio(
+                name,
+                None if speedup is None else float(speedup),
+                str(pair.get("device") or ""),
+                str(pair.get("torch_version") or ""),
+                measured_by,
+                skipped,
+            )
+        )
+    return out

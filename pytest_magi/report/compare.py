@@ -290,9 +290,38 @@ def compare_reports(
     )
 
 
+def _record_ratios(reports: Sequence[str], into: Path) -> int:
+    """Record the timed, right pairs of ``reports`` into ``into``; say what was skipped."""
+    from ..bench import gpu_ratios
+
+    try:
+        rows = [row for path in reports for row in gpu_ratios.report_ratios(load_report(path))]
+        gpu_ratios.load(into)  # a broken ratio file is said before anything is written
+    except ValueError as exc:  # a ReportError too
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    recorded = [row for row in rows if not row.skipped]
+    for row in rows:
+        said = f"skipped: {row.skipped}" if row.skipped else f"{row.ratio:.3f}x"
+        print(f"{row.name}: {said}")
+    for row in recorded:
+        assert row.ratio is not None
+        gpu_ratios.record(
+            into,
+            {row.name: row.ratio},
+            device=row.device,
+            torch_version=row.torch,
+            measured_by=row.measured_by,
+        )
+    print(f"{len(recorded)} of {len(rows)} pairs recorded in {into}")
+    return 0 if recorded else 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """`python -m pytest_magi.report compare BEFORE AFTER [--tolerance T]`: print the comparison;
-    exit 0 when every pair is within the tolerance, 1 when not, 2 on a bad file or argument."""
+    exit 0 when every pair is within the tolerance, 1 when not, 2 on a bad file or argument.
+    `python -m pytest_magi.report ratios REPORT... --into PATH`: record the timed pairs whose
+    candidate was right into a GPU-ratio file; exit 1 when none was, 2 on a bad file."""
     parser = argparse.ArgumentParser(
         prog="python -m pytest_magi.report", description="Work with pytest-magi reports"
     )
@@ -308,7 +337,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=DEFAULT_COMPARE_TOLERANCE,
         help=f"largest relative change of a speedup (default {DEFAULT_COMPARE_TOLERANCE})",
     )
+    ratios = commands.add_parser(
+        "ratios",
+        help="record each timed pair of --magi-report files into a GPU-ratio file "
+        "(benchmarks/results/gpu_ratios.json), the ratios the CPU job prints beside its budgets",
+    )
+    ratios.add_argument("reports", nargs="+", help="--magi-report JSON files of GPU runs")
+    ratios.add_argument("--into", required=True, type=Path, help="the GPU-ratio file to update")
     args = parser.parse_args(argv)
+    if args.command == "ratios":
+        return _record_ratios(args.reports, args.into)
     try:
         result = compare_reports(
             load_report(args.before), load_report(args.after), tolerance=args.tolerance
