@@ -66,6 +66,11 @@ def _never_fires(name: str, file: str, old: str, new: str) -> Mutation:
     )
 
 
+def _weakened(name: str, fault: str, file: str, old: str, new: str) -> Mutation:
+    """A pass that still fires but does less of its job (its output stays correct)."""
+    return Mutation(name, fault, (Edit(file, old, new),), (PERF_BUDGETS,))
+
+
 _RESULT = 'result = PassResult(self.name, applied=False, reason="")'
 _RESULT_COUNTS = 'result = PassResult(self.name, applied=False, reason="", counts=counts)'
 
@@ -462,5 +467,40 @@ MUTATIONS: tuple[Mutation, ...] = (
         "passes/conv_pad_fold.py",
         "        return self.config.enable_conv_pad_fold",
         "        return False",
+    ),
+    _weakened(
+        "channels-last-first-conv-only",
+        "channels-last converts the first convolution of a graph and leaves the others",
+        "passes/channels_last.py",
+        "        for conv in convs:\n",
+        "        for conv in convs[:1]:\n",
+    ),
+    _weakened(
+        "channels-last-weights-left",
+        "channels-last converts each convolution's activation but not its weight",
+        "passes/channels_last.py",
+        "            for arg in tensors:",
+        "            for arg in tensors[:-1]:",
+    ),
+    _weakened(
+        "conv-pad-fold-first-pad-only",
+        "conv-pad-fold folds the first padded convolution's pad and leaves the others",
+        "passes/conv_pad_fold.py",
+        "        if not any(folded):",
+        '        if not any(folded) or counts["pads_folded"]:',
+    ),
+    _weakened(
+        "group-norm-stats-first-only",
+        "group-norm-stats rewrites the first GroupNorm's statistics and leaves the others",
+        "passes/group_norm.py",
+        "        for node in stats:",
+        "        for node in stats[:1]:",
+    ),
+    _weakened(
+        "dynamic-reshape-first-view-only",
+        "dynamic-reshape rewrites the first view of a graph and leaves the others",
+        "passes/dynamic_reshape.py",
+        "        for node in views:",
+        "        for node in views[:1]:",
     ),
 )
