@@ -393,6 +393,9 @@ def test_min_speedup_with_perf_times_pairs_and_reports_everything(
         "baseline_host_ms": None,  # host times come from the CUDA timer only
         "candidate_host_ms": None,
         "numerics": "not checked",  # its test never compared the outputs
+        "estimated_speedup": None,  # no --magi-estimate
+        "estimate_profile": None,
+        "estimate_error": None,
     }
     assert pairs[("test_fast", "fast")]["numerics"] == "fp32 rel-L2: candidate 1.00e-02; ok"
     assert pairs[("test_fast", "fast")]["verdict"] == "pass"
@@ -910,3 +913,66 @@ def test_kernel_count_rows_name_what_sets_a_call_apart(fakes: pytest.Pytester) -
         "RMSMLP [passes=none]",
         "RMSMLP [triton.max_tiles=2]",
     ]
+
+
+# --------------------------------------------------------------------------- --magi-estimate
+ESTIMATED_PAIRS = """
+import types
+
+import pytest
+
+def _budget(speedup):
+    def budget(profile):
+        assert profile == "h200"
+        if speedup is None:
+            raise ValueError("fake CUDA cannot generate this side\\nmore detail")
+        return types.SimpleNamespace(estimated_speedup=speedup)
+    return budget
+
+@pytest.mark.min_speedup(1.5)
+def test_estimated(compiled_pair):
+    pair = compiled_pair(object(), 1, baseline=3.0, candidate=1.0, label="estimated")
+    pair.budget = _budget(2.5)
+
+@pytest.mark.min_speedup(1.5)
+def test_not_estimable(compiled_pair):
+    pair = compiled_pair(object(), 1, baseline=3.0, candidate=1.0, label="ungenerable")
+    pair.budget = _budget(None)
+"""
+
+
+def test_magi_estimate_reports_each_timed_pairs_estimate_beside_its_measurement(
+    fakes: pytest.Pytester,
+) -> None:
+    """`--magi-estimate h200`: each timed pair's `pair.budget("h200")` speedup is in the report
+    and the terminal table next to the measured one; a pair whose code cannot be budgeted says
+    why and keeps its verdict; without the option nothing is estimated."""
+    fakes.makepyfile(ESTIMATED_PAIRS)
+    result = _run(fakes, "--magi-perf", "--magi-estimate", "H200", "--magi-report", "r.json")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["*speedup*estimated (h200)*", "*3.000x*2.500x*1.500x*pass*"])
+    result.stdout.fnmatch_lines(["*3.000x*no estimate*1.500x*pass*"])
+    data = json.loads((fakes.path / "r.json").read_text())
+    assert data["options"]["estimate"] == "h200"
+    got = {p["label"]: (p["estimated_speedup"], p["estimate_error"]) for p in data["pairs"]}
+    assert got == {
+        "estimated": (2.5, None),
+        "ungenerable": (None, "ValueError: fake CUDA cannot generate this side"),
+    }
+    assert all(p["estimate_profile"] == "h200" for p in data["pairs"])
+
+    result = _run(fakes, "--magi-perf", "--magi-report", "r.json")
+    result.assert_outcomes(passed=2)
+    assert "estimated (" not in result.stdout.str()
+    data = json.loads((fakes.path / "r.json").read_text())
+    assert {p["estimate_profile"] for p in data["pairs"]} == {None}
+
+
+def test_an_unknown_estimate_profile_is_a_usage_error_naming_the_known_ones(
+    fakes: pytest.Pytester,
+) -> None:
+    result = _run(fakes, "--magi-perf", "--magi-estimate", "a100")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["*--magi-estimate='a100': expected a device profile name (h100, h200)*"]
+    )

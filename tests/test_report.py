@@ -520,3 +520,51 @@ def test_ratios_records_the_timed_right_pairs_of_reports_into_a_ratio_file(
     assert report.main(["ratios", str(path), "--into", str(broken)]) == 2
     assert "fix or delete the file" in capsys.readouterr().err
     assert broken.read_text() == '{"models": {"x": {}}}'
+
+
+def test_estimates_sets_each_pairs_estimate_beside_its_measurement_with_the_targets(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`python -m pytest_magi.report estimates`: the pairs of `--magi-estimate` runs, estimated
+    beside measured, and the direction and 15% targets met or missed with their numbers; a
+    pair without an estimate says why; a report with no estimate at all says how to get one."""
+
+    def timed(label: str, measured: float, estimated: float | None, error: str | None = None):
+        rec = PairRecord.from_speedup(
+            f"t::{label}", label, 1.0, FakeSpeedup(measured, 1.0, measured)
+        )
+        return PairRecord(
+            **{
+                **rec.to_dict(),
+                "estimated_speedup": estimated,
+                "estimate_profile": "h200",
+                "estimate_error": error,
+            }
+        )
+
+    good = [timed("a", 1.30, 1.20), timed("b", 2.00, 1.90), timed("c", 1.50, None, "E: no code")]
+    path = report.write_json_report(
+        tmp_path / "r.json", report.build_report(good, [], options={}, env={}, duration_s=1.0)
+    )
+    assert report.main(["estimates", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "a (t::a)  1.300x    1.200x     -7.7%" in out
+    assert "no estimate: E: no code" in out
+    assert "met: right direction on every pair measured more than 3% from 1: 2/2" in out
+    assert "met: estimated ratio within 15% of the measured on 80% of pairs: 2/2 = 100%" in out
+
+    wrong = [*good, timed("d", 1.40, 0.90)]
+    path = report.write_json_report(
+        tmp_path / "w.json", report.build_report(wrong, [], options={}, env={}, duration_s=1.0)
+    )
+    assert report.main(["estimates", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert (
+        "MISSED: right direction on every pair measured more than 3% from 1: 2/3 (wrong: d" in out
+    )
+
+    plain = report.write_json_report(
+        tmp_path / "p.json", _report_of({"t::x": 1.2}, workers=0, seconds=1.0)
+    )
+    assert report.main(["estimates", str(plain)]) == 1
+    assert "--magi-estimate h200" in capsys.readouterr().out

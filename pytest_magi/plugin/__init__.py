@@ -342,6 +342,7 @@ class ActiveTests:
                     perf_cpu=self.session.perf_cpu,
                     rounds=self.session.rounds,
                     record=lambda rec: record_pair(item, rec),
+                    estimate_profile=self.session.estimate_profile,
                 )
         return result
 

@@ -36,6 +36,15 @@ def add_options(parser: pytest.Parser) -> None:
         help=f"interleaved timing rounds per pair (default {DEFAULT_PERF_ROUNDS})",
     )
     group.addoption(
+        "--magi-estimate",
+        action="store",
+        default=None,
+        dest="magi_estimate",
+        metavar="PROFILE",
+        help="with --magi-perf, also estimate each timed pair's speedup from its generated code "
+        "on this device profile (h200, h100) and report it beside the measured one",
+    )
+    group.addoption(
         "--magi-report",
         action="store",
         default=None,
@@ -78,6 +87,7 @@ def add_options(parser: pytest.Parser) -> None:
     parser.addini("magi_perf", "default of --magi-perf", type="bool", default=False)
     parser.addini("magi_perf_cpu", "default of --magi-perf-cpu", type="bool", default=False)
     parser.addini("magi_locate", "default of --magi-locate", type="bool", default=False)
+    parser.addini("magi_estimate", "default of --magi-estimate (a profile name)", default="")
     parser.addini(
         "magi_locate_budget",
         "default of --magi-locate-budget",
@@ -145,6 +155,21 @@ def _guard(config: pytest.Config) -> str:
     return mode
 
 
+def _estimate(config: pytest.Config) -> str | None:
+    value, source = option_or_ini(config, "magi_estimate")
+    name = str(value or "").strip().lower()
+    if not name:
+        return None
+    from ..budget.profiles import PROFILES
+
+    if name not in PROFILES:
+        raise pytest.UsageError(
+            f"{source}={value!r}: expected a device profile name ({', '.join(sorted(PROFILES))}), "
+            f"e.g. --magi-estimate h200"
+        )
+    return name
+
+
 def _path(config: pytest.Config, name: str) -> Path | None:
     value, source = option_or_ini(config, name)
     if not value:
@@ -159,6 +184,7 @@ def read_session(config: pytest.Config) -> MagiSession:
         perf=bool(option_or_ini(config, "magi_perf")[0]),
         perf_cpu=bool(option_or_ini(config, "magi_perf_cpu")[0]),
         rounds=_rounds(config),
+        estimate_profile=_estimate(config),
         report_path=_path(config, "magi_report"),
         report_png=_path(config, "magi_report_png"),
         locate=bool(option_or_ini(config, "magi_locate")[0]),

@@ -46,6 +46,8 @@ class MagiSession:
     perf: bool = False
     perf_cpu: bool = False
     rounds: int = DEFAULT_PERF_ROUNDS
+    # --magi-estimate: the profile each timed pair's speedup is also estimated on (None: off)
+    estimate_profile: str | None = None
     report_path: Path | None = None
     report_png: Path | None = None
     report_environment: dict[str, Any] | None = None  # read once, when the report is first written
@@ -144,6 +146,8 @@ class MagiSession:
             "locate": self.locate,
             "workers": self.workers,
         }
+        if self.estimate_profile is not None:
+            options["estimate"] = self.estimate_profile
         if self.gpu_binding is not None:
             options["gpus"] = dict(sorted(self.gpu_binding.assigned.items()))
         return options

@@ -116,8 +116,12 @@ def check_min_speedup(
     perf_cpu: bool,
     rounds: int,
     record: Callable[[PairRecord], None],
+    estimate_profile: str | None = None,
 ) -> None:
     """After a `min_speedup` test's body passed: time its pairs (or skip) and give the verdict.
+    With ``estimate_profile`` (`--magi-estimate`) each timed pair's speedup is also estimated
+    from its generated code (`pair.budget`) and recorded beside the measured one; an estimate
+    that cannot be made is recorded with its reason and never changes the verdict.
 
     Every pair is recorded through `record`, measured or not. Raises `pytest.fail` when a pair
     misses the ratio or the test built no pair, `pytest.skip` when timing is off, or when a
@@ -152,11 +156,23 @@ def check_min_speedup(
             gpu_name=gpu_name,
             numerics=numerics_of(pair),
         )
+        if estimate_profile is not None:
+            rec = _with_estimate(rec, pair, estimate_profile)
         record(rec)
         if rec.verdict != "pass":
             failures.append(rec)
     if failures:
         pytest.fail("\n".join(format_speedup_failure(rec) for rec in failures), pytrace=False)
+
+
+def _with_estimate(rec: PairRecord, pair: Any, profile: str) -> PairRecord:
+    """``rec`` with the pair's speedup estimated on ``profile``, or the reason there is none."""
+    try:
+        estimated = float(pair.budget(profile).estimated_speedup)
+    except Exception as exc:  # a side fake CUDA cannot generate, a backend of its own...
+        reason = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        return dataclasses.replace(rec, estimate_profile=profile, estimate_error=reason[:300])
+    return dataclasses.replace(rec, estimated_speedup=estimated, estimate_profile=profile)
 
 
 def format_speedup_failure(rec: PairRecord) -> str:

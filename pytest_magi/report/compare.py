@@ -317,11 +317,68 @@ def _record_ratios(reports: Sequence[str], into: Path) -> int:
     return 0 if recorded else 1
 
 
+def estimate_rows(report: Mapping[str, Any]) -> list[Any]:
+    """The timed pairs of a `--magi-estimate` run as `budget_check.Row`s (measured beside
+    estimated); a pair with no estimate is a row with its reason, a pair not timed is left out."""
+    from ..bench.budget_check import Row
+
+    rows = []
+    for data in report["pairs"]:
+        rec = PairRecord.from_dict(data)
+        if rec.speedup is None or rec.estimate_profile is None:
+            continue
+        label = f"{rec.label} ({rec.test})"
+        if rec.estimated_speedup is None:
+            rows.append(Row(label, error=f"no estimate: {rec.estimate_error or 'not recorded'}"))
+            continue
+        rows.append(
+            Row(
+                label,
+                estimated=rec.estimated_speedup,
+                measured=rec.speedup,
+                measured_ms=(rec.baseline_ms or 0.0, rec.candidate_ms or 0.0),
+                measured_by=f"{rec.device}, torch {rec.torch_version}, {rec.rounds} rounds",
+                numerics=rec.numerics or "",
+            )
+        )
+    return rows
+
+
+def _estimates(reports: Sequence[str]) -> int:
+    """Print the estimate beside the measurement for every pair of ``reports``, and the
+    targets; exit 0 when they are met, 1 when one is missed or no pair has both, 2 on a bad file."""
+    from ..bench import budget_check
+
+    try:
+        rows = [row for path in reports for row in estimate_rows(load_report(path))]
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if not rows:
+        print(
+            "no timed pair with an estimate: run the GPU tests with "
+            "`pytest --magi-perf --magi-estimate h200 --magi-report PATH`"
+        )
+        return 1
+    print(budget_check.table(rows))
+    missed = False
+    for what, met, number in budget_check.targets(rows)[:2]:  # kernels are not profiled here
+        missed = missed or not met
+        print(f"{'met' if met else 'MISSED'}: {what}: {number}")
+    print(
+        "kernels: not profiled in a test run; "
+        "`python benchmarks/zoo.py budget-check` checks each kernel over 100 us"
+    )
+    return 1 if missed else 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """`python -m pytest_magi.report compare BEFORE AFTER [--tolerance T]`: print the comparison;
     exit 0 when every pair is within the tolerance, 1 when not, 2 on a bad file or argument.
     `python -m pytest_magi.report ratios REPORT... --into PATH`: record the timed pairs whose
-    candidate was right into a GPU-ratio file; exit 1 when none was, 2 on a bad file."""
+    candidate was right into a GPU-ratio file; exit 1 when none was, 2 on a bad file.
+    `python -m pytest_magi.report estimates REPORT...`: each pair's estimated speedup beside the
+    measured one (`--magi-estimate` runs) and the targets; exit 1 when one is missed."""
     parser = argparse.ArgumentParser(
         prog="python -m pytest_magi.report", description="Work with pytest-magi reports"
     )
@@ -344,9 +401,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     ratios.add_argument("reports", nargs="+", help="--magi-report JSON files of GPU runs")
     ratios.add_argument("--into", required=True, type=Path, help="the GPU-ratio file to update")
+    estimates = commands.add_parser(
+        "estimates",
+        help="each pair a --magi-perf --magi-estimate run timed: its estimated speedup beside "
+        "the measured one, and the budget's targets met or missed",
+    )
+    estimates.add_argument("reports", nargs="+", help="--magi-report JSON files of GPU runs")
     args = parser.parse_args(argv)
     if args.command == "ratios":
         return _record_ratios(args.reports, args.into)
+    if args.command == "estimates":
+        return _estimates(args.reports)
     try:
         result = compare_reports(
             load_report(args.before), load_report(args.after), tolerance=args.tolerance

@@ -71,6 +71,11 @@ class PairRecord(_Record):
     # the pair's last assert_close in one line (each side's distance from the reference, the
     # bound, the verdict), NUMERICS_NOT_CHECKED where the test never checked it
     numerics: str | None = None
+    # --magi-estimate: the speedup estimated from the pair's generated code on `estimate_profile`
+    # (`pair.budget`), or why it could not be (`estimate_error`)
+    estimated_speedup: float | None = None
+    estimate_profile: str | None = None
+    estimate_error: str | None = None
 
     @classmethod
     def not_measured(cls, test: str, label: str, required: float) -> PairRecord:

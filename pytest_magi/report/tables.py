@@ -37,7 +37,8 @@ def format_pairs_table(records: Sequence[PairRecord]) -> list[str]:
     """Lines of the table of pairs: test, baseline ms, candidate ms (device time on CUDA), the
     host's enqueue ms per call of each side (baseline/candidate; '-' where not measured), speedup,
     required, verdict, the GPU it was timed on (host index and name), the compile summary and the
-    numerics (the pair's last assert_close, or "not checked")."""
+    numerics (the pair's last assert_close, or "not checked"). Under `--magi-estimate` the
+    estimated speedup follows the measured one."""
     header = [
         "test",
         "pair",
@@ -67,7 +68,19 @@ def format_pairs_table(records: Sequence[PairRecord]) -> list[str]:
         ]
         for r in sorted_by_test(records)
     ]
+    profiles = sorted({r.estimate_profile for r in records if r.estimate_profile})
+    if profiles:  # --magi-estimate: the estimated speedup beside the measured one
+        header.insert(6, f"estimated ({', '.join(profiles)})")
+        for row, r in zip(rows, sorted_by_test(records), strict=True):
+            row.insert(6, _estimate_cell(r))
+        return table_lines(header, rows, right={2, 3, 4, 5, 6, 7})
     return table_lines(header, rows, right={2, 3, 4, 5, 6})
+
+
+def _estimate_cell(r: PairRecord) -> str:
+    if r.estimated_speedup is not None:
+        return f"{r.estimated_speedup:.3f}x"
+    return "no estimate" if r.estimate_error else "-"
 
 
 def _host_cell(r: PairRecord) -> str:
