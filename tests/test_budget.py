@@ -118,6 +118,68 @@ def test_a_pass_that_removes_a_copy_kernel_reduces_bytes() -> None:
     assert fused.estimated_ms < plain.estimated_ms
 
 
+POINTWISE_SOURCE = """
+@triton_heuristics.pointwise(size_hints={'x': 1024}, filename=__file__)
+@triton.jit
+def triton_poi_fused_0(in_ptr0, out_ptr0, ks0, ks1, xnumel, XBLOCK : tl.constexpr):
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    x0 = (xindex % ks0)
+    x1 = ((xindex // ks0) % ks1)
+    x2 = xindex // 16
+    tmp0 = tl.load(in_ptr0 + (x0 + 4*x1), xmask)
+"""
+REDUCTION_SOURCE = """
+@triton_heuristics.reduction(size_hints={'x': 64, 'r0_': 256}, filename=__file__)
+@triton.jit
+def triton_red_fused_1(in_ptr0, out_ptr0, ks0, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    x0 = (xindex % ks0)
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        tmp0 = tl.load(in_ptr0 + ((r0_index // ks0) + x0), r0_mask)
+"""
+
+
+def test_index_divisions_by_run_time_sizes_are_counted_per_element() -> None:
+    """A dynamic shape's kernel divides its index by sizes known only at run time (``ks0``):
+    each such ``//`` or ``%`` counts once per element it runs over; a constant divisor (``16``)
+    counts nothing, and neither does code without size hints."""
+    from pytest_magi.budget.accounting import kernel_index_divmods
+
+    assert kernel_index_divmods(POINTWISE_SOURCE) == 3 * 1024  # % ks0, // ks0, % ks1
+    # per row outside the loop (64), per row and reduction element inside it (64 x 256)
+    assert kernel_index_divmods(REDUCTION_SOURCE) == 64 + 64 * 256
+    assert kernel_index_divmods(POINTWISE_SOURCE.replace("ks", "")) == 0
+    assert kernel_index_divmods("def triton_x(): pass") == 0
+
+
+def test_index_arithmetic_can_outlast_a_kernels_memory_traffic() -> None:
+    """A kernel's time is the longest of its compute, its memory traffic and its run-time
+    index divisions (on the profile's `index_divmod_g_per_s`), plus its launch."""
+    from pytest_magi.budget.result import LaunchCost
+
+    h200 = PROFILES["h200"]
+    light = LaunchCost("k", "pointwise", bytes=4_300_000, flops=None)  # 1 us of traffic
+    heavy = LaunchCost("k", "pointwise", bytes=4_300_000, flops=None, index_divmods=3_400_000)
+    assert math.isclose(light.estimated_s(h200), 1e-6 + 3e-6)
+    assert math.isclose(heavy.estimated_s(h200), 10e-6 + 3e-6)  # 3.4e6 / 340e9 per s
+    assert heavy.to_dict(h200)["index_divmods"] == 3_400_000
+    assert "index_divmods" not in light.to_dict(h200)
+    fast = Profile(**dict(h200.to_dict(), name="fast", index_divmod_g_per_s=3400.0))
+    assert math.isclose(heavy.estimated_s(fast), 1e-6 + 3e-6)
+    with pytest.raises(ValueError, match=r"index_divmod_g_per_s=0, expected a positive number"):
+        Profile(**dict(h200.to_dict(), name="bad", index_divmod_g_per_s=0))
+
+
+def test_a_dynamic_reshape_pays_for_index_divisions_a_static_one_does_not() -> None:
+    x = GQAProjection.example_input("tiny")
+    dynamic = pytest_magi.budget(GQAProjection(kv_heads=4), x, dynamic_dims={0: (2, 3)})
+    static = pytest_magi.budget(GQAProjection(kv_heads=4), x)
+    divmods = [
+        c["index_divmods"] for c in dynamic.to_dict()["graphs"][0]["calls"] if "index_divmods" in c
+    ]
+    assert divmods and min(divmods) > 0
+    assert all("index_divmods" not in c for g in static.to_dict()["graphs"] for c in g["calls"])
+
+
 def test_estimate_follows_the_profile(block_budget: Budget) -> None:
     h100, h200 = block_budget.on("h100"), block_budget.on("h200")
     assert h100.estimated_ms != h200.estimated_ms

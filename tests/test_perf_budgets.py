@@ -29,10 +29,10 @@ from pytest_magi.models.blocks import PERF_PAIRS
 ESTIMATED: dict[str, tuple[float, bool]] = {
     # label: (required estimate, slow)
     "vae-540p-static": (1.10, True),
-    "vae-540p-dynamic": (1.05, True),
+    "vae-540p-dynamic": (2.05, True),
     "wan-540p-static": (1.05, False),
-    "wan-540p-dynamic": (1.15, True),
-    "gqa-dynamic": (1.9, False),
+    "wan-540p-dynamic": (2.75, True),
+    "gqa-dynamic": (12.0, False),
     "norm-producer-540p": (0.99, False),
     "group-norm-block-540p": (0.99, False),
     "conv-pad-fold-540p": (1.05, False),

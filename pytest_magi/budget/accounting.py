@@ -21,12 +21,17 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import math
 import re
 import unittest.mock as mock
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 _NUM_GB_RE = re.compile(r"'kernel_num_gb':\s*([0-9.eE+-]+)")
+# a division or remainder by a size symbol of the kernel (`ks0`, `s1`): known only at run time
+_RUNTIME_DIVMOD_RE = re.compile(r"(?://|%)\s*\(?\s*k?s\d+\b")
+_SIZE_HINTS_RE = re.compile(r"size_hints=\{([^}]*)\}")
+_HINT_RE = re.compile(r"'(\w+)':\s*(\d+)")
 _FLOP_RE = re.compile(r"'kernel_flop':\s*(\d+)")
 
 #: the Inductor config a budget's code is generated with (see the module docstring)
@@ -53,6 +58,26 @@ def kernel_bytes(source: str) -> int | None:
     if match is None:
         return None
     return round(float(match.group(1)) * 1e9)
+
+
+def kernel_index_divmods(source: str) -> int:
+    """Integer divisions and remainders by a run-time size a Triton kernel computes per call:
+    each such ``//`` or ``%`` in its body times the elements it runs over (``size_hints``,
+    Inductor's power-of-two hints: every element for a line of the reduction index, the
+    non-reduction ones otherwise). 0 for static shapes, whose divisors are constants the
+    compiler turns into multiplications."""
+    hints_match = _SIZE_HINTS_RE.search(source)
+    if hints_match is None or "def triton" not in source:
+        return 0
+    hints = {name: int(value) for name, value in _HINT_RE.findall(hints_match.group(1))}
+    every = math.prod(hints.values())
+    outer = math.prod(v for name, v in hints.items() if not name.startswith("r"))
+    total = 0
+    for line in source[source.index("def triton") :].splitlines():
+        found = len(_RUNTIME_DIVMOD_RE.findall(line))
+        if found:
+            total += found * (every if "r0_" in line or "rindex" in line else outer)
+    return total
 
 
 def kernel_flops(source: str) -> int | None:

@@ -11,6 +11,7 @@ from .accounting import (
     extern_costs_by_graph,
     kernel_bytes,
     kernel_flops,
+    kernel_index_divmods,
     recorded_extern_calls,
 )
 from .profiles import Profile, get_profile
@@ -112,7 +113,11 @@ def budget_of(code: Any, records: Sequence[Any], profile: Profile, label: str) -
             if kernel is not None:
                 launches.append(
                     LaunchCost(
-                        call, kernel.kind, kernel_bytes(kernel.source), kernel_flops(kernel.source)
+                        call,
+                        kernel.kind,
+                        kernel_bytes(kernel.source),
+                        kernel_flops(kernel.source),
+                        index_divmods=kernel_index_divmods(kernel.source),
                     )
                 )
                 continue

@@ -31,6 +31,12 @@ OPTIONAL_FIELDS: dict[str, tuple[str, float]] = {
         "(>= 1; cuDNN converts the operands to channels-last and the result back)",
         3.0,
     ),
+    "index_divmod_g_per_s": (
+        "integer divisions and remainders by a size known only at run time (a dynamic shape's "
+        "index arithmetic in Triton kernels) the whole device computes, billions per second",
+        # calibrated on one H200 kernel: docs/results.md, "Perf budgets against the GPU"
+        340.0,
+    ),
 }
 
 
@@ -48,6 +54,7 @@ class Profile:
     launch_us: float | None = None
     source: str | None = None
     channels_first_conv_traffic: float = OPTIONAL_FIELDS["channels_first_conv_traffic"][1]
+    index_divmod_g_per_s: float = OPTIONAL_FIELDS["index_divmod_g_per_s"][1]
 
     def __post_init__(self) -> None:
         label = f"Profile {self.name!r}" if isinstance(self.name, str) else "Profile"
@@ -84,6 +91,17 @@ class Profile:
                 f"{label}: channels_first_conv_traffic={traffic!r}, expected a number >= 1 "
                 f"({OPTIONAL_FIELDS['channels_first_conv_traffic'][0]})"
             )
+        rate = self.index_divmod_g_per_s
+        if (
+            isinstance(rate, bool)
+            or not isinstance(rate, int | float)
+            or not math.isfinite(rate)
+            or rate <= 0
+        ):
+            raise ValueError(
+                f"{label}: index_divmod_g_per_s={rate!r}, expected a positive number "
+                f"({OPTIONAL_FIELDS['index_divmod_g_per_s'][0]})"
+            )
 
     # units the estimate computes in
     @property
@@ -97,6 +115,10 @@ class Profile:
     @property
     def fp32_flop_per_s(self) -> float:
         return float(self.fp32_tflops or 0) * 1e12
+
+    @property
+    def index_divmod_per_s(self) -> float:
+        return float(self.index_divmod_g_per_s) * 1e9
 
     @property
     def launch_s(self) -> float:
@@ -118,6 +140,8 @@ class Profile:
 
 
 _LAUNCH_NOTE = (
+    "index divisions by run-time sizes at 340 G/s calibrated on one H200 kernel (the "
+    "upsample of VAEDecoderLike with dynamic H/W: 0.497 ms measured); "
     "launch cost 3 us per launch is an assumption (a kernel launched by Inductor's wrapper, not "
     "a CUDA graph); a channels-first bf16/fp16 convolution moving 3x its bytes is an assumption "
     "(cuDNN's tensor-core kernels run channels-last: it converts input and weight and converts "

@@ -33,6 +33,8 @@ class LaunchCost:
     flops: int | None
     dtype: str | None = None
     layout: str | None = None  # a convolution's input layout (channels_last / channels_first)
+    # a Triton kernel's divisions and remainders by run-time sizes (`kernel_index_divmods`)
+    index_divmods: int = 0
 
     def estimated_s(self, profile: Profile) -> float:
         compute = 0.0
@@ -40,10 +42,13 @@ class LaunchCost:
             peak = profile.matmul_flop_per_s if self.dtype in _HALF else profile.fp32_flop_per_s
             compute = self.flops / peak
         memory = float(self.bytes or 0) / profile.bytes_per_s
+        # a dynamic shape's index arithmetic: integer divisions by run-time sizes, each a
+        # software routine on the GPU, can outlast the kernel's memory traffic
+        indexing = self.index_divmods / profile.index_divmod_per_s
         converting = 0.0  # the layout conversions run as kernels of their own, after each other
         if self.layout == "channels_first" and self.dtype in _HALF:
             converting = (profile.channels_first_conv_traffic - 1.0) * memory
-        return max(compute, memory) + converting + profile.launch_s
+        return max(compute, memory, indexing) + converting + profile.launch_s
 
     def to_dict(self, profile: Profile) -> dict[str, Any]:
         return {
@@ -53,6 +58,7 @@ class LaunchCost:
             "flops": self.flops,
             "dtype": self.dtype,
             **({"layout": self.layout} if self.layout else {}),
+            **({"index_divmods": self.index_divmods} if self.index_divmods else {}),
             "estimated_us": round(self.estimated_s(profile) * 1e6, 4),
         }
 
@@ -193,7 +199,13 @@ class Budget:
         for g in data["graphs"]:
             launches = tuple(
                 LaunchCost(
-                    c["name"], c["kind"], c["bytes"], c["flops"], c.get("dtype"), c.get("layout")
+                    c["name"],
+                    c["kind"],
+                    c["bytes"],
+                    c["flops"],
+                    c.get("dtype"),
+                    c.get("layout"),
+                    int(c.get("index_divmods", 0)),
                 )
                 for c in g["calls"]
             )
