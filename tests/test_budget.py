@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from typing import Any
 
 import pytest
@@ -367,3 +368,30 @@ def test_the_sympy_bug_is_named_with_its_fix() -> None:
     with pytest.raises(BudgetError, match="has work_around_inductor_bugs=False: set it True"):
         pytest_magi.budget(clamped_cat, x, config=off)
     assert pytest_magi.budget(clamped_cat, x, config=PassConfig()).kernels == 1
+
+
+def test_the_index_division_kernel_measure_profile_times_computes_each_coordinate_sum(
+    tmp_path: Any,
+) -> None:
+    """`measure_profile` times `split_indices` for `index_divmod_g_per_s`; its kernel, run in
+    Triton's interpreter on the CPU (a subprocess: the interpreter is chosen at import), writes
+    each index's coordinate sum."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "split.py"
+    script.write_text(
+        "import torch\n"
+        "from pytest_magi.budget.profiles import split_indices\n"
+        "out = torch.zeros(3000, dtype=torch.int32)\n"
+        "split_indices(out, (5, 4, 3, 2))\n"
+        "i = torch.arange(3000)\n"
+        "want = i % 5 + (i // 5) % 4 + (i // 20) % 3 + (i // 60) % 2 + i // 120\n"
+        "assert torch.equal(out, want.to(torch.int32)), (out[:12], want[:12])\n"
+        "print('ok')\n"
+    )
+    env = {**os.environ, "TRITON_INTERPRET": "1"}
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, check=False
+    )
+    assert done.returncode == 0 and "ok" in done.stdout, done.stderr[-2000:]

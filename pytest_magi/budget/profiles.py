@@ -260,6 +260,46 @@ def _launch_seconds(device: Any, launches: int) -> float:
     return statistics.median(rounds)
 
 
+DIVMODS_PER_ELEMENT = 8  # the index divisions and remainders of `split_indices`' kernel
+# sizes of a video activation's dimensions (W, H, T, C/32): each index is int64, so each division
+# is the int64 routine a dynamic kernel's `xindex // ks0` compiles to
+DIVMOD_SIZES = (120, 68, 7, 4)
+
+
+def split_indices(out: Any, sizes: tuple[int, int, int, int] = DIVMOD_SIZES) -> None:
+    """Write into each element of the int32 tensor ``out`` the sum of the five coordinates its
+    index splits into over ``sizes`` (innermost first): the index arithmetic of a dynamic
+    shape's Triton kernel, 8 divisions and remainders by run-time values an element."""
+    import triton
+    import triton.language as tl
+
+    # the kernel's body resolves `tl` in this module's globals (Triton reads them, not locals)
+    globals().setdefault("tl", tl)
+
+    @triton.jit
+    def _split(out_ptr, n, d0, d1, d2, d3, BLOCK: tl.constexpr):
+        i = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+        a = i % d0
+        b = (i // d0) % d1
+        c = (i // (d0 * d1)) % d2
+        e = (i // (d0 * d1 * d2)) % d3
+        f = i // (d0 * d1 * d2 * d3)
+        tl.store(out_ptr + i, (a + b + c + e + f).to(tl.int32), mask=i < n)
+
+    block = 1024
+    _split[(triton.cdiv(out.numel(), block),)](out, out.numel(), *sizes, BLOCK=block)
+
+
+def _index_divmod_rate(device: Any, elements: int = 1 << 26) -> float:
+    """Index divisions and remainders by run-time sizes per second (`split_indices` over
+    ``elements`` indices, 4 bytes stored an element, so the arithmetic outlasts the traffic)."""
+    import torch
+
+    out = torch.empty(elements, dtype=torch.int32, device=device)
+    seconds = _median_seconds(lambda: split_indices(out), repeat=10, inner=5)
+    return DIVMODS_PER_ELEMENT * elements / seconds
+
+
 def _copy_bandwidth(device: Any, gib: float) -> float:
     """Bytes per second of a device-to-device copy of ``gib`` GiB (read plus written)."""
     import torch
@@ -284,8 +324,8 @@ def measure_profile(
 ) -> Profile:
     """Measure a :class:`Profile` on a real CUDA GPU: achieved bandwidth by a large
     device-to-device copy (``copy_gib`` GiB read and written), the bf16 matmul peak and the
-    fp32 peak (TF32 off) by ``matmul_n``-cubed matmuls, and the launch cost by a loop of empty
-    kernels. Takes a few seconds. Without a CUDA GPU it raises ``RuntimeError`` saying so."""
+    fp32 peak (TF32 off) by ``matmul_n``-cubed matmuls, the launch cost by a loop of empty
+    kernels, and the rate of a dynamic shape's index divisions by a Triton kernel of them. Takes a few seconds. Without a CUDA GPU it raises ``RuntimeError`` saying so."""
     import torch
 
     if not isinstance(device, str) or not (device == "cuda" or device.startswith("cuda:")):
@@ -308,6 +348,7 @@ def measure_profile(
         finally:
             torch.backends.cuda.matmul.allow_tf32 = previous
         launch_s = _launch_seconds(dev, launches=2000)
+        divmod_rate = _index_divmod_rate(dev)
         gpu = torch.cuda.get_device_name(dev)
     flops = 2 * matmul_n**3
     return Profile(
@@ -316,9 +357,11 @@ def measure_profile(
         matmul_tflops=round(flops / mm_s / 1e12, 1),
         fp32_tflops=round(flops / fp32_s / 1e12, 1),
         launch_us=round(launch_s * 1e6, 2),
+        index_divmod_g_per_s=round(divmod_rate / 1e9, 1),
         source=(
             f"measured by pytest_magi.budget.measure_profile on {gpu}, torch {torch.__version__}: "
             f"{copy_gib:g} GiB device copy, {matmul_n}^3 bf16 and fp32 (TF32 off) matmuls "
-            f"(medians of CUDA-event timings), back-to-back empty-kernel launches"
+            f"(medians of CUDA-event timings), back-to-back empty-kernel launches, a Triton "
+            f"kernel of int64 index divisions and remainders"
         ),
     )
