@@ -10,6 +10,7 @@ No torch import at module level.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import statistics
 from collections.abc import Callable, Mapping
@@ -266,10 +267,10 @@ DIVMODS_PER_ELEMENT = 8  # the index divisions and remainders of `split_indices`
 DIVMOD_SIZES = (120, 68, 7, 4)
 
 
-def split_indices(out: Any, sizes: tuple[int, int, int, int] = DIVMOD_SIZES) -> None:
-    """Write into each element of the int32 tensor ``out`` the sum of the five coordinates its
-    index splits into over ``sizes`` (innermost first): the index arithmetic of a dynamic
-    shape's Triton kernel, 8 divisions and remainders by run-time values an element."""
+@functools.cache
+def _split_kernel() -> Any:
+    """The Triton kernel of `split_indices`, made once (a new `triton.jit` function would look
+    its compiled code up again at every launch)."""
     import triton
     import triton.language as tl
 
@@ -286,8 +287,16 @@ def split_indices(out: Any, sizes: tuple[int, int, int, int] = DIVMOD_SIZES) -> 
         f = i // (d0 * d1 * d2 * d3)
         tl.store(out_ptr + i, (a + b + c + e + f).to(tl.int32), mask=i < n)
 
+    return _split
+
+
+def split_indices(out: Any, sizes: tuple[int, int, int, int] = DIVMOD_SIZES) -> None:
+    """Write into each element of the int32 tensor ``out`` the sum of the five coordinates its
+    index splits into over ``sizes`` (innermost first): the index arithmetic of a dynamic
+    shape's Triton kernel, 8 divisions and remainders by run-time values an element."""
     block = 1024
-    _split[(triton.cdiv(out.numel(), block),)](out, out.numel(), *sizes, BLOCK=block)
+    grid = ((out.numel() + block - 1) // block,)
+    _split_kernel()[grid](out, out.numel(), *sizes, BLOCK=block)
 
 
 def _index_divmod_rate(device: Any, elements: int = 1 << 26) -> float:
