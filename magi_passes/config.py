@@ -87,6 +87,11 @@ class PassConfig:
       literals and input sizes left out) takes that decision without being compiled twice and
       timed, where the timed gap was 10% or more either way; a closer call is timed again. Off
       until it is measured against full measurement on the zoo.
+    - `compile_plain_in_background` (off): with `measure_decisions`, a graph a measured pass
+      may change has its plain variant compiled in a process of its own while the magi variant
+      compiles here, sharing Inductor's and Triton's caches, so the plain compile here that the
+      timing needs finds them warm. What runs is compiled here either way. Off until the cold
+      compile it saves is measured on a GPU.
     - `channels_last_conv_state` (off): where the channels-last rewrite fires, graph outputs
       that are a causal convolution's state (the last frames of its input, handed to the next
       call and concatenated in front of its input there) are laid out channels-last too, so the
@@ -241,6 +246,7 @@ class PassConfig:
     work_around_sympy_first: bool = False
     measure_decisions: bool = True
     share_decisions_across_shapes: bool = False
+    compile_plain_in_background: bool = False
     channels_last_conv_state: bool = False
     enable_norm_rsqrt: bool = True
     enable_group_norm_stats: bool = True

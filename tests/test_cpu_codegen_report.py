@@ -93,8 +93,10 @@ def test_gqa_row_prints_each_sides_budget_and_the_estimated_speedup(
     launches = row["launches tc / magi"].split(" / ")
     assert [int(n) for n in launches] == [model["budget"][s]["launches"] for s in ("plain", "magi")]
     plain, magi = model["budget"]["plain"], model["budget"]["magi"]
+    # the JSON rounds each estimated_ms to 6 decimals: their ratio is good to that rounding
+    rounding = 5e-7 / plain["estimated_ms"] + 5e-7 / magi["estimated_ms"]
     assert model["estimated_speedup"] == pytest.approx(
-        plain["estimated_ms"] / magi["estimated_ms"], rel=1e-5
+        plain["estimated_ms"] / magi["estimated_ms"], rel=rounding + 1e-6
     )
     assert magi["launches"] < plain["launches"] and speedup > 1  # one kernel less, estimated
 

@@ -74,6 +74,60 @@ def _compile(model, x, backend):
     return out
 
 
+@pytest.mark.slow  # a second Python process imports torch and compiles: 15-30 s on 2 cores
+def test_a_plain_variant_compiled_in_the_background_is_a_cache_hit_here(tmp_path, monkeypatch):
+    """`compile_plain_in_background`: a measured graph's plain variant compiles in a process of
+    its own while the magi variant compiles here, with the same Inductor cache; the plain compile
+    the timing needs here is then an FX graph cache hit, and the decision is as it was."""
+    from torch._dynamo.utils import counters
+
+    monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", str(tmp_path / "inductor"))  # empty, shared
+    x = torch.randn(1, 4, 3, 6, 6)
+    model = Block().eval()
+    backend = MagiBackend(
+        PassConfig(compile_plain_in_background=True),
+        decider=Decider(timer=FakeTimer(magi=1.0, plain=2.0), rounds=1, use_cache=False),
+    )
+    counters.clear()
+    with torch._inductor.config.patch(fx_graph_cache=True):
+        torch.testing.assert_close(_compile(model, x, backend), model(x))
+    (decision,) = backend.decisions
+    assert (decision.choice, decision.source) == ("magi", "measured")
+    assert backend.background == [""], backend.background  # the process compiled the variant
+    # magi's variant was compiled here first (a miss), then plain's was found (a hit)
+    assert counters["inductor"]["fxgraph_cache_hit"] == 1, dict(counters["inductor"])
+    assert "1 of 1 plain variants compiled in the background, waited" in backend.seconds_text()
+
+
+def test_a_graph_the_background_cannot_take_is_compiled_here_saying_why(monkeypatch):
+    """A graph that cannot be sent (here: an input that is not a tensor) starts no process; the
+    variant is compiled here as without the option, and the backend says why."""
+    from magi_passes.compile import workers
+
+    job = workers.compile_in_background(torch.fx.symbolic_trace(Block()), [3], PassConfig(), {})
+    assert job.process is None
+    assert job.wait() == "not sent (TypeError: an input that is not a tensor (int))"
+    sent = []
+    monkeypatch.setattr(
+        "magi_passes.compile.backend.compile_in_background",
+        lambda *args: (
+            sent.append(args) or workers.BackgroundCompile(None, Path("."), "not sent (x)")
+        ),
+    )
+    x = torch.randn(1, 4, 3, 6, 6)
+    backend = MagiBackend(
+        PassConfig(compile_plain_in_background=True),
+        decider=Decider(timer=FakeTimer(magi=1.0, plain=2.0), rounds=1, use_cache=False),
+    )
+    model = Block().eval()
+    with torch._inductor.config.patch(fx_graph_cache=True):
+        torch.testing.assert_close(_compile(model, x, backend), model(x))
+    assert len(sent) == 1 and backend.background == ["not sent (x)"]
+    assert backend.decisions[0].source == "measured"
+    assert "0 of 1 plain variants compiled in the background" in backend.seconds_text()
+    assert "(not sent (x))" in backend.seconds_text()
+
+
 def _cl_result(backend: MagiBackend):
     return next(r for r in backend.results if r.name == "conv_channels_last")
 
@@ -428,9 +482,7 @@ def test_a_dynamic_graph_is_compiled_once_and_never_timed(tmp_path, heavy_ratio)
 
 def test_an_fx_cache_hit_on_a_graph_no_pass_can_change_is_not_compiled_twice(tmp_path, monkeypatch):
     """Inductor's FX graph cache serves a graph without running the passes (no history): a
-    graph no measured pass can change is still compiled once and never timed. (Before this
-    rule it was compiled twice and timed: MiniMax-H3's warm GPU compile, 42 s against its cold
-    33 s, fits that; not re-measured.)"""
+    graph no measured pass can change is still compiled once and never timed."""
     monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", str(tmp_path / "inductor"))
     model, x = NoConv(), torch.randn(8)
     with torch._inductor.config.patch(fx_graph_cache=True):

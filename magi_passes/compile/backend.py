@@ -61,9 +61,9 @@ from .weights import (
     _hoistable_conv_weights,
     _with_converted_weights,
 )
-from .workers import warm_compile_workers
+from .workers import compile_in_background, input_of, warm_compile_workers
 
-SECONDS_KEYS = ("compile", "compile_discarded", "measure", "compile_failed_tries")
+SECONDS_KEYS = ("compile", "compile_discarded", "measure", "compile_failed_tries", "background")
 
 
 def _env_key() -> tuple[tuple[str, str], ...]:
@@ -118,13 +118,17 @@ class MagiBackend:
         # "compile" every variant that runs, "compile_discarded" the variants compiled only to
         # be timed and dropped, "measure" the timing of the two variants, "compile_failed_tries"
         # the part of "compile" and "compile_discarded" spent in first tries that raised one of
-        # torch's sympy failures and were compiled again (`compile_working_around`)
+        # torch's sympy failures and were compiled again (`compile_working_around`),
+        # "background" the wait for plain variants compiled in a process of their own
         self.seconds: dict[str, float] = dict.fromkeys(SECONDS_KEYS, 0.0)
         # the bug (`workarounds.sympy_failure`) of each graph compiled again after a failed try
         self.retried: list[str] = []
         # family (`decisions.decision_family`) -> the timed decision that decides its other
         # members, under PassConfig.share_decisions_across_shapes; close calls are not kept
         self.families: dict[str, Decision] = {}
+        # under PassConfig.compile_plain_in_background: per plain variant compiled in a process
+        # of its own, "" where it compiled, else why not (the variant compiled here regardless)
+        self.background: list[str] = []
         # Inductor's compile workers, started now where CUDA is in use, else at the first graph
         self.workers_started = warm_compile_workers(self.inductor_config_patches)
 
@@ -172,6 +176,18 @@ class MagiBackend:
             f"measured, {cached} cached{f', {shared} shared' if shared else ''}); kept plain "
             f"{plain} of {measured + cached + shared} decided"
             + (f"; {self.retried_text()}" if self.retried else "")
+            + (f"; {self.background_text()}" if self.background else "")
+        )
+
+    def background_text(self) -> str:
+        """The plain variants compiled in processes of their own, e.g. "3 plain variants
+        compiled in the background, waited 4.1 s" (with the reasons of those that failed)."""
+        failed = [why for why in self.background if why]
+        done = len(self.background) - len(failed)
+        return (
+            f"{done} of {len(self.background)} plain variants compiled in the background, "
+            f"waited {self.seconds['background']:.1f} s"
+            + (f" ({'; '.join(sorted(set(failed)))})" if failed else "")
         )
 
     def retried_text(self) -> str:
@@ -276,12 +292,23 @@ class MagiBackend:
             config = pass_config if evidence.choice == "magi" else plain_config
             variant = self._compile(gm, inputs, config, extra)
             return self._chosen(variant, shared_decision(evidence, key))
+        background = (
+            compile_in_background(gm, inputs, plain_config, extra)
+            if pass_config.compile_plain_in_background and _caches_on(extra)
+            else None
+        )
         magi = self._compile(_graph_copy(gm), inputs, pass_config, extra)
         changed = _measured_passes_applied(magi.manager)
         if magi.manager.history and not changed:
+            if background is not None:
+                background.cancel()
             return self._keep(magi, "no measured pass changed this graph")
         # (no history: Inductor's FX graph cache served the graph without running the passes,
         # so whether one changes it is unknown; measure)
+        if background is not None:
+            waited = time.perf_counter()
+            self.background.append(background.wait())
+            self.seconds["background"] += time.perf_counter() - waited
         plain = self._compile(gm, inputs, plain_config, extra)
         started = time.perf_counter()
         try:
@@ -384,3 +411,53 @@ class MagiBackend:
         self.hoisted_weights.append(variant.hoisted)
         _annotate(variant.manager, decision)
         return variant.fn
+
+
+def _caches_on(extra: dict[str, Any]) -> bool:
+    """Whether a variant compiled with ``extra`` reads Inductor's FX graph cache (what a
+    background compile warms)."""
+    if extra.get("force_disable_caches", inductor_config.force_disable_caches):
+        return False
+    return bool(extra.get("fx_graph_cache", inductor_config.fx_graph_cache))
+
+
+def _compile_background_job(path: str) -> None:
+    """The process `workers.compile_in_background` starts: compile the job's graph as the
+    backend compiles a variant, in a tracing context like dynamo's (static shapes), on fake
+    copies of its inputs, with dynamo's placeholder metadata put back (Inductor's FX graph
+    cache key reads it), so that the key agrees with the parent's."""
+    import pickle
+    from pathlib import Path
+
+    from torch._guards import TracingContext, tracing
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.fx.experimental.symbolic_shapes import ShapeEnv
+
+    job = pickle.loads(Path(path).read_bytes())
+    gm = job["gm"]
+    if job["param_name_to_source"] is not None:
+        gm._param_name_to_source = job["param_name_to_source"]
+        gm.meta["dynamo_compile_id"] = job["compile_id"]
+        for node, (source, static) in zip(
+            gm.graph.find_nodes(op="placeholder"), job["placeholders"], strict=True
+        ):
+            node._dynamo_source = source
+            if static:
+                node.meta["tensor_dict"] = {"_dynamo_static_input_type": static}
+    torch.set_grad_enabled(job["grad"])
+    fake_mode = FakeTensorMode(shape_env=ShapeEnv(), static_shapes=True)
+    with tracing(TracingContext(fake_mode)):
+        fakes = []
+        for spec in job["inputs"]:
+            fake = fake_mode.from_tensor(input_of(spec), static_shapes=True)
+            if spec[-1]:  # dynamo's mark on a parameter (an attribute of its own)
+                fake._dynamo_static_input_type = spec[-1]  # type: ignore[attr-defined]
+            fakes.append(fake)
+        backend = MagiBackend(job["pass_config"])
+        backend._compile(gm, fakes, job["pass_config"], job["patches"])
+
+
+if __name__ == "__main__":
+    import sys
+
+    _compile_background_job(sys.argv[1])

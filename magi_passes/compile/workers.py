@@ -46,3 +46,128 @@ def _cuda_in_use() -> bool:
     ``torch.cuda.is_initialized`` would also make Inductor's lowering ask the driver for its device.
     """
     return torch.cuda.is_initialized()
+
+
+# --------------------------------------------------------------------------- background compile
+#: how long the backend waits for a background compile before it compiles the variant itself
+BACKGROUND_WAIT_S = 1800.0
+
+
+class BackgroundCompile:
+    """A graph's plain variant being compiled in a process of its own while this process
+    compiles the magi variant (`compile_in_background`). The process shares this one's Inductor
+    and Triton caches, so the variant's own compile here afterwards finds them warm (an FX graph
+    cache hit where the two keys agree, Triton's compiled kernels at least). Nothing it does
+    decides what runs: this process compiles the variant itself either way."""
+
+    def __init__(self, process: Any, folder: Any, error: str = "") -> None:
+        import time
+
+        self.process = process
+        self.folder = folder
+        self.error = error
+        self.started = time.perf_counter()
+
+    def wait(self, timeout: float = BACKGROUND_WAIT_S) -> str:
+        """Wait for the process to finish; "" when it compiled, else why not."""
+        import shutil
+        import subprocess
+
+        if self.process is None:
+            return self.error
+        try:
+            code = self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            self.error = f"still compiling after {timeout:g} s"
+        else:
+            if code != 0:
+                tail = (self.folder / "stderr").read_text(errors="replace").strip().splitlines()
+                self.error = f"exit {code}: {tail[-1] if tail else 'no message'}"
+        shutil.rmtree(self.folder, ignore_errors=True)
+        return self.error
+
+    def cancel(self) -> None:
+        """Stop the process (its variant is not needed after all)."""
+        import shutil
+
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def compile_in_background(
+    gm: torch.fx.GraphModule, inputs: Any, pass_config: Any, inductor_patches: Mapping[str, Any]
+) -> BackgroundCompile:
+    """Start compiling ``gm`` for ``inputs`` with ``pass_config`` in a fresh Python process
+    (``python -m magi_passes.compile.backend JOB``): the graph (pickled, with the placeholder
+    metadata dynamo gave it, which Inductor's cache key reads), each input's shape, strides,
+    dtype, device and kind, the grad mode and the Inductor patches. A graph or an input that
+    cannot be sent returns a `BackgroundCompile` that says why and runs nothing."""
+    import os
+    import pickle
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    folder = Path(tempfile.mkdtemp(prefix="magi-background-"))
+    try:
+        job = {
+            "gm": gm,
+            "placeholders": [
+                (
+                    getattr(node, "_dynamo_source", None),
+                    (node.meta.get("tensor_dict") or {}).get("_dynamo_static_input_type"),
+                )
+                for node in gm.graph.find_nodes(op="placeholder")
+            ],
+            "param_name_to_source": getattr(gm, "_param_name_to_source", None),
+            "compile_id": gm.meta.get("dynamo_compile_id"),
+            "inputs": [_input_spec(t) for t in inputs],
+            "grad": torch.is_grad_enabled(),
+            "pass_config": pass_config,
+            "patches": dict(inductor_patches),
+        }
+        (folder / "job.pkl").write_bytes(pickle.dumps(job))
+    except Exception as exc:  # an unpicklable target or patch, a non-tensor input
+        return BackgroundCompile(None, folder, f"not sent ({type(exc).__name__}: {exc})")
+    from torch._inductor.runtime.cache_dir_utils import cache_dir
+
+    env = {**os.environ, "TORCHINDUCTOR_CACHE_DIR": cache_dir()}
+    with open(folder / "stderr", "w") as stderr:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "magi_passes.compile.backend", str(folder / "job.pkl")],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+            env=env,
+        )
+    return BackgroundCompile(process, folder)
+
+
+def _input_spec(t: Any) -> tuple[Any, ...]:
+    if not isinstance(t, torch.Tensor):
+        raise TypeError(f"an input that is not a tensor ({type(t).__name__})")
+    return (
+        tuple(t.shape),
+        tuple(t.stride()),
+        t.storage_offset(),
+        t.dtype,
+        str(t.device),
+        t.requires_grad,
+        isinstance(t, torch.nn.Parameter),
+        getattr(t, "_dynamo_static_input_type", None),
+    )
+
+
+def input_of(spec: tuple[Any, ...]) -> torch.Tensor:
+    shape, stride, offset, dtype, device, requires_grad, parameter, _ = spec
+    if offset:
+        extent = offset + sum((s - 1) * st for s, st in zip(shape, stride, strict=True)) + 1
+        t = torch.empty(extent, dtype=dtype, device=device).as_strided(shape, stride, offset)
+    else:
+        t = torch.empty_strided(shape, stride, dtype=dtype, device=device)
+    return torch.nn.Parameter(t, requires_grad) if parameter else t.requires_grad_(requires_grad)

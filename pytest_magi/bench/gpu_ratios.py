@@ -4,14 +4,13 @@ The `codegen` mode of the zoo benchmark runs on any machine and prints, beside t
 generates, the ratio a GPU measured for the same model; the file says on which device, torch and
 date (`benchmarks/results/gpu_ratios.json`). The `timing` mode on a GPU rewrites an entry with
 `--record-ratios PATH`; `python -m pytest_magi.report ratios REPORT.json --into PATH` records the
-pairs a `pytest --magi-perf --magi-report` run timed (`report_ratios`).
+pairs a `pytest --magi-perf --magi-report` run timed (`pytest_magi.report.compare.report_ratios`).
 """
 
 from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -106,34 +105,3 @@ def entry_name(label: str) -> str:
         if name != label and name in all_names():
             return name
     return label
-
-
-def report_ratios(report: Mapping[str, Any]) -> list[ReportRatio]:
-    """The pairs of a `--magi-report` (``load_report``) as ratio entries: a pair is recorded
-    when it was timed and its candidate's output was right (`RIGHT_OUTCOMES`; a baseline that
-    miscompiled does not stop it); every other pair comes back with ``skipped`` saying why."""
-    from pytest_magi.report.compare import numerics_outcome
-
-    out: list[ReportRatio] = []
-    for pair in report["pairs"]:
-        name = entry_name(str(pair.get("label", "")))
-        speedup = pair.get("speedup")
-        outcome = numerics_outcome(pair.get("numerics"))
-        rounds = pair.get("rounds")
-        measured_by = str(pair.get("test", "")) + (f", {rounds} rounds" if rounds else "")
-        skipped = ""
-        if speedup is None:
-            skipped = f"not timed ({pair.get('verdict')})"
-        elif outcome not in RIGHT_OUTCOMES:
-            skipped = f"its numerics are not right: {outcome or 'not in the report'}"
-        out.append(
-            ReportRatio(
-                name,
-                None if speedup is None else float(speedup),
-                str(pair.get("device") or ""),
-                str(pair.get("torch_version") or ""),
-                measured_by,
-                skipped,
-            )
-        )
-    return out

@@ -290,12 +290,44 @@ def compare_reports(
     )
 
 
+def report_ratios(report: Mapping[str, Any]) -> list[Any]:
+    """The pairs of a `--magi-report` (``load_report``) as ratio entries: a pair is recorded
+    when it was timed and its candidate's output was right (`RIGHT_OUTCOMES`; a baseline that
+    miscompiled does not stop it); every other pair comes back with ``skipped`` saying why
+    (`pytest_magi.bench.gpu_ratios.ReportRatio`s)."""
+    from ..bench.gpu_ratios import RIGHT_OUTCOMES, ReportRatio, entry_name
+
+    out: list[ReportRatio] = []
+    for pair in report["pairs"]:
+        name = entry_name(str(pair.get("label", "")))
+        speedup = pair.get("speedup")
+        outcome = numerics_outcome(pair.get("numerics"))
+        rounds = pair.get("rounds")
+        measured_by = str(pair.get("test", "")) + (f", {rounds} rounds" if rounds else "")
+        skipped = ""
+        if speedup is None:
+            skipped = f"not timed ({pair.get('verdict')})"
+        elif outcome not in RIGHT_OUTCOMES:
+            skipped = f"its numerics are not right: {outcome or 'not in the report'}"
+        out.append(
+            ReportRatio(
+                name,
+                None if speedup is None else float(speedup),
+                str(pair.get("device") or ""),
+                str(pair.get("torch_version") or ""),
+                measured_by,
+                skipped,
+            )
+        )
+    return out
+
+
 def _record_ratios(reports: Sequence[str], into: Path) -> int:
     """Record the timed, right pairs of ``reports`` into ``into``; say what was skipped."""
     from ..bench import gpu_ratios
 
     try:
-        rows = [row for path in reports for row in gpu_ratios.report_ratios(load_report(path))]
+        rows = [row for path in reports for row in report_ratios(load_report(path))]
         gpu_ratios.load(into)  # a broken ratio file is said before anything is written
     except ValueError as exc:  # a ReportError too
         print(f"error: {exc}", file=sys.stderr)
