@@ -1,4 +1,6 @@
-"""Inductor's Triton compile workers, started before dynamo traces where CUDA is in use."""
+"""Inductor's Triton compile workers, started before dynamo traces where CUDA is in use, and
+`compile_in_background`: a measured graph's plain variant compiled in a process of its own
+(`PassConfig.compile_plain_in_background`)."""
 
 from __future__ import annotations
 
