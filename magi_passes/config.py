@@ -88,7 +88,8 @@ class PassConfig:
       timed, where the timed gap was 10% or more either way; a closer call is timed again. Off
       until it is measured against full measurement on the zoo.
     - `compile_plain_in_background` (off): with `measure_decisions`, a graph a measured pass
-      may change has its plain variant compiled in a process of its own while the magi variant
+      may change has its plain variant compiled in a process of its own (one per backend,
+      `workers.BackgroundWorker`, started with it) while the magi variant
       compiles here, sharing Inductor's and Triton's caches, so the plain compile here that the
       timing needs finds them warm. What runs is compiled here either way. Off until the cold
       compile it saves is measured on a GPU.

@@ -97,23 +97,31 @@ def test_a_plain_variant_compiled_in_the_background_is_a_cache_hit_here(tmp_path
     # magi's variant was compiled here first (a miss), then plain's was found (a hit)
     assert counters["inductor"]["fxgraph_cache_hit"] == 1, dict(counters["inductor"])
     assert "1 of 1 plain variants compiled in the background, waited" in backend.seconds_text()
+    process = backend.background_worker.process
+    del backend  # the process ends with its backend (dynamo's caches hold it until reset)
+    torch._dynamo.reset()
+    import gc
+
+    gc.collect()
+    assert process.wait(timeout=30) is not None
 
 
 def test_a_graph_the_background_cannot_take_is_compiled_here_saying_why(monkeypatch):
-    """A graph that cannot be sent (here: an input that is not a tensor) starts no process; the
+    """A graph that cannot be sent (here: an input that is not a tensor) starts nothing; the
     variant is compiled here as without the option, and the backend says why."""
     from magi_passes.compile import workers
 
-    job = workers.compile_in_background(torch.fx.symbolic_trace(Block()), [3], PassConfig(), {})
-    assert job.process is None
+    worker = workers.BackgroundWorker()
+    job = worker.submit(torch.fx.symbolic_trace(Block()), [3], PassConfig(), {})
+    assert worker.process is None  # nothing was started for it
     assert job.wait() == "not sent (TypeError: an input that is not a tensor (int))"
     sent = []
-    monkeypatch.setattr(
-        "magi_passes.compile.backend.compile_in_background",
-        lambda *args: (
-            sent.append(args) or workers.BackgroundCompile(None, Path("."), "not sent (x)")
-        ),
-    )
+
+    def refuse(self, *args):
+        sent.append(args)
+        return workers.BackgroundCompile(None, "not sent (x)")
+
+    monkeypatch.setattr(workers.BackgroundWorker, "submit", refuse)
     x = torch.randn(1, 4, 3, 6, 6)
     backend = MagiBackend(
         PassConfig(compile_plain_in_background=True),
@@ -126,6 +134,30 @@ def test_a_graph_the_background_cannot_take_is_compiled_here_saying_why(monkeypa
     assert backend.decisions[0].source == "measured"
     assert "0 of 1 plain variants compiled in the background" in backend.seconds_text()
     assert "(not sent (x))" in backend.seconds_text()
+    backend.background_worker.stop()
+
+
+def test_the_background_worker_says_why_a_job_failed_and_starts_again():
+    """A job the process cannot compile is answered with its error, the process keeps serving;
+    a stopped process is started again by the next job."""
+    from magi_passes.compile import workers
+
+    worker = workers.BackgroundWorker()
+    worker.start()
+    first = worker.process
+    bad = worker.folder / "job-bad.pkl"
+    bad.write_bytes(b"not a pickle")
+    first.stdin.write(f"{bad}\n")
+    first.stdin.flush()
+    reply = worker.reply(timeout=300)
+    assert reply.startswith("failed (UnpicklingError"), reply
+    assert first.poll() is None  # still serving
+    worker.stop()
+    assert first.poll() is not None and worker.process is None
+    job = worker.submit(torch.fx.symbolic_trace(lambda t: t + 1), [torch.ones(3)], PassConfig(), {})
+    assert worker.process is not None and worker.process is not first
+    job.cancel()
+    assert worker.process is None
 
 
 def _cl_result(backend: MagiBackend):

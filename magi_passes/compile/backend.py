@@ -22,6 +22,7 @@ import dataclasses
 import os
 import time
 import warnings
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -61,7 +62,7 @@ from .weights import (
     _hoistable_conv_weights,
     _with_converted_weights,
 )
-from .workers import compile_in_background, input_of, warm_compile_workers
+from .workers import BackgroundWorker, input_of, warm_compile_workers
 
 SECONDS_KEYS = ("compile", "compile_discarded", "measure", "compile_failed_tries", "background")
 
@@ -129,8 +130,19 @@ class MagiBackend:
         # under PassConfig.compile_plain_in_background: per plain variant compiled in a process
         # of its own, "" where it compiled, else why not (the variant compiled here regardless)
         self.background: list[str] = []
+        self.background_worker: BackgroundWorker | None = None
         # Inductor's compile workers, started now where CUDA is in use, else at the first graph
         self.workers_started = warm_compile_workers(self.inductor_config_patches)
+        effective = self._split[1][0]  # the MAGI_PASSES__ variables applied
+        if effective.compile_plain_in_background and effective.measure_decisions:
+            self._worker().start()  # its imports overlap dynamo's tracing
+
+    def _worker(self) -> BackgroundWorker:
+        if self.background_worker is None:
+            self.background_worker = BackgroundWorker()
+            # the process ends with the backend (an idle one holds memory, on a GPU a context)
+            weakref.finalize(self, self.background_worker.stop)
+        return self.background_worker
 
     @property
     def results(self) -> list[Any]:
@@ -293,11 +305,16 @@ class MagiBackend:
             variant = self._compile(gm, inputs, config, extra)
             return self._chosen(variant, shared_decision(evidence, key))
         background = (
-            compile_in_background(gm, inputs, plain_config, extra)
+            self._worker().submit(gm, inputs, plain_config, extra)
             if pass_config.compile_plain_in_background and _caches_on(extra)
             else None
         )
-        magi = self._compile(_graph_copy(gm), inputs, pass_config, extra)
+        try:
+            magi = self._compile(_graph_copy(gm), inputs, pass_config, extra)
+        except BaseException:
+            if background is not None:
+                background.cancel()
+            raise
         changed = _measured_passes_applied(magi.manager)
         if magi.manager.history and not changed:
             if background is not None:
@@ -434,6 +451,7 @@ def _compile_background_job(path: str) -> None:
     from torch.fx.experimental.symbolic_shapes import ShapeEnv
 
     job = pickle.loads(Path(path).read_bytes())
+    os.environ.update(job["caches"])  # the sender's Inductor and Triton cache folders
     gm = job["gm"]
     if job["param_name_to_source"] is not None:
         gm._param_name_to_source = job["param_name_to_source"]
@@ -457,7 +475,24 @@ def _compile_background_job(path: str) -> None:
         backend._compile(gm, fakes, job["pass_config"], job["patches"])
 
 
-if __name__ == "__main__":
+def _serve() -> None:
+    """`BackgroundWorker`'s process: one job path a line on stdin, "ok" or the error a line on
+    stdout; it ends when stdin closes."""
     import sys
 
-    _compile_background_job(sys.argv[1])
+    # the answers get stdout's descriptor; whatever else writes to stdout goes to stderr
+    channel = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    for line in sys.stdin:
+        try:
+            _compile_background_job(line.strip())
+        except Exception as exc:
+            text = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
+            print(f"failed ({text})", file=channel, flush=True)
+        else:
+            print("ok", file=channel, flush=True)
+
+
+if __name__ == "__main__":
+    _serve()

@@ -1,5 +1,5 @@
 """Inductor's Triton compile workers, started before dynamo traces where CUDA is in use, and
-`compile_in_background`: a measured graph's plain variant compiled in a process of its own
+`BackgroundWorker`: a process of its own that compiles measured graphs' plain variants
 (`PassConfig.compile_plain_in_background`)."""
 
 from __future__ import annotations
@@ -55,99 +55,153 @@ def _cuda_in_use() -> bool:
 BACKGROUND_WAIT_S = 1800.0
 
 
-class BackgroundCompile:
-    """A graph's plain variant being compiled in a process of its own while this process
-    compiles the magi variant (`compile_in_background`). The process shares this one's Inductor
-    and Triton caches, so the variant's own compile here afterwards finds them warm (an FX graph
-    cache hit where the two keys agree, Triton's compiled kernels at least). Nothing it does
-    decides what runs: this process compiles the variant itself either way."""
+class BackgroundWorker:
+    """One Python process that compiles a backend's plain variants, one graph at a time, while
+    the backend compiles their magi variants (`PassConfig.compile_plain_in_background`).
 
-    def __init__(self, process: Any, folder: Any, error: str = "") -> None:
-        import time
+    `start()` launches it (``python -m magi_passes.compile.backend --serve``) so that its
+    imports overlap dynamo's tracing; `submit` sends it one graph. It shares this process's
+    Inductor and Triton caches (their folders go with each job), so the variant's own compile
+    here afterwards finds them warm: an FX graph cache hit where the two keys agree, Triton's
+    compiled kernels at least. Nothing it does decides what runs: the backend compiles the
+    variant itself either way. The process ends with this one (its input closes)."""
 
-        self.process = process
-        self.folder = folder
-        self.error = error
-        self.started = time.perf_counter()
+    def __init__(self) -> None:
+        self.process: Any = None
+        self.folder: Any = None
 
-    def wait(self, timeout: float = BACKGROUND_WAIT_S) -> str:
-        """Wait for the process to finish; "" when it compiled, else why not."""
-        import shutil
+    def start(self) -> None:
+        import os
         import subprocess
+        import sys
+        import tempfile
+        from pathlib import Path
 
-        if self.process is None:
-            return self.error
+        if self.process is not None and self.process.poll() is None:
+            return
+        self.folder = Path(tempfile.mkdtemp(prefix="magi-background-"))
+        with open(self.folder / "stderr", "w") as stderr:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "magi_passes.compile.backend", "--serve"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=stderr,
+                text=True,
+                env=dict(os.environ),
+            )
+
+    def submit(
+        self,
+        gm: torch.fx.GraphModule,
+        inputs: Any,
+        pass_config: Any,
+        inductor_patches: Mapping[str, Any],
+    ) -> BackgroundCompile:
+        """Send ``gm`` for ``inputs`` with ``pass_config``: the graph (pickled, with the
+        placeholder metadata dynamo gave it, which Inductor's cache key reads), each input's
+        shape, strides, dtype, device and kind, the grad mode, the Inductor patches and the cache
+        folders. A graph or an input that cannot be sent gives a `BackgroundCompile` that says
+        why, and nothing is sent."""
+        import pickle
+
         try:
-            code = self.process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-            self.error = f"still compiling after {timeout:g} s"
-        else:
-            if code != 0:
-                tail = (self.folder / "stderr").read_text(errors="replace").strip().splitlines()
-                self.error = f"exit {code}: {tail[-1] if tail else 'no message'}"
-        shutil.rmtree(self.folder, ignore_errors=True)
-        return self.error
+            job = _job(gm, inputs, pass_config, inductor_patches)
+            data = pickle.dumps(job)
+        except Exception as exc:  # an unpicklable target or patch, a non-tensor input
+            return BackgroundCompile(None, f"not sent ({type(exc).__name__}: {exc})")
+        self.start()
+        path = self.folder / f"job-{id(job)}.pkl"
+        path.write_bytes(data)
+        try:
+            self.process.stdin.write(f"{path}\n")
+            self.process.stdin.flush()
+        except OSError as exc:  # the process is gone
+            return BackgroundCompile(None, f"the background process is gone ({exc})")
+        return BackgroundCompile(self, "", path)
 
-    def cancel(self) -> None:
-        """Stop the process (its variant is not needed after all)."""
-        import shutil
+    def reply(self, timeout: float) -> str:
+        """The process's answer to the job in flight: "" when it compiled, else why not."""
+        import select
 
+        out = self.process.stdout
+        ready, _, _ = select.select([out], [], [], timeout)
+        if not ready:
+            self.stop()
+            return f"still compiling after {timeout:g} s"
+        line = out.readline()
+        if not line:  # it died
+            tail = (self.folder / "stderr").read_text(errors="replace").strip().splitlines()
+            code = self.process.wait()
+            self.process = None
+            return f"exit {code}: {tail[-1] if tail else 'no message'}"
+        return "" if line.strip() == "ok" else line.strip()
+
+    def stop(self) -> None:
+        """End the process (a job in flight that is no longer needed); `submit` starts another."""
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait()
-        shutil.rmtree(self.folder, ignore_errors=True)
+        self.process = None
 
 
-def compile_in_background(
-    gm: torch.fx.GraphModule, inputs: Any, pass_config: Any, inductor_patches: Mapping[str, Any]
-) -> BackgroundCompile:
-    """Start compiling ``gm`` for ``inputs`` with ``pass_config`` in a fresh Python process
-    (``python -m magi_passes.compile.backend JOB``): the graph (pickled, with the placeholder
-    metadata dynamo gave it, which Inductor's cache key reads), each input's shape, strides,
-    dtype, device and kind, the grad mode and the Inductor patches. A graph or an input that
-    cannot be sent returns a `BackgroundCompile` that says why and runs nothing."""
+class BackgroundCompile:
+    """One graph's plain variant sent to a `BackgroundWorker` (or why it was not)."""
+
+    def __init__(self, worker: BackgroundWorker | None, error: str, path: Any = None) -> None:
+        self.worker = worker
+        self.error = error
+        self.path = path
+
+    def wait(self, timeout: float = BACKGROUND_WAIT_S) -> str:
+        """Wait for the variant; "" when the process compiled it, else why not."""
+        if self.worker is None:
+            return self.error
+        self.error = self.worker.reply(timeout)
+        self._done()
+        return self.error
+
+    def cancel(self) -> None:
+        """The variant is not needed after all: stop the process compiling it."""
+        if self.worker is not None:
+            self.worker.stop()
+        self._done()
+
+    def _done(self) -> None:
+        if self.path is not None:
+            self.path.unlink(missing_ok=True)
+
+
+def _job(
+    gm: torch.fx.GraphModule, inputs: Any, pass_config: Any, patches: Mapping[str, Any]
+) -> dict[str, Any]:
     import os
-    import pickle
-    import subprocess
-    import sys
-    import tempfile
-    from pathlib import Path
 
-    folder = Path(tempfile.mkdtemp(prefix="magi-background-"))
-    try:
-        job = {
-            "gm": gm,
-            "placeholders": [
-                (
-                    getattr(node, "_dynamo_source", None),
-                    (node.meta.get("tensor_dict") or {}).get("_dynamo_static_input_type"),
-                )
-                for node in gm.graph.find_nodes(op="placeholder")
-            ],
-            "param_name_to_source": getattr(gm, "_param_name_to_source", None),
-            "compile_id": gm.meta.get("dynamo_compile_id"),
-            "inputs": [_input_spec(t) for t in inputs],
-            "grad": torch.is_grad_enabled(),
-            "pass_config": pass_config,
-            "patches": dict(inductor_patches),
-        }
-        (folder / "job.pkl").write_bytes(pickle.dumps(job))
-    except Exception as exc:  # an unpicklable target or patch, a non-tensor input
-        return BackgroundCompile(None, folder, f"not sent ({type(exc).__name__}: {exc})")
     from torch._inductor.runtime.cache_dir_utils import cache_dir
 
-    env = {**os.environ, "TORCHINDUCTOR_CACHE_DIR": cache_dir()}
-    with open(folder / "stderr", "w") as stderr:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "magi_passes.compile.backend", str(folder / "job.pkl")],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=stderr,
-            env=env,
-        )
-    return BackgroundCompile(process, folder)
+    return {
+        "gm": gm,
+        "placeholders": [
+            (
+                getattr(node, "_dynamo_source", None),
+                (node.meta.get("tensor_dict") or {}).get("_dynamo_static_input_type"),
+            )
+            for node in gm.graph.find_nodes(op="placeholder")
+        ],
+        "param_name_to_source": getattr(gm, "_param_name_to_source", None),
+        "compile_id": gm.meta.get("dynamo_compile_id"),
+        "inputs": [_input_spec(t) for t in inputs],
+        "grad": torch.is_grad_enabled(),
+        "pass_config": pass_config,
+        "patches": dict(patches),
+        "caches": {
+            "TORCHINDUCTOR_CACHE_DIR": cache_dir(),
+            **(
+                {"TRITON_CACHE_DIR": os.environ["TRITON_CACHE_DIR"]}
+                if "TRITON_CACHE_DIR" in os.environ
+                else {}
+            ),
+        },
+    }
 
 
 def _input_spec(t: Any) -> tuple[Any, ...]:
