@@ -137,14 +137,19 @@ def test_a_graph_the_background_cannot_take_is_compiled_here_saying_why(monkeypa
     backend.background_worker.stop()
 
 
-def test_the_background_worker_says_why_a_job_failed_and_starts_again():
+def test_the_background_worker_says_why_a_job_failed_and_starts_again(monkeypatch):
     """A job the process cannot compile is answered with its error, the process keeps serving;
-    a stopped process is started again by the next job."""
+    a stopped process is started again by the next job. The process does not inherit the
+    variable that turns the option on (its own backend would start a process of its own)."""
     from magi_passes.compile import workers
 
+    monkeypatch.setenv(workers.BACKGROUND_ENV, "1")
     worker = workers.BackgroundWorker()
     worker.start()
     first = worker.process
+    environ = Path(f"/proc/{first.pid}/environ")
+    if environ.exists():
+        assert workers.BACKGROUND_ENV.encode() not in environ.read_bytes()
     bad = worker.folder / "job-bad.pkl"
     bad.write_bytes(b"not a pickle")
     first.stdin.write(f"{bad}\n")

@@ -439,7 +439,7 @@ def _caches_on(extra: dict[str, Any]) -> bool:
 
 
 def _compile_background_job(path: str) -> None:
-    """The process `workers.compile_in_background` starts: compile the job's graph as the
+    """One job of the process a `workers.BackgroundWorker` runs: compile the job's graph as the
     backend compiles a variant, in a tracing context like dynamo's (static shapes), on fake
     copies of its inputs, with dynamo's placeholder metadata put back (Inductor's FX graph
     cache key reads it), so that the key agrees with the parent's."""
@@ -471,7 +471,9 @@ def _compile_background_job(path: str) -> None:
             if spec[-1]:  # dynamo's mark on a parameter (an attribute of its own)
                 fake._dynamo_static_input_type = spec[-1]  # type: ignore[attr-defined]
             fakes.append(fake)
-        backend = MagiBackend(job["pass_config"])
+        # a backend of its own only to compile with (no worker of its own: the job's config
+        # still asks for one); the variant's passes are the job's
+        backend = MagiBackend(job["pass_config"].replace(compile_plain_in_background=False))
         backend._compile(gm, fakes, job["pass_config"], job["patches"])
 
 

@@ -53,6 +53,8 @@ def _cuda_in_use() -> bool:
 # --------------------------------------------------------------------------- background compile
 #: how long the backend waits for a background compile before it compiles the variant itself
 BACKGROUND_WAIT_S = 1800.0
+#: the variable that turns `PassConfig.compile_plain_in_background` on
+BACKGROUND_ENV = "MAGI_PASSES__COMPILE_PLAIN_IN_BACKGROUND"
 
 
 class BackgroundWorker:
@@ -87,7 +89,8 @@ class BackgroundWorker:
                 stdout=subprocess.PIPE,
                 stderr=stderr,
                 text=True,
-                env=dict(os.environ),
+                # its own backend only compiles: it starts no process of its own
+                env={k: v for k, v in os.environ.items() if k != BACKGROUND_ENV},
             )
 
     def submit(
