@@ -195,9 +195,16 @@ def test_help_lists_the_magi_group_options_and_ini_twins(pytester: pytest.Pytest
         "--magi-perf-rounds=N",
         "--magi-report=PATH",
         "--magi-report-png=PATH",
+        "--magi-estimate=PROFILE",
     ):
         assert option in out
-    for ini in ("magi_perf ", "magi_perf_rounds ", "magi_report ", "magi_report_png "):
+    for ini in (
+        "magi_perf ",
+        "magi_perf_rounds ",
+        "magi_report ",
+        "magi_report_png ",
+        "magi_estimate ",
+    ):
         assert ini in out
 
 
@@ -976,3 +983,7 @@ def test_an_unknown_estimate_profile_is_a_usage_error_naming_the_known_ones(
     result.stderr.fnmatch_lines(
         ["*--magi-estimate='a100': expected a device profile name (h100, h200)*"]
     )
+    fakes.makeini("[pytest]\nmagi_estimate = b200\n")  # the ini twin, checked the same way
+    result = _run(fakes, "--magi-perf")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*ini magi_estimate='b200': expected a device profile name*"])
