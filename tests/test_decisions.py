@@ -143,13 +143,17 @@ def test_the_background_worker_says_why_a_job_failed_and_starts_again(monkeypatc
     variable that turns the option on (its own backend would start a process of its own)."""
     from magi_passes.compile import workers
 
+    lower = "MAGI_PASSES__compile_plain_in_background"  # PassConfig.from_env reads it too
     monkeypatch.setenv(workers.BACKGROUND_ENV, "1")
+    monkeypatch.setenv(lower, "1")
     worker = workers.BackgroundWorker()
     worker.start()
     first = worker.process
     environ = Path(f"/proc/{first.pid}/environ")
     if environ.exists():
-        assert workers.BACKGROUND_ENV.encode() not in environ.read_bytes()
+        inherited = environ.read_bytes()
+        assert workers.BACKGROUND_ENV.encode() not in inherited
+        assert lower.encode() not in inherited
     bad = worker.folder / "job-bad.pkl"
     bad.write_bytes(b"not a pickle")
     first.stdin.write(f"{bad}\n")
@@ -157,8 +161,10 @@ def test_the_background_worker_says_why_a_job_failed_and_starts_again(monkeypatc
     reply = worker.reply(timeout=300)
     assert reply.startswith("failed (UnpicklingError"), reply
     assert first.poll() is None  # still serving
+    folder = worker.folder
     worker.stop()
     assert first.poll() is not None and worker.process is None
+    assert not folder.exists()  # its stderr and job files go with it
     job = worker.submit(torch.fx.symbolic_trace(lambda t: t + 1), [torch.ones(3)], PassConfig(), {})
     assert worker.process is not None and worker.process is not first
     job.cancel()

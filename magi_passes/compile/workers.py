@@ -9,6 +9,8 @@ from typing import Any
 
 import torch
 
+from ..config import ENV_PREFIX
+
 
 def warm_compile_workers(inductor_patches: Mapping[str, Any] | None = None) -> bool:
     """Start Inductor's Triton compile workers now, where CUDA is in use; True if asked.
@@ -53,8 +55,9 @@ def _cuda_in_use() -> bool:
 # --------------------------------------------------------------------------- background compile
 #: how long the backend waits for a background compile before it compiles the variant itself
 BACKGROUND_WAIT_S = 1800.0
-#: the variable that turns `PassConfig.compile_plain_in_background` on
-BACKGROUND_ENV = "MAGI_PASSES__COMPILE_PLAIN_IN_BACKGROUND"
+#: the variable that turns `PassConfig.compile_plain_in_background` on (`PassConfig.from_env`
+#: reads the field's name in any case)
+BACKGROUND_ENV = f"{ENV_PREFIX}COMPILE_PLAIN_IN_BACKGROUND"
 
 
 class BackgroundWorker:
@@ -90,7 +93,7 @@ class BackgroundWorker:
                 stderr=stderr,
                 text=True,
                 # its own backend only compiles: it starts no process of its own
-                env={k: v for k, v in os.environ.items() if k != BACKGROUND_ENV},
+                env={k: v for k, v in os.environ.items() if not _turns_background_on(k)},
             )
 
     def submit(
@@ -135,16 +138,26 @@ class BackgroundWorker:
         if not line:  # it died
             tail = (self.folder / "stderr").read_text(errors="replace").strip().splitlines()
             code = self.process.wait()
-            self.process = None
+            self.stop()
             return f"exit {code}: {tail[-1] if tail else 'no message'}"
         return "" if line.strip() == "ok" else line.strip()
 
     def stop(self) -> None:
-        """End the process (a job in flight that is no longer needed); `submit` starts another."""
+        """End the process (a job in flight that is no longer needed) and remove its folder;
+        `submit` starts another."""
+        import shutil
+
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait()
         self.process = None
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder = None
+
+
+def _turns_background_on(var: str) -> bool:
+    return var.startswith(ENV_PREFIX) and var.upper() == BACKGROUND_ENV
 
 
 class BackgroundCompile:

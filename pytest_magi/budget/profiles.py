@@ -41,6 +41,11 @@ OPTIONAL_FIELDS: dict[str, tuple[str, float]] = {
 }
 
 
+def _is_number(value: Any) -> bool:
+    """A finite int or float (not a bool): what every numeric profile field must be."""
+    return not isinstance(value, bool) and isinstance(value, int | float) and math.isfinite(value)
+
+
 @dataclasses.dataclass(frozen=True)
 class Profile:
     """A device as the budget estimate sees it (fields: see ``FIELDS``).
@@ -71,34 +76,18 @@ class Profile:
                 if not isinstance(value, str) or not value.strip():
                     raise ValueError(f"{label}: {field}={value!r}, expected a non-empty str")
                 continue
-            if (
-                isinstance(value, bool)
-                or not isinstance(value, int | float)
-                or not math.isfinite(value)
-                or value < 0
-                or (value == 0 and field != "launch_us")
-            ):
+            if not _is_number(value) or value < 0 or (value == 0 and field != "launch_us"):
                 raise ValueError(
                     f"{label}: {field}={value!r}, expected a positive number ({meaning})"
                 )
         traffic = self.channels_first_conv_traffic
-        if (
-            isinstance(traffic, bool)
-            or not isinstance(traffic, int | float)
-            or not math.isfinite(traffic)
-            or traffic < 1
-        ):
+        if not _is_number(traffic) or traffic < 1:
             raise ValueError(
                 f"{label}: channels_first_conv_traffic={traffic!r}, expected a number >= 1 "
                 f"({OPTIONAL_FIELDS['channels_first_conv_traffic'][0]})"
             )
         rate = self.index_divmod_g_per_s
-        if (
-            isinstance(rate, bool)
-            or not isinstance(rate, int | float)
-            or not math.isfinite(rate)
-            or rate <= 0
-        ):
+        if not _is_number(rate) or rate <= 0:
             raise ValueError(
                 f"{label}: index_divmod_g_per_s={rate!r}, expected a positive number "
                 f"({OPTIONAL_FIELDS['index_divmod_g_per_s'][0]})"
