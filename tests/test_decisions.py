@@ -88,6 +88,7 @@ def test_a_plain_variant_compiled_in_the_background_is_a_cache_hit_here(tmp_path
         PassConfig(compile_plain_in_background=True),
         decider=Decider(timer=FakeTimer(magi=1.0, plain=2.0), rounds=1, use_cache=False),
     )
+    assert backend.background_worker.ready(timeout=300)  # started with the backend
     counters.clear()
     with torch._inductor.config.patch(fx_graph_cache=True):
         torch.testing.assert_close(_compile(model, x, backend), model(x))
@@ -156,19 +157,46 @@ def test_the_background_worker_says_why_a_job_failed_and_starts_again(monkeypatc
         assert lower.encode() not in inherited
     bad = worker.folder / "job-bad.pkl"
     bad.write_bytes(b"not a pickle")
-    first.stdin.write(f"{bad}\n")
-    first.stdin.flush()
+    first.stdin.write(f"{bad}\n".encode())
     reply = worker.reply(timeout=300)
     assert reply.startswith("failed (UnpicklingError"), reply
     assert first.poll() is None  # still serving
+    assert worker.is_ready  # the reply came after the process's "ready"
     folder = worker.folder
     worker.stop()
-    assert first.poll() is not None and worker.process is None
+    assert first.poll() is not None and worker.process is None and not worker.is_ready
     assert not folder.exists()  # its stderr and job files go with it
     job = worker.submit(torch.fx.symbolic_trace(lambda t: t + 1), [torch.ones(3)], PassConfig(), {})
     assert worker.process is not None and worker.process is not first
+    assert worker.ready(timeout=300)
+    job = worker.submit(torch.fx.symbolic_trace(lambda t: t + 1), [torch.ones(3)], PassConfig(), {})
+    assert job.worker is worker  # sent
     job.cancel()
     assert worker.process is None
+
+
+def test_a_graph_that_comes_before_the_background_process_is_ready_is_compiled_here():
+    """Until the process has done its imports (seconds), a graph is not sent: waiting for it
+    would cost more than compiling the variant here. The process keeps starting, for the
+    graphs after it."""
+    from magi_passes.compile import workers
+
+    worker = workers.BackgroundWorker()
+    worker.start()
+    gm = torch.fx.symbolic_trace(lambda t: t + 1)
+    try:
+        job = worker.submit(gm, [torch.ones(3)], PassConfig(), {})  # importing torch still
+        assert job.wait() == "not sent (the background process is still starting)"
+        assert worker.process.poll() is None and not worker.is_ready
+    finally:
+        worker.stop()
+    ended = workers.BackgroundWorker()
+    ended.start()
+    killed = ended.process
+    killed.kill()
+    killed.wait()
+    assert not ended.ready()  # it ended before it said so: gone, its folder with it
+    assert ended.process is None and ended.folder is None
 
 
 def _cl_result(backend: MagiBackend):

@@ -478,14 +478,17 @@ def _compile_background_job(path: str) -> None:
 
 
 def _serve() -> None:
-    """`BackgroundWorker`'s process: one job path a line on stdin, "ok" or the error a line on
-    stdout; it ends when stdin closes."""
+    """`BackgroundWorker`'s process: "ready" on stdout once Inductor is imported, then one job
+    path a line on stdin, "ok" or the error a line on stdout; it ends when stdin closes."""
     import sys
+
+    import torch._inductor.compile_fx  # noqa: F401  (the import a first job would wait for)
 
     # the answers get stdout's descriptor; whatever else writes to stdout goes to stderr
     channel = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
+    print("ready", file=channel, flush=True)
     for line in sys.stdin:
         try:
             _compile_background_job(line.strip())

@@ -65,7 +65,10 @@ class BackgroundWorker:
     the backend compiles their magi variants (`PassConfig.compile_plain_in_background`).
 
     `start()` launches it (``python -m magi_passes.compile.backend --serve``) so that its
-    imports overlap dynamo's tracing; `submit` sends it one graph. It shares this process's
+    imports overlap dynamo's tracing; it says "ready" once they are done. `submit` sends it one
+    graph, only once it is ready: a graph that comes sooner is compiled here, as without the
+    option, since waiting for the process to start (seconds) costs more than the variant's
+    compile on a model of one or a few graphs. It shares this process's
     Inductor and Triton caches (their folders go with each job), so the variant's own compile
     here afterwards finds them warm: an FX graph cache hit where the two keys agree, Triton's
     compiled kernels at least. Nothing it does decides what runs: the backend compiles the
@@ -74,6 +77,7 @@ class BackgroundWorker:
     def __init__(self) -> None:
         self.process: Any = None
         self.folder: Any = None
+        self.is_ready = False
 
     def start(self) -> None:
         import os
@@ -84,6 +88,7 @@ class BackgroundWorker:
 
         if self.process is not None and self.process.poll() is None:
             return
+        self.is_ready = False
         self.folder = Path(tempfile.mkdtemp(prefix="magi-background-"))
         with open(self.folder / "stderr", "w") as stderr:
             self.process = subprocess.Popen(
@@ -91,7 +96,9 @@ class BackgroundWorker:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=stderr,
-                text=True,
+                # unbuffered bytes: `_line` selects on the pipe, which a buffer read ahead
+                # would leave looking empty
+                bufsize=0,
                 # its own backend only compiles: it starts no process of its own
                 env={k: v for k, v in os.environ.items() if not _turns_background_on(k)},
             )
@@ -116,31 +123,54 @@ class BackgroundWorker:
         except Exception as exc:  # an unpicklable target or patch, a non-tensor input
             return BackgroundCompile(None, f"not sent ({type(exc).__name__}: {exc})")
         self.start()
+        if not self.ready():
+            state = "is still starting" if self.process is not None else "ended as it started"
+            return BackgroundCompile(None, f"not sent (the background process {state})")
         path = self.folder / f"job-{id(job)}.pkl"
         path.write_bytes(data)
         try:
-            self.process.stdin.write(f"{path}\n")
-            self.process.stdin.flush()
+            self.process.stdin.write(f"{path}\n".encode())
         except OSError as exc:  # the process is gone
             return BackgroundCompile(None, f"the background process is gone ({exc})")
         return BackgroundCompile(self, "", path)
 
+    def ready(self, timeout: float = 0.0) -> bool:
+        """Whether the process has done its imports and takes jobs, waiting up to ``timeout``
+        seconds for it to say so (it must have been started)."""
+        if not self.is_ready and self.process is not None:
+            line = self._line(timeout)
+            if line == "":  # it ended before it was ready
+                self.stop()
+            self.is_ready = line == "ready"
+        return self.is_ready
+
     def reply(self, timeout: float) -> str:
         """The process's answer to the job in flight: "" when it compiled, else why not."""
-        import select
-
-        out = self.process.stdout
-        ready, _, _ = select.select([out], [], [], timeout)
-        if not ready:
+        line = self._line(timeout)
+        if line == "ready":  # a job sent before its imports were done
+            self.is_ready = True
+            line = self._line(timeout)
+        if line is None:
             self.stop()
             return f"still compiling after {timeout:g} s"
-        line = out.readline()
         if not line:  # it died
             tail = (self.folder / "stderr").read_text(errors="replace").strip().splitlines()
             code = self.process.wait()
             self.stop()
             return f"exit {code}: {tail[-1] if tail else 'no message'}"
-        return "" if line.strip() == "ok" else line.strip()
+        return "" if line == "ok" else line
+
+    def _line(self, timeout: float) -> str | None:
+        """The process's next line on its answer channel, stripped ("" once it has ended), or
+        None when it says nothing within ``timeout`` seconds."""
+        import select
+
+        out = self.process.stdout
+        readable, _, _ = select.select([out], [], [], timeout)
+        if not readable:
+            return None
+        line = out.readline()
+        return line.decode(errors="replace").strip() if line else ""
 
     def stop(self) -> None:
         """End the process (a job in flight that is no longer needed) and remove its folder;
@@ -151,6 +181,7 @@ class BackgroundWorker:
             self.process.kill()
             self.process.wait()
         self.process = None
+        self.is_ready = False
         if self.folder is not None:
             shutil.rmtree(self.folder, ignore_errors=True)
             self.folder = None
