@@ -155,13 +155,13 @@ def test_the_background_worker_says_why_a_job_failed_and_starts_again(monkeypatc
         inherited = environ.read_bytes()
         assert workers.BACKGROUND_ENV.encode() not in inherited
         assert lower.encode() not in inherited
+    assert worker.ready(timeout=300)  # jobs go only to a process that said "ready"
     bad = worker.folder / "job-bad.pkl"
     bad.write_bytes(b"not a pickle")
     first.stdin.write(f"{bad}\n".encode())
     reply = worker.reply(timeout=300)
     assert reply.startswith("failed (UnpicklingError"), reply
     assert first.poll() is None  # still serving
-    assert worker.is_ready  # the reply came after the process's "ready"
     folder = worker.folder
     worker.stop()
     assert first.poll() is not None and worker.process is None and not worker.is_ready

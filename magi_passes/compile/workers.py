@@ -147,9 +147,6 @@ class BackgroundWorker:
     def reply(self, timeout: float) -> str:
         """The process's answer to the job in flight: "" when it compiled, else why not."""
         line = self._line(timeout)
-        if line == "ready":  # a job sent before its imports were done
-            self.is_ready = True
-            line = self._line(timeout)
         if line is None:
             self.stop()
             return f"still compiling after {timeout:g} s"
