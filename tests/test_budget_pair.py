@@ -163,3 +163,91 @@ def test_the_table_shows_both_sides_totals() -> None:
     for cell in ("0.5000", "0.2500", "5->3", "7->4", "4.00->2.00", "2.000x", "1.100x", "pass"):
         assert cell in row
     assert EstimateRecord.from_dict(json.loads(json.dumps(rec.to_dict()))) == rec
+
+
+@pytest.fixture(scope="module")
+def tiny_zoo_model():
+    from pytest_magi import zoo
+
+    if "minimax-h3-vae" not in zoo.names():
+        pytest.skip("minimax-h3-vae needs diffusers")
+    return zoo.load("minimax-h3-vae", "tiny")
+
+
+def _recorded_budget_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[tuple, dict]]:
+    """``pytest_magi.budget.api.budget`` replaced by a recorder answering a fixed budget per side
+    (the candidate's estimated ms half the baseline's): the plumbing, without a generation."""
+    from pytest_magi.budget import api
+    from pytest_magi.budget.profiles import get_profile
+
+    calls: list[tuple[tuple, dict]] = []
+
+    class _Fixed:
+        def __init__(self, ms: float) -> None:
+            self.estimated_ms = ms
+            self.profile = get_profile("h200")
+
+    def record(*args, **kwargs):
+        calls.append((args, kwargs))
+        return _Fixed(2.0 if "config" not in kwargs else 1.0)
+
+    monkeypatch.setattr(api, "budget", record)
+    return calls
+
+
+def test_a_zoo_pair_budgets_each_sides_whole_call(monkeypatch, tiny_zoo_model) -> None:
+    """Plain Inductor for the baseline, the candidate backend's PassConfig and Inductor patches
+    for the candidate, each on the model's whole call at its example inputs."""
+    from magi_passes import MagiBackend, PassConfig
+    from pytest_magi.pairs.zoo import ZooPair
+
+    calls = _recorded_budget_calls(monkeypatch)
+    config = PassConfig(measure_decisions=False)
+    backend = MagiBackend(config, {"triton.max_tiles": 2})
+    pair = ZooPair(tiny_zoo_model, candidate=backend)
+    budgets = pair.budget("h100")
+    assert budgets.estimated_speedup == pytest.approx(2.0)
+    (base_args, base_kw), (cand_args, cand_kw) = calls
+    for args in (base_args, cand_args):
+        assert type(args[0]).__name__ == "_RunModule"
+        assert args[1:] == tiny_zoo_model.inputs
+    assert "config" not in base_kw and base_kw["profile"] == "h100"
+    assert cand_kw["config"] == config and cand_kw["inductor_config"] == {"triton.max_tiles": 2}
+    assert base_kw["label"].endswith("baseline") and cand_kw["label"].endswith("candidate")
+
+
+@pytest.mark.parametrize(
+    ("options", "candidate", "message"),
+    [
+        pytest.param({"dynamic": True}, "magi", r"dynamic=True.*leave dynamic unset", id="dynamic"),
+        pytest.param(
+            {"mode": "max-autotune"},
+            "magi",
+            r"baseline compiles with torch\.compile\(mode=",
+            id="mode",
+        ),
+        pytest.param({}, "eager", r"candidate compiles with 'eager'.*'magi'", id="own-backend"),
+    ],
+)
+def test_a_zoo_pair_a_budget_cannot_generate_is_refused_naming_the_side(
+    monkeypatch, tiny_zoo_model, options, candidate, message
+) -> None:
+    from pytest_magi.pairs.zoo import ZooPair
+
+    calls = _recorded_budget_calls(monkeypatch)
+    pair = ZooPair(tiny_zoo_model, candidate=candidate, **options)
+    with pytest.raises(ValueError, match=message):
+        pair.budget()
+    assert len(calls) == (1 if candidate == "eager" else 0)  # the baseline went first
+
+
+def test_the_estimate_of_a_timed_zoo_pair_is_recorded(monkeypatch, tiny_zoo_model) -> None:
+    """What `--magi-estimate` records for a zoo pair: its estimated speedup, not an error."""
+    from pytest_magi.pairs.zoo import ZooPair
+    from pytest_magi.plugin.verdicts import _with_estimate
+    from pytest_magi.report.records import PairRecord
+
+    _recorded_budget_calls(monkeypatch)
+    rec = PairRecord(test="t.py::test_a", label="zoo", required=0.98, verdict="pass")
+    rec = _with_estimate(rec, ZooPair(tiny_zoo_model), "h200")
+    assert (rec.estimated_speedup, rec.estimate_error) == (pytest.approx(2.0), None)

@@ -2,7 +2,8 @@
 
 ``pair_budget(pair)`` (what ``CompiledPair.budget()`` calls) generates each side's CUDA code the way
 that side compiles (plain Inductor with its config patches and passes, or the magi passes with its
-``PassConfig``) and returns a :class:`PairBudget`. A side compiled by a dynamo backend of its own
+``PassConfig``) and returns a :class:`PairBudget`; ``zoo_pair_budget(pair)`` (``ZooPair.budget()``)
+does the same for a zoo model's whole call. A side compiled by a dynamo backend of its own
 cannot be generated without running it and is refused, naming the side.
 """
 
@@ -109,5 +110,51 @@ def pair_budget(pair: Any, profile: str | Profile | Mapping[str, Any] = "h200") 
             backward=not pair.inference,
             label=f"{pair.label} {side}",
             **_side_arguments(side, spec),
+        )
+    return PairBudget(sides["baseline"], sides["candidate"], label=pair.label)
+
+
+def _zoo_side_arguments(
+    side: str, backend: Any, compile_kwargs: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The ``budget()`` arguments of one `ZooPair` side compiled with ``backend``."""
+    from magi_passes import MagiBackend
+
+    given = sorted(k for k in ("mode", "options") if compile_kwargs.get(k) is not None)
+    if backend == "inductor" and not given:
+        return {}
+    if isinstance(backend, MagiBackend) and not given:
+        from magi_passes.compile.options import split_options
+
+        config, patches = split_options(dict(backend.inductor_config_patches or {}), backend.config)
+        return {"config": config, "inductor_config": patches}
+    how = f"torch.compile({', '.join(f'{k}=...' for k in given)})" if given else repr(backend)
+    raise ValueError(
+        f"ZooPair.budget(): the {side} compiles with {how}, whose code a budget does not "
+        f"generate; it generates plain Inductor (backend='inductor' without mode= or "
+        f"options=) and the magi passes (a MagiBackend or 'magi')"
+    )
+
+
+def zoo_pair_budget(pair: Any, profile: str | Profile | Mapping[str, Any] = "h200") -> PairBudget:
+    """Both sides' budgets of ``pair`` (a ``ZooPair``) on ``profile``: each side's code for the
+    model's whole call (``ZooModel.as_module()``, one trace: the candidate's frames a module
+    are not split apart, so the code is what one graph of the whole call generates)."""
+    from .api import budget
+
+    kwargs = pair.compile_kwargs
+    if kwargs.get("dynamic"):
+        raise ValueError(
+            "ZooPair.budget(): the pair compiles with dynamic=True; a zoo budget generates the "
+            "model's first call at its example shapes (leave dynamic unset or False)"
+        )
+    sides: dict[str, Budget] = {}
+    for side in SIDES:
+        sides[side] = budget(
+            pair.model.as_module(),
+            *pair.model.inputs,
+            profile=profile,
+            label=f"{pair.label} {side}",
+            **_zoo_side_arguments(side, pair.side_backends[side], kwargs),
         )
     return PairBudget(sides["baseline"], sides["candidate"], label=pair.label)

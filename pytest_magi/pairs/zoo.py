@@ -185,6 +185,15 @@ class ZooPair(Pair):
         decisions = getattr(backend, "decisions", None)
         return {"candidate": list(decisions)} if decisions is not None else {}
 
+    def budget(self, profile: Any = "h200") -> Any:
+        """Both sides' perf budgets on ``profile`` (`pytest_magi.budget.pairs.PairBudget`), from
+        the CUDA code each side generates for the model's whole call, without running it: what
+        ``--magi-estimate`` sets beside the measured speedup. The candidate's magi passes run
+        with its backend's `PassConfig`, on one trace of the whole call."""
+        from ..budget.pairs import zoo_pair_budget
+
+        return zoo_pair_budget(self, profile)
+
     def fired(self, name: str) -> bool:
         """Whether the candidate's magi pass ``name`` applied to any graph compiled so far."""
         backend = self.candidate_backend
