@@ -713,3 +713,166 @@ def test_cosmos_weights_in_place_leave_no_conv_weight_to_convert_in_fake_cuda() 
     assert new.counts["clones_inserted"] == old.counts["clones_inserted"] - found
     assert new.counts["weight_clones_batched"] < old.counts["weight_clones_batched"]
     assert magi.kernel_count < before.kernel_count, (magi.kernel_count, before.kernel_count)
+
+
+# --------------------------------------------------------------------------- form files
+class _ConvBlock(nn.Module):
+    """A conv3d block (the channels-last rewrite, a measured pass, changes its graph); with
+    ``broken``, a graph break splits it into two graphs at two shapes."""
+
+    def __init__(self, broken: bool = False) -> None:
+        super().__init__()
+        self.conv = nn.Conv3d(4, 4, 3, padding=1)
+        self.broken = broken
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = torch.nn.functional.silu(self.conv(x))
+        if self.broken:
+            y = y[..., :4].contiguous()
+            torch._dynamo.graph_break()
+            y = torch.nn.functional.silu(self.conv(y))
+        return y
+
+
+class _Timer:
+    """A fake timer: ``faster(width)`` names the variant that wins on a graph whose 5-d input is
+    ``width`` wide (its widest 5-d input); the calls are counted."""
+
+    def __init__(self, faster) -> None:
+        self.faster = faster
+        self.calls = 0
+
+    def __call__(self, variant, args) -> float:
+        variant(*args)
+        self.calls += 1
+        width = max(a.shape[-1] for a in args if isinstance(a, torch.Tensor) and a.dim() == 5)
+        return 1.0 if variant.name == self.faster(width) else 2.0
+
+
+def _measured(model: nn.Module, timer: _Timer, x: torch.Tensor, form: Any = None) -> Any:
+    """``magi_compile(model, form=form)`` (the generic form by default), measured with ``timer``
+    (CPU timings count when a timer is given), called once on ``x``."""
+    from magi_passes.decisions import Decider
+
+    compiled = magi_compile(model, form=form)
+    compiled.magi_backend.decider = Decider(timer=timer, rounds=1, use_cache=False)
+    with torch.no_grad():
+        compiled(x)
+    return compiled
+
+
+@pytest.mark.parametrize(
+    ("winner", "field"), [("magi", "decided_on"), ("plain", "decided_plain_on")]
+)
+def test_a_measured_run_records_a_form_that_compiles_once_on_its_device(
+    tmp_path, monkeypatch, winner, field
+) -> None:
+    """`record_form` after a measured run: the model's class, the device in ``decided_on`` (or
+    ``decided_plain_on``), written to a file that `MAGI_FORMS_FILE` makes `magi_compile` use, so
+    the next compile of the same class (another instance, other shapes) measures nothing."""
+    from magi_passes.forms import FORMS_ENV, read_form_file, record_form
+
+    x = torch.randn(1, 4, 3, 6, 6)
+    compiled = _measured(_ConvBlock(), _Timer(lambda width: winner), x)
+    path = tmp_path / "form.json"
+    form = record_form(compiled, path, name="my-block")
+    assert form.classes == (forms.class_name(_ConvBlock()),)
+    assert form.pass_config == {field: "cpu"}, form.pass_config
+    assert "1 of 1 graphs measured on cpu" in form.evidence and f"kept {winner}" in form.evidence
+    assert read_form_file(path) == form
+    assert form_for(_ConvBlock()) is None  # the file is not named yet
+    monkeypatch.setenv(FORMS_ENV, str(path))
+    assert form_for(_ConvBlock()) == form and form_for(NoForm()) is None
+    again = _Timer(lambda width: winner)
+    other = _measured(_ConvBlock(), again, torch.randn(1, 4, 3, 8, 8), form="auto")
+    assert again.calls == 0
+    (decision,) = other.magi_backend.decisions
+    assert (decision.source, decision.choice) == ("static", winner)
+    assert decision.reason.startswith("decided "), decision.reason
+    assert other.magi_form == form
+
+
+class NoForm(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x
+
+
+def test_a_run_whose_graphs_disagree_records_no_form_and_says_to_share_decisions() -> None:
+    from magi_passes.forms import record_form
+
+    x = torch.randn(1, 4, 3, 6, 6)
+    compiled = _measured(
+        _ConvBlock(broken=True), _Timer(lambda w: "magi" if w == 6 else "plain"), x
+    )
+    assert [d.choice for d in compiled.magi_backend.decisions] == ["magi", "plain"]
+    with pytest.raises(ValueError, match=r"do not agree \(kept: \{'magi': 1, 'plain': 1\}.*export"):
+        record_form(compiled)
+
+
+def test_record_form_refuses_what_it_cannot_record() -> None:
+    from magi_passes.forms import record_form
+
+    with pytest.raises(TypeError, match=r"compiled must be what magi_compile\(model\) returned"):
+        record_form(torch.compile(NoForm()))
+    compiled = magi_compile(_ConvBlock(), form=None)  # CPU, no timer: the static rule decides
+    with torch.no_grad():
+        compiled(torch.randn(1, 4, 3, 6, 6))
+    with pytest.raises(ValueError, match=r"no graph of this run was measured .*not a CUDA graph"):
+        record_form(compiled)
+
+
+def _form_file(tmp_path, **changes: Any):
+    import json
+
+    from magi_passes.forms import write_form_file
+
+    path = write_form_file(tmp_path / "form.json", CompileForm(name="f", classes=("m.C",)))
+    data = json.loads(path.read_text())
+    for key, value in changes.items():
+        if key in data["form"]:
+            data["form"][key] = value
+        else:
+            data[key] = value
+    path.write_text(json.dumps(data))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        pytest.param(
+            {"torch": "2.0.1"}, r"stale, recorded with torch 2\.0\.1 and this is", id="stale"
+        ),
+        pytest.param({"schema": "magi-form/0"}, r"schema must be 'magi-form/1'", id="schema"),
+        pytest.param({"extra": 1}, r"unknown or missing fields \(\['extra'\]\)", id="field"),
+        pytest.param({"frames": "module"}, r"frames must be one of", id="value"),
+    ],
+)
+def test_a_bad_or_stale_form_file_is_named_and_ignored_with_a_warning(
+    tmp_path, monkeypatch, changes, message
+) -> None:
+    from magi_passes.forms import (
+        FORMS_ENV,
+        FormFileError,
+        FormFileWarning,
+        read_form_file,
+        user_forms,
+    )
+
+    path = _form_file(tmp_path, **changes)
+    with pytest.raises(FormFileError, match=message):
+        read_form_file(path)
+    monkeypatch.setenv(FORMS_ENV, str(path))
+    with pytest.warns(FormFileWarning, match=f"{message}.*ignored"):
+        assert user_forms() == ()
+
+
+def test_a_form_file_that_is_not_json_is_named_with_the_fix(tmp_path) -> None:
+    from magi_passes.forms import FormFileError, read_form_file
+
+    path = tmp_path / "form.json"
+    path.write_text("{not json")
+    with pytest.raises(
+        FormFileError, match=r"form\.json: cannot be read as JSON .*fix: record it again"
+    ):
+        read_form_file(path)

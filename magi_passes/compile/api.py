@@ -179,7 +179,12 @@ def magi_compile(
             dynamo_fixes=settings["dynamo_fixes"],
             contiguous_inputs=settings["contiguous_inputs"],
         )
-    for name, value in (("magi_backend", backend), ("magi_form", chosen)):
+    owner = (
+        ("magi_backend", backend),
+        ("magi_form", chosen),
+        ("magi_model_class", forms.class_name(model)),
+    )
+    for name, value in owner:
         try:
             setattr(compiled, name, value)
         except AttributeError:  # pragma: no cover - objects that refuse attributes

@@ -127,6 +127,8 @@ class MagiBackend:
         # family (`decisions.decision_family`) -> the timed decision that decides its other
         # members, under PassConfig.share_decisions_across_shapes; close calls are not kept
         self.families: dict[str, Decision] = {}
+        # the devices of the graphs decided by a measurement (timed, cached or shared)
+        self.measured_devices: set[str] = set()
         # under PassConfig.compile_plain_in_background: per plain variant compiled in a process
         # of its own, "" where it compiled, else why not (the variant compiled here regardless)
         self.background: list[str] = []
@@ -293,6 +295,7 @@ class MagiBackend:
             if pass_config.share_decisions_across_shapes
             else None
         )
+        self.measured_devices.add(device_name)
         cached = decider.cache.load(key) if decider.cache is not None else None
         if cached is not None:
             config = pass_config if cached.choice == "magi" else plain_config

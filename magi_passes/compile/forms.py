@@ -11,7 +11,9 @@ passes None; ``frames`` where it leaves ``isolate_frames=True``; ``pass_config``
 `PassConfig.from_env()` (a ``MAGI_PASSES__<FIELD>`` variable keeps the environment's value) where
 it passes no ``config``; ``inductor_options`` under the caller's ``options``. A form is listed only
 beside a GPU run in which it was right and at least as fast as the generic form and torch.compile.
-``form=None`` compiles in the generic form; the recorded forms are data (`form_table`).
+``form=None`` compiles in the generic form; the recorded forms are data (`form_table`). A form
+recorded from a user's own measured run (`record_form`) is found through `MAGI_FORMS_FILE`,
+before the recorded ones.
 """
 
 from __future__ import annotations
@@ -22,9 +24,16 @@ from .. import _validate
 from .compile_form import AUTO as AUTO
 from .compile_form import FORM_FRAMES as FORM_FRAMES
 from .compile_form import FORM_OPTIONS as FORM_OPTIONS
+from .compile_form import FORMS_ENV as FORMS_ENV
 from .compile_form import CompileForm as CompileForm
+from .compile_form import FormFileError as FormFileError
+from .compile_form import FormFileWarning as FormFileWarning
 from .compile_form import class_name as class_name
 from .compile_form import decided_form as decided_form
+from .compile_form import read_form_file as read_form_file
+from .compile_form import record_form as record_form
+from .compile_form import user_forms as user_forms
+from .compile_form import write_form_file as write_form_file
 from .form_table import DECIDED_DECODERS as DECIDED_DECODERS
 from .form_table import KNOWN_FORMS as KNOWN_FORMS
 from .form_table import ONE_GRAPH_FORMS as ONE_GRAPH_FORMS
@@ -32,8 +41,9 @@ from .form_table import WAN_DECODER as WAN_DECODER
 
 
 def form_for(model: object) -> CompileForm | None:
-    """The known form ``magi_compile(model)`` uses for ``model``, or None (the generic form)."""
-    return next((f for f in KNOWN_FORMS if f.applies_to(model)), None)
+    """The form ``magi_compile(model)`` uses for ``model``: the first of `MAGI_FORMS_FILE`'s
+    forms (`user_forms`) and then the recorded ones that applies, or None (the generic form)."""
+    return next((f for f in (*user_forms(), *KNOWN_FORMS) if f.applies_to(model)), None)
 
 
 def resolve(
@@ -45,7 +55,7 @@ def resolve(
         return form
     if form == AUTO:
         return form_for(model)
-    by_name = {f.name: f for f in KNOWN_FORMS}
+    by_name = {f.name: f for f in (*KNOWN_FORMS, *user_forms())}
     if isinstance(form, str) and form in by_name:
         return by_name[form]
     _validate.fail(
