@@ -101,19 +101,19 @@ def test_cold_compile_verdicts_compare_means_over_processes() -> None:
         _cold("magi, cold", 180.0),
         _cold("torch.compile, cold", 82.0),
         _cold("magi, decision file", 60.0),
+        _cold("magi, form file", 78.0),
         _cold("magi, warm caches", 34.0),
     ]
-    (cold, met_cold, number), (file, met_file, _), (warm, met_warm, warm_number) = (
-        cold_compile.verdicts(records)
-    )
-    assert cold == "cold compile at most 1.1x torch.compile's"
-    assert met_cold is False and number == "2.284x (185.0 s against 81.0 s)"
-    assert met_file is False and "decision file" in file
-    assert met_warm is True and warm_number == "0.420x (34.0 s)"
+    cold, file, form, warm = cold_compile.verdicts(records)
+    assert cold[0] == "cold compile at most 1.1x torch.compile's"
+    assert cold[1:] == (False, "2.284x (185.0 s against 81.0 s)")
+    assert file[1] is False and "decision file" in file[0]
+    assert form[1:] == (False, "0.963x (78.0 s)") and "form file" in form[0]
+    assert warm[1:] == (True, "0.420x (34.0 s)")
     table = cold_compile.table({"held-out": records})
     assert (
-        "| held-out | 80.0 / 82.0 | 190.0 / 180.0 | 2.284x | 60.0 | 34.0 | MISSED, MISSED, met |"
-        in table
+        "| held-out | 80.0 / 82.0 | 190.0 / 180.0 | 2.284x | 60.0 | 78.0 | 34.0 "
+        "| MISSED, MISSED, MISSED, met |" in table
     )
 
 
@@ -125,6 +125,8 @@ def test_cold_compile_says_what_it_could_not_measure() -> None:
         ("cold compile at most 1.1x torch.compile's", None, "not measured")
     ]
     assert "FAILED rc 1" in cold_compile._line({"run": "magi, cold", "error": "rc 1"})
+    unrecorded = {**_cold("magi, cold", 5.0), "form_file": "not recorded: no graph was measured"}
+    assert "; form file not recorded: no graph was measured" in cold_compile._line(unrecorded)
 
 
 @pytest.mark.parametrize(
@@ -198,6 +200,42 @@ def test_cold_compile_in_the_generic_form_reaches_every_magi_process(
     with pytest.raises(SystemExit):
         cold_compile.main(["--models", "sd-vae", "--form", "none"])
     assert "--form: invalid choice: 'none'" in capsys.readouterr().err
+
+
+def test_cold_compile_starts_magi_from_the_form_its_first_measured_process_recorded(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The first magi process is asked to export its decisions and record its form; a form it
+    recorded is loaded by a fresh process through `MAGI_FORMS_FILE`, compiling in the "auto"
+    form (where the variable is read), with empty caches of its own."""
+    import subprocess
+
+    from pytest_magi.bench import cold_compile
+
+    calls: list[tuple[list[str], dict[str, str]]] = []
+
+    def fake_run(command: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+        calls.append((command, dict(kwargs["env"])))  # type: ignore[call-overload]
+        side = command[command.index("--child") + 1]
+        if "--form-out" in command:
+            Path(command[command.index("--form-out") + 1]).write_text("{}")
+        record = {"model": "sd-vae", "side": side, "seconds": 2.0, "phases": {}}
+        Path(command[command.index("--out") + 1]).write_text(json.dumps(record))
+        return subprocess.CompletedProcess(command, 0, "", "")
+
+    monkeypatch.setattr(cold_compile.subprocess, "run", fake_run)
+    monkeypatch.delenv("MAGI_FORMS_FILE", raising=False)
+    assert cold_compile.main(["--models", "sd-vae", "--order", "tmm", "--form", "generic"]) == 0
+    runs = [
+        c[c.index("--child") + 1] + (" form-out" if "--form-out" in c else "") for c, _ in calls
+    ]
+    assert runs == ["torch.compile", "magi form-out", "magi", "magi", "magi"]
+    command, env = calls[3]  # no decisions were exported, so no run loads a decision file
+    assert command[command.index("--form") + 1] == "auto"
+    assert env["MAGI_FORMS_FILE"].endswith("sd-vae-form.json")
+    assert env["TORCHINDUCTOR_CACHE_DIR"] != calls[1][1]["TORCHINDUCTOR_CACHE_DIR"]
+    assert "MAGI_FORMS_FILE" not in calls[4][1]  # the warm start: its own caches only
+    assert "magi, form file: 2.0 s" in capsys.readouterr().out
 
 
 def test_a_cold_compile_over_its_process_limit_is_a_failed_row(tmp_path: Path) -> None:

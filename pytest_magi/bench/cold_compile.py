@@ -7,12 +7,13 @@ Per model, processes one after the other, each with empty Inductor, Triton and d
 (fresh ``TORCHINDUCTOR_CACHE_DIR``, ``TRITON_CACHE_DIR`` and ``MAGI_DECISION_CACHE_DIR``):
 torch.compile, magi, magi, torch.compile (`--order`), each compiling the model as users write it
 (``torch.compile(module)``, ``magi_compile(module)``) and timing its first call, synchronised,
-with the phases it spent it in (`pytest_magi.measure.compile_phases`). Then two magi processes
-that start from what a cold one left: ``magi, decision file`` (empty caches, the decisions the
-first magi process measured loaded from a file through ``MAGI_DECISIONS_FILE``) and ``magi,
-warm caches`` (that process's Inductor, Triton and decision caches). The verdicts: magi's cold
-compile at most 1.1x torch.compile's (mean over processes), and each warm start at most 0.5x
-torch.compile's cold compile.
+with the phases it spent it in (`pytest_magi.measure.compile_phases`). Then magi processes
+that start from what the first cold one left: ``magi, decision file`` (empty caches, the
+decisions it measured loaded through ``MAGI_DECISIONS_FILE``), ``magi, form file`` (empty
+caches, the form `record_form` recorded from it loaded through ``MAGI_FORMS_FILE``, where its
+graphs all kept one variant) and ``magi, warm caches`` (its Inductor, Triton and decision
+caches). The verdicts: magi's cold compile at most 1.1x torch.compile's (mean over processes),
+and each warm start at most 0.5x torch.compile's cold compile.
 
 ``--models`` takes zoo names and ``tv:NAME`` for torchvision's video classifiers (``r3d_18``,
 ``mc3_18``, ``r2plus1d_18``, ``s3d``: random weights, batch 4, 16 frames of 112 x 112), which no
@@ -95,9 +96,11 @@ def child(
     out: Path,
     export: Path | None,
     form: str = "auto",
+    form_out: Path | None = None,
 ) -> None:
     """Compile ``name`` one way in this process, time its first call and write the record
-    (``form``: magi's, "auto" as `magi_compile` picks it or "generic" for none)."""
+    (``form``: magi's, "auto" as `magi_compile` picks it or "generic" for none; ``export`` and
+    ``form_out``: where a measured run's decisions and its recorded form go)."""
     import torch
 
     from magi_passes import magi_compile
@@ -145,6 +148,13 @@ def child(
             from magi_passes.compile.decision_files import export_decisions
 
             export_decisions(export)
+        if form_out is not None:
+            from magi_passes.forms import record_form
+
+            try:
+                record_form(compiled, form_out)
+            except ValueError as exc:  # nothing measured, or graphs that disagree
+                record["form_file"] = f"not recorded: {str(exc).splitlines()[0][:200]}"
     out.write_text(json.dumps(record) + "\n")
 
 
@@ -157,6 +167,8 @@ def _run_child(
     *,
     env: dict[str, str],
     export: Path | None = None,
+    form_out: Path | None = None,
+    form: str | None = None,
 ) -> dict[str, Any]:
     caches.mkdir(parents=True, exist_ok=True)
     out = caches / "record.json"
@@ -175,10 +187,12 @@ def _run_child(
         "--out",
         str(out),
         "--form",
-        args.form,
+        form or args.form,
     ]
     if export is not None:
         command += ["--export", str(export)]
+    if form_out is not None:
+        command += ["--form-out", str(form_out)]
     variables = {**os.environ, **env}
     for variable, folder in zip(CACHE_VARIABLES, ("inductor", "triton", "decisions"), strict=True):
         variables[variable] = str(caches / folder)
@@ -208,11 +222,20 @@ def bench(name: str, args: argparse.Namespace, root: Path, log: Any) -> list[dic
     records = []
     order = [SIDES[0] if c == "t" else SIDES[1] for c in args.order]
     decisions = root / f"{name.replace(':', '-')}-decisions.json"
+    form_file = root / f"{name.replace(':', '-')}-form.json"
     first_magi: Path | None = None
     for i, side in enumerate(order):
         caches = root / f"{name.replace(':', '-')}-{i}"
-        export = decisions if side == "magi" and first_magi is None else None
-        record = _run_child(side, name, args, caches, env={}, export=export)
+        first = side == "magi" and first_magi is None
+        record = _run_child(
+            side,
+            name,
+            args,
+            caches,
+            env={},
+            export=decisions if first else None,
+            form_out=form_file if first else None,
+        )
         record["run"] = f"{side}, cold"
         if side == "magi" and first_magi is None and "error" not in record:
             first_magi = caches
@@ -230,6 +253,18 @@ def bench(name: str, args: argparse.Namespace, root: Path, log: Any) -> list[dic
             record["run"] = "magi, decision file"
             records.append(record)
             log(_line(record))
+        if form_file.exists():  # "auto": the recorded form is found through the variable
+            record = _run_child(
+                "magi",
+                name,
+                args,
+                root / f"{name.replace(':', '-')}-form",
+                env={"MAGI_FORMS_FILE": str(form_file)},
+                form="auto",
+            )
+            record["run"] = "magi, form file"
+            records.append(record)
+            log(_line(record))
         record = _run_child("magi", name, args, first_magi, env={})
         record["run"] = "magi, warm caches"
         records.append(record)
@@ -244,6 +279,8 @@ def _line(record: dict[str, Any]) -> str:
         return f"  {record['run']}: FAILED {record['error'][:300]}"
     text = compile_phases.summary_of_shown(record.get("phases", {}))
     extra = f"; {record['magi_seconds']}" if "magi_seconds" in record else ""
+    if "form_file" in record:
+        extra += f"; form file {record['form_file']}"
     return f"  {record['run']}: {record['seconds']:.1f} s ({text}{extra})"
 
 
@@ -270,7 +307,7 @@ def verdicts(records: Sequence[dict[str, Any]]) -> list[tuple[str, bool | None, 
             f"{magi / tc:.3f}x ({magi:.1f} s against {tc:.1f} s)",
         )
     )
-    for run in ("magi, decision file", "magi, warm caches"):
+    for run in ("magi, decision file", "magi, form file", "magi, warm caches"):
         seconds = _mean(records, run)
         what = f"{run.split(', ')[1]}: at most {WARM_RATIO}x torch.compile's cold compile"
         if seconds is None:
@@ -282,9 +319,9 @@ def verdicts(records: Sequence[dict[str, Any]]) -> list[tuple[str, bool | None, 
 
 def table(results: dict[str, list[dict[str, Any]]]) -> str:
     lines = [
-        "| model (magi's form) | torch.compile cold s | magi cold s | magi / tc | decision file s | warm caches s "
-        "| targets |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | --- |",
+        "| model (magi's form) | torch.compile cold s | magi cold s | magi / tc | decision file s "
+        "| form file s | warm caches s | targets |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
     ]
     for name, records in results.items():
 
@@ -300,10 +337,11 @@ def table(results: dict[str, list[dict[str, Any]]]) -> str:
         shown = f"{name} ({', '.join(forms)})" if forms else name
         lines.append(
             f"| {shown} | {cell('torch.compile, cold')} | {cell('magi, cold')} | {ratio} | "
-            f"{cell('magi, decision file')} | {cell('magi, warm caches')} | {', '.join(marks)} |"
+            f"{cell('magi, decision file')} | {cell('magi, form file')} | "
+            f"{cell('magi, warm caches')} | {', '.join(marks)} |"
         )
     lines.append(
-        f"\ntargets: cold at most {COLD_RATIO}x, decision file, warm caches, each at most "
+        f"\ntargets: cold at most {COLD_RATIO}x; decision file, form file, warm caches, each at most "
         f"{WARM_RATIO}x torch.compile's cold compile"
     )
     return "\n".join(lines)
@@ -323,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
         choices=FORMS,
         help="magi's compile form: auto (magi_compile's pick) or generic (a model never seen)",
     )
-    parser.add_argument("--no-warm", action="store_true", help="leave out the two warm starts")
+    parser.add_argument("--no-warm", action="store_true", help="leave out the warm starts")
     parser.add_argument(
         "--process-limit",
         type=float,
@@ -334,10 +372,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--child", choices=SIDES, help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--export", type=Path, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--form-out", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     names = [n for n in args.models.split(",") if n]
     if args.child is not None:
-        child(args.child, names[0], args.size, args.dtype, args.out, args.export, args.form)
+        child(
+            args.child,
+            names[0],
+            args.size,
+            args.dtype,
+            args.out,
+            args.export,
+            args.form,
+            args.form_out,
+        )
         return 0
     if not args.order or set(args.order) - {"t", "m"} or "t" not in args.order:
         parser.error(f"--order {args.order!r}: letters t and m, with at least one t, e.g. tmmt")
