@@ -968,3 +968,56 @@ def test_a_family_leaves_out_sizes_and_keeps_ops_dtypes_and_layouts():
     assert family(lambda a: a.sin(), x) != family(lambda a: a.sin(), y.t())  # another layout
     # the same ops wired otherwise
     assert family(lambda a, b: a.sin() - b, x, x) != family(lambda a, b: b.sin() - a, x, x)
+
+
+# --------------------------------------------------------------------------- the same code twice
+def _inductor_results(*fns) -> list:
+    """What Inductor's `compile_fx` returns for each of ``fns`` compiled on one input."""
+    from torch._inductor.compile_fx import compile_fx
+
+    results = []
+
+    def backend(gm, inputs):
+        results.append(compile_fx(gm, inputs))
+        return results[-1]
+
+    for fn in fns:
+        torch.compile(fn, backend=backend)(torch.randn(8))
+    return results
+
+
+def test_two_compiles_of_one_graph_are_the_same_code_and_another_graph_is_not() -> None:
+    """`same_code` compares the generated modules without their comments (each compile has its
+    own AOT id and kernel paths there); a variant without Inductor's source says nothing."""
+    from magi_passes.compile.variants import same_code
+
+    def f(x):
+        return (x.sin() + 1).relu()
+
+    def g(x):
+        return (x.cos() + 1).relu()
+
+    with torch._inductor.config.patch(fx_graph_cache=False):  # two compiles, not one and a hit
+        first, second, other = _inductor_results(f, lambda x: (x.sin() + 1).relu(), g)
+    assert first.source_code != second.source_code  # their AOT ids differ, in a comment
+    assert same_code(first, second)
+    assert not same_code(first, other)
+    assert not same_code(first, lambda *args: first(*args))  # a wrapper has no source
+
+
+def test_a_graph_whose_two_variants_generate_the_same_code_is_not_timed(monkeypatch) -> None:
+    """Where the plain variant's code is the magi variant's, there is nothing to measure: the
+    timer is never called, plain Inductor is kept (statically, saying why) and the magi variant
+    is discarded."""
+    from magi_passes.compile import backend as backend_module
+
+    monkeypatch.setattr(backend_module, "same_code", lambda magi, plain: True)
+    timer = FakeTimer(magi=1.0, plain=2.0)
+    backend = MagiBackend(decider=Decider(timer=timer, rounds=1, use_cache=False))
+    model, x = Block().eval(), torch.randn(1, 4, 3, 6, 6)
+    torch.testing.assert_close(_compile(model, x, backend), model(x))
+    assert timer.calls == []
+    (decision,) = backend.decisions
+    assert (decision.choice, decision.source) == ("plain", "static")
+    assert decision.reason == "both variants generate the same code: nothing to time"
+    assert "conv_channels_last" in decision.passes and len(backend.discarded) == 1

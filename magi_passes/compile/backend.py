@@ -55,6 +55,7 @@ from .variants import (
     _graph_copy,
     _measured_passes_applied,
     _plain_config,
+    same_code,
 )
 from .weights import (
     _convert_example_weights,
@@ -330,6 +331,10 @@ class MagiBackend:
             self.background.append(background.wait())
             self.seconds["background"] += time.perf_counter() - waited
         plain = self._compile(gm, inputs, plain_config, extra)
+        if same_code(magi.fn, plain.fn):  # nothing to time: keep the variant without the passes
+            self._discard(magi)
+            why = "both variants generate the same code: nothing to time"
+            return self._chosen(plain, Decision("plain", "static", why, passes=tuple(changed)))
         started = time.perf_counter()
         try:
             magi_ms, plain_ms, rounds = decider.measure(

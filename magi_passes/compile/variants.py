@@ -113,3 +113,14 @@ def _check_one_device(example_inputs: Sequence[Any]) -> None:
             f"({', '.join(devices)}); eager would fail on them too. Move the model and its "
             f"inputs to one device, e.g. model.to(x.device)"
         )
+
+
+def same_code(magi: Any, plain: Any) -> bool:
+    """Whether two compiled variants run the same generated module: Inductor's ``source_code``
+    of each, with its comment lines left out (they name the compile and its cache paths). False
+    where either has none (a wrapped variant, a torch that does not say)."""
+    codes = [getattr(fn, "source_code", None) for fn in (magi, plain)]
+    if not all(isinstance(code, str) and code for code in codes):
+        return False
+    lines = [[ln for ln in code.splitlines() if not ln.lstrip().startswith("#")] for code in codes]
+    return lines[0] == lines[1]
