@@ -238,6 +238,59 @@ def test_cold_compile_starts_magi_from_the_form_its_first_measured_process_recor
     assert "magi, form file: 2.0 s" in capsys.readouterr().out
 
 
+def test_a_shortcut_is_one_more_cold_process_compared_with_full_measurement_graph_by_graph(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--shortcut MAGI_PASSES__FIELD=VALUE`: a cold magi process of its own with the variable
+    set, whose choices are set beside the first full measurement's, graph by graph."""
+    import subprocess
+
+    from pytest_magi.bench import cold_compile
+
+    envs: list[dict[str, str]] = []
+    variable = "MAGI_PASSES__SHARE_DECISIONS_ACROSS_SHAPES"
+
+    def fake_run(command: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+        env = dict(kwargs["env"])  # type: ignore[call-overload]
+        envs.append(env)
+        side = command[command.index("--child") + 1]
+        record: dict[str, object] = {"model": "m", "side": side, "seconds": 4.0, "phases": {}}
+        if side == "magi":
+            shared = env.get(variable) == "1"
+            record["choices"] = ["magi", "plain" if shared else "magi", "magi"]
+            record["seconds"] = 3.0 if shared else 6.0
+        Path(command[command.index("--out") + 1]).write_text(json.dumps(record))
+        return subprocess.CompletedProcess(command, 0, "", "")
+
+    monkeypatch.setattr(cold_compile.subprocess, "run", fake_run)
+    monkeypatch.delenv(variable, raising=False)
+    argv = ["--models", "sd-vae", "--order", "tm", "--no-warm", "--shortcut", f"{variable}=1"]
+    assert cold_compile.main(argv) == 0
+    assert [e.get(variable) for e in envs] == [None, None, "1"]
+    out = capsys.readouterr().out
+    assert "| sd-vae | 4.0 | 6.0 | 1.500x |" in out  # the shortcut is not a cold magi process
+    assert (
+        f"sd-vae, magi, cold, {variable}=1: 3.0 s, 0.750x torch.compile's cold compile; against "
+        "full measurement: 1 of 3 graphs chose otherwise (graph 1: magi -> plain)" in out
+    )
+    assert cold_compile.against_full(["magi"], ["magi"]) == "the same choice on every graph (1)"
+    assert cold_compile.against_full(["magi"], []) == "0 graphs where full measurement compiled 1"
+
+
+@pytest.mark.parametrize(
+    "value", ["SHARE=1", "MAGI_PASSES__NO_SUCH_FIELD=1", "MAGI_PASSES__DECIDED_ON"]
+)
+def test_a_shortcut_that_is_not_a_pass_config_variable_is_refused_naming_it(
+    value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pytest_magi.bench import cold_compile
+
+    with pytest.raises(SystemExit):
+        cold_compile.main(["--models", "sd-vae", "--shortcut", value])
+    err = capsys.readouterr().err
+    assert f"{value!r} is not MAGI_PASSES__FIELD=VALUE with a PassConfig field" in err, err
+
+
 def test_a_cold_compile_over_its_process_limit_is_a_failed_row(tmp_path: Path) -> None:
     from pytest_magi.bench import cold_compile
 

@@ -18,8 +18,10 @@ and each warm start at most 0.5x torch.compile's cold compile.
 ``--models`` takes zoo names and ``tv:NAME`` for torchvision's video classifiers (``r3d_18``,
 ``mc3_18``, ``r2plus1d_18``, ``s3d``: random weights, batch 4, 16 frames of 112 x 112), which no
 compile form covers. The table goes to stdout; ``--json`` writes every process's record.
-``MAGI_PASSES__<FIELD>`` variables reach every process, so
-``MAGI_PASSES__SHARE_DECISIONS_ACROSS_SHAPES=1`` measures the decisions shared across shapes.
+``MAGI_PASSES__<FIELD>`` variables reach every process; ``--shortcut
+MAGI_PASSES__SHARE_DECISIONS_ACROSS_SHAPES=1`` adds one cold magi process with that variable
+alone, its time and its choices set beside the first full measurement's, graph by graph (a
+shortcut may not change a decision that mattered).
 ``--form generic`` compiles magi's side with ``magi_compile(module, form=None)``: each zoo model
 as one magi has never seen (no recorded form, no recorded decision), so every decoder of the zoo
 is also a held-out model of its own code base.
@@ -144,6 +146,7 @@ def child(
             s: sources.count(s) for s in ("measured", "cached", "shared", "static")
         }
         record["graphs"] = len(backend.decisions)
+        record["choices"] = [d.choice for d in backend.decisions]
         if export is not None and sources.count("measured"):
             from magi_passes.compile.decision_files import export_decisions
 
@@ -241,6 +244,20 @@ def bench(name: str, args: argparse.Namespace, root: Path, log: Any) -> list[dic
             first_magi = caches
         records.append(record)
         log(_line(record))
+    full = next((r for r in records if r["run"] == "magi, cold" and "error" not in r), None)
+    for i, (variable, value) in enumerate(args.shortcut):
+        record = _run_child(
+            "magi",
+            name,
+            args,
+            root / f"{name.replace(':', '-')}-shortcut-{i}",
+            env={variable: value},
+        )
+        record["run"] = f"magi, cold, {variable}={value}"
+        if full is not None and "error" not in record:
+            record["vs_full"] = against_full(full.get("choices", []), record.get("choices", []))
+        records.append(record)
+        log(_line(record))
     if first_magi is not None and not args.no_warm:
         if decisions.exists():
             record = _run_child(
@@ -281,7 +298,37 @@ def _line(record: dict[str, Any]) -> str:
     extra = f"; {record['magi_seconds']}" if "magi_seconds" in record else ""
     if "form_file" in record:
         extra += f"; form file {record['form_file']}"
+    if "vs_full" in record:
+        extra += f"; against full measurement: {record['vs_full']}"
     return f"  {record['run']}: {record['seconds']:.1f} s ({text}{extra})"
+
+
+def against_full(full: Sequence[str], shortcut: Sequence[str]) -> str:
+    """How a shortcut's per-graph choices compare with full measurement's, graph by graph."""
+    if len(full) != len(shortcut):
+        return f"{len(shortcut)} graphs where full measurement compiled {len(full)}"
+    changed = [
+        f"graph {i}: {a} -> {b}"
+        for i, (a, b) in enumerate(zip(full, shortcut, strict=True))
+        if a != b
+    ]
+    if not changed:
+        return f"the same choice on every graph ({len(full)})"
+    return f"{len(changed)} of {len(full)} graphs chose otherwise ({', '.join(changed)})"
+
+
+def _shortcut(text: str) -> tuple[str, str]:
+    """``--shortcut``'s ``MAGI_PASSES__FIELD=VALUE``, checked."""
+    from magi_passes.config import ENV_PREFIX, PassConfig
+
+    variable, sep, value = text.partition("=")
+    field = variable[len(ENV_PREFIX) :].lower()
+    if not sep or not variable.startswith(ENV_PREFIX) or field not in PassConfig.field_names():
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not {ENV_PREFIX}FIELD=VALUE with a PassConfig field; e.g. "
+            f"{ENV_PREFIX}SHARE_DECISIONS_ACROSS_SHAPES=1"
+        )
+    return variable, value
 
 
 def _seconds(records: Sequence[dict[str, Any]], run: str) -> list[float]:
@@ -340,6 +387,15 @@ def table(results: dict[str, list[dict[str, Any]]]) -> str:
             f"{cell('magi, decision file')} | {cell('magi, form file')} | "
             f"{cell('magi, warm caches')} | {', '.join(marks)} |"
         )
+    for name, records in results.items():
+        tc = _mean(records, "torch.compile, cold")
+        for r in records:
+            if not r.get("run", "").startswith("magi, cold, ") or "error" in r or tc is None:
+                continue
+            lines.append(
+                f"\n{name}, {r['run']}: {r['seconds']:.1f} s, {r['seconds'] / tc:.3f}x "
+                f"torch.compile's cold compile; against full measurement: {r.get('vs_full', '?')}"
+            )
     lines.append(
         f"\ntargets: cold at most {COLD_RATIO}x; decision file, form file, warm caches, each at most "
         f"{WARM_RATIO}x torch.compile's cold compile"
@@ -362,6 +418,15 @@ def main(argv: list[str] | None = None) -> int:
         help="magi's compile form: auto (magi_compile's pick) or generic (a model never seen)",
     )
     parser.add_argument("--no-warm", action="store_true", help="leave out the warm starts")
+    parser.add_argument(
+        "--shortcut",
+        type=_shortcut,
+        action="append",
+        default=[],
+        metavar="MAGI_PASSES__FIELD=VALUE",
+        help="one more cold magi process with this variable, its decisions compared with full "
+        "measurement's graph by graph (repeatable)",
+    )
     parser.add_argument(
         "--process-limit",
         type=float,
