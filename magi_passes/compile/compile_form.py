@@ -201,7 +201,8 @@ def record_form(
     same variant: magi on all of them gives a form with ``decided_on`` set to the device, plain
     Inductor on all of them ``decided_plain_on``. On that device the model then compiles once,
     at any shape, like the zoo's recorded decoders; everywhere else it measures. The form keeps
-    the run's own form options and `PassConfig` fields. Graphs that disagree cannot be one
+    the options of the form the run compiled in (if any), the `PassConfig` fields the run was
+    given and its Inductor options. Graphs that disagree cannot be one
     form: share their decisions as a decision file instead (``python -m magi_passes.decisions
     export``)."""
     backend = getattr(compiled, "magi_backend", None)
@@ -303,8 +304,8 @@ def read_form_file(path: str | os.PathLike[str]) -> CompileForm:
     unknown = sorted(set(data) - set(FORM_FILE_FIELDS))
     body = data.get("form")
     if unknown or not isinstance(body, dict) or set(body) - set(FORM_FIELDS):
-        extra = (
-            unknown or sorted(set(body) - set(FORM_FIELDS)) if isinstance(body, dict) else "form"
+        extra = unknown or (
+            sorted(set(body) - set(FORM_FIELDS)) if isinstance(body, dict) else "form"
         )
         raise FormFileError(f"form file {path}: unknown or missing fields ({extra}); fix: {fix}")
     recorded, here = str(data.get("torch", "")), str(torch.__version__)
