@@ -222,70 +222,45 @@ def _run_child(
 
 def bench(name: str, args: argparse.Namespace, root: Path, log: Any) -> list[dict[str, Any]]:
     """Every process of one model, in order; each record is logged as it comes."""
-    records = []
+    records: list[dict[str, Any]] = []
+    stem = name.replace(":", "-")
+
+    def step(
+        run: str, side: str, caches: Path, *, against: dict[str, Any] | None = None, **options: Any
+    ) -> dict[str, Any]:
+        """One process (`_run_child`'s ``options``), recorded as ``run`` and logged; its
+        choices set beside those of ``against`` (full measurement's record), if given."""
+        record = _run_child(side, name, args, caches, **{"env": {}, **options})
+        record["run"] = run
+        if against is not None and "error" not in record:
+            record["vs_full"] = against_full(against.get("choices", []), record.get("choices", []))
+        records.append(record)
+        log(_line(record))
+        return record
+
     order = [SIDES[0] if c == "t" else SIDES[1] for c in args.order]
-    decisions = root / f"{name.replace(':', '-')}-decisions.json"
-    form_file = root / f"{name.replace(':', '-')}-form.json"
+    decisions = root / f"{stem}-decisions.json"
+    form_file = root / f"{stem}-form.json"
     first_magi: Path | None = None
     for i, side in enumerate(order):
-        caches = root / f"{name.replace(':', '-')}-{i}"
+        caches = root / f"{stem}-{i}"
         first = side == "magi" and first_magi is None
-        record = _run_child(
-            side,
-            name,
-            args,
-            caches,
-            env={},
-            export=decisions if first else None,
-            form_out=form_file if first else None,
-        )
-        record["run"] = f"{side}, cold"
-        if side == "magi" and first_magi is None and "error" not in record:
+        outputs: dict[str, Any] = {"export": decisions, "form_out": form_file} if first else {}
+        record = step(f"{side}, cold", side, caches, **outputs)
+        if first and "error" not in record:
             first_magi = caches
-        records.append(record)
-        log(_line(record))
     full = next((r for r in records if r["run"] == "magi, cold" and "error" not in r), None)
     for i, (variable, value) in enumerate(args.shortcut):
-        record = _run_child(
-            "magi",
-            name,
-            args,
-            root / f"{name.replace(':', '-')}-shortcut-{i}",
-            env={variable: value},
-        )
-        record["run"] = f"magi, cold, {variable}={value}"
-        if full is not None and "error" not in record:
-            record["vs_full"] = against_full(full.get("choices", []), record.get("choices", []))
-        records.append(record)
-        log(_line(record))
+        caches = root / f"{stem}-shortcut-{i}"
+        step(f"magi, cold, {variable}={value}", "magi", caches, against=full, env={variable: value})
     if first_magi is not None and not args.no_warm:
         if decisions.exists():
-            record = _run_child(
-                "magi",
-                name,
-                args,
-                root / f"{name.replace(':', '-')}-file",
-                env={"MAGI_DECISIONS_FILE": str(decisions)},
-            )
-            record["run"] = "magi, decision file"
-            records.append(record)
-            log(_line(record))
+            env = {"MAGI_DECISIONS_FILE": str(decisions)}
+            step("magi, decision file", "magi", root / f"{stem}-file", env=env)
         if form_file.exists():  # "auto": the recorded form is found through the variable
-            record = _run_child(
-                "magi",
-                name,
-                args,
-                root / f"{name.replace(':', '-')}-form",
-                env={"MAGI_FORMS_FILE": str(form_file)},
-                form="auto",
-            )
-            record["run"] = "magi, form file"
-            records.append(record)
-            log(_line(record))
-        record = _run_child("magi", name, args, first_magi, env={})
-        record["run"] = "magi, warm caches"
-        records.append(record)
-        log(_line(record))
+            env = {"MAGI_FORMS_FILE": str(form_file)}
+            step("magi, form file", "magi", root / f"{stem}-form", env=env, form="auto")
+        step("magi, warm caches", "magi", first_magi)
     return records
 
 

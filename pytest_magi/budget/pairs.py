@@ -70,19 +70,23 @@ class PairBudget:
         return f"<PairBudget {self.label!r}: estimated speedup {self.estimated_speedup:.3f}x>"
 
 
+def _magi_split(backend: Any) -> tuple[Any, dict[str, Any]]:
+    """A magi backend's `PassConfig` and Inductor patches: its own options over its config, as
+    it splits them for each graph."""
+    from magi_passes.compile.options import split_options
+
+    return split_options(
+        dict(getattr(backend, "inductor_config_patches", None) or {}),
+        getattr(backend, "config", None),
+    )
+
+
 def _side_arguments(side: str, spec: Any) -> dict[str, Any]:
     """The ``budget()`` arguments that generate what ``spec`` (a ``SideSpec``) compiles."""
     if spec.kind == "inductor":
         return {"inductor_config": dict(spec.patches or {}), "passes": list(spec.passes) or None}
     if spec.kind == "magi":
-        from magi_passes.compile.options import split_options
-
-        backend = spec.backend
-        # the backend's own options over its PassConfig, as it splits them for each graph
-        config, patches = split_options(
-            dict(getattr(backend, "inductor_config_patches", None) or {}),
-            getattr(backend, "config", None),
-        )
+        config, patches = _magi_split(spec.backend)
         return {
             "config": config,
             "inductor_config": {**patches, **dict(spec.patches or {})},
@@ -124,9 +128,7 @@ def _zoo_side_arguments(
     if backend == "inductor" and not given:
         return {}
     if isinstance(backend, MagiBackend) and not given:
-        from magi_passes.compile.options import split_options
-
-        config, patches = split_options(dict(backend.inductor_config_patches or {}), backend.config)
+        config, patches = _magi_split(backend)
         return {"config": config, "inductor_config": patches}
     how = f"torch.compile({', '.join(f'{k}=...' for k in given)})" if given else repr(backend)
     raise ValueError(
