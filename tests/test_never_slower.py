@@ -103,6 +103,7 @@ def test_cold_compile_verdicts_compare_means_over_processes() -> None:
         _cold("magi, decision file", 60.0),
         _cold("magi, form file", 78.0),
         _cold("magi, warm caches", 34.0),
+        _cold("torch.compile, warm caches", 21.0),
     ]
     cold, file, form, warm = cold_compile.verdicts(records)
     assert cold[0] == "cold compile at most 1.1x torch.compile's"
@@ -112,9 +113,22 @@ def test_cold_compile_verdicts_compare_means_over_processes() -> None:
     assert warm[1:] == (True, "0.420x (34.0 s)")
     table = cold_compile.table({"held-out": records})
     assert (
-        "| held-out | 80.0 / 82.0 | 190.0 / 180.0 | 2.284x | 60.0 | 78.0 | 34.0 "
+        "| held-out | 80.0 / 82.0 | 190.0 / 180.0 | 2.284x | 60.0 | 78.0 | 34.0 | 21.0 "
         "| MISSED, MISSED, MISSED, met |" in table
     )
+
+
+def test_cold_compile_splits_a_magi_frame_compile_into_the_backend_and_dynamo() -> None:
+    """A magi line says how much of its frame compiles dynamo spent around the backend's calls
+    (frame compiles less tracing, guards and the calls); without the calls' seconds, nothing."""
+    from pytest_magi.bench import cold_compile
+
+    phases = {"frame compiles": 12.0, "dynamo tracing": 1.5, "guards": 0.5}
+    record = {**_cold("magi, cold", 13.0, backend_calls=8.0), "phases": phases}
+    assert cold_compile.dynamo_own(record) == pytest.approx(2.0)
+    assert "; dynamo's own work around the backend 2.0 s" in cold_compile._line(record)
+    assert cold_compile.dynamo_own(_cold("torch.compile, cold", 9.0)) is None
+    assert "dynamo's own" not in cold_compile._line(_cold("torch.compile, cold", 9.0))
 
 
 def test_cold_compile_says_what_it_could_not_measure() -> None:
@@ -161,11 +175,14 @@ def test_cold_compile_runs_each_side_in_a_fresh_process_and_warm_starts_faster(
         "torch.compile, cold",
         "magi, cold",
         "magi, warm caches",  # no decision was measured on a CPU: no decision file to load
+        "torch.compile, warm caches",  # the first torch.compile process's caches
     ]
     assert all("error" not in r and r["seconds"] > 0 and r["phases"] for r in records), records
     assert records[1]["graphs"] >= 1 and records[1]["decisions"]["measured"] == 0
     assert records[1]["form"] == "generic"  # sd-vae has no recorded form
     assert records[2]["seconds"] < records[1]["seconds"]  # Inductor's and Triton's caches kept
+    assert records[3]["seconds"] < records[0]["seconds"]
+    assert 0 < records[1]["backend_calls"] <= records[1]["phases"]["frame compiles"]
 
 
 def test_cold_compile_in_the_generic_form_reaches_every_magi_process(
@@ -229,12 +246,14 @@ def test_cold_compile_starts_magi_from_the_form_its_first_measured_process_recor
     runs = [
         c[c.index("--child") + 1] + (" form-out" if "--form-out" in c else "") for c, _ in calls
     ]
-    assert runs == ["torch.compile", "magi form-out", "magi", "magi", "magi"]
+    assert runs == ["torch.compile", "magi form-out", "magi", "magi", "magi", "torch.compile"]
     command, env = calls[3]  # no decisions were exported, so no run loads a decision file
     assert command[command.index("--form") + 1] == "auto"
     assert env["MAGI_FORMS_FILE"].endswith("sd-vae-form.json")
     assert env["TORCHINDUCTOR_CACHE_DIR"] != calls[1][1]["TORCHINDUCTOR_CACHE_DIR"]
     assert "MAGI_FORMS_FILE" not in calls[4][1]  # the warm start: its own caches only
+    # torch.compile's warm start: the first torch.compile process's caches
+    assert calls[5][1]["TORCHINDUCTOR_CACHE_DIR"] == calls[0][1]["TORCHINDUCTOR_CACHE_DIR"]
     assert "magi, form file: 2.0 s" in capsys.readouterr().out
 
 

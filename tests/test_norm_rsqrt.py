@@ -250,6 +250,11 @@ def test_a_graph_with_a_norm_and_no_convolution_is_measured(
         "(1 graphs)" in text and "(1 measured, 0 cached)" in text and "discarded variants" in text
     )
     assert f"kept plain {int(choice == 'plain')} of 1 decided" in text
+    # the call holds both compiles and the timing; what is left is the backend's own work
+    parts = seconds["compile"] + seconds["compile_discarded"] + seconds["measure"]
+    assert seconds["calls"] >= parts
+    assert backend.own_seconds() == pytest.approx(seconds["calls"] - parts)
+    assert f"the backend's own work {backend.own_seconds():.1f} s" in text
 
 
 def test_a_root_read_elsewhere_is_kept() -> None:

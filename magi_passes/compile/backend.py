@@ -65,7 +65,14 @@ from .weights import (
 )
 from .workers import BackgroundWorker, input_of, warm_compile_workers
 
-SECONDS_KEYS = ("compile", "compile_discarded", "measure", "compile_failed_tries", "background")
+SECONDS_KEYS = (
+    "compile",
+    "compile_discarded",
+    "measure",
+    "compile_failed_tries",
+    "background",
+    "calls",
+)
 
 
 def _env_key() -> tuple[tuple[str, str], ...]:
@@ -121,7 +128,8 @@ class MagiBackend:
         # be timed and dropped, "measure" the timing of the two variants, "compile_failed_tries"
         # the part of "compile" and "compile_discarded" spent in first tries that raised one of
         # torch's sympy failures and were compiled again (`compile_working_around`),
-        # "background" the wait for plain variants compiled in a process of their own
+        # "background" the wait for plain variants compiled in a process of their own, "calls"
+        # the backend's calls as a whole (the rest of them is its own work: `own_seconds`)
         self.seconds: dict[str, float] = dict.fromkeys(SECONDS_KEYS, 0.0)
         # the bug (`workarounds.sympy_failure`) of each graph compiled again after a failed try
         self.retried: list[str] = []
@@ -178,7 +186,8 @@ class MagiBackend:
     def seconds_text(self) -> str:
         """Where the compile time went, e.g. "compile 61.2 s (40 graphs), decisions 48.0 s:
         discarded variants 39.5 s (12), timing 8.5 s (12 measured, 9 cached); kept plain 1 of
-        21 decided" (decided: measured, cached or shared across shapes; the rest kept magi)."""
+        21 decided; the backend's own work 0.4 s" (decided: measured, cached or shared across
+        shapes; the rest kept magi; own work: `own_seconds`)."""
         sources = [d.source for d in self.decisions]
         measured, cached = sources.count("measured"), sources.count("cached")
         shared = sources.count("shared")
@@ -189,7 +198,8 @@ class MagiBackend:
             f"{decisions:.1f} s: discarded variants {self.seconds['compile_discarded']:.1f} s "
             f"({len(self.discarded)}), timing {self.seconds['measure']:.1f} s ({measured} "
             f"measured, {cached} cached{f', {shared} shared' if shared else ''}); kept plain "
-            f"{plain} of {measured + cached + shared} decided"
+            f"{plain} of {measured + cached + shared} decided; the backend's own work "
+            f"{self.own_seconds():.1f} s"
             + (f"; {self.retried_text()}" if self.retried else "")
             + (f"; {self.background_text()}" if self.background else "")
         )
@@ -220,6 +230,12 @@ class MagiBackend:
             f"(PassConfig(work_around_sympy_first=True) compiles without them)"
         )
 
+    def own_seconds(self) -> float:
+        """The seconds of the backend's calls outside its variants' compiles, their timing and
+        the wait for background compiles: the decision's keys, caches and bookkeeping."""
+        parts = ("compile", "compile_discarded", "measure", "background")
+        return max(0.0, self.seconds["calls"] - sum(self.seconds[k] for k in parts))
+
     def __call__(
         self,
         gm: torch.fx.GraphModule,
@@ -228,6 +244,20 @@ class MagiBackend:
         options: dict[str, Any] | None = None,
         mode: str | None = None,
     ) -> Callable[..., Any]:
+        started = time.perf_counter()
+        try:
+            return self._variant_for(gm, example_inputs, options, mode)
+        finally:
+            self.seconds["calls"] += time.perf_counter() - started
+
+    def _variant_for(
+        self,
+        gm: torch.fx.GraphModule,
+        example_inputs: Sequence[Any],
+        options: dict[str, Any] | None,
+        mode: str | None,
+    ) -> Callable[..., Any]:
+        """`__call__`'s work: the variant that runs ``gm``, measured or decided statically."""
         if mode not in (None, "default"):
             raise ValueError(
                 f"the magi backend takes no mode (got mode={mode!r}); pass Inductor settings "

@@ -12,7 +12,9 @@ that start from what the first cold one left: ``magi, decision file`` (empty cac
 decisions it measured loaded through ``MAGI_DECISIONS_FILE``), ``magi, form file`` (empty
 caches, the form `record_form` recorded from it loaded through ``MAGI_FORMS_FILE``, where its
 graphs all kept one variant) and ``magi, warm caches`` (its Inductor, Triton and decision
-caches). The verdicts: magi's cold compile at most 1.1x torch.compile's (mean over processes),
+caches), and ``torch.compile, warm caches`` from the first torch.compile process's, the floor
+a warm start is held against. A magi line splits the backend's calls (its variants' compiles,
+their timing, its own work) from dynamo's own work around them. The verdicts: magi's cold compile at most 1.1x torch.compile's (mean over processes),
 and each warm start at most 0.5x torch.compile's cold compile.
 
 ``--models`` takes zoo names and ``tv:NAME`` for torchvision's video classifiers (``r3d_18``,
@@ -142,6 +144,7 @@ def child(
         record["form"] = getattr(chosen, "name", None) or "generic"
         sources = [d.source for d in backend.decisions]
         record["magi_seconds"] = backend.seconds_text()
+        record["backend_calls"] = round(backend.seconds["calls"], 3)
         record["decisions"] = {
             s: sources.count(s) for s in ("measured", "cached", "shared", "static")
         }
@@ -242,6 +245,7 @@ def bench(name: str, args: argparse.Namespace, root: Path, log: Any) -> list[dic
     decisions = root / f"{stem}-decisions.json"
     form_file = root / f"{stem}-form.json"
     first_magi: Path | None = None
+    first_tc: Path | None = None
     for i, side in enumerate(order):
         caches = root / f"{stem}-{i}"
         first = side == "magi" and first_magi is None
@@ -249,6 +253,8 @@ def bench(name: str, args: argparse.Namespace, root: Path, log: Any) -> list[dic
         record = step(f"{side}, cold", side, caches, **outputs)
         if first and "error" not in record:
             first_magi = caches
+        if side == SIDES[0] and first_tc is None and "error" not in record:
+            first_tc = caches
     full = next((r for r in records if r["run"] == "magi, cold" and "error" not in r), None)
     for i, (variable, value) in enumerate(args.shortcut):
         caches = root / f"{stem}-shortcut-{i}"
@@ -261,6 +267,8 @@ def bench(name: str, args: argparse.Namespace, root: Path, log: Any) -> list[dic
             env = {"MAGI_FORMS_FILE": str(form_file)}
             step("magi, form file", "magi", root / f"{stem}-form", env=env, form="auto")
         step("magi, warm caches", "magi", first_magi)
+    if first_tc is not None and not args.no_warm:  # the floor a warm start is held against
+        step("torch.compile, warm caches", SIDES[0], first_tc)
     return records
 
 
@@ -271,11 +279,27 @@ def _line(record: dict[str, Any]) -> str:
         return f"  {record['run']}: FAILED {record['error'][:300]}"
     text = compile_phases.summary_of_shown(record.get("phases", {}))
     extra = f"; {record['magi_seconds']}" if "magi_seconds" in record else ""
+    dynamo = dynamo_own(record)
+    if dynamo is not None:
+        extra += f"; dynamo's own work around the backend {dynamo:.1f} s"
     if "form_file" in record:
         extra += f"; form file {record['form_file']}"
     if "vs_full" in record:
         extra += f"; against full measurement: {record['vs_full']}"
     return f"  {record['run']}: {record['seconds']:.1f} s ({text}{extra})"
+
+
+def dynamo_own(record: dict[str, Any]) -> float | None:
+    """A magi process's frame-compile seconds outside dynamo's tracing, its guards and the
+    backend's calls: dynamo's own work around the backend, which torch.compile's "rest of the
+    frame compiles" also holds (with Inductor's work before AOT dispatch); None without the
+    backend's seconds."""
+    phases = record.get("phases", {})
+    calls = record.get("backend_calls")
+    if calls is None or "frame compiles" not in phases:
+        return None
+    inside = calls + phases.get("dynamo tracing", 0.0) + phases.get("guards", 0.0)
+    return max(0.0, phases["frame compiles"] - inside)
 
 
 def against_full(full: Sequence[str], shortcut: Sequence[str]) -> str:
@@ -342,8 +366,8 @@ def verdicts(records: Sequence[dict[str, Any]]) -> list[tuple[str, bool | None, 
 def table(results: dict[str, list[dict[str, Any]]]) -> str:
     lines = [
         "| model (magi's form) | torch.compile cold s | magi cold s | magi / tc | decision file s "
-        "| form file s | warm caches s | targets |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+        "| form file s | warm caches s | torch.compile warm s | targets |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
     ]
     for name, records in results.items():
 
@@ -360,7 +384,8 @@ def table(results: dict[str, list[dict[str, Any]]]) -> str:
         lines.append(
             f"| {shown} | {cell('torch.compile, cold')} | {cell('magi, cold')} | {ratio} | "
             f"{cell('magi, decision file')} | {cell('magi, form file')} | "
-            f"{cell('magi, warm caches')} | {', '.join(marks)} |"
+            f"{cell('magi, warm caches')} | {cell('torch.compile, warm caches')} | "
+            f"{', '.join(marks)} |"
         )
     for name, records in results.items():
         tc = _mean(records, "torch.compile, cold")
@@ -373,7 +398,7 @@ def table(results: dict[str, list[dict[str, Any]]]) -> str:
             )
     lines.append(
         f"\ntargets: cold at most {COLD_RATIO}x; decision file, form file, warm caches, each at most "
-        f"{WARM_RATIO}x torch.compile's cold compile"
+        f"{WARM_RATIO}x torch.compile's cold compile (torch.compile's own warm start beside them)"
     )
     return "\n".join(lines)
 
