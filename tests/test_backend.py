@@ -375,6 +375,34 @@ def test_a_backend_made_before_cuda_is_in_use_starts_the_workers_at_its_first_gr
     assert pool_warms == [1] and backend.workers_started
 
 
+# whether a fresh process has imported Inductor's compile_fx once the model is wrapped
+_INDUCTOR_IMPORTED_WHEN_MADE = """
+import sys, torch
+from magi_passes import magi_compile
+assert "torch._inductor.compile_fx" not in sys.modules, "imported before the compile call"
+model = torch.nn.Conv2d(3, 3, 3)
+compiled = magi_compile(model) if sys.argv[1] == "magi" else torch.compile(model)
+print("torch._inductor.compile_fx" in sys.modules)
+"""
+
+
+def test_magi_compile_imports_inductor_when_made_as_torch_compile_does() -> None:
+    """A fresh process's first call of either compiled model holds compile work only: both
+    `torch.compile(model)` and `magi_compile(model)` import Inductor's compile_fx when made."""
+    import subprocess
+    import sys
+
+    said = {}
+    for side in ("torch.compile", "magi"):
+        run = subprocess.run(
+            [sys.executable, "-c", _INDUCTOR_IMPORTED_WHEN_MADE, side],
+            capture_output=True, text=True, timeout=300, check=False,
+        )  # fmt: skip
+        assert run.returncode == 0, run.stderr[-3000:]
+        said[side] = run.stdout.split()[-1]
+    assert said == {"torch.compile": "True", "magi": "True"}
+
+
 # what a fresh process says about Inductor's compile workers once the model is wrapped, before
 # its first call: torch.compile's default backend has not started them, magi_compile has
 _WORKERS_BEFORE_THE_FIRST_CALL = """

@@ -146,7 +146,10 @@ class MagiBackend:
         self.workers_started = warm_compile_workers(self.inductor_config_patches)
         effective = self._split[1][0]  # the MAGI_PASSES__ variables applied
         if effective.compile_plain_in_background and effective.measure_decisions:
-            self._worker().start()  # its imports overlap dynamo's tracing
+            self._worker().start()  # its imports overlap this one's and dynamo's tracing
+        # Inductor itself, imported now as torch.compile's own backend is when made (seconds in
+        # a fresh process), so that the first graph's call holds its compile and decision only
+        import torch._inductor.compile_fx  # noqa: F401
 
     def _worker(self) -> BackgroundWorker:
         if self.background_worker is None:
