@@ -4,6 +4,9 @@ for decision files (`magi_passes.compile.decision_files`):
     python -m magi_passes.decisions export FILE [--cache-dir DIR]
     python -m magi_passes.decisions import FILE [--cache-dir DIR]
     python -m magi_passes.decisions show FILE
+
+and `save_artifacts` / `read_artifacts`, the compiled code a team shares beside its decisions
+(`$MAGI_ARTIFACTS_FILE`).
 """
 
 from __future__ import annotations
@@ -14,9 +17,13 @@ import warnings
 from collections.abc import Sequence
 from typing import TextIO
 
+from .compile.decision_files import ARTIFACTS_ENV as ARTIFACTS_ENV
+from .compile.decision_files import CompileArtifactsWarning as CompileArtifactsWarning
 from .compile.decision_files import DecisionFile, DecisionFileError, read_decision_file
 from .compile.decision_files import export_decisions as export_decisions
 from .compile.decision_files import import_decisions as import_decisions
+from .compile.decision_files import read_artifacts as read_artifacts
+from .compile.decision_files import save_artifacts as save_artifacts
 from .compile.decisions import Decider as Decider
 from .compile.decisions import Decision as Decision
 from .compile.decisions import DecisionCache as DecisionCache

@@ -319,3 +319,123 @@ def test_a_decision_file_read_directly_lists_its_problems(tmp_path):
     assert list(bundle.decisions) == [KEYS[1]]
     (problem,) = bundle.skipped
     assert "passes must be a list of pass names" in problem and str(path) in problem
+
+
+# --------------------------------------------------------------------------- artifacts files
+class _Info:
+    artifacts = {"inductor": ["k1", "k2"], "aot_autograd": ["k3"]}
+
+
+@pytest.fixture
+def fake_artifacts(monkeypatch):
+    """torch's cache artifacts stood in for: what save returns, and the payloads loaded."""
+    loaded: list[bytes] = []
+    monkeypatch.setattr(torch.compiler, "save_cache_artifacts", lambda: (b"payload", _Info()))
+    monkeypatch.setattr(torch.compiler, "load_cache_artifacts", loaded.append)
+    monkeypatch.setattr(decision_files, "_LOADED", set())
+    monkeypatch.delenv(decision_files.ARTIFACTS_ENV, raising=False)
+    return loaded
+
+
+def test_saved_artifacts_read_back_with_their_header(tmp_path, fake_artifacts):
+    path = tmp_path / "team.artifacts"
+    header = decision_files.save_artifacts(path)
+    assert header["artifacts"] == {"aot_autograd": 1, "inductor": 2}
+    assert header["torch"] == str(torch.__version__)
+    assert decision_files.read_artifacts(path) == (header, b"payload")
+
+
+@pytest.mark.parametrize(
+    ("spoil", "problem"),
+    [
+        (lambda d: b"not an artifacts file" + d, "does not start with"),
+        (lambda d: d[:-1] + b"X", "cut or changed (digest differs)"),
+        (
+            lambda d: d.replace(str(torch.__version__).encode(), b"1.0.0"),
+            "saved with torch '1.0.0'",
+        ),
+        (lambda d: d.replace(b'"devices": []', b'"devices": ["NVIDIA H200"]'), None),
+    ],
+)
+def test_a_bad_or_stale_artifacts_file_is_refused_naming_why(
+    tmp_path, fake_artifacts, monkeypatch, spoil, problem
+):
+    path = tmp_path / "team.artifacts"
+    decision_files.save_artifacts(path)
+    path.write_bytes(spoil(path.read_bytes()))
+    if problem is None:  # saved on a GPU this machine lacks: refused only where it has GPUs
+        assert decision_files.read_artifacts(path)[1] == b"payload"
+        monkeypatch.setattr(decision_files, "_cuda_devices", lambda: ("NVIDIA H100 80GB HBM3",))
+        problem = "was saved on ['NVIDIA H200'] and this machine has ['NVIDIA H100 80GB HBM3']"
+    with pytest.raises(ValueError, match="fix: save it again") as caught:
+        decision_files.read_artifacts(path)
+    assert problem in str(caught.value) and str(path) in str(caught.value)
+
+
+def test_the_artifacts_variable_loads_each_file_once_and_warns_on_a_bad_one(
+    tmp_path, fake_artifacts, monkeypatch
+):
+    good, bad = tmp_path / "good.artifacts", tmp_path / "bad.artifacts"
+    decision_files.save_artifacts(good)
+    bad.write_bytes(b"junk")
+    missing = tmp_path / "missing.artifacts"
+    monkeypatch.setenv(
+        decision_files.ARTIFACTS_ENV, os.pathsep.join(map(str, (bad, good, missing)))
+    )
+    with pytest.warns(decision_files.CompileArtifactsWarning) as said:
+        assert decision_files.load_artifacts() == [str(good)]
+    assert fake_artifacts == [b"payload"]
+    text = " | ".join(str(w.message) for w in said)
+    assert f"magi artifacts file {bad} is not one" in text and str(missing) in text
+    assert "its graphs compile as without it (the file is named in MAGI_ARTIFACTS_FILE)" in text
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert decision_files.load_artifacts() == []  # each version once: nothing new
+    decision_files.save_artifacts(good)  # a new version of the file is loaded again
+    os.utime(good, ns=(1, 1))
+    assert decision_files.load_artifacts() == [str(good)] and len(fake_artifacts) == 2
+
+
+def test_saving_artifacts_where_nothing_was_cached_says_so(tmp_path, monkeypatch):
+    monkeypatch.setattr(torch.compiler, "save_cache_artifacts", lambda: None)
+    with pytest.raises(ValueError, match="left nothing in torch's caches; fix: compile"):
+        decision_files.save_artifacts(tmp_path / "none.artifacts")
+    assert not (tmp_path / "none.artifacts").exists()
+
+
+# a fresh process: compile a small conv model with magi (caches in argv[2]) and either save its
+# artifacts to argv[3] or, with MAGI_ARTIFACTS_FILE set, say whether AOTAutograd's cache hit
+_ARTIFACTS_ROUND_TRIP = """
+import sys, torch
+from torch._dynamo.utils import counters
+from magi_passes import magi_compile
+from magi_passes.decisions import save_artifacts
+net = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.SiLU()).eval()
+compiled = magi_compile(net, form=None)
+with torch.no_grad():
+    compiled(torch.randn(1, 3, 8, 8))
+if sys.argv[1] == "save":
+    save_artifacts(sys.argv[2])
+print(compiled.magi_backend.artifacts_loaded, dict(counters["aot_autograd"]))
+"""
+
+
+@pytest.mark.slow
+def test_artifacts_saved_in_one_process_warm_a_fresh_one(tmp_path, monkeypatch):
+    """The kept graph of a process with empty caches comes from the artifacts file: AOTAutograd's
+    cache hits, where without the file it misses."""
+    path = tmp_path / "team.artifacts"
+
+    def run(side: str, caches: str, **env: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", _ARTIFACTS_ROUND_TRIP, side, str(path)],
+            env={**os.environ, "TORCHINDUCTOR_CACHE_DIR": str(tmp_path / caches), **env},
+            capture_output=True, text=True, timeout=600, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr[-3000:]
+        return done.stdout.strip().splitlines()[-1]
+
+    monkeypatch.delenv(decision_files.ARTIFACTS_ENV, raising=False)
+    assert "'autograd_cache_miss': 1" in run("save", "first")
+    said = run("load", "second", MAGI_ARTIFACTS_FILE=str(path))
+    assert said.startswith(f"['{path}']") and "'autograd_cache_hit': 1" in said

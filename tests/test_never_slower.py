@@ -102,19 +102,21 @@ def test_cold_compile_verdicts_compare_means_over_processes() -> None:
         _cold("torch.compile, cold", 82.0),
         _cold("magi, decision file", 60.0),
         _cold("magi, form file", 78.0),
+        _cold("magi, artifacts file", 30.0),
         _cold("magi, warm caches", 34.0),
         _cold("torch.compile, warm caches", 21.0),
     ]
-    cold, file, form, warm = cold_compile.verdicts(records)
+    cold, file, form, artifacts, warm = cold_compile.verdicts(records)
     assert cold[0] == "cold compile at most 1.1x torch.compile's"
     assert cold[1:] == (False, "2.284x (185.0 s against 81.0 s)")
     assert file[1] is False and "decision file" in file[0]
     assert form[1:] == (False, "0.963x (78.0 s)") and "form file" in form[0]
+    assert artifacts[1:] == (True, "0.370x (30.0 s)") and "artifacts file" in artifacts[0]
     assert warm[1:] == (True, "0.420x (34.0 s)")
     table = cold_compile.table({"held-out": records})
     assert (
-        "| held-out | 80.0 / 82.0 | 190.0 / 180.0 | 2.284x | 60.0 | 78.0 | 34.0 | 21.0 "
-        "| MISSED, MISSED, MISSED, met |" in table
+        "| held-out | 80.0 / 82.0 | 190.0 / 180.0 | 2.284x | 60.0 | 78.0 | 30.0 | 34.0 | 21.0 "
+        "| MISSED, MISSED, MISSED, met, met |" in table
     )
 
 
@@ -174,14 +176,17 @@ def test_cold_compile_runs_each_side_in_a_fresh_process_and_warm_starts_faster(
     assert [r["run"] for r in records] == [
         "torch.compile, cold",
         "magi, cold",
-        "magi, warm caches",  # no decision was measured on a CPU: no decision file to load
+        # no decision was measured on a CPU: no decision file to load
+        "magi, artifacts file",  # what the first magi process left in torch's caches
+        "magi, warm caches",
         "torch.compile, warm caches",  # the first torch.compile process's caches
     ]
     assert all("error" not in r and r["seconds"] > 0 and r["phases"] for r in records), records
     assert records[1]["graphs"] >= 1 and records[1]["decisions"]["measured"] == 0
     assert records[1]["form"] == "generic"  # sd-vae has no recorded form
-    assert records[2]["seconds"] < records[1]["seconds"]  # Inductor's and Triton's caches kept
-    assert records[3]["seconds"] < records[0]["seconds"]
+    assert records[1]["artifacts"]["inductor"] >= 1  # its artifacts were saved
+    assert records[3]["seconds"] < records[1]["seconds"]  # Inductor's and Triton's caches kept
+    assert records[4]["seconds"] < records[0]["seconds"]
     # each timed from its compile call: the call's own part is inside the seconds
     assert all(0 < r["made"] < r["seconds"] for r in records)
     assert 0 < records[1]["backend_calls"] <= records[1]["phases"]["frame compiles"]
@@ -238,6 +243,8 @@ def test_cold_compile_starts_magi_from_the_form_its_first_measured_process_recor
         side = command[command.index("--child") + 1]
         if "--form-out" in command:
             Path(command[command.index("--form-out") + 1]).write_text("{}")
+        if "--artifacts-out" in command:
+            Path(command[command.index("--artifacts-out") + 1]).write_bytes(b"saved")
         record = {"model": "sd-vae", "side": side, "seconds": 2.0, "phases": {}}
         Path(command[command.index("--out") + 1]).write_text(json.dumps(record))
         return subprocess.CompletedProcess(command, 0, "", "")
@@ -248,14 +255,31 @@ def test_cold_compile_starts_magi_from_the_form_its_first_measured_process_recor
     runs = [
         c[c.index("--child") + 1] + (" form-out" if "--form-out" in c else "") for c, _ in calls
     ]
-    assert runs == ["torch.compile", "magi form-out", "magi", "magi", "magi", "torch.compile"]
+    assert runs == [
+        "torch.compile",
+        "magi form-out",
+        "magi",
+        "magi",  # form file
+        "magi",  # artifacts file
+        "magi",  # warm caches
+        "torch.compile",  # warm caches
+    ]
     command, env = calls[3]  # no decisions were exported, so no run loads a decision file
     assert command[command.index("--form") + 1] == "auto"
     assert env["MAGI_FORMS_FILE"].endswith("sd-vae-form.json")
     assert env["TORCHINDUCTOR_CACHE_DIR"] != calls[1][1]["TORCHINDUCTOR_CACHE_DIR"]
-    assert "MAGI_FORMS_FILE" not in calls[4][1]  # the warm start: its own caches only
+    # the artifacts file, with empty caches of its own (no decisions were exported to add)
+    command, env = calls[4]
+    assert env["MAGI_ARTIFACTS_FILE"].endswith("sd-vae-artifacts.bin")
+    assert "MAGI_DECISIONS_FILE" not in env and "MAGI_FORMS_FILE" not in env
+    assert env["TORCHINDUCTOR_CACHE_DIR"] not in {
+        c[1]["TORCHINDUCTOR_CACHE_DIR"] for c in calls[:4]
+    }
+    assert "--artifacts-out" in calls[1][0]
+    assert "MAGI_FORMS_FILE" not in calls[5][1]  # the warm start: its own caches only
+    assert calls[5][1]["TORCHINDUCTOR_CACHE_DIR"] == calls[1][1]["TORCHINDUCTOR_CACHE_DIR"]
     # torch.compile's warm start: the first torch.compile process's caches
-    assert calls[5][1]["TORCHINDUCTOR_CACHE_DIR"] == calls[0][1]["TORCHINDUCTOR_CACHE_DIR"]
+    assert calls[6][1]["TORCHINDUCTOR_CACHE_DIR"] == calls[0][1]["TORCHINDUCTOR_CACHE_DIR"]
     assert "magi, form file: 2.0 s" in capsys.readouterr().out
 
 

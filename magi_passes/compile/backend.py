@@ -33,6 +33,7 @@ from .. import _validate
 from ..config import ENV_PREFIX, PassConfig, check_pass_config
 from ..fx.predicates import is_dynamic
 from ..passes.channels_last import fires_on
+from .decision_files import load_artifacts
 from .decisions import (
     Decider,
     Decision,
@@ -150,6 +151,10 @@ class MagiBackend:
         # Inductor itself, imported now as torch.compile's own backend is when made (seconds in
         # a fresh process), so that the first graph's call holds its compile and decision only
         import torch._inductor.compile_fx  # noqa: F401
+
+        # a team's compile artifacts ($MAGI_ARTIFACTS_FILE) in torch's caches before any graph:
+        # the files this backend loaded (one an earlier backend of the process loaded is not)
+        self.artifacts_loaded = load_artifacts()
 
     def _worker(self) -> BackgroundWorker:
         if self.background_worker is None:

@@ -6,6 +6,11 @@ Another machine imports it into its cache (`import_decisions`) or names it in
 `$MAGI_DECISIONS_FILE`, where `DecisionCache.load` looks up a key that its folder lacks. Bundles
 and their entries are checked as strictly as cache files. A bundle exported with another torch
 version is stale (its keys cannot match), and it is reported and ignored, as a bad one is.
+
+An artifacts file (`save_artifacts`) holds what the compiles of one process wrote to torch's
+caches (torch.compile's portable cache artifacts: Inductor's compiled graphs, AOTAutograd's,
+Triton's kernels, the autotuning picks), so that the kept variants compile from warm caches
+elsewhere; `$MAGI_ARTIFACTS_FILE` loads one when a magi backend is made (`load_artifacts`).
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import contextlib
 import dataclasses
 import datetime
 import functools
+import hashlib
 import json
 import os
 import re
@@ -139,12 +145,12 @@ def default_cache_dir() -> Path:
     return Path(cache_dir()) / CACHE_SUBDIR
 
 
-def _write_atomically(path: Path, text: str) -> None:
+def _write_atomically(path: Path, text: str | bytes) -> None:
     """Write `text` to `path` so that a reader never sees half a file (OSError if it fails)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
     try:
-        with os.fdopen(fd, "w") as f:
+        with os.fdopen(fd, "wb" if isinstance(text, bytes) else "w") as f:
             f.write(text)
         os.replace(tmp, path)
     except BaseException:
@@ -474,3 +480,111 @@ def _recorded(path: str, version: tuple[int, int, int]) -> Mapping[str, Decision
         )
         for key, d in bundle.decisions.items()
     }
+
+
+# --------------------------------------------------------------------------- $MAGI_ARTIFACTS_FILE
+ARTIFACTS_ENV = "MAGI_ARTIFACTS_FILE"
+ARTIFACTS_MAGIC = b"magi-artifacts/1\n"
+
+
+class CompileArtifactsWarning(DecisionCacheWarning):
+    """An artifacts file could not be used; the graphs compile with the caches as they are."""
+
+
+def save_artifacts(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Write the artifacts this process's compiles left in torch's caches
+    (``torch.compiler.save_cache_artifacts``) to `path`, after a header with the torch, Triton
+    and GPUs they hold for and a digest of them; returns the header. The payload is pickled
+    compiled code: share it as code, and load only files you would run. ValueError where
+    nothing was cached (caches off, or nothing compiled yet)."""
+    saved = torch.compiler.save_cache_artifacts()
+    if saved is None or not saved[0]:
+        raise ValueError(
+            f"save_artifacts({str(path)!r}): this process's compiles left nothing in torch's "
+            f"caches; fix: compile and call the model first, with Inductor's caches on "
+            f"(force_disable_caches and fx_graph_cache=False leave them empty)"
+        )
+    payload, info = saved
+    header = {
+        "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "torch": str(torch.__version__),
+        "triton": _triton_version(),
+        "devices": list(_cuda_devices()),
+        "sha256": hashlib.sha256(payload).hexdigest(),
+        "artifacts": {kind: len(keys) for kind, keys in sorted(info.artifacts.items())},
+    }
+    _write_atomically(Path(path), ARTIFACTS_MAGIC + json.dumps(header).encode() + b"\n" + payload)
+    return header
+
+
+def _triton_version() -> str | None:
+    try:
+        import triton
+    except ImportError:
+        return None
+    return str(triton.__version__)
+
+
+def read_artifacts(path: str | os.PathLike[str]) -> tuple[dict[str, Any], bytes]:
+    """(header, payload) of the artifacts file at `path`, checked: its magic, header, digest,
+    and that it was saved with this process's torch and Triton and, on a GPU, for one of this
+    machine's GPUs. ValueError naming what is wrong and the fix (OSError: unreadable)."""
+    data = Path(path).read_bytes()
+    fix = "fix: save it again from a compiled run here (magi_passes.decisions.save_artifacts)"
+    head, _, payload = data[len(ARTIFACTS_MAGIC) :].partition(b"\n")
+    try:
+        if not data.startswith(ARTIFACTS_MAGIC):
+            raise ValueError(f"it does not start with {ARTIFACTS_MAGIC!r}")
+        header = json.loads(head)
+        if not isinstance(header, dict) or not isinstance(header.get("devices"), list):
+            raise ValueError(f"its header is not an object with devices: {head[:200]!r}")
+    except ValueError as exc:
+        raise ValueError(f"magi artifacts file {path} is not one ({exc}); {fix}") from exc
+    if hashlib.sha256(payload).hexdigest() != header.get("sha256"):
+        raise ValueError(f"magi artifacts file {path} is cut or changed (digest differs); {fix}")
+    here = {"torch": str(torch.__version__), "triton": _triton_version()}
+    for name, value in here.items():
+        if header.get(name) != value:
+            raise ValueError(
+                f"magi artifacts file {path} was saved with {name} {header.get(name)!r} and this "
+                f"process runs {value!r}, so none of it can match; {fix}"
+            )
+    devices = set(_cuda_devices())
+    if header["devices"] and devices and not devices & set(header["devices"]):
+        raise ValueError(
+            f"magi artifacts file {path} was saved on {header['devices']} and this machine has "
+            f"{sorted(devices)}, so its kernels and autotuning do not hold here; {fix}"
+        )
+    return header, payload
+
+
+def load_artifacts() -> list[str]:
+    """Load each file of `$MAGI_ARTIFACTS_FILE` (several: os.pathsep) into torch's caches, once
+    per version of it in a process; a file that `read_artifacts` refuses is warned about
+    (`CompileArtifactsWarning`) and skipped. The paths loaded now."""
+    loaded = []
+    for text in os.environ.get(ARTIFACTS_ENV, "").split(os.pathsep):
+        if not text.strip():
+            continue
+        path = Path(text).absolute()
+        try:
+            stat = path.stat()
+            version = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+        except OSError:
+            version = (-1, -1, -1)
+        if (str(path), version) in _LOADED:
+            continue
+        _LOADED.add((str(path), version))
+        try:
+            _, payload = read_artifacts(path)
+            torch.compiler.load_cache_artifacts(payload)
+        except Exception as exc:  # refused here, unreadable, or a payload torch cannot load
+            text = str(exc) if isinstance(exc, (OSError, ValueError)) else repr(exc)
+            why = f"{text}; its graphs compile as without it (the file is named in {ARTIFACTS_ENV})"
+            warnings.warn(CompileArtifactsWarning(why), stacklevel=2)
+            continue
+        loaded.append(str(path))
+    return loaded
+
+
+_LOADED: set[tuple[str, tuple[int, int, int]]] = set()

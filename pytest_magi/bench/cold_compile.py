@@ -12,9 +12,11 @@ Inductor), with the phases the first call spent it in (`pytest_magi.measure.comp
 Then magi processes that start from what the first cold one left: ``magi, decision file``
 (empty caches, the decisions it measured loaded through ``MAGI_DECISIONS_FILE``), ``magi, form
 file`` (empty caches, the form `record_form` recorded from it loaded through
-``MAGI_FORMS_FILE``, where its graphs all kept one variant) and ``magi, warm caches`` (its
-Inductor, Triton and decision caches), and ``torch.compile, warm caches`` from the first
-torch.compile process's, the floor a warm start is held against. A magi line splits the
+``MAGI_FORMS_FILE``, where its graphs all kept one variant), ``magi, artifacts file`` (empty
+caches, its decisions and its compile artifacts, `save_artifacts`, loaded through
+``MAGI_DECISIONS_FILE`` and ``MAGI_ARTIFACTS_FILE``: what a team commits) and ``magi, warm
+caches`` (its Inductor, Triton and decision caches), and ``torch.compile, warm caches`` from
+the first torch.compile process's, the floor a warm start is held against. A magi line splits the
 backend's calls (its variants' compiles, their timing, its own work) from dynamo's own work
 around them. The verdicts: magi's cold compile at most 1.1x torch.compile's (mean over
 processes), and each warm start at most 0.5x torch.compile's cold compile.
@@ -51,6 +53,8 @@ WARM_RATIO = 0.5  # a warm start at most this times torch.compile's cold compile
 TORCHVISION = ("r3d_18", "mc3_18", "r2plus1d_18", "s3d")
 DTYPES = ("bf16", "fp16", "fp32")
 FORMS = ("auto", "generic")  # magi_compile's form="auto", or form=None (a model never seen)
+# the warm starts, each held to WARM_RATIO
+WARM_RUNS = ("magi, decision file", "magi, form file", "magi, artifacts file", "magi, warm caches")
 CACHE_VARIABLES = ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR", "MAGI_DECISION_CACHE_DIR")
 
 
@@ -103,10 +107,12 @@ def child(
     export: Path | None,
     form: str = "auto",
     form_out: Path | None = None,
+    artifacts_out: Path | None = None,
 ) -> None:
     """Compile ``name`` one way in this process, time its first call and write the record
     (``form``: magi's, "auto" as `magi_compile` picks it or "generic" for none; ``export`` and
-    ``form_out``: where a measured run's decisions and its recorded form go)."""
+    ``form_out``: where a measured run's decisions and its recorded form go; ``artifacts_out``:
+    where its compile artifacts go)."""
     import torch
 
     from magi_passes import magi_compile
@@ -160,6 +166,13 @@ def child(
             from magi_passes.compile.decision_files import export_decisions
 
             export_decisions(export)
+        if artifacts_out is not None:
+            from magi_passes.decisions import save_artifacts
+
+            try:
+                record["artifacts"] = save_artifacts(artifacts_out)["artifacts"]
+            except ValueError as exc:  # nothing cached
+                record["artifacts_file"] = f"not saved: {str(exc).splitlines()[0][:200]}"
         if form_out is not None:
             from magi_passes.forms import record_form
 
@@ -180,6 +193,7 @@ def _run_child(
     env: dict[str, str],
     export: Path | None = None,
     form_out: Path | None = None,
+    artifacts_out: Path | None = None,
     form: str | None = None,
 ) -> dict[str, Any]:
     caches.mkdir(parents=True, exist_ok=True)
@@ -205,6 +219,8 @@ def _run_child(
         command += ["--export", str(export)]
     if form_out is not None:
         command += ["--form-out", str(form_out)]
+    if artifacts_out is not None:
+        command += ["--artifacts-out", str(artifacts_out)]
     variables = {**os.environ, **env}
     for variable, folder in zip(CACHE_VARIABLES, ("inductor", "triton", "decisions"), strict=True):
         variables[variable] = str(caches / folder)
@@ -250,12 +266,17 @@ def bench(name: str, args: argparse.Namespace, root: Path, log: Any) -> list[dic
     order = [SIDES[0] if c == "t" else SIDES[1] for c in args.order]
     decisions = root / f"{stem}-decisions.json"
     form_file = root / f"{stem}-form.json"
+    artifacts = root / f"{stem}-artifacts.bin"
     first_magi: Path | None = None
     first_tc: Path | None = None
     for i, side in enumerate(order):
         caches = root / f"{stem}-{i}"
         first = side == "magi" and first_magi is None
-        outputs: dict[str, Any] = {"export": decisions, "form_out": form_file} if first else {}
+        outputs: dict[str, Any] = (
+            {"export": decisions, "form_out": form_file, "artifacts_out": artifacts}
+            if first
+            else {}
+        )
         record = step(f"{side}, cold", side, caches, **outputs)
         if first and "error" not in record:
             first_magi = caches
@@ -272,6 +293,11 @@ def bench(name: str, args: argparse.Namespace, root: Path, log: Any) -> list[dic
         if form_file.exists():  # "auto": the recorded form is found through the variable
             env = {"MAGI_FORMS_FILE": str(form_file)}
             step("magi, form file", "magi", root / f"{stem}-form", env=env, form="auto")
+        if artifacts.exists():  # what a team commits: its decisions and compile artifacts
+            env = {"MAGI_ARTIFACTS_FILE": str(artifacts)}
+            if decisions.exists():
+                env["MAGI_DECISIONS_FILE"] = str(decisions)
+            step("magi, artifacts file", "magi", root / f"{stem}-artifacts", env=env)
         step("magi, warm caches", "magi", first_magi)
     if first_tc is not None and not args.no_warm:  # the floor a warm start is held against
         step("torch.compile, warm caches", SIDES[0], first_tc)
@@ -290,6 +316,8 @@ def _line(record: dict[str, Any]) -> str:
         extra += f"; dynamo's own work around the backend {dynamo:.1f} s"
     if "form_file" in record:
         extra += f"; form file {record['form_file']}"
+    if "artifacts_file" in record:
+        extra += f"; artifacts file {record['artifacts_file']}"
     if "vs_full" in record:
         extra += f"; against full measurement: {record['vs_full']}"
     made = f"made {record['made']:.1f} s, " if "made" in record else ""
@@ -360,7 +388,7 @@ def verdicts(records: Sequence[dict[str, Any]]) -> list[tuple[str, bool | None, 
             f"{magi / tc:.3f}x ({magi:.1f} s against {tc:.1f} s)",
         )
     )
-    for run in ("magi, decision file", "magi, form file", "magi, warm caches"):
+    for run in WARM_RUNS:
         seconds = _mean(records, run)
         what = f"{run.split(', ')[1]}: at most {WARM_RATIO}x torch.compile's cold compile"
         if seconds is None:
@@ -373,8 +401,8 @@ def verdicts(records: Sequence[dict[str, Any]]) -> list[tuple[str, bool | None, 
 def table(results: dict[str, list[dict[str, Any]]]) -> str:
     lines = [
         "| model (magi's form) | torch.compile cold s | magi cold s | magi / tc | decision file s "
-        "| form file s | warm caches s | torch.compile warm s | targets |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+        "| form file s | artifacts file s | warm caches s | torch.compile warm s | targets |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
     ]
     for name, records in results.items():
 
@@ -391,6 +419,7 @@ def table(results: dict[str, list[dict[str, Any]]]) -> str:
         lines.append(
             f"| {shown} | {cell('torch.compile, cold')} | {cell('magi, cold')} | {ratio} | "
             f"{cell('magi, decision file')} | {cell('magi, form file')} | "
+            f"{cell('magi, artifacts file')} | "
             f"{cell('magi, warm caches')} | {cell('torch.compile, warm caches')} | "
             f"{', '.join(marks)} |"
         )
@@ -404,7 +433,8 @@ def table(results: dict[str, list[dict[str, Any]]]) -> str:
                 f"torch.compile's cold compile; against full measurement: {r.get('vs_full', '?')}"
             )
     lines.append(
-        f"\ntargets: cold at most {COLD_RATIO}x; decision file, form file, warm caches, each at most "
+        f"\ntargets: cold at most {COLD_RATIO}x; decision file, form file, artifacts file, warm "
+        f"caches, each at most "
         f"{WARM_RATIO}x torch.compile's cold compile (torch.compile's own warm start beside them)"
     )
     return "\n".join(lines)
@@ -445,6 +475,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--export", type=Path, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--form-out", type=Path, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--artifacts-out", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     names = [n for n in args.models.split(",") if n]
     if args.child is not None:
@@ -457,6 +488,7 @@ def main(argv: list[str] | None = None) -> int:
             args.export,
             args.form,
             args.form_out,
+            args.artifacts_out,
         )
         return 0
     if not args.order or set(args.order) - {"t", "m"} or "t" not in args.order:
