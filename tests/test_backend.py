@@ -389,18 +389,24 @@ print("torch._inductor.compile_fx" in sys.modules)
 def test_magi_compile_imports_inductor_when_made_as_torch_compile_does() -> None:
     """A fresh process's first call of either compiled model holds compile work only: both
     `torch.compile(model)` and `magi_compile(model)` import Inductor's compile_fx when made."""
+    said = {side: _fresh_process_says(_INDUCTOR_IMPORTED_WHEN_MADE, side)[-1] for side in SIDES}
+    assert said == {"torch.compile": "True", "magi": "True"}
+
+
+SIDES = ("torch.compile", "magi")
+
+
+def _fresh_process_says(script: str, side: str) -> list[str]:
+    """The words a fresh Python process running ``script`` for ``side`` prints."""
     import subprocess
     import sys
 
-    said = {}
-    for side in ("torch.compile", "magi"):
-        run = subprocess.run(
-            [sys.executable, "-c", _INDUCTOR_IMPORTED_WHEN_MADE, side],
-            capture_output=True, text=True, timeout=300, check=False,
-        )  # fmt: skip
-        assert run.returncode == 0, run.stderr[-3000:]
-        said[side] = run.stdout.split()[-1]
-    assert said == {"torch.compile": "True", "magi": "True"}
+    run = subprocess.run(
+        [sys.executable, "-c", script, side],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-3000:]
+    return run.stdout.split()
 
 
 # what a fresh process says about Inductor's compile workers once the model is wrapped, before
@@ -417,17 +423,9 @@ print(get_compile_threads(), AsyncCompile._ready_future is not None)
 
 @pytest.mark.requires_cuda
 def test_magi_compile_has_the_compile_workers_starting_before_the_first_call() -> None:
-    import subprocess
-    import sys
-
     said = {}
-    for side in ("torch.compile", "magi"):
-        run = subprocess.run(
-            [sys.executable, "-c", _WORKERS_BEFORE_THE_FIRST_CALL, side],
-            capture_output=True, text=True, timeout=300, check=False,
-        )  # fmt: skip
-        assert run.returncode == 0, run.stderr[-3000:]
-        threads, started = run.stdout.split()[-2:]
+    for side in SIDES:
+        threads, started = _fresh_process_says(_WORKERS_BEFORE_THE_FIRST_CALL, side)[-2:]
         said[side] = started == "True"
     if int(threads) <= 1:
         pytest.skip(f"Inductor compiles in the process here (compile_threads {threads})")

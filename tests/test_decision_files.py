@@ -331,7 +331,9 @@ def fake_artifacts(monkeypatch):
     """torch's cache artifacts stood in for: what save returns, and the payloads loaded."""
     loaded: list[bytes] = []
     monkeypatch.setattr(torch.compiler, "save_cache_artifacts", lambda: (b"payload", _Info()))
-    monkeypatch.setattr(torch.compiler, "load_cache_artifacts", loaded.append)
+    monkeypatch.setattr(
+        torch.compiler, "load_cache_artifacts", lambda b: loaded.append(b) or _Info()
+    )
     monkeypatch.setattr(decision_files, "_LOADED", set())
     monkeypatch.delenv(decision_files.ARTIFACTS_ENV, raising=False)
     return loaded
@@ -386,7 +388,8 @@ def test_the_artifacts_variable_loads_each_file_once_and_warns_on_a_bad_one(
         assert decision_files.load_artifacts() == [str(good)]
     assert fake_artifacts == [b"payload"]
     text = " | ".join(str(w.message) for w in said)
-    assert f"magi artifacts file {bad} is not one" in text and str(missing) in text
+    assert f"magi artifacts file {bad} is not one" in text
+    assert f"magi artifacts file {missing} does not exist; fix: correct MAGI_ARTIFACTS_FILE" in text
     assert "its graphs compile as without it (the file is named in MAGI_ARTIFACTS_FILE)" in text
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -394,6 +397,15 @@ def test_the_artifacts_variable_loads_each_file_once_and_warns_on_a_bad_one(
     decision_files.save_artifacts(good)  # a new version of the file is loaded again
     os.utime(good, ns=(1, 1))
     assert decision_files.load_artifacts() == [str(good)] and len(fake_artifacts) == 2
+
+
+def test_a_payload_torch_cannot_read_is_warned_about(tmp_path, fake_artifacts, monkeypatch):
+    path = tmp_path / "team.artifacts"
+    decision_files.save_artifacts(path)
+    monkeypatch.setattr(torch.compiler, "load_cache_artifacts", lambda payload: None)
+    monkeypatch.setenv(decision_files.ARTIFACTS_ENV, str(path))
+    with pytest.warns(decision_files.CompileArtifactsWarning, match="torch could not read"):
+        assert decision_files.load_artifacts() == []
 
 
 def test_saving_artifacts_where_nothing_was_cached_says_so(tmp_path, monkeypatch):

@@ -577,10 +577,14 @@ def load_artifacts() -> list[str]:
         _LOADED.add((str(path), version))
         try:
             _, payload = read_artifacts(path)
-            torch.compiler.load_cache_artifacts(payload)
+            if torch.compiler.load_cache_artifacts(payload) is None:
+                raise ValueError(f"torch could not read the payload of {path}")
         except Exception as exc:  # refused here, unreadable, or a payload torch cannot load
-            text = str(exc) if isinstance(exc, (OSError, ValueError)) else repr(exc)
-            why = f"{text}; its graphs compile as without it (the file is named in {ARTIFACTS_ENV})"
+            if isinstance(exc, FileNotFoundError):
+                problem = f"magi artifacts file {path} does not exist; fix: correct {ARTIFACTS_ENV}"
+            else:
+                problem = str(exc) if isinstance(exc, (OSError, ValueError)) else repr(exc)
+            why = f"{problem}; its graphs compile as without it (the file is named in {ARTIFACTS_ENV})"
             warnings.warn(CompileArtifactsWarning(why), stacklevel=2)
             continue
         loaded.append(str(path))
