@@ -303,6 +303,7 @@ def test_a_shortcut_is_one_more_cold_process_compared_with_full_measurement_grap
         if side == "magi":
             shared = env.get(variable) == "1"
             record["choices"] = ["magi", "plain" if shared else "magi", "magi"]
+            record["gaps"] = [1.3, 1.01, None]
             record["seconds"] = 3.0 if shared else 6.0
         Path(command[command.index("--out") + 1]).write_text(json.dumps(record))
         return subprocess.CompletedProcess(command, 0, "", "")
@@ -316,9 +317,20 @@ def test_a_shortcut_is_one_more_cold_process_compared_with_full_measurement_grap
     assert "| sd-vae | 4.0 | 6.0 | 1.500x |" in out  # the shortcut is not a cold magi process
     assert (
         f"sd-vae, magi, cold, {variable}=1: 3.0 s, 0.750x torch.compile's cold compile; against "
-        "full measurement: 1 of 3 graphs chose otherwise (graph 1: magi -> plain)" in out
+        "full measurement: 1 of 3 graphs chose otherwise (graph 1: magi -> plain (full "
+        "measurement timed plain at 1.010x magi's time: a close call, under 10% either way))" in out
     )
     assert cold_compile.against_full(["magi"], ["magi"]) == "the same choice on every graph (1)"
+    # full measurement's gaps say whether a changed decision mattered
+    close = cold_compile.against_full(["plain", "magi"], ["magi", "plain"], [0.97, 1.25])
+    assert close == (
+        "2 of 2 graphs chose otherwise (graph 0: plain -> magi (full measurement timed plain at "
+        "0.970x magi's time: a close call, under 10% either way), graph 1: magi -> plain (full "
+        "measurement timed plain at 1.250x magi's time: a decision that mattered))"
+    )
+    assert "(full measurement timed no gap)" in cold_compile.against_full(
+        ["magi"], ["plain"], [None]
+    )
     assert cold_compile.against_full(["magi"], []) == "0 graphs where full measurement compiled 1"
 
 

@@ -26,8 +26,9 @@ processes), and each warm start at most 0.5x torch.compile's cold compile.
 compile form covers. The table goes to stdout; ``--json`` writes every process's record.
 ``MAGI_PASSES__<FIELD>`` variables reach every process; ``--shortcut
 MAGI_PASSES__SHARE_DECISIONS_ACROSS_SHAPES=1`` adds one cold magi process with that variable
-alone, its time and its choices set beside the first full measurement's, graph by graph (a
-shortcut may not change a decision that mattered).
+alone, its time and its choices set beside the first full measurement's, graph by graph, each
+changed graph with the gap full measurement timed there (a shortcut may not change a decision
+that mattered; one under `SHARE_GAP` either way is a close call).
 ``--form generic`` compiles magi's side with ``magi_compile(module, form=None)``: each zoo model
 as one magi has never seen (no recorded form, no recorded decision), so every decoder of the zoo
 is also a held-out model of its own code base.
@@ -162,6 +163,11 @@ def child(
         }
         record["graphs"] = len(backend.decisions)
         record["choices"] = [d.choice for d in backend.decisions]
+        # plain ms / magi ms of each graph a timing decided (None where none did)
+        record["gaps"] = [
+            round(d.plain_ms / d.magi_ms, 4) if d.plain_ms and d.magi_ms else None
+            for d in backend.decisions
+        ]
         if export is not None and sources.count("measured"):
             from magi_passes.compile.decision_files import export_decisions
 
@@ -258,7 +264,9 @@ def bench(name: str, args: argparse.Namespace, root: Path, log: Any) -> list[dic
         record = _run_child(side, name, args, caches, **{"env": {}, **options})
         record["run"] = run
         if against is not None and "error" not in record:
-            record["vs_full"] = against_full(against.get("choices", []), record.get("choices", []))
+            record["vs_full"] = against_full(
+                against.get("choices", []), record.get("choices", []), against.get("gaps")
+            )
         records.append(record)
         log(_line(record))
         return record
@@ -337,18 +345,36 @@ def dynamo_own(record: dict[str, Any]) -> float | None:
     return max(0.0, phases["frame compiles"] - inside)
 
 
-def against_full(full: Sequence[str], shortcut: Sequence[str]) -> str:
-    """How a shortcut's per-graph choices compare with full measurement's, graph by graph."""
+def against_full(
+    full: Sequence[str], shortcut: Sequence[str], gaps: Sequence[float | None] | None = None
+) -> str:
+    """How a shortcut's per-graph choices compare with full measurement's, graph by graph; with
+    full measurement's ``gaps`` (plain ms / magi ms per graph, None where nothing was timed),
+    each changed graph says whether its decision mattered: a gap narrower than `SHARE_GAP`
+    either way is a close call, where either variant is as fast."""
     if len(full) != len(shortcut):
         return f"{len(shortcut)} graphs where full measurement compiled {len(full)}"
     changed = [
         f"graph {i}: {a} -> {b}"
+        + ("" if gaps is None else _gap_text(gaps[i] if i < len(gaps) else None))
         for i, (a, b) in enumerate(zip(full, shortcut, strict=True))
         if a != b
     ]
     if not changed:
         return f"the same choice on every graph ({len(full)})"
     return f"{len(changed)} of {len(full)} graphs chose otherwise ({', '.join(changed)})"
+
+
+def _gap_text(gap: float | None) -> str:
+    from magi_passes.compile.decisions import SHARE_GAP
+
+    if gap is None:
+        return " (full measurement timed no gap)"
+    close = max(gap, 1 / gap) < 1 + SHARE_GAP
+    what = (
+        f"a close call, under {SHARE_GAP:.0%} either way" if close else "a decision that mattered"
+    )
+    return f" (full measurement timed plain at {gap:.3f}x magi's time: {what})"
 
 
 def _shortcut(text: str) -> tuple[str, str]:
