@@ -3,7 +3,7 @@ for decision files (`magi_passes.compile.decision_files`):
 
     python -m magi_passes.decisions export FILE [--cache-dir DIR]
     python -m magi_passes.decisions import FILE [--cache-dir DIR]
-    python -m magi_passes.decisions show FILE
+    python -m magi_passes.decisions show FILE    # a decision file, or an artifacts file's header
 
 and `save_artifacts` / `read_artifacts`, the compiled code a team shares beside its decisions
 (`$MAGI_ARTIFACTS_FILE`).
@@ -18,8 +18,13 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from .compile.decision_files import ARTIFACTS_ENV as ARTIFACTS_ENV
+from .compile.decision_files import (
+    ARTIFACTS_MAGIC,
+    DecisionFile,
+    DecisionFileError,
+    read_decision_file,
+)
 from .compile.decision_files import CompileArtifactsWarning as CompileArtifactsWarning
-from .compile.decision_files import DecisionFile, DecisionFileError, read_decision_file
 from .compile.decision_files import export_decisions as export_decisions
 from .compile.decision_files import import_decisions as import_decisions
 from .compile.decision_files import read_artifacts as read_artifacts
@@ -55,8 +60,12 @@ def _parser() -> argparse.ArgumentParser:
             help="the decision cache folder (default: $MAGI_DECISION_CACHE_DIR, else "
             "magi_decisions/ in Inductor's cache folder)",
         )
-    show = commands.add_parser("show", help="print FILE's decisions as a table", epilog=EPILOG)
-    show.add_argument("file", metavar="FILE", help="the decision file (JSON)")
+    show = commands.add_parser(
+        "show",
+        help="print FILE's decisions as a table (an artifacts file: what it holds, and for what)",
+        epilog=EPILOG,
+    )
+    show.add_argument("file", metavar="FILE", help="the decision file (JSON) or artifacts file")
     return parser
 
 
@@ -101,6 +110,9 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if result.refused:
             return 2
         return 1 if result.skipped else 0
+    with open(args.file, "rb") as f:
+        if f.read(len(ARTIFACTS_MAGIC)) == ARTIFACTS_MAGIC:
+            return _show_artifacts(args.file, out, err)
     bundle = read_decision_file(args.file)
     print(table(bundle), file=out)
     for reason in bundle.skipped:
@@ -109,6 +121,24 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if stale is not None:
         print(f"{PROG}: {bundle.path} is stale: {stale}", file=err)
     return 1 if bundle.skipped else 0
+
+
+def _show_artifacts(path: str, out: TextIO, err: TextIO) -> int:
+    """`show` of an artifacts file: one line of its header, or why this process cannot use it."""
+    try:
+        header, payload = read_artifacts(path)
+    except ValueError as exc:
+        print(f"{PROG}: {exc}", file=err)
+        return 2
+    kinds = ", ".join(f"{kind} {n}" for kind, n in header.get("artifacts", {}).items())
+    devices = ", ".join(header["devices"]) or "no GPU"
+    print(
+        f"{path}: compile artifacts ({kinds or 'none'}; {len(payload)} bytes), torch "
+        f"{header['torch']}, triton {header.get('triton')}, saved {header.get('created')} on "
+        f"{devices}",
+        file=out,
+    )
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -408,6 +408,20 @@ def test_a_payload_torch_cannot_read_is_warned_about(tmp_path, fake_artifacts, m
         assert decision_files.load_artifacts() == []
 
 
+def test_show_prints_an_artifacts_file_header_or_why_it_cannot_be_used(
+    tmp_path, fake_artifacts, capsys
+):
+    path = tmp_path / "team.artifacts"
+    decision_files.save_artifacts(path)
+    assert main(["show", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"{path}: compile artifacts (aot_autograd 1, inductor 2; 7 bytes), torch " in out
+    assert "on no GPU" in out
+    path.write_bytes(path.read_bytes() + b"more")
+    assert main(["show", str(path)]) == 2
+    assert "is cut or changed (digest differs)" in capsys.readouterr().err
+
+
 def test_saving_artifacts_where_nothing_was_cached_says_so(tmp_path, monkeypatch):
     monkeypatch.setattr(torch.compiler, "save_cache_artifacts", lambda: None)
     with pytest.raises(ValueError, match="left nothing in torch's caches; fix: compile"):
