@@ -436,7 +436,22 @@ def import_decisions(
 # --------------------------------------------------------------------------- $MAGI_DECISIONS_FILE
 def decision_file_paths() -> list[Path]:
     """The decision files named in `$MAGI_DECISIONS_FILE` (several: separated by os.pathsep)."""
-    return [Path(p) for p in os.environ.get(FILES_ENV, "").split(os.pathsep) if p.strip()]
+    return _env_paths(FILES_ENV)
+
+
+def _env_paths(variable: str) -> list[Path]:
+    """The files the environment variable ``variable`` names (several: separated by os.pathsep)."""
+    return [Path(p) for p in os.environ.get(variable, "").split(os.pathsep) if p.strip()]
+
+
+def _file_version(path: Path) -> tuple[int, int, int]:
+    """`path`'s (mtime ns, size, inode), (-1, -1, -1) where it cannot be read: the version a
+    file named in the environment is read once per."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return (-1, -1, -1)
+    return (stat.st_mtime_ns, stat.st_size, stat.st_ino)
 
 
 def recorded_decision(key: str) -> Decision | None:
@@ -444,12 +459,7 @@ def recorded_decision(key: str) -> Decision | None:
     that has it), as a cached one; None where none does. Each file is read once per version
     of it (path, mtime, size); a stale or bad one is warned about once and ignored."""
     for path in decision_file_paths():
-        try:
-            stat = path.stat()
-            version = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
-        except OSError:
-            version = (-1, -1, -1)
-        decision = _recorded(str(path.absolute()), version).get(key)
+        decision = _recorded(str(path.absolute()), _file_version(path)).get(key)
         if decision is not None:
             return decision
     return None
@@ -563,18 +573,11 @@ def load_artifacts() -> list[str]:
     per version of it in a process; a file that `read_artifacts` refuses is warned about
     (`CompileArtifactsWarning`) and skipped. The paths loaded now."""
     loaded = []
-    for text in os.environ.get(ARTIFACTS_ENV, "").split(os.pathsep):
-        if not text.strip():
+    for path in (p.absolute() for p in _env_paths(ARTIFACTS_ENV)):
+        version = (str(path), _file_version(path))
+        if version in _LOADED:
             continue
-        path = Path(text).absolute()
-        try:
-            stat = path.stat()
-            version = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
-        except OSError:
-            version = (-1, -1, -1)
-        if (str(path), version) in _LOADED:
-            continue
-        _LOADED.add((str(path), version))
+        _LOADED.add(version)
         try:
             _, payload = read_artifacts(path)
             if torch.compiler.load_cache_artifacts(payload) is None:
