@@ -107,6 +107,35 @@ def test_a_plain_variant_compiled_in_the_background_is_a_cache_hit_here(tmp_path
     assert process.wait(timeout=30) is not None
 
 
+def test_a_cached_decision_finds_the_timed_variant_in_aot_autograds_cache(tmp_path, monkeypatch):
+    """The magi variant that is timed compiles from a copy of dynamo's graph; a later compile
+    whose cached decision keeps it compiles dynamo's graph itself, and finds it in AOTAutograd's
+    cache as well as Inductor's, so a warm start does no AOT dispatch."""
+    from torch._dynamo.utils import counters
+
+    monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", str(tmp_path / "inductor"))  # empty
+
+    def backend():
+        return MagiBackend(
+            decider=Decider(
+                timer=FakeTimer(magi=1.0, plain=2.0), rounds=1, cache=DecisionCache(tmp_path)
+            )
+        )
+
+    x = torch.randn(1, 4, 3, 6, 6)
+    model = Block().eval()
+    first, second = backend(), backend()
+    with torch._inductor.config.patch(fx_graph_cache=True):
+        _compile(model, x, first)
+        torch._dynamo.reset()
+        counters.clear()
+        out = _compile(model, x, second)
+    assert [(d.choice, d.source) for d in first.decisions] == [("magi", "measured")]
+    assert [(d.choice, d.source) for d in second.decisions] == [("magi", "cached")]
+    assert counters["aot_autograd"]["autograd_cache_hit"] == 1, dict(counters["aot_autograd"])
+    torch.testing.assert_close(out, model(x))
+
+
 def test_a_graph_the_background_cannot_take_is_compiled_here_saying_why(monkeypatch):
     """A graph that cannot be sent (here: an input that is not a tensor) starts nothing; the
     variant is compiled here as without the option, and the backend says why."""
@@ -118,9 +147,16 @@ def test_a_graph_the_background_cannot_take_is_compiled_here_saying_why(monkeypa
     assert job.wait() == "not sent (TypeError: an input that is not a tensor (int))"
     sent = []
 
+    bounds = []
+
+    class Refused(workers.BackgroundCompile):
+        def wait(self, timeout=workers.BACKGROUND_WAIT_S):
+            bounds.append(timeout)
+            return super().wait(timeout)
+
     def refuse(self, *args):
         sent.append(args)
-        return workers.BackgroundCompile(None, "not sent (x)")
+        return Refused(None, "not sent (x)")
 
     monkeypatch.setattr(workers.BackgroundWorker, "submit", refuse)
     x = torch.randn(1, 4, 3, 6, 6)
@@ -132,6 +168,11 @@ def test_a_graph_the_background_cannot_take_is_compiled_here_saying_why(monkeypa
     with torch._inductor.config.patch(fx_graph_cache=True):
         torch.testing.assert_close(_compile(model, x, backend), model(x))
     assert len(sent) == 1 and backend.background == ["not sent (x)"]
+    # waited no longer than the magi variant took to compile here (compiling the plain one
+    # here costs about as much), and at least a second
+    (bound,) = bounds
+    assert workers.BACKGROUND_MIN_WAIT_S <= bound < workers.BACKGROUND_WAIT_S
+    assert bound <= max(backend.seconds["compile"], workers.BACKGROUND_MIN_WAIT_S)
     assert backend.decisions[0].source == "measured"
     assert "0 of 1 plain variants compiled in the background" in backend.seconds_text()
     assert "(not sent (x))" in backend.seconds_text()
@@ -155,7 +196,7 @@ def test_the_background_worker_says_why_a_job_failed_and_starts_again(monkeypatc
         inherited = environ.read_bytes()
         assert workers.BACKGROUND_ENV.encode() not in inherited
         assert lower.encode() not in inherited
-    assert worker.ready(timeout=300)  # jobs go only to a process that said "ready"
+    assert worker.ready(timeout=300)  # its imports are done
     bad = worker.folder / "job-bad.pkl"
     bad.write_bytes(b"not a pickle")
     first.stdin.write(f"{bad}\n".encode())
@@ -168,17 +209,15 @@ def test_the_background_worker_says_why_a_job_failed_and_starts_again(monkeypatc
     assert not folder.exists()  # its stderr and job files go with it
     job = worker.submit(torch.fx.symbolic_trace(lambda t: t + 1), [torch.ones(3)], PassConfig(), {})
     assert worker.process is not None and worker.process is not first
-    assert worker.ready(timeout=300)
-    job = worker.submit(torch.fx.symbolic_trace(lambda t: t + 1), [torch.ones(3)], PassConfig(), {})
-    assert job.worker is worker  # sent
+    assert job.worker is worker  # sent to the new process
     job.cancel()
     assert worker.process is None
 
 
-def test_a_graph_that_comes_before_the_background_process_is_ready_is_compiled_here():
-    """Until the process has done its imports (seconds), a graph is not sent: waiting for it
-    would cost more than compiling the variant here. The process keeps starting, for the
-    graphs after it."""
+def test_a_graph_that_comes_while_the_background_process_imports_waits_for_it():
+    """A graph sent before the process has done its imports (seconds) waits in its input, so a
+    one-graph model still has its variants compiled at once; the wait's bound counts the
+    imports, and a process not done within it is stopped, saying how far it got."""
     from magi_passes.compile import workers
 
     worker = workers.BackgroundWorker()
@@ -186,8 +225,14 @@ def test_a_graph_that_comes_before_the_background_process_is_ready_is_compiled_h
     gm = torch.fx.symbolic_trace(lambda t: t + 1)
     try:
         job = worker.submit(gm, [torch.ones(3)], PassConfig(), {})  # importing torch still
-        assert job.wait() == "not sent (the background process is still starting)"
-        assert worker.process.poll() is None and not worker.is_ready
+        assert job.worker is worker and not worker.is_ready  # sent all the same
+        assert job.wait(timeout=300) == ""  # compiled once the imports were done
+        assert worker.is_ready and worker.process.poll() is None  # serving the next graph
+        worker.stop()
+        job = worker.submit(gm, [torch.ones(3)], PassConfig(), {})  # a fresh process
+        process = worker.process
+        assert job.wait(timeout=0.01) == "still starting after 0.01 s"
+        assert process.poll() is not None and worker.process is None  # stopped
     finally:
         worker.stop()
     ended = workers.BackgroundWorker()

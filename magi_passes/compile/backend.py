@@ -64,7 +64,7 @@ from .weights import (
     _hoistable_conv_weights,
     _with_converted_weights,
 )
-from .workers import BackgroundWorker, input_of, warm_compile_workers
+from .workers import BACKGROUND_MIN_WAIT_S, BackgroundWorker, input_of, warm_compile_workers
 
 SECONDS_KEYS = (
     "compile",
@@ -366,7 +366,8 @@ class MagiBackend:
         # so whether one changes it is unknown; measure)
         if background is not None:
             waited = time.perf_counter()
-            self.background.append(background.wait())
+            bound = max(magi.seconds, BACKGROUND_MIN_WAIT_S)  # then compiled here instead
+            self.background.append(background.wait(bound))
             self.seconds["background"] += time.perf_counter() - waited
         plain = self._compile(gm, inputs, plain_config, extra)
         if same_code(magi.fn, plain.fn):  # nothing to time: keep the variant without the passes

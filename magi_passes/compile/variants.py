@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import torch
+from torch.fx._lazy_graph_module import _LazyGraphModule
 
 from ..config import PassConfig
 from ..passes.base import PassResult
@@ -69,14 +70,22 @@ def _graph_copy(gm: torch.fx.GraphModule) -> torch.fx.GraphModule:
     """A GraphModule over a copy of `gm`'s graph (same attributes and meta): compiling one
     variant must not change the graph the other variant compiles (pre-grad passes work in
     place)."""
-    new = torch.fx.GraphModule(gm, copy.deepcopy(gm.graph), class_name=type(gm).__name__)
+    # of the original's kind: dynamo's graph modules generate their code lazily, at the first
+    # call or when AOTAutograd's cache key asks for it, so that attributes come in one order
+    kind = _LazyGraphModule if isinstance(gm, _LazyGraphModule) else torch.fx.GraphModule
+    new = kind(gm, copy.deepcopy(gm.graph), class_name=type(gm).__name__)
     new.meta = dict(gm.meta)
     for old, node in zip(gm.graph.nodes, new.graph.nodes, strict=True):
         if hasattr(old, "_dynamo_source"):  # AOTAutograd maps dynamo's inputs by it
             node._dynamo_source = old._dynamo_source
-    for name in ("_param_name_to_source", "_source_to_user_stacks", "compile_subgraph_reason"):
-        if hasattr(gm, name):
-            setattr(new, name, getattr(gm, name))
+    # every attribute of the original (dynamo's among them), in its order: AOTAutograd's cache
+    # key pickles them in order, so the variant compiled from the copy is found again by a later
+    # process that compiles the graph itself (its decision cached or read from a file)
+    own = vars(new)
+    attributes = {name: own.get(name, value) for name, value in vars(gm).items()}
+    attributes.update((name, value) for name, value in own.items() if name not in attributes)
+    own.clear()
+    own.update(attributes)
     return new
 
 

@@ -53,8 +53,11 @@ def _cuda_in_use() -> bool:
 
 
 # --------------------------------------------------------------------------- background compile
-#: how long the backend waits for a background compile before it compiles the variant itself
+#: how long a `BackgroundCompile` waits for its variant unless told
 BACKGROUND_WAIT_S = 1800.0
+#: the backend waits for a background compile as long as the magi variant took to compile
+#: here (what compiling the plain one here instead would cost), and at least this long
+BACKGROUND_MIN_WAIT_S = 1.0
 #: the variable that turns `PassConfig.compile_plain_in_background` on (`PassConfig.from_env`
 #: reads the field's name in any case)
 BACKGROUND_ENV = f"{ENV_PREFIX}COMPILE_PLAIN_IN_BACKGROUND"
@@ -66,13 +69,13 @@ class BackgroundWorker:
 
     `start()` launches it (``python -m magi_passes.compile.backend --serve``) so that its
     imports overlap dynamo's tracing; it says "ready" once they are done. `submit` sends it one
-    graph, only once it is ready: a graph that comes sooner is compiled here, as without the
-    option, since waiting for the process to start (seconds) costs more than the variant's
-    compile on a model of one or a few graphs. It shares this process's
-    Inductor and Triton caches (their folders go with each job), so the variant's own compile
-    here afterwards finds them warm: an FX graph cache hit where the two keys agree, Triton's
-    compiled kernels at least. Nothing it does decides what runs: the backend compiles the
-    variant itself either way. The process ends with this one (its input closes)."""
+    graph at a time, also while it is still importing: the job waits in its input, so a model of
+    one graph, whose graph comes before the imports are done, still has its two variants
+    compiled at once. It shares this process's Inductor and Triton caches (their folders go with
+    each job), so the variant's own compile here afterwards finds them warm: an FX graph cache
+    hit where the two keys agree, Triton's compiled kernels at least. Nothing it does decides
+    what runs: the backend compiles the variant itself either way. The process ends with this
+    one (its input closes)."""
 
     def __init__(self) -> None:
         self.process: Any = None
@@ -113,8 +116,8 @@ class BackgroundWorker:
         """Send ``gm`` for ``inputs`` with ``pass_config``: the graph (pickled, with the
         placeholder metadata dynamo gave it, which Inductor's cache key reads), each input's
         shape, strides, dtype, device and kind, the grad mode, the Inductor patches and the cache
-        folders. A graph or an input that cannot be sent gives a `BackgroundCompile` that says
-        why, and nothing is sent."""
+        folders. A graph or an input that cannot be sent, or a process that ended as it
+        started, gives a `BackgroundCompile` that says why, and nothing is sent."""
         import pickle
 
         try:
@@ -123,9 +126,9 @@ class BackgroundWorker:
         except Exception as exc:  # an unpicklable target or patch, a non-tensor input
             return BackgroundCompile(None, f"not sent ({type(exc).__name__}: {exc})")
         self.start()
-        if not self.ready():
-            state = "is still starting" if self.process is not None else "ended as it started"
-            return BackgroundCompile(None, f"not sent (the background process {state})")
+        self.ready()  # takes its "ready" if it came; one that has ended is stopped
+        if self.process is None:
+            return BackgroundCompile(None, "not sent (the background process ended as it started)")
         path = self.folder / f"job-{id(job)}.pkl"
         path.write_bytes(data)
         try:
@@ -145,11 +148,20 @@ class BackgroundWorker:
         return self.is_ready
 
     def reply(self, timeout: float) -> str:
-        """The process's answer to the job in flight: "" when it compiled, else why not."""
+        """The process's answer to the job in flight: "" when it compiled, else why not (within
+        ``timeout`` seconds, which count its imports where it was sent the job before it was
+        ready)."""
+        import time
+
+        deadline = time.monotonic() + timeout
         line = self._line(timeout)
+        if line == "ready" and not self.is_ready:  # the job waited for the imports
+            self.is_ready = True
+            line = self._line(max(0.0, deadline - time.monotonic()))
         if line is None:
+            state = "compiling" if self.is_ready else "starting"
             self.stop()
-            return f"still compiling after {timeout:g} s"
+            return f"still {state} after {timeout:g} s"
         if not line:  # it died
             tail = (self.folder / "stderr").read_text(errors="replace").strip().splitlines()
             code = self.process.wait()
