@@ -91,8 +91,8 @@ class PassConfig:
       may change has its plain variant compiled in a process of its own (one per backend,
       `workers.BackgroundWorker`, started with it) while the magi variant
       compiles here, sharing Inductor's and Triton's caches, so the plain compile here that the
-      timing needs finds them warm. What runs is compiled here either way. Off until the cold
-      compile it saves is measured on a GPU.
+      timing needs finds them warm. What runs is compiled here either way. Off: it made the
+      cold compile slower on a GPU (docs/results.md, "Cold compile").
     - `channels_last_conv_state` (off): where the channels-last rewrite fires, graph outputs
       that are a causal convolution's state (the last frames of its input, handed to the next
       call and concatenated in front of its input there) are laid out channels-last too, so the
