@@ -113,7 +113,12 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     with open(args.file, "rb") as f:
         if f.read(len(ARTIFACTS_MAGIC)) == ARTIFACTS_MAGIC:
             return _show_artifacts(args.file, out, err)
-    bundle = read_decision_file(args.file)
+    try:
+        bundle = read_decision_file(args.file)
+    except DecisionFileError as exc:  # `show` reads either kind: name the other one too
+        raise DecisionFileError(
+            f"{exc}, or an artifacts file written by magi_passes.decisions.save_artifacts"
+        ) from exc
     print(table(bundle), file=out)
     for reason in bundle.skipped:
         print(f"{PROG}: {reason}", file=err)

@@ -277,7 +277,11 @@ def test_the_command_line_names_bad_input(tmp_path, capsys):
     garbled = tmp_path / "garbled.json"
     garbled.write_text("{")
     assert main(["show", str(garbled)]) == 2
-    assert f"{garbled} is not JSON" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert f"{garbled} is not JSON" in err
+    assert err.rstrip().endswith(
+        "or an artifacts file written by magi_passes.decisions.save_artifacts"
+    )
     assert main(["export", str(garbled), "--cache-dir", str(tmp_path / "none")]) == 2
     assert "no decision cache folder at" in capsys.readouterr().err
     assert main(["frob", "x"]) == 2
