@@ -12,6 +12,7 @@ import torch
 from pytest_magi.measure.compile_phases import (
     GC_KEY,
     PHASES,
+    TUNED_KEY,
     compile_phases,
     outside,
     shown,
@@ -120,3 +121,28 @@ def test_the_rest_of_the_frame_compiles_is_what_tracing_aot_dispatch_and_guards_
     assert "rest of the frame compiles" not in shown({"compile_fx_inner": 3.0})
     # never negative where the nested timers' rounding exceeds the frame's
     assert outside({"_compile.compile_inner": 1.0, "create_aot_dispatcher_function": 1.01}) == 0.0
+
+
+def test_the_autotuning_says_how_many_kernels_the_block_tuned() -> None:
+    from torch._dynamo.utils import compilation_time_metrics
+
+    key = "CachingAutotuner.benchmark_all_configs"
+    had = key in compilation_time_metrics
+    records = compilation_time_metrics.setdefault(key, [])
+    records.append(0.5)  # a kernel tuned before the block: not the block's
+    try:
+        with compile_phases() as spent:
+            records.extend([0.1, 0.1, 0.3])  # three kernels tuned at their first call
+        assert spent[key] == pytest.approx(0.5) and spent[TUNED_KEY] == 3
+        phases = shown(spent)
+        assert phases[TUNED_KEY] == 3 and phases["autotuning at first call"] == 0.5
+        assert summary(spent) == "autotuning at first call 0.5 s (3 kernels)"
+    finally:
+        del records[-4:]
+        if not had:
+            del compilation_time_metrics[key]
+    assert summary({key: 0.2, TUNED_KEY: 1.0}) == "autotuning at first call 0.2 s (1 kernel)"
+    # a block that tuned nothing has no count, in the record or the summary
+    with compile_phases() as idle:
+        torch.randn(4).sum()
+    assert TUNED_KEY not in idle and TUNED_KEY not in shown(idle)

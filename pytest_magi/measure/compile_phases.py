@@ -1,25 +1,20 @@
 """Where a compile's seconds went: dynamo's own phase timers, read around a block of calls.
 
 Dynamo and Inductor time their phases (`torch._dynamo.utils.dynamo_timed`) into
-``torch._dynamo.utils.compilation_time_metrics``, a dict of phase name -> seconds of each call,
-for the whole process. :func:`compile_phases` reads it before and after a block (a compiled
-model's first calls) and keeps what the block added, so that two compiles timed one after the
-other in one process are told apart. The phases shown (`PHASES`) are the ones that explain a cold
-compile: dynamo's frame compiles as a whole (tracing, the backend, guards), its tracing, AOT
-dispatch without the Inductor compile it calls, Inductor as a whole and, inside it, the post-grad
-passes (a backend's own graph passes among them), lowering, fusion, kernel code generation,
-loading the generated module, the Triton kernels compiled in the compiling process itself while
-it loads (Inductor's compile workers not answering yet) and the wait for the workers' compiles,
-then the autotuning that runs at the first call of a kernel with several configs, and the frame compiles' rest
-outside tracing, AOT dispatch and guards (`outside`). Each is the phase's wall time; the
-nested ones are parts of the one above them, so they do not add up to a total. Phase names are
-torch's own and present in torch 2.11 and 2.13; one missing from a torch is left out of the
-summary, never shown as zero.
+``torch._dynamo.utils.compilation_time_metrics`` for the whole process. :func:`compile_phases`
+reads it before and after a block (a compiled model's first calls) and keeps what the block
+added, so two compiles timed one after the other in one process are told apart. `PHASES` are
+the ones that explain a cold compile: dynamo's frame compiles, its tracing, AOT dispatch,
+Inductor and its parts (post-grad passes, lowering, fusion, kernel codegen, module load, the
+kernels compiled in the process and the wait for the compile workers), the autotuning at a
+kernel's first call with the number of kernels tuned (`TUNED_KEY`: each costs tens of
+milliseconds however few its configs), guards and the frame compiles' rest (`outside`). Each is
+wall time, the nested ones parts of the one above. Phase names are torch's own (2.11 and 2.13);
+one a torch lacks is left out, never shown as zero.
 
 Garbage collection is timed too (`GC_KEY`, through `gc.callbacks`, registered for the block
-only): Python's collector pauses whatever phase was running, so its seconds are a part of the
-phases above, not an addition to them; on a large decoder it is a noticeable part of a cold
-compile (docs/results.md, "Cold compile").
+only): the collector pauses whatever phase was running, so its seconds are a part of the phases
+above, not an addition to them (docs/results.md, "Cold compile").
 """
 
 from __future__ import annotations
@@ -32,6 +27,10 @@ from typing import Any
 
 # the key of the seconds the garbage collector paused the block (no dynamo phase has it)
 GC_KEY = "gc.collect"
+# the key of how many kernels the block autotuned at their first call (one autotuning record
+# each): a count, never seconds
+TUNED_KEY = "kernels autotuned"
+AUTOTUNE_KEY = "CachingAutotuner.benchmark_all_configs"
 # the key of the frame compiles' seconds outside dynamo's tracing, AOT dispatch (Inductor in
 # it) and guards (`outside`): computed, never recorded
 REST_KEY = "frame compiles, the rest"
@@ -49,7 +48,7 @@ PHASES: tuple[tuple[str, str], ...] = (
     ("  module load", "PyCodeCache.load_by_key_path"),
     ("  kernels compiled in the process", "async_compile.precompile"),
     ("  kernel compile wait", "async_compile.wait"),
-    ("autotuning at first call", "CachingAutotuner.benchmark_all_configs"),
+    ("autotuning at first call", AUTOTUNE_KEY),
     ("guards", "build_guards"),
     ("rest of the frame compiles", REST_KEY),
     ("garbage collection", GC_KEY),
@@ -65,8 +64,9 @@ def _metrics() -> Mapping[str, list[float]]:
 @contextlib.contextmanager
 def compile_phases() -> Iterator[dict[str, float]]:
     """Yield a dict that, when the block ends, holds the seconds each dynamo phase took within
-    it (every phase dynamo timed, keyed by its name; `summary` picks `PHASES`) and the seconds
-    the garbage collector paused it (`GC_KEY`, where it ran). A phase whose record dynamo
+    it (every phase dynamo timed, keyed by its name; `summary` picks `PHASES`), the seconds
+    the garbage collector paused it (`GC_KEY`, where it ran) and the number of kernels it
+    autotuned (`TUNED_KEY`, where it tuned one). A phase whose record dynamo
     cleared inside the block (``torch._dynamo.reset()``) counts from the clear."""
     # each phase's list and its length: after a clear, dynamo starts a new list for the phase
     before = {key: (values, len(values)) for key, values in _metrics().items()}
@@ -91,6 +91,8 @@ def compile_phases() -> Iterator[dict[str, float]]:
             new = values[start:] if values is old else values
             if new:
                 spent[key] = float(sum(new))
+                if key == AUTOTUNE_KEY:
+                    spent[TUNED_KEY] = float(len(new))
 
 
 def summary(spent: Mapping[str, float], *, at_least: float = 0.05) -> str:
@@ -100,14 +102,18 @@ def summary(spent: Mapping[str, float], *, at_least: float = 0.05) -> str:
 
 
 def summary_of_shown(phases: Mapping[str, float], *, at_least: float = 0.05) -> str:
-    """`summary` of a `shown` dict (phase label -> seconds, as a JSON record keeps it)."""
+    """`summary` of a `shown` dict (phase label -> seconds, as a JSON record keeps it, and the
+    `TUNED_KEY` count beside the autotuning's seconds)."""
     outer: list[str] = []
     inner: list[str] = []
-    for label, _ in PHASES:
+    for label, key in PHASES:
         seconds = phases.get(label.strip())
         if seconds is None or seconds < at_least:
             continue
         text = f"{label.strip()} {seconds:.1f} s"
+        tuned = phases.get(TUNED_KEY) if key == AUTOTUNE_KEY else None
+        if tuned:
+            text += f" ({int(tuned)} kernel{'s' if tuned != 1 else ''})"
         (inner if label.startswith(" ") else outer).append(text)
     if inner:
         at = next((i for i, t in enumerate(outer) if t.startswith("Inductor ")), None)
@@ -144,12 +150,15 @@ def _seconds(spent: Mapping[str, float], key: str) -> float | None:
 
 
 def shown(spent: Mapping[str, float]) -> dict[str, float]:
-    """The `PHASES` recorded in ``spent``, by label (for a JSON record)."""
+    """The `PHASES` recorded in ``spent``, by label (for a JSON record), and the number of
+    kernels autotuned (`TUNED_KEY`) where the block tuned one."""
     out = {}
     for label, key in PHASES:
         seconds = _seconds(spent, key)
         if seconds is not None:
             out[label.strip()] = round(seconds, 3)
+    if TUNED_KEY in spent:
+        out[TUNED_KEY] = int(spent[TUNED_KEY])
     return out
 
 
@@ -157,6 +166,7 @@ __all__ = [
     "GC_KEY",
     "PHASES",
     "REST_KEY",
+    "TUNED_KEY",
     "compile_phases",
     "outside",
     "shown",
