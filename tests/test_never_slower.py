@@ -287,7 +287,8 @@ def test_a_shortcut_is_one_more_cold_process_compared_with_full_measurement_grap
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """`--shortcut MAGI_PASSES__FIELD=VALUE`: a cold magi process of its own with the variable
-    set, whose choices are set beside the first full measurement's, graph by graph."""
+    set, whose choices are set beside the first full measurement's, graph by graph, and whose
+    time is also a ratio to a full-measurement process run right after it."""
     import subprocess
 
     from pytest_magi.bench import cold_compile
@@ -304,7 +305,7 @@ def test_a_shortcut_is_one_more_cold_process_compared_with_full_measurement_grap
             shared = env.get(variable) == "1"
             record["choices"] = ["magi", "plain" if shared else "magi", "magi"]
             record["gaps"] = [1.3, 1.01, None]
-            record["seconds"] = 3.0 if shared else 6.0
+            record["seconds"] = 3.0 if shared else 6.0 + 2.0 * (len(envs) > 3)
         Path(command[command.index("--out") + 1]).write_text(json.dumps(record))
         return subprocess.CompletedProcess(command, 0, "", "")
 
@@ -312,14 +313,29 @@ def test_a_shortcut_is_one_more_cold_process_compared_with_full_measurement_grap
     monkeypatch.delenv(variable, raising=False)
     argv = ["--models", "sd-vae", "--order", "tm", "--no-warm", "--shortcut", f"{variable}=1"]
     assert cold_compile.main(argv) == 0
-    assert [e.get(variable) for e in envs] == [None, None, "1"]
+    # torch.compile, magi, the shortcut, then full measurement again beside it, in caches of its own
+    assert [e.get(variable) for e in envs] == [None, None, "1", None]
+    folders = {e["TORCHINDUCTOR_CACHE_DIR"] for e in envs}
+    assert len(folders) == 4
     out = capsys.readouterr().out
-    assert "| sd-vae | 4.0 | 6.0 | 1.500x |" in out  # the shortcut is not a cold magi process
+    # neither the shortcut nor the process beside it is one of the cold magi processes
+    assert "| sd-vae | 4.0 | 6.0 | 1.500x |" in out
+    assert f"magi, cold, beside {variable}=1: 8.0 s" in out  # logged as it ran
     assert (
-        f"sd-vae, magi, cold, {variable}=1: 3.0 s, 0.750x torch.compile's cold compile; against "
-        "full measurement: 1 of 3 graphs chose otherwise (graph 1: magi -> plain (full "
-        "measurement timed plain at 1.010x magi's time: a close call, under 10% either way))" in out
+        f"sd-vae, magi, cold, {variable}=1: 3.0 s, 0.750x torch.compile's cold compile, 0.375x "
+        "the full measurement run after it (8.0 s); against full measurement: 1 of 3 graphs "
+        "chose otherwise (graph 1: magi -> plain (full measurement timed plain at 1.010x magi's "
+        "time: a close call, under 10% either way))" in out
     )
+    assert "sd-vae, magi, cold, beside" not in out  # the process beside it has no line of its own
+    # where the process beside it failed, the shortcut is held against torch.compile alone
+    failed = [
+        {"run": "torch.compile, cold", "seconds": 4.0},
+        {"run": f"magi, cold, {variable}=1", "seconds": 3.0, "vs_full": "same"},
+        {"run": f"magi, cold, beside {variable}=1", "error": "rc 1"},
+    ]
+    text = cold_compile.table({"m": failed})
+    assert f"m, magi, cold, {variable}=1: 3.0 s, 0.750x torch.compile's cold compile; " in text
     assert cold_compile.against_full(["magi"], ["magi"]) == "the same choice on every graph (1)"
     # full measurement's gaps say whether a changed decision mattered
     close = cold_compile.against_full(["plain", "magi"], ["magi", "plain"], [0.97, 1.25])

@@ -28,7 +28,10 @@ compile form covers. The table goes to stdout; ``--json`` writes every process's
 MAGI_PASSES__SHARE_DECISIONS_ACROSS_SHAPES=1`` adds one cold magi process with that variable
 alone, its time and its choices set beside the first full measurement's, graph by graph, each
 changed graph with the gap full measurement timed there (a shortcut may not change a decision
-that mattered; one under `SHARE_GAP` either way is a close call).
+that mattered; one under `SHARE_GAP` either way is a close call). Each shortcut process is
+followed by a full-measurement one of its own (``magi, cold, beside ...``), so its time is also a
+ratio to a process run next to it: later processes of a run tend to compile faster, and the
+one after the shortcut has that edge, never the shortcut.
 ``--form generic`` compiles magi's side with ``magi_compile(module, form=None)``: each zoo model
 as one magi has never seen (no recorded form, no recorded decision), so every decoder of the zoo
 is also a held-out model of its own code base.
@@ -56,6 +59,8 @@ DTYPES = ("bf16", "fp16", "fp32")
 FORMS = ("auto", "generic")  # magi_compile's form="auto", or form=None (a model never seen)
 # the warm starts, each held to WARM_RATIO
 WARM_RUNS = ("magi, decision file", "magi, form file", "magi, artifacts file", "magi, warm caches")
+# the run of the full-measurement process that follows each shortcut's ("... VAR=VALUE")
+BESIDE = "magi, cold, beside "
 CACHE_VARIABLES = ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR", "MAGI_DECISION_CACHE_DIR")
 
 
@@ -294,6 +299,7 @@ def bench(name: str, args: argparse.Namespace, root: Path, log: Any) -> list[dic
     for i, (variable, value) in enumerate(args.shortcut):
         caches = root / f"{stem}-shortcut-{i}"
         step(f"magi, cold, {variable}={value}", "magi", caches, against=full, env={variable: value})
+        step(f"{BESIDE}{variable}={value}", "magi", root / f"{stem}-beside-{i}", against=full)
     if first_magi is not None and not args.no_warm:
         if decisions.exists():
             env = {"MAGI_DECISIONS_FILE": str(decisions)}
@@ -451,12 +457,25 @@ def table(results: dict[str, list[dict[str, Any]]]) -> str:
         )
     for name, records in results.items():
         tc = _mean(records, "torch.compile, cold")
-        for r in records:
-            if not r.get("run", "").startswith("magi, cold, ") or "error" in r or tc is None:
+        for at, r in enumerate(records):
+            run = r.get("run", "")
+            shortcut = run.startswith("magi, cold, ") and not run.startswith(BESIDE)
+            if not shortcut or "error" in r or not tc:
                 continue
+            after = records[at + 1] if at + 1 < len(records) else {}
+            beside = (
+                after.get("run") == BESIDE + run[len("magi, cold, ") :] and "error" not in after
+            )
+            next_to = (
+                f", {r['seconds'] / after['seconds']:.3f}x the full measurement run after it "
+                f"({after['seconds']:.1f} s)"
+                if beside
+                else ""
+            )
             lines.append(
-                f"\n{name}, {r['run']}: {r['seconds']:.1f} s, {r['seconds'] / tc:.3f}x "
-                f"torch.compile's cold compile; against full measurement: {r.get('vs_full', '?')}"
+                f"\n{name}, {run}: {r['seconds']:.1f} s, {r['seconds'] / tc:.3f}x "
+                f"torch.compile's cold compile{next_to}; against full measurement: "
+                f"{r.get('vs_full', '?')}"
             )
     lines.append(
         f"\ntargets: cold at most {COLD_RATIO}x; decision file, form file, artifacts file, warm "
