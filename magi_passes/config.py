@@ -85,8 +85,9 @@ class PassConfig:
     - `share_decisions_across_shapes` (off): with `measure_decisions`, a graph of the same
       structure as one already timed at other shapes (`decisions.decision_family`: integer
       literals and input sizes left out) takes that decision without being compiled twice and
-      timed, where the timed gap was 10% or more either way; a closer call is timed again. Off
-      until it is measured against full measurement on the zoo.
+      timed, where the timed gap was 10% or more either way; a closer call is timed again (by
+      any backend of the process with the same decision cache folder). Off until it is
+      measured against full measurement on the zoo.
     - `compile_plain_in_background` (off): with `measure_decisions`, a graph a measured pass
       may change has its plain variant compiled in a process of its own (one per backend,
       `workers.BackgroundWorker`, started with it) while the magi variant

@@ -976,6 +976,32 @@ def test_a_familys_decision_read_from_the_cache_decides_its_other_shapes(tmp_pat
     assert not again.managers[-1].fired("conv_channels_last")
 
 
+def test_a_familys_evidence_reaches_the_other_backends_of_its_cache_folder(tmp_path):
+    """backend="magi" makes a backend per graph (and a model compiled block by block one per
+    block): a block timed by one backend decides its other shapes in the next one that decides
+    into the same folder, and in no backend of another folder."""
+    model = Block().eval()
+    first = _sharing(tmp_path / "team", FakeTimer(magi=1.0, plain=2.0))
+    _compile_static(model, torch.randn(1, 4, 3, 6, 6), first)
+    torch._dynamo.reset()
+    timer = FakeTimer(magi=9.0, plain=1.0)  # would keep plain, if it were asked
+    second = _sharing(tmp_path / "team", timer)
+    x = torch.randn(1, 4, 3, 8, 8)
+    torch.testing.assert_close(_compile_static(model, x, second), model(x))
+    ((source, choice),) = [(d.source, d.choice) for d in second.decisions]
+    assert (source, choice) == ("shared", "magi") and timer.calls == []
+    assert second.families == {}  # the evidence is the first backend's, not copied into it
+    torch._dynamo.reset()
+    elsewhere = _sharing(tmp_path / "other", FakeTimer(magi=9.0, plain=1.0))
+    _compile_static(model, x, elsewhere)
+    assert [(d.source, d.choice) for d in elsewhere.decisions] == [("measured", "plain")]
+    torch._dynamo.reset()
+    # sharing off: the folder's evidence is not used
+    off = _sharing(tmp_path / "team", FakeTimer(magi=9.0, plain=1.0), share=False)
+    _compile_static(model, torch.randn(1, 4, 3, 10, 10), off)
+    assert [d.source for d in off.decisions] == ["measured"]
+
+
 @pytest.mark.parametrize(
     ("magi", "plain", "share"),
     [

@@ -66,6 +66,11 @@ from .weights import (
 )
 from .workers import BACKGROUND_MIN_WAIT_S, BackgroundWorker, input_of, warm_compile_workers
 
+# a family's timed evidence (`MagiBackend.families`) for every backend of the process that
+# decides into the same decision cache folder: ``backend="magi"`` makes a backend per graph,
+# and a model compiled block by block makes one per block
+_SHARED_EVIDENCE: dict[tuple[str, str], Decision] = {}
+
 SECONDS_KEYS = (
     "compile",
     "compile_discarded",
@@ -339,9 +344,9 @@ class MagiBackend:
         if cached is not None:
             config = pass_config if cached.choice == "magi" else plain_config
             variant = self._compile(gm, inputs, config, extra)
-            self._evidence(family, cached)
+            self._evidence(decider, family, cached)
             return self._chosen(variant, dataclasses.replace(cached, source="cached"))
-        evidence = self.families.get(family) if family is not None else None
+        evidence = self._family_evidence(decider, family)
         if evidence is not None:
             config = pass_config if evidence.choice == "magi" else plain_config
             variant = self._compile(gm, inputs, config, extra)
@@ -393,15 +398,29 @@ class MagiBackend:
         decision = decider.decide(magi_ms, plain_ms, key=key, passes=changed, rounds=rounds)
         if decider.cache is not None:
             decider.cache.store(decision)
-        self._evidence(family, decision)
+        self._evidence(decider, family, decision)
         kept, dropped = (magi, plain) if decision.choice == "magi" else (plain, magi)
         self._discard(dropped)
         return self._chosen(kept, decision)
 
-    def _evidence(self, family: str | None, decision: Decision) -> None:
-        """Keep a timed decision whose gap `carries` for the other graphs of its family."""
-        if family is not None and family not in self.families and carries(decision):
-            self.families[family] = decision
+    def _evidence(self, decider: Decider, family: str | None, decision: Decision) -> None:
+        """Keep a timed decision whose gap `carries` for the other graphs of its family: in this
+        backend, and for the process's other backends with the same decision cache folder."""
+        if family is None or not carries(decision):
+            return
+        self.families.setdefault(family, decision)
+        if decider.cache is not None:
+            _SHARED_EVIDENCE.setdefault((str(decider.cache.directory), family), decision)
+
+    def _family_evidence(self, decider: Decider, family: str | None) -> Decision | None:
+        """The timed decision that decides ``family``'s other members (`_evidence`), if any."""
+        if family is None:
+            return None
+        if family in self.families:
+            return self.families[family]
+        if decider.cache is None:
+            return None
+        return _SHARED_EVIDENCE.get((str(decider.cache.directory), family))
 
     def _options(self, options: dict[str, Any] | None) -> tuple[PassConfig, dict[str, Any]]:
         """The `PassConfig` and Inductor patches of a graph compiled with ``options``: the split
