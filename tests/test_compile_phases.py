@@ -10,6 +10,7 @@ import pytest
 import torch
 
 from pytest_magi.measure.compile_phases import (
+    FRAMES_KEY,
     GC_KEY,
     PHASES,
     TUNED_KEY,
@@ -41,9 +42,10 @@ def test_a_block_holds_its_own_compiles_phases_and_not_an_earlier_ones() -> None
     assert 0 < phases["kernel codegen"] <= phases["Inductor"]
     # AOT dispatch is shown without the Inductor compile nested in it
     assert phases["AOT dispatch"] < spent["create_aot_dispatcher_function"]
-    assert set(phases) <= {label.strip() for label, _ in PHASES}
+    assert set(phases) <= {label.strip() for label, _ in PHASES} | {FRAMES_KEY, TUNED_KEY}
+    assert phases[FRAMES_KEY] == 1  # the one frame the block compiled
     text = summary(spent)
-    assert text.startswith("frame compiles ") and ", Inductor " in text
+    assert text.startswith("frame compiles ") and " (1 frame), " in text and ", Inductor " in text
     assert "(" in text.split(", Inductor ")[1]  # its parts that took time, inside it
     torch._dynamo.reset()
 

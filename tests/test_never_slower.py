@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+import torch
 
 from pytest_magi.bench import never_slower
 
@@ -408,3 +409,100 @@ def test_a_torchvision_video_model_is_loaded_compiled_in_place_and_called(monkey
     assert call().dtype == torch.float64 and call().dim() == 0
     with pytest.raises(ValueError, match=r"torchvision video models are"):
         cold_compile._load("tv:vit", "tiny", "cpu", torch.float64)
+
+
+class _Block(torch.nn.Module):
+    def __init__(self, width: int) -> None:
+        super().__init__()
+        self.norm = torch.nn.LayerNorm(width)
+        self.proj = torch.nn.Linear(width, width)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x + self.proj(self.norm(x))
+
+
+class _Stage(torch.nn.Module):  # a block without parameters
+    def __init__(self, width: int) -> None:
+        super().__init__()
+        self.act = torch.nn.GELU()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.act(x)
+
+
+class _Tower(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.blocks = torch.nn.ModuleList([_Block(8), _Block(8), _Block(16)])
+        self.stages = torch.nn.Sequential(_Stage(8), _Stage(8))
+        self.widen = torch.nn.Linear(8, 16)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = self.stages(self.blocks[1](self.blocks[0](x)))
+        return self.blocks[2](self.widen(x))
+
+
+def test_regional_blocks_are_the_instances_of_the_block_the_model_repeats_most() -> None:
+    from pytest_magi.bench.variants import regional_blocks
+
+    tower = _Tower()
+    blocks = regional_blocks(tower)
+    # the three _Block instances (containers and leaves aside), in their parents' order
+    assert [(parent, attr) for parent, attr, _ in blocks] == [
+        (tower.blocks, "0"),
+        (tower.blocks, "1"),
+        (tower.blocks, "2"),
+    ]
+    assert all(type(b) is _Block for _, _, b in blocks)
+    # a class as repeated loses to the one with more parameters
+    even = torch.nn.Sequential(_Stage(2), _Block(2), _Stage(2), _Block(2))
+    assert [attr for _, attr, _ in regional_blocks(even)] == ["1", "3"]
+    # a block inside another is left to it; a model that repeats no block has none
+    nested = torch.nn.Sequential(_Block(4), _Block(4))
+    nested[0].inner = _Block(4)  # three _Block instances, one inside another
+    assert [attr for _, attr, _ in regional_blocks(nested)] == ["0", "1"]
+    assert regional_blocks(torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.ReLU())) == []
+
+
+@pytest.mark.parametrize("side", ["torch.compile", "magi"])
+def test_the_regional_form_compiles_each_block_in_its_place(
+    side: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--form regional``: each repeated block compiled where it was, the model around them
+    eager; magi's record sums its blocks' backends (a graph each here)."""
+    from pytest_magi.bench import cold_compile
+
+    tower = _Tower().eval()
+    x = torch.randn(2, 8)
+    expected = tower(x)
+    outputs = []
+
+    def load(name: str, size: str, device: str, dtype: object) -> tuple[object, object, object]:
+        return tower, lambda compiled: None, lambda: outputs.append(tower(x))
+
+    monkeypatch.setattr(cold_compile, "_load", load)
+    out = tmp_path / "record.json"
+    cold_compile.child(side, "tower", "tiny", "fp32", out, None, "regional")
+    record = json.loads(out.read_text())
+    assert record["blocks"] == "3 _Block"
+    assert all(type(b).__name__ == "OptimizedModule" for b in tower.blocks)
+    assert type(tower.widen) is torch.nn.Linear  # the model around the blocks stays eager
+    torch.testing.assert_close(outputs[0], expected)
+    if side == "magi":
+        assert record["form"] == "regional" and record["graphs"] == 3
+        assert record["magi_seconds"].startswith("compile ")
+        assert "(3 graphs)" in record["magi_seconds"]
+    else:
+        assert "graphs" not in record
+    torch._dynamo.reset()
+
+
+def test_the_regional_form_refuses_a_model_without_a_repeated_block(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pytest_magi.bench import cold_compile
+
+    flat = torch.nn.Sequential(torch.nn.Linear(2, 2))
+    monkeypatch.setattr(cold_compile, "_load", lambda *a: (flat, None, None))
+    with pytest.raises(ValueError, match=r"--form regional: flat repeats no block; fix: --form"):
+        cold_compile.child("magi", "flat", "tiny", "fp32", tmp_path / "r.json", None, "regional")

@@ -161,6 +161,18 @@ class MagiBackend:
         # the files this backend loaded (one an earlier backend of the process loaded is not)
         self.artifacts_loaded = load_artifacts()
 
+    @classmethod
+    def merged(cls, backends: Sequence[MagiBackend]) -> MagiBackend:
+        """A read-only record of several backends together (a model compiled block by block,
+        each block with its own): their graphs' managers, decisions, discarded variants and
+        seconds, for `seconds_text`, `fired`, `count` and `unseen`. It compiles nothing."""
+        view = cls.__new__(cls)
+        view.seconds = {k: sum(b.seconds[k] for b in backends) for k in SECONDS_KEYS}
+        lists = ("managers", "decisions", "discarded", "hoisted_weights", "retried", "background")
+        for name in lists:
+            setattr(view, name, [item for b in backends for item in getattr(b, name)])
+        return view
+
     def _worker(self) -> BackgroundWorker:
         if self.background_worker is None:
             self.background_worker = BackgroundWorker()

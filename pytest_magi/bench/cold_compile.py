@@ -34,7 +34,10 @@ ratio to a process run next to it: later processes of a run tend to compile fast
 one after the shortcut has that edge, never the shortcut.
 ``--form generic`` compiles magi's side with ``magi_compile(module, form=None)``: each zoo model
 as one magi has never seen (no recorded form, no recorded decision), so every decoder of the zoo
-is also a held-out model of its own code base.
+is also a held-out model of its own code base. ``--form regional`` compiles both sides block by
+block, as regional compilation does: each instance of the block class the model repeats most
+(`variants.regional_blocks`) compiled in its place, the model around them eager; many graphs of
+one structure at a few shapes, each block with its own magi backend.
 """
 
 from __future__ import annotations
@@ -56,7 +59,9 @@ COLD_RATIO = 1.1  # magi's cold compile at most this times torch.compile's
 WARM_RATIO = 0.5  # a warm start at most this times torch.compile's cold compile
 TORCHVISION = ("r3d_18", "mc3_18", "r2plus1d_18", "s3d")
 DTYPES = ("bf16", "fp16", "fp32")
-FORMS = ("auto", "generic")  # magi_compile's form="auto", or form=None (a model never seen)
+# magi_compile's form="auto", form=None (a model never seen), or form=None on each instance of
+# the block the model repeats most, in place (`variants.regional_blocks`), torch.compile's too
+FORMS = ("auto", "generic", "regional")
 # the warm starts, each held to WARM_RATIO
 WARM_RUNS = ("magi, decision file", "magi, form file", "magi, artifacts file", "magi, warm caches")
 # the run of the full-measurement process that follows each shortcut's ("... VAR=VALUE")
@@ -116,7 +121,8 @@ def child(
     artifacts_out: Path | None = None,
 ) -> None:
     """Compile ``name`` one way in this process, time its first call and write the record
-    (``form``: magi's, "auto" as `magi_compile` picks it or "generic" for none; ``export`` and
+    (``form``: magi's, "auto" as `magi_compile` picks it, "generic" for none, "regional" for
+    none on each of the model's repeated blocks, both sides block by block; ``export`` and
     ``form_out``: where a measured run's decisions and its recorded form go; ``artifacts_out``:
     where its compile artifacts go)."""
     import torch
@@ -135,12 +141,26 @@ def child(
 
     # timed from the compile call on: torch.compile(module) imports Inductor's compile_fx when
     # it is made, so a first call alone would leave that import out of its side only
+    def compile_one(target: Any) -> Any:
+        if side == "torch.compile":
+            return torch.compile(target)
+        return magi_compile(target, form="auto" if form == "auto" else None)
+
+    from .variants import regional_blocks
+
+    blocks = regional_blocks(module) if form == "regional" else []
+    if form == "regional" and not blocks:
+        raise ValueError(f"--form regional: {name} repeats no block; fix: --form generic")
     sync()
     start = time.perf_counter()
-    if side == "torch.compile":
-        compiled = torch.compile(module)
+    if blocks:  # each block compiled in its place, the model around them eager
+        parts = [compile_one(block) for _, _, block in blocks]
+        for (parent, attr, _), part in zip(blocks, parts, strict=True):
+            setattr(parent, attr, part)
+        compiled: Any = module
     else:
-        compiled = magi_compile(module, form="auto" if form == "auto" else None)
+        compiled = compile_one(module)
+        parts = [compiled]
     put(compiled)
     made = time.perf_counter() - start
     with torch.no_grad(), compile_phases.compile_phases() as spent:
@@ -156,10 +176,15 @@ def child(
         "device": torch.cuda.get_device_name() if device == "cuda" else "cpu",
         "torch": torch.__version__,
     }
-    backend = getattr(compiled, "magi_backend", None)
-    if backend is not None:
+    backends = [b for b in (getattr(p, "magi_backend", None) for p in parts) if b is not None]
+    if blocks:
+        record["blocks"] = f"{len(blocks)} {type(blocks[0][2]).__name__}"
+    if backends:
+        from magi_passes.compile.backend import MagiBackend
+
+        backend = backends[0] if len(backends) == 1 else MagiBackend.merged(backends)
         chosen = getattr(compiled, "magi_form", None)
-        record["form"] = getattr(chosen, "name", None) or "generic"
+        record["form"] = "regional" if blocks else getattr(chosen, "name", None) or "generic"
         sources = [d.source for d in backend.decisions]
         record["magi_seconds"] = backend.seconds_text()
         record["backend_calls"] = round(backend.seconds["calls"], 3)
@@ -184,7 +209,9 @@ def child(
                 record["artifacts"] = save_artifacts(artifacts_out)["artifacts"]
             except ValueError as exc:  # nothing cached
                 record["artifacts_file"] = f"not saved: {str(exc).splitlines()[0][:200]}"
-        if form_out is not None:
+        if form_out is not None and blocks:
+            record["form_file"] = "not recorded: a form is recorded for a whole model"
+        elif form_out is not None:
             from magi_passes.forms import record_form
 
             try:
@@ -497,7 +524,9 @@ def main(argv: list[str] | None = None) -> int:
         "--form",
         default="auto",
         choices=FORMS,
-        help="magi's compile form: auto (magi_compile's pick) or generic (a model never seen)",
+        help="magi's compile form: auto (magi_compile's pick), generic (a model never seen) "
+        "or regional (generic, on each instance of the block the model repeats most; "
+        "torch.compile's side the same way)",
     )
     parser.add_argument("--no-warm", action="store_true", help="leave out the warm starts")
     parser.add_argument(
@@ -551,7 +580,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="magi-cold-") as folder:
         for name in names:
             print(
-                f"## {name}" + (" (magi in the generic form)" if args.form == "generic" else ""),
+                f"## {name}" + (f" (magi in the {args.form} form)" if args.form != "auto" else ""),
                 flush=True,
             )
             results[name] = bench(name, args, Path(folder), lambda t: print(t, flush=True))

@@ -238,6 +238,32 @@ class ScopedModel:
 Runnable = zoo.ZooModel | ScopedModel
 
 
+def regional_blocks(module: Any) -> list[tuple[Any, str, Any]]:
+    """The instances of the block class ``module`` repeats most, each as (parent, attribute
+    name, block): what compiling a model block by block compiles, one graph or more each. A
+    block is a submodule with submodules of its own (containers aside); among classes with as
+    many instances, the one with more parameters; a block inside another is left to it. []
+    where no block class repeats."""
+    containers = (torch.nn.ModuleList, torch.nn.ModuleDict, torch.nn.Sequential)
+    found: dict[type, list[tuple[Any, str, Any]]] = {}
+    for parent in module.modules():
+        for attr, child in parent.named_children():
+            if not isinstance(child, containers) and next(child.children(), None) is not None:
+                found.setdefault(type(child), []).append((parent, attr, child))
+    repeated = [c for c, items in found.items() if len(items) > 1]
+    if not repeated:
+        return []
+
+    def weight(c: type) -> tuple[int, int]:
+        return len(found[c]), sum(p.numel() for _, _, b in found[c] for p in b.parameters())
+
+    chosen = found[max(repeated, key=weight)]
+    inner = {
+        id(m) for _, _, block in chosen for m in block.modules() if m is not block
+    }  # instances nested in another instance
+    return [item for item in chosen if id(item[2]) not in inner]
+
+
 def variant_form(model: zoo.ZooModel, variant: str) -> forms.CompileForm | None:
     """The measured form `variant` compiles ``model`` in (`magi_passes.forms`): ``magi``'s (and
     the `magi-form-*` variants') is the model's own, as `magi_compile` picks it; every other

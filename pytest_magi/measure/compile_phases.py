@@ -4,7 +4,8 @@ Dynamo and Inductor time their phases (`torch._dynamo.utils.dynamo_timed`) into
 ``torch._dynamo.utils.compilation_time_metrics`` for the whole process. :func:`compile_phases`
 reads it before and after a block (a compiled model's first calls) and keeps what the block
 added, so two compiles timed one after the other in one process are told apart. `PHASES` are
-the ones that explain a cold compile: dynamo's frame compiles, its tracing, AOT dispatch,
+the ones that explain a cold compile: dynamo's frame compiles (with their number,
+`FRAMES_KEY`), its tracing, AOT dispatch,
 Inductor and its parts (post-grad passes, lowering, fusion, kernel codegen, module load, the
 kernels compiled in the process and the wait for the compile workers), the autotuning at a
 kernel's first call with the number of kernels tuned (`TUNED_KEY`: each costs tens of
@@ -31,13 +32,18 @@ GC_KEY = "gc.collect"
 # each): a count, never seconds
 TUNED_KEY = "kernels autotuned"
 AUTOTUNE_KEY = "CachingAutotuner.benchmark_all_configs"
+# the key of how many frames dynamo compiled in the block (one record each): a count
+FRAMES_KEY = "frames compiled"
+FRAME_KEY = "_compile.compile_inner"
+# (the phase counted, the key of its count, what one of them is called)
+COUNTS = ((FRAME_KEY, FRAMES_KEY, "frame"), (AUTOTUNE_KEY, TUNED_KEY, "kernel"))
 # the key of the frame compiles' seconds outside dynamo's tracing, AOT dispatch (Inductor in
 # it) and guards (`outside`): computed, never recorded
 REST_KEY = "frame compiles, the rest"
 # (label, dynamo_timed key), in the order a compile runs them; the indented ones are parts of
 # Inductor's time; garbage collection is a part of whichever phase it paused
 PHASES: tuple[tuple[str, str], ...] = (
-    ("frame compiles", "_compile.compile_inner"),
+    ("frame compiles", FRAME_KEY),
     ("dynamo tracing", "bytecode_tracing"),
     ("AOT dispatch", "create_aot_dispatcher_function"),
     ("Inductor", "compile_fx_inner"),
@@ -65,8 +71,8 @@ def _metrics() -> Mapping[str, list[float]]:
 def compile_phases() -> Iterator[dict[str, float]]:
     """Yield a dict that, when the block ends, holds the seconds each dynamo phase took within
     it (every phase dynamo timed, keyed by its name; `summary` picks `PHASES`), the seconds
-    the garbage collector paused it (`GC_KEY`, where it ran) and the number of kernels it
-    autotuned (`TUNED_KEY`, where it tuned one). A phase whose record dynamo
+    the garbage collector paused it (`GC_KEY`, where it ran) and the number of frames it
+    compiled and kernels it autotuned (`COUNTS`, where it did either). A phase whose record dynamo
     cleared inside the block (``torch._dynamo.reset()``) counts from the clear."""
     # each phase's list and its length: after a clear, dynamo starts a new list for the phase
     before = {key: (values, len(values)) for key, values in _metrics().items()}
@@ -91,8 +97,9 @@ def compile_phases() -> Iterator[dict[str, float]]:
             new = values[start:] if values is old else values
             if new:
                 spent[key] = float(sum(new))
-                if key == AUTOTUNE_KEY:
-                    spent[TUNED_KEY] = float(len(new))
+                for counted, count_key, _ in COUNTS:
+                    if key == counted:
+                        spent[count_key] = float(len(new))
 
 
 def summary(spent: Mapping[str, float], *, at_least: float = 0.05) -> str:
@@ -103,7 +110,7 @@ def summary(spent: Mapping[str, float], *, at_least: float = 0.05) -> str:
 
 def summary_of_shown(phases: Mapping[str, float], *, at_least: float = 0.05) -> str:
     """`summary` of a `shown` dict (phase label -> seconds, as a JSON record keeps it, and the
-    `TUNED_KEY` count beside the autotuning's seconds)."""
+    `COUNTS` beside their phases' seconds)."""
     outer: list[str] = []
     inner: list[str] = []
     for label, key in PHASES:
@@ -111,9 +118,10 @@ def summary_of_shown(phases: Mapping[str, float], *, at_least: float = 0.05) -> 
         if seconds is None or seconds < at_least:
             continue
         text = f"{label.strip()} {seconds:.1f} s"
-        tuned = phases.get(TUNED_KEY) if key == AUTOTUNE_KEY else None
-        if tuned:
-            text += f" ({int(tuned)} kernel{'s' if tuned != 1 else ''})"
+        for counted, count_key, one in COUNTS:
+            number = phases.get(count_key) if key == counted else None
+            if number:
+                text += f" ({int(number)} {one}{'s' if number != 1 else ''})"
         (inner if label.startswith(" ") else outer).append(text)
     if inner:
         at = next((i for i, t in enumerate(outer) if t.startswith("Inductor ")), None)
@@ -151,18 +159,21 @@ def _seconds(spent: Mapping[str, float], key: str) -> float | None:
 
 def shown(spent: Mapping[str, float]) -> dict[str, float]:
     """The `PHASES` recorded in ``spent``, by label (for a JSON record), and the number of
-    kernels autotuned (`TUNED_KEY`) where the block tuned one."""
+    frames compiled and kernels autotuned (`COUNTS`) where the block had any."""
     out = {}
     for label, key in PHASES:
         seconds = _seconds(spent, key)
         if seconds is not None:
             out[label.strip()] = round(seconds, 3)
-    if TUNED_KEY in spent:
-        out[TUNED_KEY] = int(spent[TUNED_KEY])
+    for _, count_key, _ in COUNTS:
+        if count_key in spent:
+            out[count_key] = int(spent[count_key])
     return out
 
 
 __all__ = [
+    "COUNTS",
+    "FRAMES_KEY",
     "GC_KEY",
     "PHASES",
     "REST_KEY",
