@@ -435,3 +435,21 @@ def test_magi_compile_has_the_compile_workers_starting_before_the_first_call() -
     if int(threads) <= 1:
         pytest.skip(f"Inductor compiles in the process here (compile_threads {threads})")
     assert said == {"torch.compile": False, "magi": True}
+
+
+def test_merged_reads_several_backends_as_one() -> None:
+    """A model compiled block by block has a backend per block: `MagiBackend.merged` gives their
+    graphs, decisions and seconds together, and leaves each backend as it was."""
+    backends = [MagiBackend(), MagiBackend()]
+    for scale, backend in zip((2.0, 3.0), backends, strict=True):
+        fn = torch.compile(lambda x, s=scale: torch.sin(x) * s, backend=backend)
+        with inductor_config.patch(fx_graph_cache=False):
+            fn(torch.randn(8))
+    torch._dynamo.reset()
+    merged = MagiBackend.merged(backends)
+    assert len(merged.managers) == len(merged.decisions) == 2
+    assert merged.decisions == backends[0].decisions + backends[1].decisions
+    assert merged.seconds["calls"] == pytest.approx(sum(b.seconds["calls"] for b in backends))
+    assert merged.seconds_text().startswith(f"compile {merged.seconds['compile']:.1f} s (2 graphs)")
+    assert merged.unseen == 0 and merged.fired("conv_channels_last") is False
+    assert [len(b.decisions) for b in backends] == [1, 1]
