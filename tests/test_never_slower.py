@@ -506,3 +506,38 @@ def test_the_regional_form_refuses_a_model_without_a_repeated_block(
     monkeypatch.setattr(cold_compile, "_load", lambda *a: (flat, None, None))
     with pytest.raises(ValueError, match=r"--form regional: flat repeats no block; fix: --form"):
         cold_compile.child("magi", "flat", "tiny", "fp32", tmp_path / "r.json", None, "regional")
+
+
+def test_a_frames_shortcut_sets_magi_compiles_isolate_frames(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--shortcut MAGI_BENCH_ISOLATE_FRAMES=False``: the magi process compiles with
+    ``magi_compile(..., isolate_frames=False)``; unset, with the default (True)."""
+    import magi_passes
+    from pytest_magi.bench import cold_compile
+
+    assert cold_compile._shortcut("MAGI_BENCH_ISOLATE_FRAMES=False") == (
+        "MAGI_BENCH_ISOLATE_FRAMES",
+        "False",
+    )
+    with pytest.raises(argparse.ArgumentTypeError, match=r"MAGI_BENCH_ISOLATE_FRAMES= one of"):
+        cold_compile._shortcut("MAGI_BENCH_ISOLATE_FRAMES=no")
+    asked = []
+    real = magi_passes.magi_compile
+
+    def recording(target, **kwargs):
+        asked.append(kwargs["isolate_frames"])
+        return real(target, **kwargs)
+
+    monkeypatch.setattr(magi_passes, "magi_compile", recording)
+    tower = _Tower().eval()
+    x = torch.randn(2, 8)
+    monkeypatch.setattr(cold_compile, "_load", lambda *a: (tower, lambda c: None, lambda: tower(x)))
+    for value in ("root", "False", None):
+        if value is None:
+            monkeypatch.delenv("MAGI_BENCH_ISOLATE_FRAMES", raising=False)
+        else:
+            monkeypatch.setenv("MAGI_BENCH_ISOLATE_FRAMES", value)
+        cold_compile.child("magi", "tower", "tiny", "fp32", tmp_path / "r.json", None, "generic")
+        torch._dynamo.reset()
+    assert asked == ["root", False, True]

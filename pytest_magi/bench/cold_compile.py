@@ -3,41 +3,21 @@
     python benchmarks/zoo.py cold-compile --models cogvideox-vae,tv:r3d_18 --json cold.json
     python benchmarks/zoo.py cold-compile --models sd-vae --size tiny --dtype fp32   # any machine
 
-Per model, processes one after the other, each with empty Inductor, Triton and decision caches
-(fresh ``TORCHINDUCTOR_CACHE_DIR``, ``TRITON_CACHE_DIR`` and ``MAGI_DECISION_CACHE_DIR``):
-torch.compile, magi, magi, torch.compile (`--order`), each compiling the model as users write it
-(``torch.compile(module)``, ``magi_compile(module)``), timed from that call through the end of
-the first call, synchronised ("made": the compile call's own part, where torch.compile imports
-Inductor), with the phases the first call spent it in (`pytest_magi.measure.compile_phases`).
-Then magi processes that start from what the first cold one left: ``magi, decision file``
-(empty caches, the decisions it measured loaded through ``MAGI_DECISIONS_FILE``), ``magi, form
-file`` (empty caches, the form `record_form` recorded from it loaded through
-``MAGI_FORMS_FILE``, where its graphs all kept one variant), ``magi, artifacts file`` (empty
-caches, its decisions and its compile artifacts, `save_artifacts`, loaded through
-``MAGI_DECISIONS_FILE`` and ``MAGI_ARTIFACTS_FILE``: what a team commits) and ``magi, warm
-caches`` (its Inductor, Triton and decision caches), and ``torch.compile, warm caches`` from
-the first torch.compile process's, the floor a warm start is held against. A magi line splits the
-backend's calls (its variants' compiles, their timing, its own work) from dynamo's own work
-around them. The verdicts: magi's cold compile at most 1.1x torch.compile's (mean over
-processes), and each warm start at most 0.5x torch.compile's cold compile.
+Per model, processes one after the other, each with empty Inductor, Triton and decision caches:
+torch.compile and magi in turn (`--order`), each timed from its compile call through its first
+call with the phases it spent that in (`pytest_magi.measure.compile_phases`); then magi from
+what the first cold magi process left (a decision file, a recorded form file, an artifacts
+file, warm caches) and torch.compile from warm caches, the floor. The verdicts: magi's cold
+compile at most 1.1x torch.compile's (means), each warm start at most 0.5x its cold compile.
 
-``--models`` takes zoo names and ``tv:NAME`` for torchvision's video classifiers (``r3d_18``,
-``mc3_18``, ``r2plus1d_18``, ``s3d``: random weights, batch 4, 16 frames of 112 x 112), which no
-compile form covers. The table goes to stdout; ``--json`` writes every process's record.
-``MAGI_PASSES__<FIELD>`` variables reach every process; ``--shortcut
-MAGI_PASSES__SHARE_DECISIONS_ACROSS_SHAPES=1`` adds one cold magi process with that variable
-alone, its time and its choices set beside the first full measurement's, graph by graph, each
-changed graph with the gap full measurement timed there (a shortcut may not change a decision
-that mattered; one under `SHARE_GAP` either way is a close call). Each shortcut process is
-followed by a full-measurement one of its own (``magi, cold, beside ...``), so its time is also a
-ratio to a process run next to it: later processes of a run tend to compile faster, and the
-one after the shortcut has that edge, never the shortcut.
-``--form generic`` compiles magi's side with ``magi_compile(module, form=None)``: each zoo model
-as one magi has never seen (no recorded form, no recorded decision), so every decoder of the zoo
-is also a held-out model of its own code base. ``--form regional`` compiles both sides block by
-block, as regional compilation does: each instance of the block class the model repeats most
-(`variants.regional_blocks`) compiled in its place, the model around them eager; many graphs of
-one structure at a few shapes, each block with its own magi backend.
+``--models`` takes zoo names and ``tv:NAME`` (torchvision's video classifiers, which no form
+covers). ``--form generic`` compiles magi's side as a model never seen; ``--form regional``
+compiles both sides block by block (`variants.regional_blocks`). ``--shortcut VAR=VALUE`` (a
+``MAGI_PASSES__`` field, or ``MAGI_BENCH_ISOLATE_FRAMES`` for `magi_compile`'s
+``isolate_frames``) adds a cold magi process with it, its choices set beside full
+measurement's graph by graph (`against_full`), followed by a full-measurement process of its own
+to time it against (a run's later processes tend to compile faster). docs/benchmarks.md has
+the rest.
 """
 
 from __future__ import annotations
@@ -64,6 +44,9 @@ DTYPES = ("bf16", "fp16", "fp32")
 FORMS = ("auto", "generic", "regional")
 # the warm starts, each held to WARM_RATIO
 WARM_RUNS = ("magi, decision file", "magi, form file", "magi, artifacts file", "magi, warm caches")
+# magi_compile's isolate_frames in a magi process, by value of this variable (a shortcut)
+FRAMES_VARIABLE = "MAGI_BENCH_ISOLATE_FRAMES"
+FRAMES = {"True": True, "False": False, "instance": "instance", "root": "root"}
 # the run of the full-measurement process that follows each shortcut's ("... VAR=VALUE")
 BESIDE = "magi, cold, beside "
 CACHE_VARIABLES = ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR", "MAGI_DECISION_CACHE_DIR")
@@ -144,7 +127,8 @@ def child(
     def compile_one(target: Any) -> Any:
         if side == "torch.compile":
             return torch.compile(target)
-        return magi_compile(target, form="auto" if form == "auto" else None)
+        frames = FRAMES[os.environ.get(FRAMES_VARIABLE, "True")]
+        return magi_compile(target, form="auto" if form == "auto" else None, isolate_frames=frames)
 
     from .variants import regional_blocks
 
@@ -411,14 +395,17 @@ def _gap_text(gap: float | None) -> str:
 
 
 def _shortcut(text: str) -> tuple[str, str]:
-    """``--shortcut``'s ``MAGI_PASSES__FIELD=VALUE``, checked."""
+    """``--shortcut``'s ``MAGI_PASSES__FIELD=VALUE`` or ``FRAMES_VARIABLE=VALUE``, checked."""
     from magi_passes.config import ENV_PREFIX, PassConfig
 
     variable, sep, value = text.partition("=")
     field = variable[len(ENV_PREFIX) :].lower()
+    if sep and variable == FRAMES_VARIABLE and value in FRAMES:
+        return variable, value
     if not sep or not variable.startswith(ENV_PREFIX) or field not in PassConfig.field_names():
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not {ENV_PREFIX}FIELD=VALUE with a PassConfig field; e.g. "
+            f"{text!r} is not {ENV_PREFIX}FIELD=VALUE with a PassConfig field, nor "
+            f"{FRAMES_VARIABLE}= one of {', '.join(FRAMES)}; e.g. "
             f"{ENV_PREFIX}SHARE_DECISIONS_ACROSS_SHAPES=1"
         )
     return variable, value
@@ -536,7 +523,8 @@ def main(argv: list[str] | None = None) -> int:
         default=[],
         metavar="MAGI_PASSES__FIELD=VALUE",
         help="one more cold magi process with this variable, its decisions compared with full "
-        "measurement's graph by graph (repeatable)",
+        f"measurement's graph by graph (repeatable); {FRAMES_VARIABLE}=False, True, instance "
+        "or root sets magi_compile's isolate_frames",
     )
     parser.add_argument(
         "--process-limit",
