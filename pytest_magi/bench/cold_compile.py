@@ -46,7 +46,12 @@ FORMS = ("auto", "generic", "regional")
 WARM_RUNS = ("magi, decision file", "magi, form file", "magi, artifacts file", "magi, warm caches")
 # magi_compile's isolate_frames in a magi process, by value of this variable (a shortcut)
 FRAMES_VARIABLE = "MAGI_BENCH_ISOLATE_FRAMES"
-FRAMES = {"True": True, "False": False, "instance": "instance", "root": "root"}
+FRAMES: dict[str, bool | str] = {
+    "True": True,
+    "False": False,
+    "instance": "instance",
+    "root": "root",
+}
 # the run of the full-measurement process that follows each shortcut's ("... VAR=VALUE")
 BESIDE = "magi, cold, beside "
 CACHE_VARIABLES = ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR", "MAGI_DECISION_CACHE_DIR")
