@@ -66,10 +66,10 @@ from .weights import (
 )
 from .workers import BACKGROUND_MIN_WAIT_S, BackgroundWorker, input_of, warm_compile_workers
 
-# a family's timed evidence (`MagiBackend.families`) for every backend of the process that
-# decides into the same decision cache folder: ``backend="magi"`` makes a backend per graph,
+# decision cache folder -> the families' timed evidence (`MagiBackend.families`) of every
+# backend of the process that decides into it: ``backend="magi"`` makes a backend per graph,
 # and a model compiled block by block makes one per block
-_SHARED_EVIDENCE: dict[tuple[str, str], Decision] = {}
+_SHARED_EVIDENCE: dict[str, dict[str, Decision]] = {}
 
 SECONDS_KEYS = (
     "compile",
@@ -140,7 +140,8 @@ class MagiBackend:
         # the bug (`workarounds.sympy_failure`) of each graph compiled again after a failed try
         self.retried: list[str] = []
         # family (`decisions.decision_family`) -> the timed decision that decides its other
-        # members, under PassConfig.share_decisions_across_shapes; close calls are not kept
+        # members, under PassConfig.share_decisions_across_shapes; close calls are not kept;
+        # a decider with a cache keeps them with its folder's instead (`_SHARED_EVIDENCE`)
         self.families: dict[str, Decision] = {}
         # the devices of the graphs decided by a measurement (timed, cached or shared)
         self.measured_devices: set[str] = set()
@@ -416,23 +417,20 @@ class MagiBackend:
         return self._chosen(kept, decision)
 
     def _evidence(self, decider: Decider, family: str | None, decision: Decision) -> None:
-        """Keep a timed decision whose gap `carries` for the other graphs of its family: in this
-        backend, and for the process's other backends with the same decision cache folder."""
-        if family is None or not carries(decision):
-            return
-        self.families.setdefault(family, decision)
-        if decider.cache is not None:
-            _SHARED_EVIDENCE.setdefault((str(decider.cache.directory), family), decision)
+        """Keep a timed decision whose gap `carries` for the other graphs of its family."""
+        if family is not None and carries(decision):
+            self._families(decider).setdefault(family, decision)
 
     def _family_evidence(self, decider: Decider, family: str | None) -> Decision | None:
         """The timed decision that decides ``family``'s other members (`_evidence`), if any."""
-        if family is None:
-            return None
-        if family in self.families:
-            return self.families[family]
+        return self._families(decider).get(family) if family is not None else None
+
+    def _families(self, decider: Decider) -> dict[str, Decision]:
+        """Where the evidence of ``decider``'s graphs is kept: with the process's other backends
+        of its decision cache folder, or in this backend's `families` where it has no cache."""
         if decider.cache is None:
-            return None
-        return _SHARED_EVIDENCE.get((str(decider.cache.directory), family))
+            return self.families
+        return _SHARED_EVIDENCE.setdefault(str(decider.cache.directory), {})
 
     def _options(self, options: dict[str, Any] | None) -> tuple[PassConfig, dict[str, Any]]:
         """The `PassConfig` and Inductor patches of a graph compiled with ``options``: the split

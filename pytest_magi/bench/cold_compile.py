@@ -135,11 +135,13 @@ def child(
         frames = FRAMES[os.environ.get(FRAMES_VARIABLE, "True")]
         return magi_compile(target, form="auto" if form == "auto" else None, isolate_frames=frames)
 
-    from .variants import regional_blocks
+    blocks: list[tuple[Any, str, Any]] = []
+    if form == "regional":
+        from .variants import regional_blocks
 
-    blocks = regional_blocks(module) if form == "regional" else []
-    if form == "regional" and not blocks:
-        raise ValueError(f"--form regional: {name} repeats no block; fix: --form generic")
+        blocks = regional_blocks(module)
+        if not blocks:
+            raise ValueError(f"--form regional: {name} repeats no block; fix: --form generic")
     sync()
     start = time.perf_counter()
     if blocks:  # each block compiled in its place, the model around them eager
