@@ -88,6 +88,11 @@ class PassConfig:
       timed, where the timed gap was 10% or more either way; a closer call is timed again (by
       any backend of the process with the same decision cache folder). Off until it is
       measured against full measurement on the zoo.
+    - `conv_prior` (off): with `measure_decisions`, a graph the channels-last rewrite changes is
+      first decided by its convolutions alone (`decisions.time_convolutions`): where they run
+      25% longer channels-first than channels-last with a layout copy of every input, output
+      and weight, magi is kept without compiling and timing the plain variant; otherwise both
+      are timed. The other measured passes of such a graph follow their static rules.
     - `compile_plain_in_background` (off): with `measure_decisions`, a graph a measured pass
       may change has its plain variant compiled in a process of its own (one per backend,
       `workers.BackgroundWorker`, started with it) while the magi variant
@@ -248,6 +253,7 @@ class PassConfig:
     work_around_sympy_first: bool = False
     measure_decisions: bool = True
     share_decisions_across_shapes: bool = False
+    conv_prior: bool = False
     compile_plain_in_background: bool = False
     channels_last_conv_state: bool = False
     enable_norm_rsqrt: bool = True

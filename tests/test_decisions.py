@@ -1090,3 +1090,78 @@ def test_a_graph_whose_two_variants_generate_the_same_code_is_not_timed(monkeypa
     assert (decision.choice, decision.source) == ("plain", "static")
     assert decision.reason == "both variants generate the same code: nothing to time"
     assert "conv_channels_last" in decision.passes and len(backend.discarded) == 1
+
+
+def _prior(tmp_path, timer, on=True):
+    return MagiBackend(
+        PassConfig(conv_prior=on),
+        decider=Decider(timer=timer, rounds=3, min_rounds=3, cache=DecisionCache(tmp_path)),
+    )
+
+
+def _conv_timer(first, last, copy, magi=1.0, plain=2.0):
+    timer = FakeTimer(magi=magi, plain=plain)
+    timer.ms.update({"conv channels-first": first, "conv channels-last": last, "layout copy": copy})
+    return timer
+
+
+def test_convolutions_that_settle_it_keep_magi_without_compiling_plain(tmp_path):
+    model, x = Block().eval(), torch.randn(1, 4, 3, 6, 6)
+    timer = _conv_timer(first=3.0, last=1.0, copy=0.1, magi=9.0, plain=1.0)
+    backend = _prior(tmp_path, timer)
+    torch.testing.assert_close(_compile_static(model, x, backend), model(x))
+    (decision,) = backend.decisions
+    assert (decision.choice, decision.source) == ("magi", "measured")
+    # one conv: 3.0 ms channels-first against 1.0 + three layout copies of 0.1
+    assert "its 1 convolutions timed alone: 3.000 ms channels-first against 1.300 ms" in (
+        decision.reason
+    )
+    assert "magi" not in timer.calls and "plain" not in timer.calls
+    assert backend.discarded == [] and backend.managers[-1].fired("conv_channels_last")
+    torch._dynamo.reset()
+    again = _prior(tmp_path, _conv_timer(first=1.0, last=9.0, copy=1.0))
+    _compile_static(model, x, again)
+    assert [(d.source, d.choice) for d in again.decisions] == [("cached", "magi")]
+
+
+@pytest.mark.parametrize(
+    ("first", "on"),
+    [
+        pytest.param(1.5, True, id="a-gap-under-25%-after-the-copies-is-timed"),
+        pytest.param(3.0, False, id="off-by-default"),
+    ],
+)
+def test_an_open_conv_gap_or_the_prior_off_times_both_variants(tmp_path, first, on):
+    assert PassConfig().conv_prior is False
+    timer = _conv_timer(first=first, last=1.0, copy=0.1, magi=9.0, plain=1.0)
+    backend = _prior(tmp_path, timer, on=on)
+    _compile_static(Block().eval(), torch.randn(1, 4, 3, 6, 6), backend)
+    assert [(d.source, d.choice) for d in backend.decisions] == [("measured", "plain")]
+    assert "plain" in timer.calls and len(backend.discarded) == 1
+    assert ("conv channels-first" in timer.calls) is on
+
+
+def test_conv_calls_count_each_size_once_and_give_up_on_symbolic_sizes():
+    from magi_passes.compile.decisions import conv_calls
+
+    class Two(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.a, self.b = Block(), Block()
+
+        def forward(self, x):
+            return self.b(self.a(x))
+
+    graphs = []
+
+    def grab(gm, inputs):
+        graphs.append(gm)
+        return gm.forward
+
+    for dynamic in (False, True):
+        torch._dynamo.reset()
+        torch.compile(Two(), backend=grab, dynamic=dynamic)(torch.randn(1, 4, 3, 6, 6))
+    static, symbolic = graphs
+    ((key, count),) = conv_calls(static).items()
+    assert count == 2 and key[:2] == ((1, 4, 3, 6, 6), (4, 4, 3, 3, 3))
+    assert conv_calls(symbolic) == {}

@@ -380,6 +380,18 @@ class MagiBackend:
             if background is not None:
                 background.cancel()
             return self._keep(magi, "no measured pass changed this graph")
+        if pass_config.conv_prior and "conv_channels_last" in changed:
+            started = time.perf_counter()
+            try:
+                prior = decider.conv_prior(gm, key=key, passes=changed)
+            finally:
+                self.seconds["measure"] += time.perf_counter() - started
+            if prior is not None:
+                if background is not None:
+                    background.cancel()
+                if decider.cache is not None:
+                    decider.cache.store(prior)
+                return self._chosen(magi, prior)
         # (no history: Inductor's FX graph cache served the graph without running the passes,
         # so whether one changes it is unknown; measure)
         if background is not None:

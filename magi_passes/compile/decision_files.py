@@ -92,6 +92,8 @@ class Decision:
             f"{self.source}: plain {self.plain_ms:.3f} ms vs magi {self.magi_ms:.3f} ms "
             f"(margin {self.margin:.0%}), kept {self.choice}"
         )
+        if not self.reason.startswith("timed "):  # the graph's variants were not what was timed
+            text = f"{text} ({self.reason})"
         return f"{text}, recorded in {self.recorded_in}" if self.recorded_in else text
 
     def to_dict(self) -> dict[str, Any]:
