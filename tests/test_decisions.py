@@ -4,6 +4,7 @@ the magi backend's use of them with fake timers (the static rules are what CPU s
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import time
@@ -292,8 +293,11 @@ def test_decider_refuses_bad_settings(kwargs, match):
 
 
 def test_decision_describes_itself():
-    d = Decision("plain", "measured", "x", magi_ms=1.52, plain_ms=1.31, margin=0.02, key=None)
+    d = Decision("plain", "measured", "timed 9 interleaved rounds", magi_ms=1.52, plain_ms=1.31)
     assert d.describe() == "measured: plain 1.310 ms vs magi 1.520 ms (margin 2%), kept plain"
+    # timings of something else than the graph's two variants say what they are
+    convs = dataclasses.replace(d, choice="magi", reason="its 2 convolutions timed alone")
+    assert convs.describe().endswith("kept magi (its 2 convolutions timed alone)")
     s = Decision("magi", "static", "not a CUDA graph (inputs on cpu)")
     assert s.describe() == "static: not a CUDA graph (inputs on cpu)"
     with pytest.raises(ValueError, match="choice must be one of"):
@@ -1112,7 +1116,8 @@ def test_convolutions_that_settle_it_keep_magi_without_compiling_plain(tmp_path)
     torch.testing.assert_close(_compile_static(model, x, backend), model(x))
     (decision,) = backend.decisions
     assert (decision.choice, decision.source) == ("magi", "measured")
-    # one conv: 3.0 ms channels-first against 1.0 + three layout copies of 0.1
+    # one conv: 3.0 ms channels-first against 1.0 + its weight, the graph's input and its
+    # output laid out again, 0.1 each
     assert "its 1 convolutions timed alone: 3.000 ms channels-first against 1.300 ms" in (
         decision.reason
     )
@@ -1142,7 +1147,7 @@ def test_an_open_conv_gap_or_the_prior_off_times_both_variants(tmp_path, first, 
 
 
 def test_conv_calls_count_each_size_once_and_give_up_on_symbolic_sizes():
-    from magi_passes.compile.decisions import conv_calls
+    from magi_passes.compile.gates import boundary_activations, conv_calls
 
     class Two(torch.nn.Module):
         def __init__(self) -> None:
@@ -1165,3 +1170,6 @@ def test_conv_calls_count_each_size_once_and_give_up_on_symbolic_sizes():
     ((key, count),) = conv_calls(static).items()
     assert count == 2 and key[:2] == ((1, 4, 3, 6, 6), (4, 4, 3, 3, 3))
     assert conv_calls(symbolic) == {}
+    # the activation in and out; not the weights (5-d too), the norms' (1-d) or the biases
+    crossing = [(side, tuple(t.shape)) for side, t in boundary_activations(static)]
+    assert crossing == [("in", (1, 4, 3, 6, 6)), ("out", (1, 4, 3, 6, 6))]

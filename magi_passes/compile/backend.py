@@ -42,8 +42,9 @@ from .decisions import (
     decision_key,
     mutates_inputs,
     shared_decision,
+    wall_timer,
 )
-from .gates import _has_conv3d, _measured_passes_cannot_fire
+from .gates import _has_conv3d, _measured_passes_cannot_fire, conv_prior
 from .manager import PassManager
 from .options import compile_scope, config_snapshot, split_options
 from .stack_room import call_with_stack_room
@@ -383,7 +384,8 @@ class MagiBackend:
         if pass_config.conv_prior and "conv_channels_last" in changed:
             started = time.perf_counter()
             try:
-                prior = decider.conv_prior(gm, key=key, passes=changed)
+                timer = decider.timer or wall_timer
+                prior = conv_prior(gm, timer, margin=decider.margin, key=key, passes=changed)
             finally:
                 self.seconds["measure"] += time.perf_counter() - started
             if prior is not None:

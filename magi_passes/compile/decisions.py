@@ -237,92 +237,6 @@ def shared_decision(evidence: Decision, key: str) -> Decision:
     )
 
 
-# --------------------------------------------------------------------------- conv prior
-#: `PassConfig.conv_prior` decides a conv graph for magi without its plain variant only where
-#: its convolutions run this much longer channels-first than channels-last with a layout copy of
-#: every input, output and weight (the most the rewrite could add around them)
-CONV_PRIOR_GAP = 0.25
-_CONVS = (torch.conv2d, torch.conv3d)
-_CONV_ROUNDS = 3
-
-
-def _example(value: Any) -> Any:
-    return value.meta.get("example_value") if isinstance(value, torch.fx.Node) else value
-
-
-def conv_calls(gm: torch.fx.GraphModule) -> dict[tuple[Any, ...], int]:
-    """The graph's `torch.conv2d` / `torch.conv3d` calls by what decides their speed (input and
-    weight sizes, dtype, device, bias, stride, padding, dilation, groups), with their counts;
-    empty where a call's sizes are symbolic or unknown."""
-    calls: dict[tuple[Any, ...], int] = {}
-    for node in gm.graph.nodes:
-        if node.op != "call_function" or node.target not in _CONVS:
-            continue
-        names = ("input", "weight", "bias", "stride", "padding", "dilation", "groups")
-        args = dict(zip(names, node.args, strict=False)) | dict(node.kwargs)
-        x, w, b = (_example(args.get(k)) for k in ("input", "weight", "bias"))
-        if not (isinstance(x, torch.Tensor) and isinstance(w, torch.Tensor)):
-            return {}
-        rest = [_example(args.get(k, d)) for k, d in zip(names[3:], (1, 0, 1, 1), strict=True)]
-        rest = [tuple(r) if isinstance(r, list) else r for r in rest]
-        flat = [
-            *x.shape,
-            *w.shape,
-            *(v for r in rest for v in (r if isinstance(r, tuple) else (r,))),
-        ]
-        if not all(isinstance(v, (int, str)) for v in flat):
-            return {}  # a symbolic size: one size's timing is not every size's
-        key = (tuple(x.shape), tuple(w.shape), x.dtype, x.device, b is not None, *rest)
-        calls[key] = calls.get(key, 0) + 1
-    return calls
-
-
-def _median_ms(timer: Timer, name: str, fn: Callable[..., Any], args: Sequence[Any]) -> float:
-    _call(fn, args)
-    return statistics.median(float(timer(Variant(name, fn), args)) for _ in range(_CONV_ROUNDS))
-
-
-def _time_one_conv(timer: Timer, call: tuple[Any, ...]) -> tuple[float, float]:
-    """One convolution of `conv_calls`, timed alone: channels-first, and channels-last with a
-    layout copy of its input, output and weight."""
-    x_shape, w_shape, dtype, device, bias, stride, padding, dilation, groups = call
-    conv = torch.conv3d if len(x_shape) == 5 else torch.conv2d
-    fmt = torch.channels_last_3d if len(x_shape) == 5 else torch.channels_last
-    x = torch.randn(x_shape, dtype=dtype, device=device)
-    w = torch.randn(w_shape, dtype=dtype, device=device)
-    b = torch.randn(w_shape[0], dtype=dtype, device=device) if bias else None
-
-    def run(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
-        return conv(x, w, b, stride, padding, dilation, groups)
-
-    def to_last(t: torch.Tensor) -> torch.Tensor:
-        return t.contiguous(memory_format=fmt)
-
-    x_cl, w_cl, out_cl = to_last(x), to_last(w), to_last(run(x, w))
-    copies = sum(
-        _median_ms(timer, "layout copy", f, [t])
-        for f, t in ((to_last, x), (to_last, w), (torch.Tensor.contiguous, out_cl))
-    )
-    first = _median_ms(timer, "conv channels-first", run, [x, w])
-    return first, _median_ms(timer, "conv channels-last", run, [x_cl, w_cl]) + copies
-
-
-def time_convolutions(gm: torch.fx.GraphModule, timer: Timer) -> tuple[float, float, int] | None:
-    """The graph's convolutions timed alone on random inputs of their sizes, in ms per call of
-    the graph: channels-first, and channels-last with a layout copy of each input, output and
-    weight (the timer sees `Variant`s named "conv channels-first", "conv channels-last" and
-    "layout copy"); and how many there are. None: the graph has none, or one of unknown size."""
-    calls = conv_calls(gm)
-    if not calls:
-        return None
-    first = last = 0.0
-    with torch.no_grad():
-        for call, n in calls.items():
-            one_first, one_last = _time_one_conv(timer, call)
-            first, last = first + n * one_first, last + n * one_last
-    return first, last, sum(calls.values())
-
-
 # --------------------------------------------------------------------------- timing
 def _call(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
     # a backend's result is called as dynamo calls it: positional arguments (compile_fx's
@@ -543,34 +457,6 @@ class Decider:
         )
         return Measurement(
             statistics.median(magi_samples), statistics.median(plain_samples), len(magi_samples)
-        )
-
-    def conv_prior(
-        self, gm: torch.fx.GraphModule, *, key: str | None, passes: Sequence[str]
-    ) -> Decision | None:
-        """Magi, measured without the plain variant, where the graph's convolutions timed alone
-        (`time_convolutions`) run `CONV_PRIOR_GAP` longer channels-first than channels-last
-        with every layout copy the rewrite could add; None (time both variants) otherwise."""
-        timed = time_convolutions(gm, self.timer or wall_timer)
-        if timed is None:
-            return None
-        first, last, count = timed
-        if first < last * (1.0 + CONV_PRIOR_GAP):
-            return None
-        return Decision(
-            choice="magi",
-            source="measured",
-            reason=(
-                f"its {count} convolutions timed alone: {first:.3f} ms channels-first against "
-                f"{last:.3f} ms channels-last with a layout copy of every input, output and "
-                f"weight (PassConfig.conv_prior; the graph's variants were not timed)"
-            ),
-            magi_ms=last,  # the convolutions' ms, as the reason says
-            plain_ms=first,
-            margin=self.margin,
-            rounds=_CONV_ROUNDS,
-            key=key,
-            passes=tuple(passes),
         )
 
     def decide(

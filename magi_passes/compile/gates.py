@@ -1,11 +1,13 @@
 """What dynamo's graph calls, read before anything is compiled: whether a measured pass can
 change it at all (`_measured_passes_cannot_fire`), so that a graph none can change is compiled
-once and never timed."""
+once and never timed; and where the graph's convolutions timed alone settle the channels-last
+decision without a plain variant (`conv_prior`, under `PassConfig.conv_prior`)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+import statistics
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import torch
@@ -13,6 +15,7 @@ import torch
 from ..config import PassConfig
 from ..fx.predicates import is_dynamic
 from ..passes.channels_last import fires_on
+from .decisions import Decision, Timer, Variant, _call
 
 
 def _calls(
@@ -122,4 +125,166 @@ def _measured_passes_cannot_fire(gm: torch.fx.GraphModule, config: PassConfig) -
         "no measured pass can change this graph (channels-last: no conv3d; ND tiling: "
         "static shapes; no vector norm; no pad to fold or trim; no transposed convolution "
         "to interleave)"
+    )
+
+
+# --------------------------------------------------------------------------- conv prior
+#: `PassConfig.conv_prior` keeps magi for a conv graph without its plain variant only where its
+#: convolutions run this much longer channels-first than channels-last with the layout copies
+#: the rewrite adds (each weight per call, the graph's activation inputs in, its outputs out)
+CONV_PRIOR_GAP = 0.25
+_CONVS = (torch.conv2d, torch.conv3d)
+_CONV_ROUNDS = 3
+_CONV_ARGS = ("input", "weight", "bias", "stride", "padding", "dilation", "groups")
+
+
+def _example(value: Any) -> Any:
+    return value.meta.get("example_value") if isinstance(value, torch.fx.Node) else value
+
+
+def _conv_args(node: torch.fx.Node) -> dict[str, Any]:
+    return dict(zip(_CONV_ARGS, node.args, strict=False)) | dict(node.kwargs)
+
+
+def conv_calls(gm: torch.fx.GraphModule) -> dict[tuple[Any, ...], int]:
+    """The graph's `torch.conv2d` / `torch.conv3d` calls by what decides their speed (input and
+    weight sizes, dtype, device, bias, stride, padding, dilation, groups), with their counts;
+    empty where a call's sizes are symbolic or unknown."""
+    calls: dict[tuple[Any, ...], int] = {}
+    for node in gm.graph.nodes:
+        if node.op != "call_function" or node.target not in _CONVS:
+            continue
+        args = _conv_args(node)
+        x, w, b = (_example(args.get(k)) for k in ("input", "weight", "bias"))
+        if not (isinstance(x, torch.Tensor) and isinstance(w, torch.Tensor)):
+            return {}
+        rest = [_example(args.get(k, d)) for k, d in zip(_CONV_ARGS[3:], (1, 0, 1, 1), strict=True)]
+        rest = [tuple(r) if isinstance(r, list) else r for r in rest]
+        flat = [
+            *x.shape,
+            *w.shape,
+            *(v for r in rest for v in (r if isinstance(r, tuple) else (r,))),
+        ]
+        if not all(isinstance(v, (int, str)) for v in flat):
+            return {}  # a symbolic size: one size's timing is not every size's
+        key = (tuple(x.shape), tuple(w.shape), x.dtype, x.device, b is not None, *rest)
+        calls[key] = calls.get(key, 0) + 1
+    return calls
+
+
+def boundary_activations(gm: torch.fx.GraphModule) -> list[tuple[str, torch.Tensor]]:
+    """The graph's activations that cross its boundary at a convolution's rank: its tensor
+    inputs ("in") other than the convolutions' weights and biases, and its outputs ("out"):
+    where the channels-last rewrite lays a tensor out again (fake values: their sizes)."""
+    convs = [n for n in gm.graph.nodes if n.op == "call_function" and n.target in _CONVS]
+    ranks = {
+        v.dim() for v in (_example(_conv_args(n).get("input")) for n in convs) if v is not None
+    }
+    params = {_conv_args(n).get(k) for n in convs for k in ("weight", "bias")}
+    found: list[tuple[str, torch.Tensor]] = []
+    for node in gm.graph.nodes:
+        if node.op == "placeholder" and node not in params:
+            found.append(("in", _example(node)))
+        elif node.op == "output":
+            outs = node.args[0] if isinstance(node.args[0], (tuple, list)) else [node.args[0]]
+            found += [("out", _example(o)) for o in outs]
+    return [
+        (side, t)
+        for side, t in found
+        if isinstance(t, torch.Tensor) and t.dim() in ranks and t.is_floating_point()
+    ]
+
+
+def _median_ms(timer: Timer, name: str, fn: Callable[..., Any], args: Sequence[Any]) -> float:
+    _call(fn, args)
+    return statistics.median(float(timer(Variant(name, fn), args)) for _ in range(_CONV_ROUNDS))
+
+
+def _layout(rank: int) -> torch.memory_format:
+    return torch.channels_last_3d if rank == 5 else torch.channels_last
+
+
+def _time_one_conv(timer: Timer, call: tuple[Any, ...]) -> tuple[float, float]:
+    """One convolution of `conv_calls`, timed alone: channels-first, and channels-last with its
+    weight laid out channels-last again."""
+    x_shape, w_shape, dtype, device, bias, stride, padding, dilation, groups = call
+    conv = torch.conv3d if len(x_shape) == 5 else torch.conv2d
+    fmt = _layout(len(x_shape))
+    x = torch.randn(x_shape, dtype=dtype, device=device)
+    w = torch.randn(w_shape, dtype=dtype, device=device)
+    b = torch.randn(w_shape[0], dtype=dtype, device=device) if bias else None
+
+    def run(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+        return conv(x, w, b, stride, padding, dilation, groups)
+
+    def to_last(t: torch.Tensor) -> torch.Tensor:
+        return t.contiguous(memory_format=fmt)
+
+    weight_copy = _median_ms(timer, "layout copy", to_last, [w])
+    first = _median_ms(timer, "conv channels-first", run, [x, w])
+    last = _median_ms(timer, "conv channels-last", run, [to_last(x), to_last(w)])
+    return first, last + weight_copy
+
+
+def _time_copy(timer: Timer, side: str, fake: torch.Tensor) -> float:
+    """A boundary activation laid out again: channels-last on the way in, back on the way out."""
+    t = torch.randn(tuple(fake.shape), dtype=fake.dtype, device=fake.device)
+    fmt = _layout(t.dim())
+    if side == "out":
+        return _median_ms(
+            timer, "layout copy", torch.Tensor.contiguous, [t.contiguous(memory_format=fmt)]
+        )
+    return _median_ms(timer, "layout copy", lambda a: a.contiguous(memory_format=fmt), [t])
+
+
+def time_convolutions(gm: torch.fx.GraphModule, timer: Timer) -> tuple[float, float, int] | None:
+    """The graph's convolutions timed alone on random inputs of their sizes, in ms per call of
+    the graph: channels-first, and channels-last with the copies the rewrite adds (each weight,
+    the `boundary_activations`); the timer sees `Variant`s named "conv channels-first", "conv
+    channels-last" and "layout copy". And how many convolutions there are. None: the graph has
+    none, or one of unknown size."""
+    calls = conv_calls(gm)
+    if not calls:
+        return None
+    first = last = 0.0
+    with torch.no_grad():
+        for call, n in calls.items():
+            one_first, one_last = _time_one_conv(timer, call)
+            first, last = first + n * one_first, last + n * one_last
+        last += sum(_time_copy(timer, side, t) for side, t in boundary_activations(gm))
+    return first, last, sum(calls.values())
+
+
+def conv_prior(
+    gm: torch.fx.GraphModule,
+    timer: Timer,
+    *,
+    margin: float,
+    key: str | None,
+    passes: Sequence[str],
+) -> Decision | None:
+    """Magi, measured without the plain variant, where the graph's convolutions timed alone
+    (`time_convolutions`) run `CONV_PRIOR_GAP` longer channels-first than channels-last with
+    the layout copies the rewrite adds (`PassConfig.conv_prior`); None (time both variants)
+    otherwise."""
+    timed = time_convolutions(gm, timer)
+    if timed is None:
+        return None
+    first, last, count = timed
+    if first < last * (1.0 + CONV_PRIOR_GAP):
+        return None
+    return Decision(
+        choice="magi",
+        source="measured",
+        reason=(
+            f"its {count} convolutions timed alone: {first:.3f} ms channels-first against "
+            f"{last:.3f} ms channels-last with the layout copies of its weights, inputs and "
+            f"outputs (PassConfig.conv_prior; the graph's variants were not timed)"
+        ),
+        magi_ms=last,  # the convolutions' ms, as the reason says
+        plain_ms=first,
+        margin=margin,
+        rounds=_CONV_ROUNDS,
+        key=key,
+        passes=tuple(passes),
     )
