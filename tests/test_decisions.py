@@ -1173,3 +1173,18 @@ def test_conv_calls_count_each_size_once_and_give_up_on_symbolic_sizes():
     # the activation in and out; not the weights (5-d too), the norms' (1-d) or the biases
     crossing = [(side, tuple(t.shape)) for side, t in boundary_activations(static)]
     assert crossing == [("in", (1, 4, 3, 6, 6)), ("out", (1, 4, 3, 6, 6))]
+
+
+def test_convolutions_that_cannot_be_timed_alone_leave_the_graph_to_both_variants(tmp_path):
+    timer = FakeTimer(magi=9.0, plain=1.0)
+
+    def failing(variant, args):
+        if variant.name.startswith("conv") or variant.name == "layout copy":
+            raise RuntimeError("CUDA out of memory")
+        return timer(variant, args)
+
+    backend = _prior(tmp_path, failing)
+    with pytest.warns(RuntimeWarning, match="convolutions alone failed .RuntimeError: CUDA out"):
+        _compile_static(Block().eval(), torch.randn(1, 4, 3, 6, 6), backend)
+    assert [(d.source, d.choice) for d in backend.decisions] == [("measured", "plain")]
+    assert "plain" in timer.calls

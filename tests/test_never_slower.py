@@ -541,3 +541,46 @@ def test_a_frames_shortcut_sets_magi_compiles_isolate_frames(
         cold_compile.child("magi", "tower", "tiny", "fp32", tmp_path / "r.json", None, "generic")
         torch._dynamo.reset()
     assert asked == ["root", False, True]
+
+
+def test_cold_compile_times_each_processs_later_calls_and_their_numerics_when_asked(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import subprocess
+
+    from pytest_magi.bench import cold_compile
+
+    # two warm-up calls, then the timed ones; the last output is held against eager's
+    outputs = iter(torch.full((4,), v) for v in (1.0, 1.0, 1.0, 3.0))
+    record = cold_compile.steady_calls(lambda: next(outputs), lambda: None, 2, torch.ones(4))
+    assert record["steady"] == 2 and record["steady_ms"] >= 0
+    assert record["rel_l2_eager"] == pytest.approx(2.0)
+    assert "rel_l2_eager" not in cold_compile.steady_calls(
+        lambda: torch.ones(1), lambda: None, 1, None
+    )
+
+    commands: list[list[str]] = []
+    speed = {"torch.compile": 4.0, "shortcut": 2.0, "magi": 1.0}
+
+    def fake_run(command: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+        commands.append(command)
+        side = command[command.index("--child") + 1]
+        env = dict(kwargs["env"])  # type: ignore[call-overload]
+        kind = "shortcut" if env.get("MAGI_PASSES__CONV_PRIOR") == "1" else side
+        record = {"model": "sd-vae", "side": side, "seconds": 2.0, "phases": {}}
+        record |= {"steady_ms": speed[kind], "steady": 5, "rel_l2_eager": 1e-3}
+        Path(command[command.index("--out") + 1]).write_text(json.dumps(record))
+        return subprocess.CompletedProcess(command, 0, "", "")
+
+    monkeypatch.setattr(cold_compile.subprocess, "run", fake_run)
+    monkeypatch.delenv("MAGI_PASSES__CONV_PRIOR", raising=False)
+    argv = ["--models", "sd-vae", "--order", "tm", "--no-warm", "--steady", "5"]
+    assert cold_compile.main([*argv, "--shortcut", "MAGI_PASSES__CONV_PRIOR=1"]) == 0
+    assert all(c[c.index("--steady") + 1] == "5" for c in commands) and len(commands) == 4
+    out = capsys.readouterr().out
+    assert "then 4.000 ms a call (median of 5), rel-L2 from eager 1.00e-03" in out
+    assert "and runs at 0.500x its speed" in out  # the shortcut's 2 ms against 1 ms beside it
+
+    with pytest.raises(SystemExit):
+        cold_compile.main([*argv[:2], "--steady", "-1"])
+    assert "--steady -1: a number of calls" in capsys.readouterr().err

@@ -386,6 +386,14 @@ class MagiBackend:
             try:
                 timer = decider.timer or wall_timer
                 prior = conv_prior(gm, timer, margin=decider.margin, key=key, passes=changed)
+            except Exception as exc:  # a convolution that cannot run alone: time the variants
+                prior = None
+                warnings.warn(
+                    f"magi backend: timing the graph's convolutions alone failed "
+                    f"({type(exc).__name__}: {exc}); both variants are timed",
+                    RuntimeWarning,
+                    stacklevel=2,
+                )
             finally:
                 self.seconds["measure"] += time.perf_counter() - started
             if prior is not None:

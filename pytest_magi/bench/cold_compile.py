@@ -107,12 +107,13 @@ def child(
     form: str = "auto",
     form_out: Path | None = None,
     artifacts_out: Path | None = None,
+    steady: int = 0,
 ) -> None:
     """Compile ``name`` one way in this process, time its first call and write the record
     (``form``: magi's, "auto" as `magi_compile` picks it, "generic" for none, "regional" for
     none on each of the model's repeated blocks, both sides block by block; ``export`` and
     ``form_out``: where a measured run's decisions and its recorded form go; ``artifacts_out``:
-    where its compile artifacts go)."""
+    where its compile artifacts go; ``steady``: calls timed after the first, `steady_calls`)."""
     import torch
 
     from magi_passes import magi_compile
@@ -142,6 +143,12 @@ def child(
         blocks = regional_blocks(module)
         if not blocks:
             raise ValueError(f"--form regional: {name} repeats no block; fix: --form generic")
+    reference = None
+    if steady:  # eager's output, for the compiled calls' numerics
+        with torch.no_grad():
+            from .numerics import _tensor
+
+            reference = _tensor(call())
     sync()
     start = time.perf_counter()
     if blocks:  # each block compiled in its place, the model around them eager
@@ -167,6 +174,8 @@ def child(
         "device": torch.cuda.get_device_name() if device == "cuda" else "cpu",
         "torch": torch.__version__,
     }
+    if steady:
+        record.update(steady_calls(call, sync, steady, reference))
     backends = [b for b in (getattr(p, "magi_backend", None) for p in parts) if b is not None]
     if blocks:
         record["blocks"] = f"{len(blocks)} {type(blocks[0][2]).__name__}"
@@ -212,6 +221,30 @@ def child(
     out.write_text(json.dumps(record) + "\n")
 
 
+def steady_calls(
+    call: Any, sync: Any, calls: int, reference: Any, warmup: int = 2
+) -> dict[str, Any]:
+    """The compiled model's run time after its first call: median ms of ``calls`` calls (after
+    ``warmup``), and its output's rel-L2 from ``reference`` (eager's, in the same dtype)."""
+    import torch
+
+    from ..numerics.compare import _relative_l2
+    from .numerics import _tensor
+
+    times = []
+    with torch.no_grad():
+        for i in range(warmup + calls):
+            sync()
+            start = time.perf_counter()
+            out = call()
+            sync()
+            if i >= warmup:
+                times.append((time.perf_counter() - start) * 1e3)
+    error = _relative_l2(_tensor(out), reference) if reference is not None else None
+    record = {"steady_ms": round(statistics.median(times), 4), "steady": calls}
+    return record if error is None else {**record, "rel_l2_eager": float(f"{error:.3g}")}
+
+
 # --------------------------------------------------------------------------- the parent
 def _run_child(
     side: str,
@@ -250,6 +283,8 @@ def _run_child(
         command += ["--form-out", str(form_out)]
     if artifacts_out is not None:
         command += ["--artifacts-out", str(artifacts_out)]
+    if args.steady:
+        command += ["--steady", str(args.steady)]
     variables = {**os.environ, **env}
     for variable, folder in zip(CACHE_VARIABLES, ("inductor", "triton", "decisions"), strict=True):
         variables[variable] = str(caches / folder)
@@ -352,6 +387,10 @@ def _line(record: dict[str, Any]) -> str:
         extra += f"; artifacts file {record['artifacts_file']}"
     if "vs_full" in record:
         extra += f"; against full measurement: {record['vs_full']}"
+    if "steady_ms" in record:
+        extra += f"; then {record['steady_ms']:.3f} ms a call (median of {record['steady']})"
+        if "rel_l2_eager" in record:
+            extra += f", rel-L2 from eager {record['rel_l2_eager']:.2e}"
     made = f"made {record['made']:.1f} s, " if "made" in record else ""
     return f"  {record['run']}: {record['seconds']:.1f} s ({made}{text}{extra})"
 
@@ -493,6 +532,8 @@ def table(results: dict[str, list[dict[str, Any]]]) -> str:
                 if beside
                 else ""
             )
+            if beside and r.get("steady_ms") and after.get("steady_ms"):
+                next_to += f", and runs at {after['steady_ms'] / r['steady_ms']:.3f}x its speed"
             lines.append(
                 f"\n{name}, {run}: {r['seconds']:.1f} s, {r['seconds'] / tc:.3f}x "
                 f"torch.compile's cold compile{next_to}; against full measurement: "
@@ -539,6 +580,14 @@ def main(argv: list[str] | None = None) -> int:
         default=0,
         help="seconds one process may take (0: no limit); one over it is a failed row",
     )
+    parser.add_argument(
+        "--steady",
+        type=int,
+        default=0,
+        metavar="CALLS",
+        help="time this many calls after the first in each process (median ms) and give the "
+        "output's rel-L2 from eager's (0: none)",
+    )
     parser.add_argument("--json", type=Path, default=None, help="every process's record")
     parser.add_argument("--child", choices=SIDES, help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
@@ -558,8 +607,11 @@ def main(argv: list[str] | None = None) -> int:
             args.form,
             args.form_out,
             args.artifacts_out,
+            args.steady,
         )
         return 0
+    if args.steady < 0:
+        parser.error(f"--steady {args.steady}: a number of calls, 0 or more, e.g. --steady 20")
     if not args.order or set(args.order) - {"t", "m"} or "t" not in args.order:
         parser.error(f"--order {args.order!r}: letters t and m, with at least one t, e.g. tmmt")
     from .. import zoo
