@@ -89,10 +89,11 @@ class PassConfig:
       any backend of the process with the same decision cache folder). Off until it is
       measured against full measurement on the zoo.
     - `conv_prior` (off): with `measure_decisions`, a graph the channels-last rewrite changes is
-      first decided by its convolutions alone (`decisions.time_convolutions`): where they run
-      25% longer channels-first than channels-last with a layout copy of every input, output
-      and weight, magi is kept without compiling and timing the plain variant; otherwise both
-      are timed. The other measured passes of such a graph follow their static rules.
+      first decided by its convolutions timed alone (`gates.time_convolutions`): where they run
+      25% longer channels-first than channels-last with the layout copies the rewrite adds
+      (each weight, the graph's activation inputs and outputs), magi is kept without compiling
+      and timing the plain variant; otherwise both are timed. The other measured passes of such
+      a graph follow their static rules. Off until it is measured against full measurement.
     - `compile_plain_in_background` (off): with `measure_decisions`, a graph a measured pass
       may change has its plain variant compiled in a process of its own (one per backend,
       `workers.BackgroundWorker`, started with it) while the magi variant
