@@ -7,6 +7,8 @@ configuration is checked through FLOP counts on the meta device (no memory, no c
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 import torch
 
@@ -475,3 +477,33 @@ def test_the_static_wan_form_reuses_its_chunk_graphs_at_every_length() -> None:
         seen.append(len(backend.managers))
     torch._dynamo.reset()
     assert seen == [3, 3, 3]
+
+
+def test_a_zoo_model_compiled_block_by_block_shares_its_blocks_frames_only_per_class():
+    """`compile(regional=True)`: each repeated block compiled in its place on the copy (the eager
+    model untouched, the output the same); with ``isolate="class"`` the instances share dynamo's
+    frames and so fewer graphs, with ``"instance"`` each block instance compiles its own."""
+    from torch._dynamo.eval_frame import OptimizedModule
+
+    model = zoo.load("sd-vae", "tiny", dtype=torch.float32)
+    blocks = zoo_models.regional_blocks(model.module)
+    assert len(blocks) > 2 and len({type(b) for _, _, b in blocks}) == 1
+    graphs = {}
+    for isolate in ("class", "instance"):
+        torch._dynamo.reset()
+        seen = []
+
+        def count(gm, inputs, seen=seen):
+            seen.append(gm)
+            return gm.forward
+
+        compiled = model.compile(backend=count, isolate=isolate, regional=True)
+        torch.testing.assert_close(compiled.run(), model.run())
+        compiled_blocks = [m for m in compiled.owner.modules() if isinstance(m, OptimizedModule)]
+        assert len(compiled_blocks) == len(blocks) and compiled.compile_kwargs["regional"]
+        graphs[isolate] = len(seen)
+    assert not any(isinstance(m, OptimizedModule) for m in model.owner.modules())
+    assert graphs["class"] < graphs["instance"] == len(blocks), graphs
+    flat = dataclasses.replace(model, name="one-conv", owner=torch.nn.Conv2d(4, 4, 3), attr=None)
+    with pytest.raises(ValueError, match="'one-conv' repeats no block .* fix: compile it whole"):
+        flat.compile(backend=count, regional=True)

@@ -12,7 +12,7 @@ compile at most 1.1x torch.compile's (means), each warm start at most 0.5x its c
 
 ``--models`` takes zoo names and ``tv:NAME`` (torchvision's video classifiers, which no form
 covers). ``--form generic`` compiles magi's side as a model never seen; ``--form regional``
-compiles both sides block by block (`variants.regional_blocks`). ``--shortcut VAR=VALUE`` (a
+compiles both sides block by block (`zoo.regional_blocks`). ``--shortcut VAR=VALUE`` (a
 ``MAGI_PASSES__`` field, or ``MAGI_BENCH_ISOLATE_FRAMES`` for `magi_compile`'s
 ``isolate_frames``) adds a cold magi process with it, its choices set beside full
 measurement's graph by graph (`against_full`), followed by a full-measurement process of its own
@@ -40,7 +40,7 @@ WARM_RATIO = 0.5  # a warm start at most this times torch.compile's cold compile
 TORCHVISION = ("r3d_18", "mc3_18", "r2plus1d_18", "s3d")
 DTYPES = ("bf16", "fp16", "fp32")
 # magi_compile's form="auto", form=None (a model never seen), or form=None on each instance of
-# the block the model repeats most, in place (`variants.regional_blocks`), torch.compile's too
+# the block the model repeats most, in place (`zoo.regional_blocks`), torch.compile's too
 FORMS = ("auto", "generic", "regional")
 # the warm starts, each held to WARM_RATIO
 WARM_RUNS = ("magi, decision file", "magi, form file", "magi, artifacts file", "magi, warm caches")

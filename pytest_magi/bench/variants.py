@@ -50,6 +50,11 @@ shapes, contiguous inputs), and one `PassConfig` field each: `magi-no-cl`, `magi
 `magi-cl-conv2d`, `magi-weights-once`, `magi-no-workaround`, `magi-no-state`, `magi-cl-state`,
 `magi-no-norm-rsqrt`, `magi-no-gn-stats`, `magi-conv-input`, `magi-no-pad-fold`,
 `magi-no-cl-cat`, `magi-pad-trim`, `magi-no-pad-trim`, `magi-cl-norm`.
+
+Block by block (`REGIONAL_VARIANTS`, `ZooModel.compile(regional=True)`): `torch.compile-regional`
+(the blocks sharing dynamo's frames), `magi-regional` (the generic form, each block instance
+with frames of its own, as `magi_compile(block)` gives them) and `magi-regional-shared` (the
+same, the frames shared as torch.compile's are: `isolate_frames=False`).
 """
 
 from __future__ import annotations
@@ -64,6 +69,7 @@ import torch
 from magi_passes import MagiBackend, PassConfig
 from magi_passes.compile import forms
 from pytest_magi import zoo
+from pytest_magi.models.zoo import regional_blocks as regional_blocks
 
 # the decisions of a form recorded as "kept magi" on H100s and H200s, for the variants that time
 # a form's passes where it records plain Inductor
@@ -137,6 +143,9 @@ VARIANTS: dict[str, tuple[dict[str, Any] | None, str]] = {
     "magi-cl-norm": ({"channels_last_norm_inputs": True}, "instance"),
     "magi-dynamo-fix-static-cl-norm": ({"channels_last_norm_inputs": True}, "instance"),
     "torch.compile+fix": (None, "class"),
+    "torch.compile-regional": (None, "class"),
+    "magi-regional": ({}, "instance"),
+    "magi-regional-shared": ({}, "class"),
 }
 # the variants compiled in the model's measured form where it has one (`magi_passes.forms`), as
 # magi_compile compiles it; `magi-split` is `magi` in the generic form
@@ -197,6 +206,9 @@ CONTIGUOUS_VARIANTS = (
     "magi-dynamo-fix-static-cl-norm",
     "magi-contiguous",
 )
+# variants compiled block by block (`ZooModel.compile(regional=True)`): torch.compile's and magi's
+# blocks sharing dynamo's frames per class, `magi-regional`'s each with frames of its own
+REGIONAL_VARIANTS = ("torch.compile-regional", "magi-regional", "magi-regional-shared")
 ACCUMULATED_LIMIT_FACTOR = 16
 
 
@@ -236,32 +248,6 @@ class ScopedModel:
 
 
 Runnable = zoo.ZooModel | ScopedModel
-
-
-def regional_blocks(module: Any) -> list[tuple[Any, str, Any]]:
-    """The instances of the block class ``module`` repeats most, each as (parent, attribute
-    name, block): what compiling a model block by block compiles, one graph or more each. A
-    block is a submodule with submodules of its own (containers aside); among classes with as
-    many instances, the one with more parameters; a block inside another is left to it. []
-    where no block class repeats."""
-    containers = (torch.nn.ModuleList, torch.nn.ModuleDict, torch.nn.Sequential)
-    found: dict[type, list[tuple[Any, str, Any]]] = {}
-    for parent in module.modules():
-        for attr, child in parent.named_children():
-            if not isinstance(child, containers) and next(child.children(), None) is not None:
-                found.setdefault(type(child), []).append((parent, attr, child))
-    repeated = [c for c, items in found.items() if len(items) > 1]
-    if not repeated:
-        return []
-
-    def weight(c: type) -> tuple[int, int]:
-        return len(found[c]), sum(p.numel() for _, _, b in found[c] for p in b.parameters())
-
-    chosen = found[max(repeated, key=weight)]
-    inner = {
-        id(m) for _, _, block in chosen for m in block.modules() if m is not block
-    }  # instances nested in another instance
-    return [item for item in chosen if id(item[2]) not in inner]
 
 
 def variant_form(model: zoo.ZooModel, variant: str) -> forms.CompileForm | None:
@@ -318,6 +304,8 @@ def build_variant(
         return model.compile(backend=backend, isolate=isolate, **settings), backend
     kwargs: dict[str, Any] = {"dynamic": False} if variant in STATIC_VARIANTS else {}
     kwargs["dynamo_fixes"] = variant in FIX_VARIANTS
+    if variant in REGIONAL_VARIANTS:
+        kwargs = {"regional": True}
     if variant in CONTIGUOUS_VARIANTS:
         kwargs["contiguous_inputs"] = True
     if overrides is None:

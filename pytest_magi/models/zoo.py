@@ -140,6 +140,32 @@ def unavailable() -> dict[str, str]:
 
 
 # ----------------------------------------------------------------------------------- models
+def regional_blocks(module: Any) -> list[tuple[Any, str, Any]]:
+    """The instances of the block class ``module`` repeats most, each as (parent, attribute
+    name, block): what compiling a model block by block compiles, one graph or more each. A
+    block is a submodule with submodules of its own (containers aside); among classes with as
+    many instances, the one with more parameters; a block inside another is left to it. []
+    where no block class repeats."""
+    containers = (nn.ModuleList, nn.ModuleDict, nn.Sequential)
+    found: dict[type, list[tuple[Any, str, Any]]] = {}
+    for parent in module.modules():
+        for attr, child in parent.named_children():
+            if not isinstance(child, containers) and next(child.children(), None) is not None:
+                found.setdefault(type(child), []).append((parent, attr, child))
+    repeated = [c for c, items in found.items() if len(items) > 1]
+    if not repeated:
+        return []
+
+    def weight(c: type) -> tuple[int, int]:
+        return len(found[c]), sum(p.numel() for _, _, b in found[c] for p in b.parameters())
+
+    chosen = found[max(repeated, key=weight)]
+    inner = {
+        id(m) for _, _, block in chosen for m in block.modules() if m is not block
+    }  # instances nested in another instance
+    return [item for item in chosen if id(item[2]) not in inner]
+
+
 @dataclass
 class ZooModel:
     """One zoo model, ready to run or compile. See the module docstring."""
@@ -187,6 +213,7 @@ class ZooModel:
         dynamo_fixes: bool = False,
         contiguous_inputs: bool = False,
         channels_last_parameters: bool = False,
+        regional: bool = False,
         **torch_compile_kwargs: Any,
     ) -> ZooModel:
         """A new `ZooModel`: a deep copy whose ``.module`` is ``torch.compile(module, ...)``.
@@ -205,11 +232,17 @@ class ZooModel:
         (`magi_passes.dynamo_fixes.attach_contiguous_inputs`), as `magi_compile` does with them;
         ``channels_last_parameters=True`` lays the copy's conv weights out channels-last first
         (`magi_passes.channels_last.convert_conv_parameters`; the eager model is not touched).
+        ``regional=True`` compiles block by block instead: each instance of the block class
+        ``.module`` repeats most (`regional_blocks`) is replaced by its compiled copy, the
+        module around them stays eager; ``isolate="class"`` then lets the instances share
+        dynamo's frames, as torch.compile's do, and ``"instance"`` gives each its own, as
+        ``magi_compile(block)`` does.
         """
         for name, value in (
             ("dynamo_fixes", dynamo_fixes),
             ("contiguous_inputs", contiguous_inputs),
             ("channels_last_parameters", channels_last_parameters),
+            ("regional", regional),
         ):
             if not isinstance(value, bool):
                 raise TypeError(f"ZooModel.compile({name}={value!r}): expected True or False")
@@ -223,6 +256,8 @@ class ZooModel:
         if channels_last_parameters:
             convert_conv_parameters(target)
         isolate_forward_code(target, isolate)
+        if regional:
+            return self._compiled_by_block(owner, target, backend, isolate, torch_compile_kwargs)
         if self.attr is None:
             owner = compiled = torch.compile(owner, backend=backend, **torch_compile_kwargs)
         else:
@@ -244,6 +279,26 @@ class ZooModel:
                 "channels_last_parameters": channels_last_parameters,
                 **torch_compile_kwargs,
             },
+        )
+
+    def _compiled_by_block(
+        self, owner: Any, target: nn.Module, backend: Any, isolate: str, kwargs: dict[str, Any]
+    ) -> ZooModel:
+        """`compile(regional=True)`'s copy: each of ``target``'s `regional_blocks` compiled in
+        its place."""
+        blocks = regional_blocks(target)
+        if not blocks:
+            raise ValueError(
+                f"ZooModel.compile(regional=True): {self.name!r} repeats no block (no submodule "
+                f"class with submodules of its own appears twice); fix: compile it whole"
+            )
+        for parent, attr, block in blocks:
+            setattr(parent, attr, torch.compile(block, backend=backend, **kwargs))
+        return dataclasses.replace(
+            self,
+            owner=owner,
+            backend=backend,
+            compile_kwargs={"isolate": isolate, "regional": True, **kwargs},
         )
 
     def as_module(self) -> nn.Module:
