@@ -1188,3 +1188,29 @@ def test_convolutions_that_cannot_be_timed_alone_leave_the_graph_to_both_variant
         _compile_static(Block().eval(), torch.randn(1, 4, 3, 6, 6), backend)
     assert [(d.source, d.choice) for d in backend.decisions] == [("measured", "plain")]
     assert "plain" in timer.calls
+
+
+def test_activations_alike_at_the_boundary_are_timed_once_and_counted_each():
+    from magi_passes.compile.gates import time_convolutions
+
+    class TwoIn(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.conv = torch.nn.Conv3d(4, 4, 3, padding=1)
+
+        def forward(self, x, state):  # a causal decoder's cache: another input of one size
+            return self.conv(x) + state
+
+    graphs = []
+
+    def grab(gm, inputs):
+        graphs.append(gm)
+        return gm.forward
+
+    x = torch.randn(1, 4, 3, 6, 6)
+    torch.compile(TwoIn(), backend=grab, dynamic=False)(x, x.clone())
+    timer = _conv_timer(first=3.0, last=1.0, copy=0.1)
+    first, last, count = time_convolutions(graphs[0], timer)
+    # the weight's copy, two inputs of one size timed once, the output
+    assert (first, count) == (3.0, 1) and last == pytest.approx(1.0 + 0.1 + 2 * 0.1 + 0.1)
+    assert timer.calls.count("layout copy") == 3 * 3  # three copies, each a median of 3 rounds

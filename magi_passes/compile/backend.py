@@ -19,6 +19,7 @@ backend compiles and times both variants and keeps the faster (`magi_passes.deci
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import time
 import warnings
@@ -44,7 +45,7 @@ from .decisions import (
     shared_decision,
     wall_timer,
 )
-from .gates import _has_conv3d, _measured_passes_cannot_fire, conv_prior
+from .gates import CONV_ROUND_S, _has_conv3d, _measured_passes_cannot_fire, conv_prior
 from .manager import PassManager
 from .options import compile_scope, config_snapshot, split_options
 from .stack_room import call_with_stack_room
@@ -384,7 +385,7 @@ class MagiBackend:
         if pass_config.conv_prior and "conv_channels_last" in changed:
             started = time.perf_counter()
             try:
-                timer = decider.timer or wall_timer
+                timer = decider.timer or functools.partial(wall_timer, target_s=CONV_ROUND_S)
                 prior = conv_prior(gm, timer, margin=decider.margin, key=key, passes=changed)
             except Exception as exc:  # a convolution that cannot run alone: time the variants
                 prior = None
