@@ -507,3 +507,5 @@ def test_a_zoo_model_compiled_block_by_block_shares_its_blocks_frames_only_per_c
     flat = dataclasses.replace(model, name="one-conv", owner=torch.nn.Conv2d(4, 4, 3), attr=None)
     with pytest.raises(ValueError, match="'one-conv' repeats no block .* fix: compile it whole"):
         flat.compile(backend=count, regional=True)
+    with pytest.raises(ValueError, match="dynamo_fixes and contiguous_inputs .* fix: drop them"):
+        model.compile(backend=count, regional=True, dynamo_fixes=True)

@@ -246,6 +246,11 @@ class ZooModel:
         ):
             if not isinstance(value, bool):
                 raise TypeError(f"ZooModel.compile({name}={value!r}): expected True or False")
+        if regional and (dynamo_fixes or contiguous_inputs):
+            raise ValueError(
+                "ZooModel.compile(regional=True) compiles blocks, whose calls the model makes; "
+                "dynamo_fixes and contiguous_inputs wrap the module's own call: fix: drop them"
+            )
         if self.compiled:
             raise ValueError(
                 f"zoo model {self.name!r} is already compiled (backend={self.backend!r}); "
