@@ -19,7 +19,6 @@ backend compiles and times both variants and keeps the faster (`magi_passes.deci
 from __future__ import annotations
 
 import dataclasses
-import functools
 import os
 import time
 import warnings
@@ -43,9 +42,8 @@ from .decisions import (
     decision_key,
     mutates_inputs,
     shared_decision,
-    wall_timer,
 )
-from .gates import CONV_ROUND_S, _has_conv3d, _measured_passes_cannot_fire, conv_prior
+from .gates import _has_conv3d, _measured_passes_cannot_fire, conv_prior
 from .manager import PassManager
 from .options import compile_scope, config_snapshot, split_options
 from .stack_room import call_with_stack_room
@@ -384,19 +382,8 @@ class MagiBackend:
             return self._keep(magi, "no measured pass changed this graph")
         if pass_config.conv_prior and "conv_channels_last" in changed:
             started = time.perf_counter()
-            try:
-                timer = decider.timer or functools.partial(wall_timer, target_s=CONV_ROUND_S)
-                prior = conv_prior(gm, timer, margin=decider.margin, key=key, passes=changed)
-            except Exception as exc:  # a convolution that cannot run alone: time the variants
-                prior = None
-                warnings.warn(
-                    f"magi backend: timing the graph's convolutions alone failed "
-                    f"({type(exc).__name__}: {exc}); both variants are timed",
-                    RuntimeWarning,
-                    stacklevel=2,
-                )
-            finally:
-                self.seconds["measure"] += time.perf_counter() - started
+            prior = conv_prior(gm, decider.timer, margin=decider.margin, key=key, passes=changed)
+            self.seconds["measure"] += time.perf_counter() - started
             if prior is not None:
                 if background is not None:
                     background.cancel()

@@ -5,8 +5,10 @@ decision without a plain variant (`conv_prior`, under `PassConfig.conv_prior`)."
 
 from __future__ import annotations
 
+import functools
 import re
 import statistics
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -15,7 +17,7 @@ import torch
 from ..config import PassConfig
 from ..fx.predicates import is_dynamic
 from ..passes.channels_last import fires_on
-from .decisions import Decision, Timer, Variant, _call
+from .decisions import Decision, Timer, Variant, _call, wall_timer
 
 
 def _calls(
@@ -263,17 +265,27 @@ def time_convolutions(gm: torch.fx.GraphModule, timer: Timer) -> tuple[float, fl
 
 def conv_prior(
     gm: torch.fx.GraphModule,
-    timer: Timer,
+    timer: Timer | None,
     *,
     margin: float,
     key: str | None,
     passes: Sequence[str],
 ) -> Decision | None:
     """Magi, measured without the plain variant, where the graph's convolutions timed alone
-    (`time_convolutions`) run `CONV_PRIOR_GAP` longer channels-first than channels-last with
-    the layout copies the rewrite adds (`PassConfig.conv_prior`); None (time both variants)
-    otherwise."""
-    timed = time_convolutions(gm, timer)
+    (`time_convolutions`, by ``timer`` or in rounds of `CONV_ROUND_S` on the wall clock) run
+    `CONV_PRIOR_GAP` longer channels-first than channels-last with the layout copies the
+    rewrite adds (`PassConfig.conv_prior`); None (time both variants) otherwise, or where a
+    convolution cannot run alone (a warning says why)."""
+    try:
+        timed = time_convolutions(gm, timer or functools.partial(wall_timer, target_s=CONV_ROUND_S))
+    except Exception as exc:  # out of memory, say: the graph's variants are timed instead
+        warnings.warn(
+            f"magi backend: timing the graph's convolutions alone failed "
+            f"({type(exc).__name__}: {exc}); both variants are timed",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+        return None
     if timed is None:
         return None
     first, last, count = timed

@@ -15,7 +15,7 @@ covers). ``--form generic`` compiles magi's side as a model never seen; ``--form
 compiles both sides block by block (`zoo.regional_blocks`). ``--shortcut VAR=VALUE`` (a
 ``MAGI_PASSES__`` field, or ``MAGI_BENCH_ISOLATE_FRAMES`` for `magi_compile`'s
 ``isolate_frames``) adds a cold magi process with it, its choices set beside full
-measurement's graph by graph (`against_full`), followed by a full-measurement process of its own
+measurement's graph by graph (`never_slower.against_full`), followed by a full-measurement process of its own
 to time it against (a run's later processes tend to compile faster). docs/benchmarks.md has
 the rest.
 """
@@ -113,7 +113,7 @@ def child(
     (``form``: magi's, "auto" as `magi_compile` picks it, "generic" for none, "regional" for
     none on each of the model's repeated blocks, both sides block by block; ``export`` and
     ``form_out``: where a measured run's decisions and its recorded form go; ``artifacts_out``:
-    where its compile artifacts go; ``steady``: calls timed after the first, `steady_calls`)."""
+    where its compile artifacts go; ``steady``: calls timed after the first, `steady_ms`)."""
     import torch
 
     from magi_passes import magi_compile
@@ -143,11 +143,10 @@ def child(
         blocks = regional_blocks(module)
         if not blocks:
             raise ValueError(f"--form regional: {name} repeats no block; fix: --form generic")
-    reference = None
+    from .numerics import _tensor
+
     if steady:  # eager's output, for the compiled calls' numerics
         with torch.no_grad():
-            from .numerics import _tensor
-
             reference = _tensor(call())
     sync()
     start = time.perf_counter()
@@ -174,8 +173,17 @@ def child(
         "device": torch.cuda.get_device_name() if device == "cuda" else "cpu",
         "torch": torch.__version__,
     }
-    if steady:
-        record.update(steady_calls(call, sync, steady, reference))
+    if steady:  # the run time after the first call, and its numerics
+        from ..measure.timing import steady_ms
+        from ..numerics.compare import _relative_l2
+
+        ms, last = steady_ms(call, sync, steady)
+        error = _relative_l2(_tensor(last), reference)
+        record |= {
+            "steady_ms": round(ms, 4),
+            "steady": steady,
+            "rel_l2_eager": float(f"{error:.3g}"),
+        }
     backends = [b for b in (getattr(p, "magi_backend", None) for p in parts) if b is not None]
     if blocks:
         record["blocks"] = f"{len(blocks)} {type(blocks[0][2]).__name__}"
@@ -219,30 +227,6 @@ def child(
             except ValueError as exc:  # nothing measured, or graphs that disagree
                 record["form_file"] = f"not recorded: {str(exc).splitlines()[0][:200]}"
     out.write_text(json.dumps(record) + "\n")
-
-
-def steady_calls(
-    call: Any, sync: Any, calls: int, reference: Any, warmup: int = 2
-) -> dict[str, Any]:
-    """The compiled model's run time after its first call: median ms of ``calls`` calls (after
-    ``warmup``), and its output's rel-L2 from ``reference`` (eager's, in the same dtype)."""
-    import torch
-
-    from ..numerics.compare import _relative_l2
-    from .numerics import _tensor
-
-    times = []
-    with torch.no_grad():
-        for i in range(warmup + calls):
-            sync()
-            start = time.perf_counter()
-            out = call()
-            sync()
-            if i >= warmup:
-                times.append((time.perf_counter() - start) * 1e3)
-    error = _relative_l2(_tensor(out), reference) if reference is not None else None
-    record = {"steady_ms": round(statistics.median(times), 4), "steady": calls}
-    return record if error is None else {**record, "rel_l2_eager": float(f"{error:.3g}")}
 
 
 # --------------------------------------------------------------------------- the parent
@@ -322,6 +306,8 @@ def bench(name: str, args: argparse.Namespace, root: Path, log: Any) -> list[dic
         record = _run_child(side, name, args, caches, **{"env": {}, **options})
         record["run"] = run
         if against is not None and "error" not in record:
+            from .never_slower import against_full
+
             record["vs_full"] = against_full(
                 against.get("choices", []), record.get("choices", []), against.get("gaps")
             )
@@ -406,38 +392,6 @@ def dynamo_own(record: dict[str, Any]) -> float | None:
         return None
     inside = calls + phases.get("dynamo tracing", 0.0) + phases.get("guards", 0.0)
     return max(0.0, phases["frame compiles"] - inside)
-
-
-def against_full(
-    full: Sequence[str], shortcut: Sequence[str], gaps: Sequence[float | None] | None = None
-) -> str:
-    """How a shortcut's per-graph choices compare with full measurement's, graph by graph; with
-    full measurement's ``gaps`` (plain ms / magi ms per graph, None where nothing was timed),
-    each changed graph says whether its decision mattered: a gap narrower than `SHARE_GAP`
-    either way is a close call, where either variant is as fast."""
-    if len(full) != len(shortcut):
-        return f"{len(shortcut)} graphs where full measurement compiled {len(full)}"
-    changed = [
-        f"graph {i}: {a} -> {b}"
-        + ("" if gaps is None else _gap_text(gaps[i] if i < len(gaps) else None))
-        for i, (a, b) in enumerate(zip(full, shortcut, strict=True))
-        if a != b
-    ]
-    if not changed:
-        return f"the same choice on every graph ({len(full)})"
-    return f"{len(changed)} of {len(full)} graphs chose otherwise ({', '.join(changed)})"
-
-
-def _gap_text(gap: float | None) -> str:
-    from magi_passes.compile.decisions import SHARE_GAP
-
-    if gap is None:
-        return " (full measurement timed no gap)"
-    close = max(gap, 1 / gap) < 1 + SHARE_GAP
-    what = (
-        f"a close call, under {SHARE_GAP:.0%} either way" if close else "a decision that mattered"
-    )
-    return f" (full measurement timed plain at {gap:.3f}x magi's time: {what})"
 
 
 def _shortcut(text: str) -> tuple[str, str]:

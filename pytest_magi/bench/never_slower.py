@@ -46,7 +46,7 @@ import platform
 import signal
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -358,3 +358,35 @@ def main(argv: list[str] | None = None) -> int:
             args.json.write_text(json.dumps([asdict(r) for r in rows], indent=1))
     log(format_table(rows, device, args))
     return 0
+
+
+def against_full(
+    full: Sequence[str], shortcut: Sequence[str], gaps: Sequence[float | None] | None = None
+) -> str:
+    """How a shortcut's per-graph choices compare with full measurement's, graph by graph; with
+    full measurement's ``gaps`` (plain ms / magi ms per graph, None where nothing was timed),
+    each changed graph says whether its decision mattered: a gap narrower than `SHARE_GAP`
+    either way is a close call, where either variant is as fast."""
+    if len(full) != len(shortcut):
+        return f"{len(shortcut)} graphs where full measurement compiled {len(full)}"
+    changed = [
+        f"graph {i}: {a} -> {b}"
+        + ("" if gaps is None else _gap_text(gaps[i] if i < len(gaps) else None))
+        for i, (a, b) in enumerate(zip(full, shortcut, strict=True))
+        if a != b
+    ]
+    if not changed:
+        return f"the same choice on every graph ({len(full)})"
+    return f"{len(changed)} of {len(full)} graphs chose otherwise ({', '.join(changed)})"
+
+
+def _gap_text(gap: float | None) -> str:
+    from magi_passes.compile.decisions import SHARE_GAP
+
+    if gap is None:
+        return " (full measurement timed no gap)"
+    close = max(gap, 1 / gap) < 1 + SHARE_GAP
+    what = (
+        f"a close call, under {SHARE_GAP:.0%} either way" if close else "a decision that mattered"
+    )
+    return f" (full measurement timed plain at {gap:.3f}x magi's time: {what})"

@@ -54,6 +54,7 @@ import contextlib
 import dataclasses
 import math
 import statistics
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -403,3 +404,22 @@ def measure_pair(
 
 
 # --------------------------------------------------------------------------- lock
+
+
+def steady_ms(
+    call: Callable[[], Any], sync: Callable[[], None], calls: int, warmup: int = 2
+) -> tuple[float, Any]:
+    """A compiled model's run time on the wall clock after its first call: median ms of ``calls``
+    calls after ``warmup`` untimed ones, each between two ``sync()``s; and the last output."""
+    import torch
+
+    times, out = [], None
+    with torch.no_grad():
+        for i in range(warmup + calls):
+            sync()
+            start = time.perf_counter()
+            out = call()
+            sync()
+            if i >= warmup:
+                times.append((time.perf_counter() - start) * 1e3)
+    return statistics.median(times), out
