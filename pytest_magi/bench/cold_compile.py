@@ -15,9 +15,9 @@ covers). ``--form generic`` compiles magi's side as a model never seen; ``--form
 compiles both sides block by block (`zoo.regional_blocks`). ``--shortcut VAR=VALUE`` (a
 ``MAGI_PASSES__`` field, or ``MAGI_BENCH_ISOLATE_FRAMES`` for `magi_compile`'s
 ``isolate_frames``) adds a cold magi process with it, its choices set beside full
-measurement's graph by graph (`never_slower.against_full`), followed by a full-measurement process of its own
-to time it against (a run's later processes tend to compile faster). docs/benchmarks.md has
-the rest.
+measurement's graph by graph (`never_slower.against_full`), then a full-measurement process
+of its own to time it against (a run's later processes tend to compile faster).
+docs/benchmarks.md has the rest.
 """
 
 from __future__ import annotations
@@ -143,9 +143,10 @@ def child(
         blocks = regional_blocks(module)
         if not blocks:
             raise ValueError(f"--form regional: {name} repeats no block; fix: --form generic")
-    from .numerics import _tensor
+    reference = None
+    if steady:  # eager's output, for the compiled calls' numerics (imported only then)
+        from .numerics import _tensor
 
-    if steady:  # eager's output, for the compiled calls' numerics
         with torch.no_grad():
             reference = _tensor(call())
     sync()
@@ -176,6 +177,7 @@ def child(
     if steady:  # the run time after the first call, and its numerics
         from ..measure.timing import steady_ms
         from ..numerics.compare import _relative_l2
+        from .numerics import _tensor
 
         ms, last = steady_ms(call, sync, steady)
         error = _relative_l2(_tensor(last), reference)
