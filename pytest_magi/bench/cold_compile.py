@@ -143,7 +143,7 @@ def child(
         blocks = regional_blocks(module)
         if not blocks:
             raise ValueError(f"--form regional: {name} repeats no block; fix: --form generic")
-    reference = None
+    reference: Any = None
     if steady:  # eager's output, for the compiled calls' numerics (imported only then)
         from .numerics import _tensor
 
