@@ -443,7 +443,7 @@ class _Tower(torch.nn.Module):
 
 
 def test_regional_blocks_are_the_instances_of_the_block_the_model_repeats_most() -> None:
-    from pytest_magi.bench.variants import regional_blocks
+    from pytest_magi.models.zoo import regional_blocks
 
     tower = _Tower()
     blocks = regional_blocks(tower)

@@ -9,15 +9,18 @@ import functools
 import re
 import statistics
 import warnings
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import torch
 
 from ..config import PassConfig
+from ..fx.layout import channels_last_format
 from ..fx.predicates import is_dynamic
 from ..passes.channels_last import fires_on
 from .decisions import Decision, Timer, Variant, _call, wall_timer
+from .weights import _CONV_FUNCTIONS
 
 
 def _calls(
@@ -135,7 +138,6 @@ def _measured_passes_cannot_fire(gm: torch.fx.GraphModule, config: PassConfig) -
 #: convolutions run this much longer channels-first than channels-last with the layout copies
 #: the rewrite adds (each weight per call, the graph's activation inputs in, its outputs out)
 CONV_PRIOR_GAP = 0.25
-_CONVS = (torch.conv2d, torch.conv3d)
 _CONV_ROUNDS = 3
 #: seconds one round of a convolution or copy timed alone fills (`decisions.wall_timer`)
 CONV_ROUND_S = 0.002
@@ -154,9 +156,9 @@ def conv_calls(gm: torch.fx.GraphModule) -> dict[tuple[Any, ...], int]:
     """The graph's `torch.conv2d` / `torch.conv3d` calls by what decides their speed (input and
     weight sizes, dtype, device, bias, stride, padding, dilation, groups), with their counts;
     empty where a call's sizes are symbolic or unknown."""
-    calls: dict[tuple[Any, ...], int] = {}
+    calls: Counter[tuple[Any, ...]] = Counter()
     for node in gm.graph.nodes:
-        if node.op != "call_function" or node.target not in _CONVS:
+        if node.op != "call_function" or node.target not in _CONV_FUNCTIONS:
             continue
         args = _conv_args(node)
         x, w, b = (_example(args.get(k)) for k in ("input", "weight", "bias"))
@@ -172,7 +174,7 @@ def conv_calls(gm: torch.fx.GraphModule) -> dict[tuple[Any, ...], int]:
         if not all(isinstance(v, (int, str)) for v in flat):
             return {}  # a symbolic size: one size's timing is not every size's
         key = (tuple(x.shape), tuple(w.shape), x.dtype, x.device, b is not None, *rest)
-        calls[key] = calls.get(key, 0) + 1
+        calls[key] += 1
     return calls
 
 
@@ -180,7 +182,7 @@ def boundary_activations(gm: torch.fx.GraphModule) -> list[tuple[str, torch.Tens
     """The graph's activations that cross its boundary at a convolution's rank: its tensor
     inputs ("in") other than the convolutions' weights and biases, and its outputs ("out"):
     where the channels-last rewrite lays a tensor out again (fake values: their sizes)."""
-    convs = [n for n in gm.graph.nodes if n.op == "call_function" and n.target in _CONVS]
+    convs = [n for n in gm.graph.nodes if n.op == "call_function" and n.target in _CONV_FUNCTIONS]
     ranks = {
         v.dim() for v in (_example(_conv_args(n).get("input")) for n in convs) if v is not None
     }
@@ -204,16 +206,13 @@ def _median_ms(timer: Timer, name: str, fn: Callable[..., Any], args: Sequence[A
     return statistics.median(float(timer(Variant(name, fn), args)) for _ in range(_CONV_ROUNDS))
 
 
-def _layout(rank: int) -> torch.memory_format:
-    return torch.channels_last_3d if rank == 5 else torch.channels_last
-
-
 def _time_one_conv(timer: Timer, call: tuple[Any, ...]) -> tuple[float, float]:
     """One convolution of `conv_calls`, timed alone: channels-first, and channels-last with its
     weight laid out channels-last again."""
     x_shape, w_shape, dtype, device, bias, stride, padding, dilation, groups = call
     conv = torch.conv3d if len(x_shape) == 5 else torch.conv2d
-    fmt = _layout(len(x_shape))
+    fmt = channels_last_format(len(x_shape))
+    assert fmt is not None  # a conv2d's or conv3d's input: 4 or 5 dims
     x = torch.randn(x_shape, dtype=dtype, device=device)
     w = torch.randn(w_shape, dtype=dtype, device=device)
     b = torch.randn(w_shape[0], dtype=dtype, device=device) if bias else None
@@ -230,10 +229,11 @@ def _time_one_conv(timer: Timer, call: tuple[Any, ...]) -> tuple[float, float]:
     return first, last + weight_copy
 
 
-def _time_copy(timer: Timer, side: str, fake: torch.Tensor) -> float:
+def _time_copy(timer: Timer, side: str, shape: tuple[int, ...], dtype: Any, device: Any) -> float:
     """A boundary activation laid out again: channels-last on the way in, back on the way out."""
-    t = torch.randn(tuple(fake.shape), dtype=fake.dtype, device=fake.device)
-    fmt = _layout(t.dim())
+    t = torch.randn(shape, dtype=dtype, device=device)
+    fmt = channels_last_format(t.dim())
+    assert fmt is not None  # at a convolution's rank (`boundary_activations`)
     if side == "out":
         return _median_ms(
             timer, "layout copy", torch.Tensor.contiguous, [t.contiguous(memory_format=fmt)]
@@ -255,11 +255,11 @@ def time_convolutions(gm: torch.fx.GraphModule, timer: Timer) -> tuple[float, fl
         for call, n in calls.items():
             one_first, one_last = _time_one_conv(timer, call)
             first, last = first + n * one_first, last + n * one_last
-        crossing: dict[tuple[Any, ...], tuple[str, torch.Tensor, int]] = {}
-        for side, t in boundary_activations(gm):  # a causal decoder's cache: many alike
-            key = (side, tuple(t.shape), t.dtype, t.device)
-            crossing[key] = (side, t, crossing[key][2] + 1 if key in crossing else 1)
-        last += sum(n * _time_copy(timer, side, t) for side, t, n in crossing.values())
+        # a causal decoder's cache crosses by the hundred, many alike: each size timed once
+        crossing = Counter(
+            (side, tuple(t.shape), t.dtype, t.device) for side, t in boundary_activations(gm)
+        )
+        last += sum(n * _time_copy(timer, *copy) for copy, n in crossing.items())
     return first, last, sum(calls.values())
 
 

@@ -138,7 +138,7 @@ def child(
 
     blocks: list[tuple[Any, str, Any]] = []
     if form == "regional":
-        from .variants import regional_blocks
+        from ..models.zoo import regional_blocks
 
         blocks = regional_blocks(module)
         if not blocks:
@@ -177,7 +177,6 @@ def child(
     if steady:  # the run time after the first call, and its numerics
         from ..measure.timing import steady_ms
         from ..numerics.compare import _relative_l2
-        from .numerics import _tensor
 
         ms, last = steady_ms(call, sync, steady)
         error = _relative_l2(_tensor(last), reference)

@@ -69,7 +69,6 @@ import torch
 from magi_passes import MagiBackend, PassConfig
 from magi_passes.compile import forms
 from pytest_magi import zoo
-from pytest_magi.models.zoo import regional_blocks as regional_blocks
 
 # the decisions of a form recorded as "kept magi" on H100s and H200s, for the variants that time
 # a form's passes where it records plain Inductor
